@@ -1,0 +1,46 @@
+// Entry point: `bubblescope [PATH]` opens the window; `bubblescope analyze …` runs headless.
+#include "headless.h"
+#include "main_window.h"
+
+#include <QApplication>
+#include <QCoreApplication>
+
+#include <cstdio>
+#include <cstring>
+
+namespace {
+
+void printHelp() {
+    std::fputs("BubbleScope " BUBBLESCOPE_VERSION " — device-idle bubble analysis for Ascend NPU profiles\n\n"
+               "Usage:\n"
+               "  bubblescope [PATH]            open the window (on PATH: a profiling folder or a file inside one)\n"
+               "  bubblescope analyze PATH …    headless analysis (see 'bubblescope analyze --help')\n"
+               "  bubblescope --version | --help\n",
+               stdout);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc >= 2 && std::strcmp(argv[1], "analyze") == 0) {
+        QCoreApplication app(argc, argv);
+        return runAnalyzeCommand(argc, argv);
+    }
+    if (argc >= 2 && (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "-v") == 0)) {
+        std::puts("bubblescope " BUBBLESCOPE_VERSION);
+        return 0;
+    }
+    if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+        printHelp();
+        return 0;
+    }
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("BubbleScope"));
+    QApplication::setOrganizationName(QStringLiteral("BubbleScope"));
+    QApplication::setApplicationVersion(QStringLiteral(BUBBLESCOPE_VERSION));
+    bs::ui::MainWindow window;
+    window.show();
+    const QStringList args = QApplication::arguments();
+    if (args.size() >= 2) window.openPath(args.at(1));
+    return app.exec();
+}

@@ -1,0 +1,17 @@
+#pragma once
+// Runs every analysis that exists over one loaded profile. The GUI and the headless command share it.
+#include "analysis/crosscheck.h"
+#include "analysis/steps.h"
+
+namespace bs {
+
+struct AnalysisResult {
+    StepSet steps;
+    std::vector<StepMetrics> metrics;
+    CrossCheck crossCheck;
+    std::vector<Finding> findings; // load findings + health check
+};
+
+AnalysisResult analyzeProfile(const Profile& profile);
+
+} // namespace bs

@@ -1,0 +1,162 @@
+#include "io/discovery.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+namespace fs = std::filesystem;
+
+namespace bs {
+
+namespace {
+
+bool startsWith(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+bool endsWith(const std::string& s, const std::string& suf) {
+    return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
+}
+
+bool isDataFileName(const std::string& n) {
+    return n == "kernel_details.csv" || n == "trace_view.json" || n == "step_trace_time.csv" ||
+           (startsWith(n, "msprof_") && endsWith(n, ".json")) || (startsWith(n, "op_summary") && endsWith(n, ".csv")) ||
+           (startsWith(n, "task_time") && endsWith(n, ".csv"));
+}
+
+bool isDir(const fs::path& p) {
+    std::error_code ec;
+    return fs::is_directory(p, ec);
+}
+
+bool holdsDataFiles(const fs::path& dir) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
+         it.increment(ec)) {
+        std::error_code e2;
+        if (it->is_regular_file(e2) && isDataFileName(it->path().filename().string())) return true;
+    }
+    return false;
+}
+
+// Classifies one folder as a rank; false when it is not one.
+bool classify(const fs::path& dir, RankFolder& out) {
+    const std::string name = dir.filename().string();
+    if (name == "ASCEND_PROFILER_OUTPUT") {
+        out = {dir.parent_path().string(), dir.string(), "torch_npu", ""};
+        return true;
+    }
+    if (name == "mindstudio_profiler_output") {
+        out = {dir.parent_path().string(), dir.string(), "msprof", ""};
+        return true;
+    }
+    if (isDir(dir / "ASCEND_PROFILER_OUTPUT")) {
+        out = {dir.string(), (dir / "ASCEND_PROFILER_OUTPUT").string(), "torch_npu", ""};
+        return true;
+    }
+    if (isDir(dir / "mindstudio_profiler_output")) {
+        out = {dir.string(), (dir / "mindstudio_profiler_output").string(), "msprof", ""};
+        return true;
+    }
+    if (holdsDataFiles(dir)) {
+        out = {dir.string(), dir.string(), "loose", ""};
+        return true;
+    }
+    if (endsWith(name, "_ascend_pt")) {
+        out = {dir.string(), "", "torch_npu", ""}; // output folder missing: reported by the health check
+        return true;
+    }
+    if (startsWith(name, "PROF_")) {
+        out = {dir.string(), "", "msprof", ""};
+        return true;
+    }
+    return false;
+}
+
+void searchChildren(const fs::path& dir, const fs::path& top, int depth, std::vector<RankFolder>& out,
+                    std::size_t& visited) {
+    if (depth > 5 || visited > 200000) return;
+    std::vector<fs::path> children;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
+         it.increment(ec)) {
+        ++visited;
+        std::error_code e2;
+        // Symlinked folders are not followed: they can form loops.
+        if (it->is_symlink(e2)) continue;
+        if (it->is_directory(e2)) children.push_back(it->path());
+    }
+    std::sort(children.begin(), children.end());
+    for (const auto& c : children) {
+        RankFolder r;
+        if (classify(c, r)) {
+            r.label = fs::relative(c, top, ec).string();
+            if (ec || r.label.empty()) r.label = c.filename().string();
+            out.push_back(r);
+        } else {
+            searchChildren(c, top, depth + 1, out, visited);
+        }
+    }
+}
+
+} // namespace
+
+DiscoveryResult discoverProfiles(const std::string& input) {
+    DiscoveryResult res;
+    std::error_code ec;
+    fs::path p(input);
+    if (!fs::exists(p, ec)) {
+        res.error = "'" + input + "' does not exist; expected a profiling folder (*_ascend_pt, PROF_*, "
+                    "ASCEND_PROFILER_OUTPUT) or a file inside one.";
+        return res;
+    }
+    p = fs::weakly_canonical(p, ec);
+    if (!isDir(p)) p = p.parent_path();
+    RankFolder r;
+    if (classify(p, r)) {
+        r.label = fs::path(r.root).filename().string();
+        res.ranks.push_back(r);
+        return res;
+    }
+    std::size_t visited = 0;
+    searchChildren(p, p, 0, res.ranks, visited);
+    if (res.ranks.empty()) {
+        res.error = "'" + input + "' holds no Ascend profiling data; expected a *_ascend_pt folder with "
+                    "ASCEND_PROFILER_OUTPUT/ (kernel_details.csv, trace_view.json) or a msprof PROF_* folder "
+                    "with mindstudio_profiler_output/.";
+    }
+    return res;
+}
+
+RankFiles listRankFiles(const RankFolder& rank) {
+    RankFiles f;
+    auto scan = [&](const fs::path& dir, bool isOutput) {
+        std::error_code ec;
+        std::vector<fs::path> entries;
+        for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
+             it.increment(ec)) {
+            std::error_code e2;
+            if (it->is_regular_file(e2)) entries.push_back(it->path());
+        }
+        std::sort(entries.begin(), entries.end());
+        for (const auto& e : entries) {
+            const std::string n = e.filename().string();
+            const std::string s = e.string();
+            if (startsWith(n, "profiler_info") && endsWith(n, ".json")) f.profilerInfo.push_back(s);
+            else if (n == "profiler_metadata.json") f.profilerInfo.push_back(s);
+            else if (endsWith(n, ".db")) f.sqliteExports.push_back(s);
+            if (!isOutput) continue;
+            if (n == "kernel_details.csv") f.kernelDetails = s;
+            else if (n == "step_trace_time.csv") f.stepTraceTime = s;
+            else if (n == "communication.json") f.communication = s;
+            else if (n == "trace_view.json") f.traceView = s;
+            else if (n == "op_statistic.csv" || (startsWith(n, "op_statistic") && endsWith(n, ".csv"))) f.opStatistic = s;
+            else if (startsWith(n, "op_summary") && endsWith(n, ".csv")) f.opSummary.push_back(s);
+            else if (startsWith(n, "task_time") && endsWith(n, ".csv")) f.taskTime.push_back(s);
+            else if (startsWith(n, "msprof_") && endsWith(n, ".json")) f.msprofJson.push_back(s);
+            else if (endsWith(n, ".csv")) f.otherCsv.push_back(s);
+        }
+    };
+    if (!rank.outputDir.empty()) scan(rank.outputDir, true);
+    if (rank.root != rank.outputDir) scan(rank.root, false);
+    return f;
+}
+
+} // namespace bs

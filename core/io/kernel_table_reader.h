@@ -1,0 +1,22 @@
+#pragma once
+// Reads device kernels from kernel_details.csv (every header variant), msprof op_summary_*.csv
+// and task_time_*.csv. Columns are looked up by name.
+#include "model/profile.h"
+
+#include <string>
+
+namespace bs {
+
+struct KernelTableResult {
+    bool ok = false;             // file read and header recognised
+    std::size_t rows = 0;        // data rows seen
+    std::size_t kept = 0;        // kernels appended
+    bool hasStream = false, hasShapes = false, hasPmu = false, hasTaskTypeColumn = false, hasStepId = false;
+    bool pmuAllZero = false;
+    std::string level;           // "Level0", "Level1/2", "2023", "msprof"
+};
+
+// Appends kernels to profile.kernels (unsorted) and findings to sink.
+KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Profile& profile, FindingSink& sink);
+
+} // namespace bs

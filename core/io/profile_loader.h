@@ -1,0 +1,20 @@
+#pragma once
+// Loads one rank folder into a Profile, choosing the kernel source by ANALYSIS.md §1 priority:
+// kernel_details.csv → op_summary / task_time → device events of the trace.
+#include "io/discovery.h"
+#include "io/load_control.h"
+#include "model/profile.h"
+
+#include <memory>
+
+namespace bs {
+
+struct LoadResult {
+    std::unique_ptr<Profile> profile;
+    bool cancelled = false;
+    bool hasAnyData = false; // false → nothing usable (empty output folder etc.)
+};
+
+LoadResult loadRank(const RankFolder& rank, const LoadControl& control = {});
+
+} // namespace bs

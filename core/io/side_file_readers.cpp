@@ -1,0 +1,152 @@
+#include "io/side_file_readers.h"
+
+#include "io/csv_reader.h"
+#include "io/file_buffer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace bs {
+
+namespace {
+
+bool readOrReport(const std::string& path, FileBuffer& fb, FindingSink& sink, std::uint64_t maxBytes = (1ULL << 30)) {
+    fb = readWholeFile(path, maxBytes);
+    if (!fb.error.empty()) {
+        sink.add({"file_unreadable", Severity::Error, path, -1, -1, fb.error, "This file is ignored.",
+                  "Check the file's permissions and that the collection finished writing it.", ""});
+        return false;
+    }
+    return true;
+}
+
+Finding badJson(const std::string& path, const std::string& what) {
+    return {"json_invalid", Severity::Warning, path, -1, -1, what, "This file is ignored.",
+            "Re-run the profiler's offline analysis (torch_npu.profiler.profiler.analyse) to rewrite it.", ""};
+}
+
+TimeNs msToNs(const nlohmann::json& j, const char* key) {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_number()) return 0;
+    // Durations in ms with many decimals; a double is exact enough for durations (not timestamps).
+    return static_cast<TimeNs>(std::llround(it->get<double>() * 1e6));
+}
+
+} // namespace
+
+bool readStepTraceTime(const std::string& path, Profile& profile, FindingSink& sink) {
+    FileBuffer fb;
+    if (!readOrReport(path, fb, sink)) return false;
+    CsvReader csv(fb.view());
+    std::vector<std::string_view> f;
+    if (!csv.next(f)) return false;
+    CsvHeader h(f);
+    int cStep = h.find({"Step"});
+    while (csv.next(f)) {
+        if (f.size() != h.size()) {
+            sink.add({"csv_field_count", Severity::Warning, path, static_cast<long long>(csv.line()), -1,
+                      "Row has " + std::to_string(f.size()) + " fields; the header has " + std::to_string(h.size()) + ".",
+                      "This row is skipped; the cross-check has no profiler figure for it.",
+                      "Re-export the file from the profiler.", ""});
+            continue;
+        }
+        StepTraceRow r;
+        r.line = static_cast<std::uint32_t>(csv.line());
+        if (cStep >= 0) r.step = std::string(trimField(f[cStep]));
+        for (std::size_t i = 0; i < f.size(); ++i) {
+            if (static_cast<int>(i) == cStep) continue;
+            if (auto v = parseDouble(f[i])) r.values[h.names()[i]] = *v;
+        }
+        profile.stepTrace.push_back(std::move(r));
+    }
+    return true;
+}
+
+bool readCommunicationJson(const std::string& path, Profile& profile, FindingSink& sink) {
+    FileBuffer fb;
+    if (!readOrReport(path, fb, sink)) return false;
+    auto j = nlohmann::json::parse(fb.view(), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+        sink.add(badJson(path, "communication.json is not a valid JSON object."));
+        return false;
+    }
+    for (auto& [step, kinds] : j.items()) {
+        if (!kinds.is_object()) continue;
+        for (auto& [kind, ops] : kinds.items()) {
+            if (!ops.is_object()) continue;
+            for (auto& [name, op] : ops.items()) {
+                if (!op.is_object()) continue;
+                auto ti = op.find("Communication Time Info");
+                if (ti == op.end() || !ti->is_object()) continue;
+                CommOp c;
+                c.step = step;
+                c.kind = kind;
+                c.name = name;
+                auto st = ti->find("Start Timestamp(us)");
+                if (st != ti->end() && st->is_number()) {
+                    // The file writes this as a JSON number; re-read its text exactly.
+                    if (auto ns = parseMicrosToNs(st->dump())) c.start = *ns;
+                }
+                c.elapse = msToNs(*ti, "Elapse Time(ms)");
+                c.transit = msToNs(*ti, "Transit Time(ms)");
+                c.wait = msToNs(*ti, "Wait Time(ms)");
+                c.sync = msToNs(*ti, "Synchronization Time(ms)");
+                c.idle = msToNs(*ti, "Idle Time(ms)");
+                auto bw = op.find("Communication Bandwidth Info");
+                if (bw != op.end() && bw->is_object()) {
+                    for (auto& [transport, info] : bw->items()) {
+                        // SDMA repeats HCCS/SIO traffic in these exports; count the physical links only.
+                        if (transport == "SDMA" || !info.is_object()) continue;
+                        auto sz = info.find("Transit Size(MB)");
+                        if (sz != info.end() && sz->is_number()) c.transitSizeMB += sz->get<double>();
+                    }
+                }
+                profile.commOps.push_back(std::move(c));
+            }
+        }
+    }
+    profile.hasCommunicationJson = true;
+    return true;
+}
+
+bool readProfilerInfo(const std::string& path, Profile& profile, FindingSink& sink) {
+    FileBuffer fb;
+    if (!readOrReport(path, fb, sink, 64ULL << 20)) return false;
+    auto j = nlohmann::json::parse(fb.view(), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+        sink.add(badJson(path, "The profiler info file is not a valid JSON object."));
+        return false;
+    }
+    auto cfg = j.find("config");
+    if (cfg != j.end() && cfg->is_object()) {
+        auto common = cfg->find("common_config");
+        if (common != cfg->end() && common->is_object()) {
+            if (auto it = common->find("record_shapes"); it != common->end() && it->is_boolean())
+                profile.inventory.recordShapes = it->get<bool>();
+            if (auto it = common->find("with_stack"); it != common->end() && it->is_boolean())
+                profile.inventory.withStack = it->get<bool>();
+        }
+        auto exp = cfg->find("experimental_config");
+        if (exp != cfg->end() && exp->is_object()) {
+            if (auto it = exp->find("_profiler_level"); it != exp->end() && it->is_string())
+                profile.inventory.profilerLevel = it->get<std::string>();
+        }
+    }
+    if (auto it = j.find("rank_id"); it != j.end() && it->is_number_integer())
+        profile.inventory.rankLabel = "rank" + std::to_string(it->get<long long>());
+    return true;
+}
+
+std::size_t readOpStatistic(const std::string& path, FindingSink& sink) {
+    FileBuffer fb;
+    if (!readOrReport(path, fb, sink)) return 0;
+    CsvReader csv(fb.view());
+    std::vector<std::string_view> f;
+    if (!csv.next(f)) return 0;
+    std::size_t n = 0;
+    while (csv.next(f)) ++n;
+    return n;
+}
+
+} // namespace bs

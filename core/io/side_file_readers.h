@@ -1,0 +1,17 @@
+#pragma once
+// Readers for the small side files: step_trace_time.csv, communication.json, profiler_info_*.json /
+// profiler_metadata.json, op_statistic.csv (statistics only, never intervals).
+#include "model/profile.h"
+
+#include <string>
+
+namespace bs {
+
+bool readStepTraceTime(const std::string& path, Profile& profile, FindingSink& sink);
+bool readCommunicationJson(const std::string& path, Profile& profile, FindingSink& sink);
+// Fills inventory.profilerLevel / recordShapes / withStack / rankLabel when present.
+bool readProfilerInfo(const std::string& path, Profile& profile, FindingSink& sink);
+// Returns the number of op rows (statistics are not part of the interval model).
+std::size_t readOpStatistic(const std::string& path, FindingSink& sink);
+
+} // namespace bs

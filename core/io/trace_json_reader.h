@@ -1,0 +1,30 @@
+#pragma once
+// Streaming reader for Chrome-trace JSON (trace_view.json, msprof_*.json): bare array or
+// {"traceEvents": [...]}. The file is read in chunks; a small scanner cuts the array into its
+// elements and simdjson parses each element. A file that ends mid-event keeps every complete event
+// and reports the byte offset of the cut. Memory is bounded by the chunk, not the file.
+#include "io/load_control.h"
+#include "model/profile.h"
+
+#include <string>
+
+namespace bs {
+
+struct TraceReadResult {
+    bool ok = false;               // something was read
+    std::uint64_t fileBytes = 0;
+    std::size_t elements = 0;      // complete top-level elements (events of every phase)
+    std::size_t badElements = 0;   // complete but invalid elements (skipped, reported)
+    bool truncated = false;
+    std::uint64_t cutOffset = 0;   // byte offset where the incomplete tail starts
+    bool cancelled = false;
+};
+
+struct TraceReadOptions {
+    std::size_t chunkBytes = 16u << 20;
+};
+
+TraceReadResult readTraceJson(const std::string& path, Profile& profile, FindingSink& sink,
+                              const LoadControl& control = {}, const TraceReadOptions& options = {});
+
+} // namespace bs

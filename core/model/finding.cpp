@@ -1,0 +1,50 @@
+#include "model/finding.h"
+
+#include <algorithm>
+
+namespace bs {
+
+const char* severityName(Severity s) {
+    switch (s) {
+    case Severity::Info: return "info";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+    }
+    return "info";
+}
+
+void FindingSink::add(Finding f) {
+    std::size_t same = static_cast<std::size_t>(std::count_if(
+        findings_.begin(), findings_.end(), [&](const Finding& g) { return g.id == f.id && g.file == f.file; }));
+    if (same < cap_) {
+        findings_.push_back(std::move(f));
+        return;
+    }
+    for (auto& o : overflow_) {
+        if (o.id == f.id && o.file == f.file) {
+            ++o.count;
+            return;
+        }
+    }
+    overflow_.push_back({f.id, 1, f.file});
+}
+
+bool FindingSink::has(const std::string& id) const {
+    return std::any_of(findings_.begin(), findings_.end(), [&](const Finding& f) { return f.id == id; });
+}
+
+std::vector<Finding> FindingSink::take() {
+    for (const auto& o : overflow_) {
+        Finding f;
+        f.id = o.id + "_more";
+        f.severity = Severity::Warning;
+        f.file = o.file;
+        f.seen = std::to_string(o.count) + " more finding(s) of kind '" + o.id + "' in this file (not listed one by one).";
+        f.impact = "Same as the listed ones.";
+        findings_.push_back(std::move(f));
+    }
+    overflow_.clear();
+    return std::move(findings_);
+}
+
+} // namespace bs

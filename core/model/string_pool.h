@@ -1,0 +1,60 @@
+#pragma once
+// Interns names so that millions of events share one copy of each distinct string.
+// Id 0 is always the empty string.
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace bs {
+
+using StrId = std::uint32_t;
+
+class StringPool {
+public:
+    StringPool() { intern({}); }
+    StrId intern(std::string_view s) {
+        auto it = index_.find(s);
+        if (it != index_.end()) return it->second;
+        std::string_view stored = store(s);
+        StrId id = static_cast<StrId>(views_.size());
+        views_.push_back(stored);
+        index_.emplace(stored, id);
+        return id;
+    }
+    // Lookup without inserting; returns 0 (empty) when unknown and s is not empty → use contains().
+    bool find(std::string_view s, StrId& out) const {
+        auto it = index_.find(s);
+        if (it == index_.end()) return false;
+        out = it->second;
+        return true;
+    }
+    std::string_view view(StrId id) const { return id < views_.size() ? views_[id] : std::string_view{}; }
+    std::string str(StrId id) const { return std::string(view(id)); }
+    std::size_t size() const { return views_.size(); }
+    std::size_t bytes() const { return blocksBytes_ + views_.capacity() * sizeof(std::string_view) + index_.size() * 48; }
+
+private:
+    std::string_view store(std::string_view s) {
+        if (s.empty()) return {};
+        if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < s.size()) {
+            std::size_t cap = s.size() > kBlock ? s.size() : kBlock;
+            blocks_.emplace_back();
+            blocks_.back().reserve(cap);
+            blocksBytes_ += cap;
+        }
+        std::string& b = blocks_.back();
+        std::size_t off = b.size();
+        b.append(s); // never reallocates: capacity reserved above
+        return std::string_view(b.data() + off, s.size());
+    }
+    static constexpr std::size_t kBlock = 64 * 1024;
+    std::deque<std::string> blocks_;
+    std::size_t blocksBytes_ = 0;
+    std::vector<std::string_view> views_;
+    std::unordered_map<std::string_view, StrId> index_;
+};
+
+} // namespace bs

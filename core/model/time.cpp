@@ -1,0 +1,153 @@
+#include "model/time.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace bs {
+
+std::string_view trimField(std::string_view t) {
+    auto isWs = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    while (!t.empty() && isWs(t.front())) t.remove_prefix(1);
+    while (!t.empty() && isWs(t.back())) t.remove_suffix(1);
+    while (t.size() >= 2 && t.front() == '"' && t.back() == '"') {
+        t = t.substr(1, t.size() - 2);
+        while (!t.empty() && isWs(t.front())) t.remove_prefix(1);
+        while (!t.empty() && isWs(t.back())) t.remove_suffix(1);
+    }
+    return t;
+}
+
+namespace {
+
+__extension__ typedef unsigned __int128 u128;
+
+// Exact decimal → integer scaled by 10^scaleDigits (3 for µs→ns, 6 for ms→ns).
+std::optional<TimeNs> parseScaled(std::string_view text, int scaleDigits) {
+    std::string_view t = trimField(text);
+    if (t.empty()) return std::nullopt;
+    bool neg = false;
+    std::size_t i = 0;
+    if (t[i] == '+' || t[i] == '-') {
+        neg = t[i] == '-';
+        ++i;
+    }
+    // Collect up to 38 significant digits as mantissa + decimal exponent.
+    u128 mant = 0;
+    int exp10 = 0;
+    bool anyDigit = false;
+    int sigDigits = 0;
+    bool roundUp = false; // first dropped digit >= 5
+    bool dropped = false;
+    for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) {
+        anyDigit = true;
+        if (sigDigits < 36) {
+            mant = mant * 10 + static_cast<unsigned>(t[i] - '0');
+            if (mant != 0) ++sigDigits;
+        } else {
+            ++exp10;
+            if (!dropped) roundUp = t[i] >= '5';
+            dropped = true;
+        }
+    }
+    if (i < t.size() && t[i] == '.') {
+        ++i;
+        for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) {
+            anyDigit = true;
+            if (sigDigits < 36) {
+                mant = mant * 10 + static_cast<unsigned>(t[i] - '0');
+                if (mant != 0) ++sigDigits;
+                --exp10;
+            } else {
+                if (!dropped) roundUp = t[i] >= '5';
+                dropped = true;
+            }
+        }
+    }
+    if (!anyDigit) return std::nullopt;
+    if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        bool eneg = false;
+        if (i < t.size() && (t[i] == '+' || t[i] == '-')) {
+            eneg = t[i] == '-';
+            ++i;
+        }
+        if (i >= t.size()) return std::nullopt;
+        int e = 0;
+        for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i) {
+            if (e < 100000) e = e * 10 + (t[i] - '0');
+        }
+        exp10 += eneg ? -e : e;
+    }
+    if (i != t.size()) return std::nullopt;
+    if (roundUp) mant += 1; // rounding of digits beyond the 36 kept (far below 1 ns in practice)
+    int shift = exp10 + scaleDigits;
+    const u128 limit = static_cast<u128>(std::numeric_limits<TimeNs>::max());
+    if (shift >= 0) {
+        for (int k = 0; k < shift; ++k) {
+            if (mant == 0) break;
+            if (mant > limit / 10) return std::nullopt;
+            mant *= 10;
+        }
+    } else {
+        int drop = -shift;
+        if (drop > 40) {
+            mant = 0;
+        } else {
+            u128 div = 1;
+            for (int k = 0; k < drop; ++k) div *= 10;
+            u128 q = mant / div;
+            u128 r = mant % div;
+            if (r * 2 >= div) ++q; // half away from zero
+            mant = q;
+        }
+    }
+    if (mant > limit) return std::nullopt;
+    TimeNs v = static_cast<TimeNs>(mant);
+    return neg ? -v : v;
+}
+
+} // namespace
+
+std::optional<TimeNs> parseMicrosToNs(std::string_view text) { return parseScaled(text, 3); }
+std::optional<TimeNs> parseMillisToNs(std::string_view text) { return parseScaled(text, 6); }
+
+std::optional<double> parseDouble(std::string_view text) {
+    std::string_view t = trimField(text);
+    if (t.empty() || t == "N/A") return std::nullopt;
+    std::string buf(t);
+    char* end = nullptr;
+    double v = std::strtod(buf.c_str(), &end);
+    if (end != buf.c_str() + buf.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+}
+
+std::optional<std::int64_t> parseInt(std::string_view text) {
+    std::string_view t = trimField(text);
+    if (t.empty()) return std::nullopt;
+    bool neg = false;
+    std::size_t i = 0;
+    if (t[0] == '-' || t[0] == '+') {
+        neg = t[0] == '-';
+        i = 1;
+    }
+    if (i >= t.size()) return std::nullopt;
+    std::uint64_t v = 0;
+    for (; i < t.size(); ++i) {
+        if (t[i] < '0' || t[i] > '9') return std::nullopt;
+        if (v > (std::numeric_limits<std::uint64_t>::max() - 9) / 10) return std::nullopt;
+        v = v * 10 + static_cast<unsigned>(t[i] - '0');
+    }
+    if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
+    return neg ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
+}
+
+std::string formatNsAsMicros(TimeNs ns) {
+    bool neg = ns < 0;
+    unsigned long long a = neg ? 0ULL - static_cast<unsigned long long>(ns) : static_cast<unsigned long long>(ns);
+    std::string frac = std::to_string(a % 1000);
+    while (frac.size() < 3) frac.insert(frac.begin(), '0');
+    return (neg ? "-" : "") + std::to_string(a / 1000) + "." + frac;
+}
+
+} // namespace bs

@@ -1,0 +1,37 @@
+#pragma once
+// Absolute time in BubbleScope is integer nanoseconds. Profiler timestamps are ~1.7e15 µs with
+// sub-µs digits; a double cannot hold them, so every decimal is parsed exactly here.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace bs {
+
+using TimeNs = std::int64_t;
+
+// Parses a decimal number written in microseconds ("1736408883686740.710", "-3.5", "12",
+// "2.30003125", "1.5e3") into nanoseconds. Digits past the nanosecond are rounded half away
+// from zero. Surrounding spaces, tabs, CR and double quotes are ignored. Returns nullopt for
+// empty text, "N/A", NaN/inf, garbage, or values that do not fit in int64 ns.
+std::optional<TimeNs> parseMicrosToNs(std::string_view text);
+
+// Same, for a decimal written in milliseconds (communication.json "Elapse Time(ms)").
+std::optional<TimeNs> parseMillisToNs(std::string_view text);
+
+// Plain decimal to double for non-time values (ratios, PMU figures); nullopt for N/A/garbage.
+std::optional<double> parseDouble(std::string_view text);
+
+// Integer (stream ids, step ids); nullopt for N/A/garbage/out of range.
+std::optional<std::int64_t> parseInt(std::string_view text);
+
+// Trims spaces, tabs, CR/LF and surrounding double quotes.
+std::string_view trimField(std::string_view text);
+
+inline double nsToMs(TimeNs ns) { return static_cast<double>(ns) / 1e6; }
+inline double nsToUs(TimeNs ns) { return static_cast<double>(ns) / 1e3; }
+
+// "1736408883686740.710" style: exact µs with three decimals, for messages and exports.
+std::string formatNsAsMicros(TimeNs ns);
+
+} // namespace bs

@@ -1,0 +1,12 @@
+#pragma once
+// Exports are written to a temporary file beside the target and renamed over it, so a reader
+// (or a crash) sees either the old file or the complete new one, never a half-written file.
+#include <string>
+#include <string_view>
+
+namespace bs {
+
+// Returns an empty string on success, else a sentence saying what failed.
+std::string writeFileAtomically(const std::string& path, std::string_view content);
+
+} // namespace bs

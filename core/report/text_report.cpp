@@ -1,0 +1,84 @@
+#include "report/text_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace bs {
+
+std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
+    std::string o;
+    const auto& inv = p.inventory;
+    o += fmt::format("BubbleScope analysis — {}\n", inv.rankLabel.empty() ? inv.rankDir : inv.rankLabel);
+    o += fmt::format("Folder: {} ({} layout)\n\n", inv.rankDir, inv.layout);
+
+    o += "== Inventory\n";
+    for (const auto& f : inv.files)
+        o += fmt::format("  {:<44} {:>12} bytes {:>9} records  {}\n", f.role, f.bytes, f.records, f.path);
+    o += fmt::format("  Kernel source: {}{}{}\n", kernelSourceName(inv.kernelSource),
+                     inv.kernelDetailsLevel.empty() ? "" : fmt::format(" ({} header)", inv.kernelDetailsLevel),
+                     inv.streamFromTrace ? ", stream ids recovered from the trace" : "");
+    if (inv.kernelsTaskTypeFromTrace)
+        o += fmt::format("  Task types taken from the trace for {} kernels (kernel table had none)\n", inv.kernelsTaskTypeFromTrace);
+    std::map<std::int32_t, std::size_t> streams;
+    std::size_t cls[4] = {0, 0, 0, 0};
+    for (const auto& k : p.kernels) {
+        ++streams[k.stream];
+        ++cls[static_cast<int>(k.cls)];
+    }
+    o += fmt::format("  Kernels: {} (compute core {}, AICPU {}, communication {}, other {})\n", p.kernels.size(), cls[0],
+                     cls[1], cls[2], cls[3]);
+    std::string sl;
+    for (const auto& [s, n] : streams) sl += fmt::format("{}{}: {}", sl.empty() ? "" : ", ", s < 0 ? std::string("unknown") : std::to_string(s), n);
+    o += fmt::format("  Streams: {}\n", sl.empty() ? "none" : sl);
+    if (!p.kernels.empty()) {
+        TimeNs end = 0;
+        for (const auto& k : p.kernels) end = std::max(end, k.end());
+        o += fmt::format("  Device span: {} us → {} us ({:.3f} ms)\n", formatNsAsMicros(p.kernels.front().start),
+                         formatNsAsMicros(end), nsToMs(end - p.kernels.front().start));
+    }
+    if (p.hasTrace)
+        o += fmt::format("  Trace: {} events ({} host, {} device, {} HCCL, {} overlap-analysis, {} flows, {} counters)\n",
+                         inv.traceEventCount, p.hostEvents.size(), p.deviceEvents.size(), p.hcclEvents.size(),
+                         p.overlapEvents.size(), p.flows.size(), inv.counterEventCount);
+    o += fmt::format("  Steps: {} from {}\n\n", r.steps.steps.size(), stepSourceName(r.steps.source));
+
+    o += "== Health\n";
+    if (r.findings.empty()) o += "  No findings: the collection looks complete.\n";
+    for (const auto& f : r.findings) {
+        o += fmt::format("  [{}] {}: {}\n", severityName(f.severity), f.id, f.seen);
+        if (!f.file.empty())
+            o += fmt::format("      file: {}{}{}\n", f.file, f.line > 0 ? fmt::format(", line {}", f.line) : "",
+                             f.byteOffset >= 0 ? fmt::format(", byte {}", f.byteOffset) : "");
+        if (!f.impact.empty()) o += fmt::format("      effect: {}\n", f.impact);
+        if (!f.fix.empty()) o += fmt::format("      fix: {}\n", f.fix);
+    }
+    o += "\n== Steps (ms)\n";
+    o += fmt::format("  {:>8} {:>11} {:>11} {:>11} {:>8} {:>11} {:>11} {:>11} {:>11} {:>7} {:>8}\n", "step", "service",
+                     "busy_union", "underfeed", "ratio", "prelaunch", "tail", "internal", "largest", "bubbles", "kernels");
+    for (const auto& m : r.metrics) {
+        o += fmt::format("  {:>8} {:>11.3f} {:>11.3f} {:>11.3f} {:>8.4f} {:>11.3f} {:>11.3f} {:>11.3f} {:>11.3f} {:>7} {:>8}\n",
+                         m.stepId < 0 ? std::string("-") : std::to_string(m.stepId), nsToMs(m.service), nsToMs(m.busyUnion),
+                         nsToMs(m.underfeed), m.underfeedRatio, nsToMs(m.prelaunchGap), nsToMs(m.tailGap),
+                         nsToMs(m.internalBubbleTotal), nsToMs(m.largestInternalBubble), m.bubbleCount, m.kernelCount);
+    }
+    if (r.crossCheck.available) {
+        o += "\n== Profiler cross-check (step_trace_time.csv, us)\n";
+        for (const auto& row : r.crossCheck.rows) {
+            if (!row.matched) {
+                o += fmt::format("  step {}: no row in step_trace_time.csv\n", row.stepId);
+                continue;
+            }
+            for (const auto& f : row.figures) {
+                o += fmt::format("  step {:<5} {:<24} ours {:>14.3f}   profiler {:>14} ({}){}\n", row.stepId, f.field, f.oursUs,
+                                 f.profilerUs ? fmt::format("{:.3f}", *f.profilerUs) : std::string("n/a"), f.profilerColumn,
+                                 f.mismatch ? "  MISMATCH" : "");
+            }
+        }
+    }
+    return o;
+}
+
+} // namespace bs

@@ -1,0 +1,50 @@
+#pragma once
+// Loads and analyses a profiling folder off the GUI thread. The core does the parsing; this only
+// runs it in a worker, forwards throttled progress, and lets the user cancel.
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+
+namespace bs {
+struct Profile;
+struct AnalysisResult;
+} // namespace bs
+
+namespace bs::ui {
+
+struct LoadedRank {
+    QString label;
+    std::shared_ptr<const Profile> profile;
+    std::shared_ptr<const AnalysisResult> analysis;
+    QString text; // plain-text report
+};
+
+struct LoadOutcome {
+    QString error;            // non-empty when nothing could be loaded
+    QStringList rankLabels;   // every rank found
+    std::shared_ptr<LoadedRank> rank; // the analysed rank
+    bool cancelled = false;
+};
+
+class LoadJob : public QObject {
+    Q_OBJECT
+public:
+    explicit LoadJob(QObject* parent = nullptr);
+    ~LoadJob() override;
+    // Starts loading rank `rankIndex` of `path`; a running job is cancelled and its result dropped.
+    void start(const QString& path, int rankIndex = 0);
+    void cancel();
+    bool isRunning() const;
+
+signals:
+    void progress(const QString& stage, int permille);
+    void finished(const bs::ui::LoadOutcome& outcome);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace bs::ui
