@@ -57,7 +57,7 @@ std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps, const s
     if (inv.kernelSource == KernelSource::KernelDetails && inv.kernelDetailsLevel == "Level0") {
         out.push_back({"level0_kernel_details", Severity::Warning, inv.kernelSourceFile, 1, -1,
                        "kernel_details.csv has the Level0 header (no Stream ID, Input Shapes or aic_*/aiv_* PMU columns).",
-                       std::string("Degraded: stream attribution") + (inv.streamFromTrace ? " (streams recovered from the trace)" : "") +
+                       std::string("Degraded: stream attribution") + (inv.streamsFromTrace ? fmt::format(" (streams of {} of {} kernels recovered from the trace)", inv.streamsFromTrace, inv.kernelsWithoutStream) : std::string()) +
                            ", variable-shape detection (VARIABLE_SHAPE_SAME_TEMPLATE), PMU compute/memory-bound "
                            "verdicts, per-stream structure blocks.",
                        "Collect with experimental_config=_ExperimentalConfig(profiler_level=Level1, "

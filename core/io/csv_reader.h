@@ -3,6 +3,7 @@
 // CRLF or LF (mixed), an optional UTF-8 BOM. Fields are handed out as string_views; a field that
 // needed unescaping points into a per-row scratch buffer valid until the next row.
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -23,7 +24,7 @@ private:
     std::size_t pos_ = 0;
     std::uint64_t curLine_ = 1;
     std::uint64_t recordLine_ = 0;
-    std::vector<std::string> scratch_;
+    std::deque<std::string> scratch_; // deque: growing it never moves earlier fields
     std::size_t scratchUsed_ = 0;
 };
 

@@ -63,7 +63,8 @@ void joinWithTrace(Profile& prof) {
         }
     }
     prof.inventory.kernelsTaskTypeFromTrace = typeFilled;
-    prof.inventory.streamFromTrace = streamMissing > 0 && streamFilled > 0;
+    prof.inventory.kernelsWithoutStream = streamMissing;
+    prof.inventory.streamsFromTrace = streamFilled;
 }
 
 void kernelsFromTrace(Profile& prof) {

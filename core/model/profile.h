@@ -125,7 +125,8 @@ struct Inventory {
     KernelSource kernelSource = KernelSource::None;
     std::string kernelSourceFile;
     std::string kernelDetailsLevel; // "Level0", "Level1/2", "2023", ""
-    bool streamFromTrace = false;   // Stream ID filled from the trace join
+    std::size_t kernelsWithoutStream = 0; // kernel table rows without a Stream ID
+    std::size_t streamsFromTrace = 0;     // of those, filled from the trace join
     std::size_t kernelsTaskTypeFromTrace = 0;
     std::string profilerLevel;      // from profiler_info
     std::optional<bool> recordShapes, withStack;

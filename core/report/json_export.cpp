@@ -43,7 +43,8 @@ std::string renderJson(const Profile& p, const AnalysisResult& r) {
     inv["kernel_source"] = kernelSourceName(p.inventory.kernelSource);
     inv["kernel_source_file"] = p.inventory.kernelSourceFile;
     inv["kernel_details_level"] = p.inventory.kernelDetailsLevel;
-    inv["stream_ids_from_trace"] = p.inventory.streamFromTrace;
+    inv["kernels_without_stream_id"] = p.inventory.kernelsWithoutStream;
+    inv["stream_ids_from_trace"] = p.inventory.streamsFromTrace;
     inv["kernel_count"] = p.kernels.size();
     inv["host_event_count"] = p.hostEvents.size();
     inv["device_trace_event_count"] = p.deviceEvents.size();

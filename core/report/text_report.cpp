@@ -19,7 +19,9 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
         o += fmt::format("  {:<44} {:>12} bytes {:>9} records  {}\n", f.role, f.bytes, f.records, f.path);
     o += fmt::format("  Kernel source: {}{}{}\n", kernelSourceName(inv.kernelSource),
                      inv.kernelDetailsLevel.empty() ? "" : fmt::format(" ({} header)", inv.kernelDetailsLevel),
-                     inv.streamFromTrace ? ", stream ids recovered from the trace" : "");
+                     inv.kernelsWithoutStream
+                         ? fmt::format("; {} kernels had no Stream ID, {} recovered from the trace", inv.kernelsWithoutStream, inv.streamsFromTrace)
+                         : std::string());
     if (inv.kernelsTaskTypeFromTrace)
         o += fmt::format("  Task types taken from the trace for {} kernels (kernel table had none)\n", inv.kernelsTaskTypeFromTrace);
     std::map<std::int32_t, std::size_t> streams;

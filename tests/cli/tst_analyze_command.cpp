@@ -1,0 +1,121 @@
+// The headless command as a user runs it: exit codes, messages, JSON content and determinism.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QString out, err;
+};
+
+Run run(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(BS_BINARY), args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString rd(const QString& rel) { return QDir::cleanPath(QStringLiteral(BS_REALDATA_DIR "/") + rel); }
+
+} // namespace
+
+class TstAnalyzeCommand : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp;
+
+private slots:
+    void missingPathSaysWhatWasExpected() {
+        auto r = run({QStringLiteral("analyze"), QStringLiteral("/no/such/profile")});
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.err.contains(QStringLiteral("does not exist; expected a profiling folder")));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1); // one sentence, one line
+    }
+    void emptyFolderAndUnrelatedFilesExitThree() {
+        QDir().mkpath(tmp.filePath(QStringLiteral("empty")));
+        auto r = run({QStringLiteral("analyze"), tmp.filePath(QStringLiteral("empty"))});
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.err.contains(QStringLiteral("holds no Ascend profiling data")));
+        QDir().mkpath(tmp.filePath(QStringLiteral("other/sub")));
+        QFile f(tmp.filePath(QStringLiteral("other/sub/notes.txt")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("unrelated");
+        f.close();
+        r = run({QStringLiteral("analyze"), tmp.filePath(QStringLiteral("other"))});
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.err.contains(QStringLiteral("expected a *_ascend_pt folder")));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+    }
+    void emptyOutputFolderCitesProblemFour() {
+        QDir().mkpath(tmp.filePath(QStringLiteral("run_ascend_pt/ASCEND_PROFILER_OUTPUT")));
+        auto r = run({QStringLiteral("analyze"), tmp.filePath(QStringLiteral("run_ascend_pt"))});
+        QCOMPARE(r.code, 3);
+        QVERIFY(r.err.contains(QStringLiteral("seed 003 problem 4")));
+    }
+    void usageErrorsExitTwo() {
+        QCOMPARE(run({QStringLiteral("analyze")}).code, 2);
+        QCOMPARE(run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp")), QStringLiteral("--bogus")}).code, 2);
+        QCOMPARE(run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp")), QStringLiteral("--format"), QStringLiteral("xml")}).code, 2);
+        QCOMPARE(run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp")), QStringLiteral("--json")}).code, 2);
+    }
+    void textOutputHasInventoryHealthAndStepTable() {
+        auto r = run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp/level0/rank0_ascend_pt"))});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains(QStringLiteral("== Inventory")));
+        QVERIFY(r.out.contains(QStringLiteral("Kernel source: kernel_details.csv (Level0 header)")));
+        QVERIFY(r.out.contains(QStringLiteral("level0_kernel_details")));
+        QVERIFY(r.out.contains(QStringLiteral("== Steps (ms)")));
+        QVERIFY(r.out.contains(QStringLiteral("25.908"))); // internal bubbles, = Free 25908.102 µs
+    }
+    void jsonHasStepRowsWithTheSpecFieldNamesAndIsDeterministic() {
+        const QString a = tmp.filePath(QStringLiteral("a.json")), b = tmp.filePath(QStringLiteral("b.json"));
+        const QString rank = rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
+        QCOMPARE(run({QStringLiteral("analyze"), rank, QStringLiteral("--json"), a}).code, 0);
+        QCOMPARE(run({QStringLiteral("analyze"), rank, QStringLiteral("--json"), b, QStringLiteral("--format"), QStringLiteral("json")}).code, 0);
+        QFile fa(a), fb(b);
+        QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly));
+        const QByteArray ja = fa.readAll();
+        QCOMPARE(ja, fb.readAll());
+        const QJsonObject root = QJsonDocument::fromJson(ja).object();
+        QVERIFY(root.contains(QStringLiteral("inventory")));
+        QVERIFY(root.contains(QStringLiteral("data_quality")));
+        const QJsonArray steps = root.value(QStringLiteral("steps")).toArray();
+        QCOMPARE(steps.size(), 1);
+        const QJsonObject s = steps.at(0).toObject();
+        for (const char* k : {"step_id", "service_ms", "device_busy_union_ms", "underfeed_ms", "underfeed_ratio", "prelaunch_gap_ms",
+                              "tail_gap_ms", "internal_bubble_total_ms", "largest_internal_bubble_ms", "bubble_count"})
+            QVERIFY2(s.contains(QString::fromLatin1(k)), k);
+        QCOMPARE(s.value(QStringLiteral("step_id")).toString(), QStringLiteral("50"));
+        // step_trace_time.csv: Free 25744.05 µs, Preparing 17902.5 µs.
+        QVERIFY(std::abs(s.value(QStringLiteral("internal_bubble_total_ms")).toDouble() - 25.74405) < 0.001);
+        QVERIFY(std::abs(s.value(QStringLiteral("prelaunch_gap_ms")).toDouble() - 17.9025) < 0.001);
+        QCOMPARE(s.value(QStringLiteral("bubble_count")).toInt(), 90);
+    }
+    void parentOfRanksWritesOneJsonPerRank() {
+        const QString out = tmp.filePath(QStringLiteral("multi/analysis.json"));
+        QDir().mkpath(tmp.filePath(QStringLiteral("multi")));
+        auto r = run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp/level1")), QStringLiteral("--json"), out});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.err.contains(QStringLiteral("2 ranks found")));
+        QVERIFY(QFile::exists(tmp.filePath(QStringLiteral("multi/analysis.rank0_ascend_pt.json"))));
+        QVERIFY(QFile::exists(tmp.filePath(QStringLiteral("multi/analysis.rank1_ascend_pt.json"))));
+    }
+    void unwritableJsonTargetIsAClearError() {
+        // A folder that does not exist cannot be written, even by root.
+        const QString target = tmp.filePath(QStringLiteral("no-such-dir/x.json"));
+        auto r = run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt")), QStringLiteral("--json"), target});
+        QCOMPARE(r.code, 4);
+        QVERIFY(r.err.contains(QStringLiteral("the JSON was not written")));
+        QVERIFY(!QFile::exists(target));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstAnalyzeCommand)
+#include "tst_analyze_command.moc"

@@ -1,0 +1,82 @@
+// Folder discovery: every way a user may point at profiling data.
+#include "io/discovery.h"
+#include "test_support.h"
+
+#include <QTemporaryDir>
+
+class TstDiscovery : public QObject {
+    Q_OBJECT
+    const QString l1 = QStringLiteral("torch_npu_resnet_ddp/level1");
+
+    static QString rootOf(const bs::DiscoveryResult& r, std::size_t i = 0) {
+        return i < r.ranks.size() ? QString::fromStdString(r.ranks[i].root) : QString();
+    }
+
+private slots:
+    void initTestCase() { QVERIFY(bstest::requireRealdata()); }
+    void rankFolderOutputFolderAndAFileInsideAllResolveToTheRank() {
+        const QString rank = bstest::realdata(l1 + QStringLiteral("/rank0_ascend_pt"));
+        for (const QString& p : {rank, rank + QStringLiteral("/ASCEND_PROFILER_OUTPUT"),
+                                 rank + QStringLiteral("/ASCEND_PROFILER_OUTPUT/kernel_details.csv"),
+                                 rank + QStringLiteral("/profiler_info_0.json")}) {
+            auto r = bs::discoverProfiles(bstest::s(p));
+            QCOMPARE(r.ranks.size(), std::size_t(1));
+            QCOMPARE(rootOf(r), rank);
+            QCOMPARE(r.ranks[0].layout, std::string("torch_npu"));
+            QCOMPARE(QString::fromStdString(r.ranks[0].outputDir), rank + QStringLiteral("/ASCEND_PROFILER_OUTPUT"));
+        }
+    }
+    void parentOfSeveralRanksListsEachRank() {
+        auto r = bs::discoverProfiles(bstest::s(bstest::realdata(QStringLiteral("torch_npu_resnet_ddp"))));
+        QCOMPARE(r.ranks.size(), std::size_t(4));
+        QCOMPARE(r.ranks[0].label, std::string("level0/rank0_ascend_pt"));
+        QCOMPARE(r.ranks[3].label, std::string("level1/rank1_ascend_pt"));
+        auto all = bs::discoverProfiles(bstest::s(bstest::realdata()));
+        QCOMPARE(all.ranks.size(), std::size_t(8)); // 4 resnet + msprof + 3 legacy folders
+    }
+    void msprofFolderAndItsOutputFolder() {
+        const QString prof = bstest::realdata(QStringLiteral("msprof_vllm_ascend/PROF_000001_20260823165326062_00625538CIGQAHCJ"));
+        for (const QString& p : {prof, prof + QStringLiteral("/mindstudio_profiler_output"),
+                                 prof + QStringLiteral("/mindstudio_profiler_output/msprof_20260823165334.json")}) {
+            auto r = bs::discoverProfiles(bstest::s(p));
+            QCOMPARE(r.ranks.size(), std::size_t(1));
+            QCOMPARE(rootOf(r), prof);
+            QCOMPARE(r.ranks[0].layout, std::string("msprof"));
+        }
+        auto files = bs::listRankFiles(bs::discoverProfiles(bstest::s(prof)).ranks[0]);
+        QCOMPARE(files.opSummary.size(), std::size_t(1));
+        QCOMPARE(files.taskTime.size(), std::size_t(1));
+        QCOMPARE(files.msprofJson.size(), std::size_t(1));
+        QVERIFY(!files.opStatistic.empty());
+    }
+    void missingEmptyAndUnrelatedFoldersGiveOneClearSentence() {
+        auto missing = bs::discoverProfiles("/nonexistent/bubblescope/path");
+        QVERIFY(missing.ranks.empty());
+        QVERIFY(missing.error.find("does not exist") != std::string::npos);
+        QTemporaryDir tmp;
+        auto empty = bs::discoverProfiles(bstest::s(tmp.path()));
+        QVERIFY(empty.ranks.empty());
+        QVERIFY(empty.error.find("holds no Ascend profiling data") != std::string::npos);
+        bstest::writeFile(tmp.filePath(QStringLiteral("notes/readme.txt")), "hello");
+        bstest::writeFile(tmp.filePath(QStringLiteral("data.csv")), "a,b\n1,2\n");
+        auto unrelated = bs::discoverProfiles(bstest::s(tmp.path()));
+        QVERIFY(unrelated.ranks.empty());
+    }
+    void rankFolderWithEmptyOutputIsStillARank() {
+        QTemporaryDir tmp;
+        QDir().mkpath(tmp.filePath(QStringLiteral("job_ascend_pt/ASCEND_PROFILER_OUTPUT")));
+        auto r = bs::discoverProfiles(bstest::s(tmp.path()));
+        QCOMPARE(r.ranks.size(), std::size_t(1));
+        QCOMPARE(r.ranks[0].label, std::string("job_ascend_pt"));
+    }
+    void symlinkLoopsAreNotFollowed() {
+        QTemporaryDir tmp;
+        QDir().mkpath(tmp.filePath(QStringLiteral("a/b")));
+        QFile::link(tmp.filePath(QStringLiteral("a")), tmp.filePath(QStringLiteral("a/b/loop")));
+        auto r = bs::discoverProfiles(bstest::s(tmp.path()));
+        QVERIFY(r.ranks.empty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TstDiscovery)
+#include "tst_discovery.moc"

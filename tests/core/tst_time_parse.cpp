@@ -1,0 +1,59 @@
+// Exact decimal → int64 ns parsing: the foundation of "our numbers match the profiler's".
+#include "model/time.h"
+
+#include <QTest>
+
+class TstTimeParse : public QObject {
+    Q_OBJECT
+private slots:
+    void profilerTimestampRoundTripsExactly() {
+        auto v = bs::parseMicrosToNs("1736408883686740.710");
+        QVERIFY(v.has_value());
+        QCOMPARE(*v, Q_INT64_C(1736408883686740710));
+        QCOMPARE(bs::formatNsAsMicros(*v), std::string("1736408883686740.710"));
+    }
+    void aDoubleWouldHaveLostTheseDigits() {
+        // Guard that the test above is meaningful: the same text through double is not exact.
+        double d = 1736408883686740.710 * 1000.0;
+        QVERIFY(static_cast<long long>(d) != 1736408883686740710LL);
+    }
+    void trailingTabsQuotesAndSpacesAreIgnored() {
+        QCOMPARE(*bs::parseMicrosToNs("1736412474730135.222\t"), Q_INT64_C(1736412474730135222));
+        QCOMPARE(*bs::parseMicrosToNs("\"1736413971558972.912\t\""), Q_INT64_C(1736413971558972912));
+        QCOMPARE(*bs::parseMicrosToNs("  12  "), Q_INT64_C(12000));
+    }
+    void subNanosecondDigitsRoundHalfAwayFromZero() {
+        QCOMPARE(*bs::parseMicrosToNs("2.30003125"), Q_INT64_C(2300));      // 2300.03125 ns
+        QCOMPARE(*bs::parseMicrosToNs("840.07675"), Q_INT64_C(840077));     // .75 ns rounds up
+        QCOMPARE(*bs::parseMicrosToNs("0.0005"), Q_INT64_C(1));
+        QCOMPARE(*bs::parseMicrosToNs("0.0004999"), Q_INT64_C(0));
+        QCOMPARE(*bs::parseMicrosToNs("-3.0005"), Q_INT64_C(-3001));
+        QCOMPARE(*bs::parseMicrosToNs("8873.756000000001"), Q_INT64_C(8873756));
+    }
+    void exponentsAreExactToo() {
+        QCOMPARE(*bs::parseMicrosToNs("1.5e3"), Q_INT64_C(1500000));
+        QCOMPARE(*bs::parseMicrosToNs("1736408883686740710e-3"), Q_INT64_C(1736408883686740710));
+        QCOMPARE(*bs::parseMillisToNs("79.08952021875"), Q_INT64_C(79089520));
+    }
+    void invalidTextIsRejectedNotGuessed() {
+        QVERIFY(!bs::parseMicrosToNs("N/A"));
+        QVERIFY(!bs::parseMicrosToNs(""));
+        QVERIFY(!bs::parseMicrosToNs("abc"));
+        QVERIFY(!bs::parseMicrosToNs("1.2.3"));
+        QVERIFY(!bs::parseMicrosToNs("NaN"));
+        QVERIFY(!bs::parseMicrosToNs("inf"));
+        QVERIFY(!bs::parseMicrosToNs("1e300"));           // does not fit in int64 ns
+        QVERIFY(!bs::parseMicrosToNs("9223372036854776")); // 9.2e18 ns + overflow
+        QCOMPARE(*bs::parseMicrosToNs("1e-300"), Q_INT64_C(0));
+    }
+    void integersAndDoubles() {
+        QCOMPARE(*bs::parseInt("4294967295"), Q_INT64_C(4294967295));
+        QVERIFY(!bs::parseInt("N/A"));
+        QVERIFY(!bs::parseInt("12x"));
+        QCOMPARE(*bs::parseDouble("0.186"), 0.186);
+        QVERIFY(!bs::parseDouble("N/A"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TstTimeParse)
+#include "tst_time_parse.moc"

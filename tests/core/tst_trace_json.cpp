@@ -1,0 +1,221 @@
+// The streaming trace reader: formats, metadata, phases, exact ts, and salvage of truncated files.
+#include "io/trace_json_reader.h"
+#include "test_support.h"
+#include "tst_trace_json_fixtures.h"
+
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+using bstest::writeFile;
+
+namespace {
+
+// Independent of the reader: a plain character state machine that lists [start, end) of each
+// top-level array element.
+std::vector<std::pair<std::size_t, std::size_t>> topLevelElements(const QByteArray& t) {
+    std::vector<std::pair<std::size_t, std::size_t>> out;
+    int depth = 0;
+    bool inStr = false, esc = false;
+    std::size_t start = 0;
+    for (int i = 0; i < t.size(); ++i) {
+        char c = t[i];
+        if (inStr) {
+            if (esc) esc = false;
+            else if (c == '\\') esc = true;
+            else if (c == '"') inStr = false;
+            continue;
+        }
+        if (c == '"') inStr = true;
+        else if (c == '{' || c == '[') {
+            if (depth == 1 && c == '{') start = static_cast<std::size_t>(i);
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            --depth;
+            if (depth == 1 && c == '}') out.emplace_back(start, static_cast<std::size_t>(i) + 1);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+class TstTraceJson : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp;
+
+    bs::TraceReadResult read(const QString& path, bs::Profile& prof, bs::FindingSink& sink, std::size_t chunk = 16u << 20) {
+        bs::TraceReadOptions o;
+        o.chunkBytes = chunk;
+        return bs::readTraceJson(bstest::s(path), prof, sink, {}, o);
+    }
+
+private slots:
+    void bareArrayWithStringTsMetadataAndFlows() {
+        const QString p = tmp.filePath("a/trace_view.json");
+        writeFile(p, kTstTraceJsonFixture0);
+        bs::Profile prof;
+        bs::FindingSink sink;
+        auto r = read(p, prof, sink);
+        QVERIFY(!r.truncated);
+        QCOMPARE(r.elements, std::size_t(10));
+        QCOMPARE(prof.hostEvents.size(), std::size_t(1));
+        QCOMPARE(prof.deviceEvents.size(), std::size_t(1));
+        QCOMPARE(prof.hostEvents[0].ts, Q_INT64_C(1736408883686740710));
+        QCOMPARE(prof.hostEvents[0].dur, Q_INT64_C(155985800));
+        QVERIFY(prof.hostEvents[0].flags & bs::EvHasStack);
+        const auto& d = prof.deviceEvents[0];
+        QCOMPARE(d.dur, Q_INT64_C(840077));
+        QCOMPARE(std::string(prof.str(d.taskType)), std::string("AI_CORE"));
+        QCOMPARE(prof.lanes[d.lane].pid, Q_UINT64_C(3170820512));
+        QCOMPARE(prof.lanes[d.lane].tid, Q_UINT64_C(2));
+        QCOMPARE(prof.flows.size(), std::size_t(2));
+        QCOMPARE(prof.flows[0].phase, 'f'); // f before s in time: kept, not "fixed"
+        QCOMPARE(std::string(prof.str(prof.flows[0].id)), std::string("111669149696"));
+        QCOMPARE(prof.processes[3170820512ULL].labels, std::string("NPU"));
+        const auto& th = prof.threads[std::make_pair(3170820512ULL, 2ULL)];
+        QCOMPARE(th.name, std::string("Stream 2"));
+        QCOMPARE(th.sortIndex, Q_INT64_C(2));
+        QCOMPARE(prof.inventory.counterEventCount, std::size_t(1));
+        QVERIFY(sink.findings().empty());
+    }
+    void traceEventsObjectNumericTsAndBeginEnd() {
+        const QString p = tmp.filePath("b/trace.json");
+        writeFile(p, kTstTraceJsonFixture1);
+        bs::Profile prof;
+        bs::FindingSink sink;
+        auto r = read(p, prof, sink);
+        QVERIFY(!r.truncated);
+        QCOMPARE(prof.hostEvents.size(), std::size_t(3));
+        QCOMPARE(std::string(prof.str(prof.hostEvents[0].name)), std::string("outer"));
+        QCOMPARE(prof.hostEvents[0].ts, Q_INT64_C(100500));
+        QCOMPARE(prof.hostEvents[0].dur, Q_INT64_C(9500));
+        QCOMPARE(prof.hostEvents[1].dur, Q_INT64_C(1250));
+        QCOMPARE(prof.hostEvents[2].dur, Q_INT64_C(0));
+        QVERIFY(sink.findings().empty());
+    }
+    void invalidElementIsReportedWithItsOffsetAndTheRestIsRead() {
+        const QString p = tmp.filePath("c/trace_view.json");
+        const QByteArray text = kTstTraceJsonFixture2;
+        writeFile(p, text);
+        bs::Profile prof;
+        bs::FindingSink sink;
+        auto r = read(p, prof, sink);
+        QCOMPARE(r.elements, std::size_t(2));
+        QCOMPARE(r.badElements, std::size_t(1));
+        QCOMPARE(sink.findings().size(), std::size_t(1));
+        QCOMPARE(sink.findings()[0].id, std::string("trace_bad_event"));
+        QCOMPARE(sink.findings()[0].byteOffset, static_cast<long long>(text.indexOf("{\"ph\":\"X\",\"ts\":tru")));
+    }
+    void smallChunksGiveTheSameModelAsOneChunk() {
+        QVERIFY(bstest::requireRealdata());
+        const QString p = bstest::realdata(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"));
+        bs::Profile a, b;
+        bs::FindingSink sa, sb;
+        auto ra = read(p, a, sa);
+        auto rb = read(p, b, sb, 4096); // forces carry-over and buffer growth for long events
+        QCOMPARE(ra.elements, rb.elements);
+        QCOMPARE(a.hostEvents.size(), b.hostEvents.size());
+        QCOMPARE(a.deviceEvents.size(), b.deviceEvents.size());
+        for (std::size_t i = 0; i < a.deviceEvents.size(); ++i) {
+            QCOMPARE(a.deviceEvents[i].ts, b.deviceEvents[i].ts);
+            QCOMPARE(a.deviceEvents[i].dur, b.deviceEvents[i].dur);
+        }
+    }
+    void realTraceEventCountsMatchAnIndependentParser() {
+        QVERIFY(bstest::requireRealdata());
+        const char* files[] = {
+            "torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
+            "torch_npu_resnet_ddp/level0/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
+            "torch_npu_legacy_2024/timeline_advice/trace_view.json",
+            "msprof_vllm_ascend/PROF_000001_20260823165326062_00625538CIGQAHCJ/mindstudio_profiler_output/msprof_20260823165334.json",
+        };
+        for (const char* rel : files) {
+            const QString p = bstest::realdata(QString::fromLatin1(rel));
+            auto doc = nlohmann::json::parse(bstest::readFile(p).toStdString());
+            std::size_t x = 0, dev = 0;
+            std::set<long long> devicePids;
+            for (const auto& e : doc)
+                if (e.value("ph", "") == "M" && e.value("name", "") == "process_name" && e["args"].value("name", "") == "Ascend Hardware")
+                    devicePids.insert(e["pid"].get<long long>());
+            for (const auto& e : doc) {
+                if (e.value("ph", "") == "X") {
+                    ++x;
+                    if (devicePids.count(e["pid"].get<long long>())) ++dev;
+                }
+            }
+            bs::Profile prof;
+            bs::FindingSink sink;
+            auto r = read(p, prof, sink);
+            QCOMPARE(r.elements, doc.size());
+            QCOMPARE(prof.deviceEvents.size(), dev);
+            QCOMPARE(prof.hostEvents.size() + prof.deviceEvents.size() + prof.hcclEvents.size() + prof.overlapEvents.size() <= x, true);
+            QVERIFY2(sink.findings().empty(), rel);
+        }
+    }
+    void truncatedTraceKeepsEveryCompleteEventAndNamesTheCut() {
+        QVERIFY(bstest::requireRealdata());
+        const QByteArray full = bstest::readFile(
+            bstest::realdata(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json")));
+        QVERIFY(full.size() > 1000000);
+        const auto elems = topLevelElements(full);
+        QCOMPARE(elems.size(), std::size_t(10112));
+        std::vector<std::size_t> offsets;
+        for (int i = 1; i <= 60; ++i) offsets.push_back(static_cast<std::size_t>(full.size()) * i / 61);
+        // Exactly at, just before and just after element boundaries.
+        for (std::size_t k : {std::size_t(0), std::size_t(1), std::size_t(5000), elems.size() - 1}) {
+            offsets.push_back(elems[k].second);
+            offsets.push_back(elems[k].second - 1);
+            offsets.push_back(elems[k].second + 1);
+            offsets.push_back(elems[k].first);
+        }
+        offsets.push_back(1);
+        offsets.push_back(static_cast<std::size_t>(full.size()) - 1); // only the closing ']' is missing
+        int n = 0;
+        for (std::size_t off : offsets) {
+            if (off >= static_cast<std::size_t>(full.size())) continue; // that is the whole file
+            const QString p = tmp.filePath(QStringLiteral("cut/%1.json").arg(n++));
+            writeFile(p, full.left(static_cast<qsizetype>(off)));
+            std::size_t complete = 0;
+            std::size_t cut = off;
+            for (const auto& e : elems) {
+                if (e.second <= off) ++complete;
+                else {
+                    if (e.first < off) cut = e.first;
+                    break;
+                }
+            }
+            bs::Profile prof;
+            bs::FindingSink sink;
+            auto r = read(p, prof, sink, 64 * 1024);
+            QCOMPARE(r.elements, complete);
+            QVERIFY(r.truncated);
+            QCOMPARE(r.cutOffset, static_cast<std::uint64_t>(cut));
+            bool named = false;
+            for (const auto& f : sink.findings())
+                if (f.id == "trace_truncated" && f.byteOffset == static_cast<long long>(cut) &&
+                    f.seen.find("byte " + std::to_string(cut)) != std::string::npos && f.seedRef == "seed 003 problem 2")
+                    named = true;
+            QVERIFY2(named, qPrintable(QStringLiteral("offset %1").arg(off)));
+        }
+    }
+    void emptyAndNonJsonFilesAreReportedNotCrashed() {
+        const QString e = tmp.filePath("d/empty.json");
+        writeFile(e, "");
+        const QString g = tmp.filePath("d/garbage.json");
+        writeFile(g, "\x01\x02garbage");
+        for (const QString& p : {e, g}) {
+            bs::Profile prof;
+            bs::FindingSink sink;
+            auto r = read(p, prof, sink);
+            QVERIFY(!r.ok);
+            QCOMPARE(sink.findings().size(), std::size_t(1));
+            QCOMPARE(sink.findings()[0].id, std::string("trace_not_chrome_format"));
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TstTraceJson)
+#include "tst_trace_json.moc"
