@@ -98,8 +98,8 @@ std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps, const s
             out.push_back({"first_step_compile", Severity::Warning, "", -1, -1,
                            fmt::format("The first step's device busy time ({:.3f} ms) is {:.1f}x the median of the other steps ({:.3f} ms).",
                                        nsToMs(metrics[0].busyUnion), static_cast<double>(metrics[0].busyUnion) / med, med / 1e6),
-                           "Graph compilation / JIT is probably inside the capture; that step's numbers are not steady state "
-                           "and it is excluded from nothing automatically.",
+                           "Graph compilation / JIT is probably inside the capture: that step is not steady state, so compare "
+                           "steps from the second one on.",
                            "Run one prefill and one decode (the first compiled call) before entering the profiler "
                            "(seed 003 problem 3).",
                            "seed 003 problem 3"});

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <thread>
 
 namespace bs {
 
@@ -85,6 +86,99 @@ void kernelsFromTrace(Profile& prof) {
 
 } // namespace
 
+namespace {
+
+// Everything that is not the timeline: the kernel table (by priority) and the side files. Runs on its
+// own thread with its own string pool while the trace is parsed; merged afterwards.
+struct TablesResult {
+    Profile side;
+    FindingSink sink;
+    std::vector<InventoryFile> kernelFiles, sideFiles;
+};
+
+void readTables(const RankFiles& files, TablesResult& t) {
+    Profile& prof = t.side;
+    FindingSink& sink = t.sink;
+    auto add = [&](std::vector<InventoryFile>& to, const std::string& role, const std::string& path, std::uint64_t records) {
+        to.push_back({role, path, fileSize(path), records});
+    };
+    if (!files.kernelDetails.empty()) {
+        auto r = readKernelTable(files.kernelDetails, KernelSource::KernelDetails, prof, sink);
+        add(t.kernelFiles, "kernel_details", files.kernelDetails, r.rows);
+        if (r.kept > 0) {
+            prof.inventory.kernelSource = KernelSource::KernelDetails;
+            prof.inventory.kernelSourceFile = files.kernelDetails;
+            prof.inventory.kernelDetailsLevel = r.level;
+            if (r.pmuAllZero) {
+                sink.add({"pmu_all_zero", Severity::Warning, files.kernelDetails, -1, -1,
+                          "Every PMU column (aic_*/aiv_*) is zero.",
+                          "Compute-bound / memory-bound verdicts are unavailable.",
+                          "Collect with Level1 and aic_metrics=PipeUtilization (seed 003 problem 1).", "seed 003 problem 1"});
+            }
+        }
+    }
+    if (prof.inventory.kernelSource == KernelSource::None) {
+        for (const auto& p : files.opSummary) {
+            auto r = readKernelTable(p, KernelSource::OpSummary, prof, sink);
+            add(t.kernelFiles, "op_summary", p, r.rows);
+            if (r.kept > 0) {
+                prof.inventory.kernelSource = KernelSource::OpSummary;
+                prof.inventory.kernelSourceFile = p;
+            }
+        }
+    } else {
+        for (const auto& p : files.opSummary) add(t.kernelFiles, "op_summary (not used: kernel_details present)", p, 0);
+    }
+    if (prof.inventory.kernelSource == KernelSource::None) {
+        for (const auto& p : files.taskTime) {
+            auto r = readKernelTable(p, KernelSource::TaskTime, prof, sink);
+            add(t.kernelFiles, "task_time", p, r.rows);
+            if (r.kept > 0) {
+                prof.inventory.kernelSource = KernelSource::TaskTime;
+                prof.inventory.kernelSourceFile = p;
+            }
+        }
+    } else {
+        for (const auto& p : files.taskTime) add(t.kernelFiles, "task_time (not used)", p, 0);
+    }
+    if (!files.stepTraceTime.empty()) {
+        readStepTraceTime(files.stepTraceTime, prof, sink);
+        add(t.sideFiles, "step_trace_time", files.stepTraceTime, prof.stepTrace.size());
+    }
+    if (!files.communication.empty()) {
+        readCommunicationJson(files.communication, prof, sink);
+        add(t.sideFiles, "communication", files.communication, prof.commOps.size());
+    }
+    if (!files.opStatistic.empty()) add(t.sideFiles, "op_statistic", files.opStatistic, readOpStatistic(files.opStatistic, sink));
+    for (const auto& p : files.sqliteExports) add(t.sideFiles, "sqlite export (not read)", p, 0);
+}
+
+// Moves the tables into the main profile, re-interning the kernels' strings into its pool.
+void mergeTables(TablesResult& t, Profile& prof) {
+    Profile& side = t.side;
+    std::vector<StrId> remap(side.strings.size());
+    for (StrId i = 0; i < side.strings.size(); ++i) remap[i] = prof.strings.intern(side.strings.view(i));
+    prof.kernels = std::move(side.kernels);
+    for (auto& k : prof.kernels) {
+        k.name = remap[k.name];
+        k.opType = remap[k.opType];
+        k.taskType = remap[k.taskType];
+        k.inputShapes = remap[k.inputShapes];
+        k.inputDtypes = remap[k.inputDtypes];
+        k.outputShapes = remap[k.outputShapes];
+        k.outputDtypes = remap[k.outputDtypes];
+    }
+    prof.pmu = std::move(side.pmu);
+    prof.stepTrace = std::move(side.stepTrace);
+    prof.commOps = std::move(side.commOps);
+    prof.hasCommunicationJson = side.hasCommunicationJson;
+    prof.inventory.kernelSource = side.inventory.kernelSource;
+    prof.inventory.kernelSourceFile = side.inventory.kernelSourceFile;
+    prof.inventory.kernelDetailsLevel = side.inventory.kernelDetailsLevel;
+}
+
+} // namespace
+
 LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
     LoadResult out;
     out.profile = std::make_unique<Profile>();
@@ -103,63 +197,41 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
     if (!rank.label.empty()) prof.inventory.rankLabel = rank.label;
     control.report("kernels", 0, 1);
 
-    // Kernel source, by priority.
-    if (!files.kernelDetails.empty()) {
-        auto r = readKernelTable(files.kernelDetails, KernelSource::KernelDetails, prof, sink);
-        addFile(prof, "kernel_details", files.kernelDetails, r.rows);
-        if (r.kept > 0) {
-            prof.inventory.kernelSource = KernelSource::KernelDetails;
-            prof.inventory.kernelSourceFile = files.kernelDetails;
-            prof.inventory.kernelDetailsLevel = r.level;
-            if (r.pmuAllZero) {
-                sink.add({"pmu_all_zero", Severity::Warning, files.kernelDetails, -1, -1,
-                          "Every PMU column (aic_*/aiv_*) is zero.",
-                          "Compute-bound / memory-bound verdicts are unavailable.",
-                          "Collect with Level1 and aic_metrics=PipeUtilization (seed 003 problem 1).", "seed 003 problem 1"});
-            }
+    // The tables are read on a second thread while this one parses the timeline.
+    TablesResult tables;
+    std::thread tablesThread([&files, &tables] { readTables(files, tables); });
+    struct Joiner {
+        std::thread& t;
+        ~Joiner() {
+            if (t.joinable()) t.join();
         }
-    }
-    if (prof.inventory.kernelSource == KernelSource::None) {
-        for (const auto& p : files.opSummary) {
-            auto r = readKernelTable(p, KernelSource::OpSummary, prof, sink);
-            addFile(prof, "op_summary", p, r.rows);
-            if (r.kept > 0) {
-                prof.inventory.kernelSource = KernelSource::OpSummary;
-                prof.inventory.kernelSourceFile = p;
-            }
-        }
-    } else {
-        for (const auto& p : files.opSummary) addFile(prof, "op_summary (not used: kernel_details present)", p, 0);
-    }
-    if (prof.inventory.kernelSource == KernelSource::None) {
-        for (const auto& p : files.taskTime) {
-            auto r = readKernelTable(p, KernelSource::TaskTime, prof, sink);
-            addFile(prof, "task_time", p, r.rows);
-            if (r.kept > 0) {
-                prof.inventory.kernelSource = KernelSource::TaskTime;
-                prof.inventory.kernelSourceFile = p;
-            }
-        }
-    } else {
-        for (const auto& p : files.taskTime) addFile(prof, "task_time (not used)", p, 0);
-    }
-    if (control.cancelled()) {
-        out.cancelled = true;
-        return out;
-    }
+    } joiner{tablesThread};
 
     // Timeline.
     std::vector<std::string> traces;
     if (!files.traceView.empty()) traces.push_back(files.traceView);
     for (const auto& p : files.msprofJson) traces.push_back(p);
+    FindingSink traceSink;
+    std::vector<InventoryFile> traceFiles;
     for (const auto& t : traces) {
-        auto r = readTraceJson(t, prof, sink, control);
-        addFile(prof, t == files.traceView ? "trace_view" : "msprof_timeline", t, r.elements);
+        auto r = readTraceJson(t, prof, traceSink, control);
+        traceFiles.push_back({t == files.traceView ? "trace_view" : "msprof_timeline", t, fileSize(t), r.elements});
         if (r.cancelled) {
             out.cancelled = true;
             return out;
         }
         if (r.ok) prof.hasTrace = true;
+    }
+    tablesThread.join();
+    mergeTables(tables, prof);
+    for (auto& f : tables.kernelFiles) prof.inventory.files.push_back(std::move(f));
+    for (auto& f : traceFiles) prof.inventory.files.push_back(std::move(f));
+    for (auto& f : tables.sideFiles) prof.inventory.files.push_back(std::move(f));
+    for (auto& f : tables.sink.take()) sink.add(std::move(f));
+    for (auto& f : traceSink.take()) sink.add(std::move(f));
+    if (control.cancelled()) {
+        out.cancelled = true;
+        return out;
     }
 
     if (prof.inventory.kernelSource == KernelSource::None && !prof.deviceEvents.empty()) {
@@ -172,17 +244,6 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
     std::stable_sort(prof.kernels.begin(), prof.kernels.end(), [](const Kernel& a, const Kernel& b) {
         return a.start < b.start || (a.start == b.start && a.stream < b.stream);
     });
-
-    if (!files.stepTraceTime.empty()) {
-        readStepTraceTime(files.stepTraceTime, prof, sink);
-        addFile(prof, "step_trace_time", files.stepTraceTime, prof.stepTrace.size());
-    }
-    if (!files.communication.empty()) {
-        readCommunicationJson(files.communication, prof, sink);
-        addFile(prof, "communication", files.communication, prof.commOps.size());
-    }
-    if (!files.opStatistic.empty()) addFile(prof, "op_statistic", files.opStatistic, readOpStatistic(files.opStatistic, sink));
-    for (const auto& p : files.sqliteExports) addFile(prof, "sqlite export (not read)", p, 0);
 
     out.hasAnyData = !prof.kernels.empty() || prof.hasTrace;
     prof.loadFindings = sink.take();

@@ -1,6 +1,6 @@
 #include "io/trace_json_reader.h"
 
-#include <simdjson.h>
+#include "io/trace_element_parser.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -13,7 +13,7 @@ namespace bs {
 namespace {
 
 constexpr std::size_t kNpos = static_cast<std::size_t>(-1);
-constexpr std::size_t kPad = simdjson::SIMDJSON_PADDING;
+constexpr std::size_t kPad = kElementPadding;
 constexpr std::size_t kMaxElementBytes = 512u << 20;
 
 bool isWs(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
@@ -64,6 +64,22 @@ std::size_t scanElement(const char* b, std::size_t start, std::size_t len) {
     return p < len ? p : kNpos;
 }
 
+std::uint64_t flowIdOf(std::string_view t) {
+    std::uint64_t v = 0;
+    bool digits = !t.empty() && t.size() <= 19;
+    for (char c : t) {
+        if (c < '0' || c > '9') {
+            digits = false;
+            break;
+        }
+        v = v * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    if (digits) return v;
+    std::uint64_t h = 1469598103934665603ULL;
+    for (char c : t) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    return h | (1ULL << 63);
+}
+
 struct PairHash {
     std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
         return std::hash<std::uint64_t>{}(k.first * 0x9E3779B97F4A7C15ULL ^ (k.second + 0x632BE59BD9B4E019ULL));
@@ -77,6 +93,10 @@ public:
     // Returns false when the element is not a valid event object.
     bool handle(const char* data, std::size_t len, std::uint64_t fileOffset);
     void finish();
+    void reserve(std::size_t events) {
+        events_.reserve(events);
+        prof_.flows.reserve(prof_.flows.size() + events / 2);
+    }
 
     std::size_t counters = 0, metadata = 0, ignored = 0, unmatchedEnd = 0;
 
@@ -101,7 +121,7 @@ private:
     Profile& prof_;
     FindingSink& sink_;
     std::string path_;
-    simdjson::ondemand::parser parser_;
+    std::unique_ptr<ElementParser> parser_ = makeElementParser();
     std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, PairHash> laneIndex_;
     std::vector<TraceEvent> events_;
     std::unordered_map<std::uint32_t, std::vector<TraceEvent>> open_;
@@ -118,80 +138,28 @@ std::uint64_t TraceBuilder::pidOf(std::string_view raw) {
 }
 
 bool TraceBuilder::handle(const char* data, std::size_t len, std::uint64_t off) {
-    using namespace simdjson;
-    ondemand::document doc;
-    if (parser_.iterate(data, len, len + kPad).get(doc)) {
-        bad(off, "not valid JSON");
-        return false;
-    }
-    ondemand::object obj;
-    if (doc.get_object().get(obj)) {
-        bad(off, "not a JSON object");
-        return false;
-    }
-    char ph = 0;
-    StrId name = 0, cat = 0, idStr = 0, taskType = 0;
-    std::uint64_t pid = 0, tid = 0;
+    RawEvent r;
+    const char* error = nullptr;
+    if (!parser_->parse(data, len, r, error)) return bad(off, error), false;
+    const char ph = r.ph;
+    const StrId name = r.hasName ? prof_.strings.intern(r.name) : 0;
+    const StrId cat = r.cat.empty() ? 0 : prof_.strings.intern(r.cat);
+    const std::uint64_t flowId = r.id.empty() ? 0 : flowIdOf(trimField(r.id));
+    const StrId taskType = r.taskType.empty() ? 0 : prof_.strings.intern(r.taskType);
     std::optional<TimeNs> ts, dur;
+    if (!r.ts.empty() && !(ts = parseMicrosToNs(r.ts))) return bad(off, "'ts' is not a decimal number"), false;
+    if (!r.dur.empty() && !(dur = parseMicrosToNs(r.dur))) return bad(off, "'dur' is not a decimal number"), false;
+    const std::uint64_t pid = r.pid.empty() ? 0 : pidOf(r.pid);
+    const std::uint64_t tid = r.tid.empty() ? 0 : pidOf(r.tid);
     std::int32_t streamArg = -1;
+    if (!r.streamId.empty())
+        if (auto x = parseInt(r.streamId); x && *x >= 0 && *x < (1LL << 31)) streamArg = static_cast<std::int32_t>(*x);
     std::uint16_t flags = 0;
-    std::string argName, argLabels;
+    if (r.hasStack) flags |= EvHasStack;
+    if (r.hasShapes) flags |= EvHasShapes;
+    const std::string argName(r.argName), argLabels(r.argLabels);
     std::optional<std::int64_t> sortIndex;
-    for (auto fieldRes : obj) {
-        ondemand::field field;
-        std::string_view key;
-        if (std::move(fieldRes).get(field) || field.unescaped_key().get(key)) {
-            bad(off, "malformed field");
-            return false;
-        }
-        ondemand::value v = field.value();
-        std::string_view s;
-        if (key == "ph") {
-            if (v.get_string().get(s)) return bad(off, "'ph' is not a string"), false;
-            ph = s.empty() ? 0 : s[0];
-        } else if (key == "name") {
-            if (v.get_string().get(s) == SUCCESS) name = prof_.strings.intern(s);
-        } else if (key == "cat") {
-            if (v.get_string().get(s) == SUCCESS) cat = prof_.strings.intern(s);
-        } else if (key == "ts") {
-            s = v.raw_json_token(); ts = parseMicrosToNs(s);
-            if (!ts) return bad(off, "'ts' is not a decimal number"), false;
-        } else if (key == "dur") {
-            s = v.raw_json_token(); dur = parseMicrosToNs(s);
-            if (!dur) return bad(off, "'dur' is not a decimal number"), false;
-        } else if (key == "pid") {
-            s = v.raw_json_token(); pid = pidOf(s);
-        } else if (key == "tid") {
-            s = v.raw_json_token(); tid = pidOf(s);
-        } else if (key == "id") {
-            s = v.raw_json_token(); idStr = prof_.strings.intern(trimField(s));
-        } else if (key == "args") {
-            ondemand::object a;
-            if (v.get_object().get(a) != SUCCESS) continue;
-            for (auto afRes : a) {
-                ondemand::field af;
-                std::string_view ak;
-                if (std::move(afRes).get(af) || af.unescaped_key().get(ak)) return bad(off, "malformed args"), false;
-                ondemand::value av = af.value();
-                if (ak == "Task Type") {
-                    if (av.get_string().get(s) == SUCCESS) taskType = prof_.strings.intern(s);
-                } else if (ak == "Stream Id") {
-                    s = av.raw_json_token();
-                    if (auto x = parseInt(s); x && *x >= 0 && *x < (1LL << 31)) streamArg = static_cast<std::int32_t>(*x);
-                } else if (ak == "Call stack") {
-                    flags |= EvHasStack;
-                } else if (ak == "Input Dims") {
-                    flags |= EvHasShapes;
-                } else if (ak == "name") {
-                    if (av.get_string().get(s) == SUCCESS) argName.assign(s);
-                } else if (ak == "labels") {
-                    if (av.get_string().get(s) == SUCCESS) argLabels.assign(s);
-                } else if (ak == "sort_index") {
-                    s = av.raw_json_token(); sortIndex = parseInt(s);
-                }
-            }
-        }
-    }
+    if (!r.sortIndex.empty()) sortIndex = parseInt(r.sortIndex);
     switch (ph) {
     case 'X':
     case 'B':
@@ -237,7 +205,7 @@ bool TraceBuilder::handle(const char* data, std::size_t len, std::uint64_t off) 
         if (!ts) return bad(off, "flow event has no 'ts'"), false;
         FlowEvent fl;
         fl.ts = *ts;
-        fl.id = idStr;
+        fl.id = flowId;
         fl.cat = cat;
         fl.lane = laneOf(pid, tid);
         fl.phase = ph;
@@ -277,8 +245,14 @@ void TraceBuilder::finish() {
                    "Unclosed ranges are shown as zero-length markers; unmatched ends are ignored.",
                    "Usually a capture stopped mid-range; see seed 003 problem 2.", "seed 003 problem 2"});
     }
-    // Lane kinds from process names / labels.
-    for (auto& lane : prof_.lanes) {
+    // Lane kinds from process names / labels. A lane whose process was never named (metadata lost in a
+    // cut file) is a device lane when its events carry a "Task Type" (only device tasks do).
+    std::vector<char> laneHasTaskType(prof_.lanes.size(), 0);
+    for (const auto& e : events_)
+        if (e.taskType) laneHasTaskType[e.lane] = 1;
+    std::size_t unnamedDeviceLanes = 0;
+    for (std::size_t li = 0; li < prof_.lanes.size(); ++li) {
+        auto& lane = prof_.lanes[li];
         auto it = prof_.processes.find(lane.pid);
         std::string_view pname = it != prof_.processes.end() ? std::string_view(it->second.name) : std::string_view{};
         std::string_view labels = it != prof_.processes.end() ? std::string_view(it->second.labels) : std::string_view{};
@@ -286,25 +260,54 @@ void TraceBuilder::finish() {
         else if (pname == "HCCL") lane.kind = LaneKind::Hccl;
         else if (pname == "Overlap Analysis") lane.kind = LaneKind::Overlap;
         else if (labels.rfind("NPU", 0) == 0) lane.kind = LaneKind::OtherDevice;
-        else lane.kind = LaneKind::Host;
+        else if (pname.empty() && laneHasTaskType[li]) {
+            lane.kind = LaneKind::Device;
+            ++unnamedDeviceLanes;
+        } else lane.kind = LaneKind::Host;
     }
-    for (const auto& e : events_) {
-        switch (prof_.lanes[e.lane].kind) {
-        case LaneKind::Host: prof_.hostEvents.push_back(e); break;
-        case LaneKind::Device: prof_.deviceEvents.push_back(e); break;
-        case LaneKind::Hccl: prof_.hcclEvents.push_back(e); break;
-        case LaneKind::Overlap: prof_.overlapEvents.push_back(e); break;
-        case LaneKind::OtherDevice: break;
+    if (unnamedDeviceLanes) {
+        sink_.add({"trace_lanes_unnamed", Severity::Warning, path_, -1, -1,
+                   std::to_string(unnamedDeviceLanes) + " lane(s) carry device tasks but their process is not named "
+                   "(no process_name metadata).",
+                   "They are taken as device streams because their events have a Task Type; HCCL and Overlap Analysis "
+                   "lanes without names cannot be told from host threads.",
+                   "The file is probably cut before its metadata (seed 003 problem 2); re-run the profiler's analysis.",
+                   "seed 003 problem 2"});
+    }
+    // Split by lane kind in place (host first, usually the largest), so no second full copy exists.
+    auto hostEnd = std::partition(events_.begin(), events_.end(),
+                                  [&](const TraceEvent& e) { return prof_.lanes[e.lane].kind == LaneKind::Host; });
+    for (auto it = hostEnd; it != events_.end(); ++it) {
+        switch (prof_.lanes[it->lane].kind) {
+        case LaneKind::Device: prof_.deviceEvents.push_back(*it); break;
+        case LaneKind::Hccl: prof_.hcclEvents.push_back(*it); break;
+        case LaneKind::Overlap: prof_.overlapEvents.push_back(*it); break;
+        default: break;
         }
     }
-    events_.clear();
-    events_.shrink_to_fit();
-    auto byTs = [](const TraceEvent& a, const TraceEvent& b) { return a.ts < b.ts || (a.ts == b.ts && a.dur > b.dur); };
-    std::stable_sort(prof_.hostEvents.begin(), prof_.hostEvents.end(), byTs);
-    std::stable_sort(prof_.deviceEvents.begin(), prof_.deviceEvents.end(), byTs);
-    std::stable_sort(prof_.hcclEvents.begin(), prof_.hcclEvents.end(), byTs);
-    std::stable_sort(prof_.overlapEvents.begin(), prof_.overlapEvents.end(), byTs);
-    std::stable_sort(prof_.flows.begin(), prof_.flows.end(), [](const FlowEvent& a, const FlowEvent& b) { return a.ts < b.ts; });
+    events_.erase(hostEnd, events_.end());
+    if (prof_.hostEvents.empty()) {
+        prof_.hostEvents = std::move(events_);
+    } else {
+        prof_.hostEvents.insert(prof_.hostEvents.end(), events_.begin(), events_.end());
+        events_.clear();
+    }
+    // A total order (not a stable sort: that would need a second buffer the size of the data).
+    auto byTs = [](const TraceEvent& a, const TraceEvent& b) {
+        if (a.ts != b.ts) return a.ts < b.ts;
+        if (a.dur != b.dur) return a.dur > b.dur;
+        if (a.lane != b.lane) return a.lane < b.lane;
+        return a.name < b.name;
+    };
+    std::sort(prof_.hostEvents.begin(), prof_.hostEvents.end(), byTs);
+    std::sort(prof_.deviceEvents.begin(), prof_.deviceEvents.end(), byTs);
+    std::sort(prof_.hcclEvents.begin(), prof_.hcclEvents.end(), byTs);
+    std::sort(prof_.overlapEvents.begin(), prof_.overlapEvents.end(), byTs);
+    std::sort(prof_.flows.begin(), prof_.flows.end(), [](const FlowEvent& a, const FlowEvent& b) {
+        if (a.ts != b.ts) return a.ts < b.ts;
+        if (a.id != b.id) return a.id < b.id;
+        return a.phase < b.phase;
+    });
 }
 
 } // namespace
@@ -324,6 +327,9 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
     std::fseek(f, 0, SEEK_SET);
 
     TraceBuilder builder(profile, sink, path);
+    // Reserve address space for the expected event count (~170+ bytes of JSON per event). Untouched
+    // pages cost no memory; growing by reallocation would hold two copies at once.
+    builder.reserve(static_cast<std::size_t>(res.fileBytes / 120) + 1024);
     const std::size_t chunk = std::max<std::size_t>(options.chunkBytes, 4096);
     std::vector<char> buf(chunk + kPad);
     std::size_t len = 0;

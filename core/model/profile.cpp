@@ -14,10 +14,10 @@ const char* kernelSourceName(KernelSource s) {
 }
 
 std::size_t Profile::modelBytes() const {
-    return kernels.capacity() * sizeof(Kernel) + pmu.values.capacity() * sizeof(float) +
-           lanes.capacity() * sizeof(Lane) + hostEvents.capacity() * sizeof(TraceEvent) +
-           deviceEvents.capacity() * sizeof(TraceEvent) + hcclEvents.capacity() * sizeof(TraceEvent) +
-           overlapEvents.capacity() * sizeof(TraceEvent) + flows.capacity() * sizeof(FlowEvent) + strings.bytes();
+    return kernels.size() * sizeof(Kernel) + pmu.values.size() * sizeof(float) +
+           lanes.size() * sizeof(Lane) + hostEvents.size() * sizeof(TraceEvent) +
+           deviceEvents.size() * sizeof(TraceEvent) + hcclEvents.size() * sizeof(TraceEvent) +
+           overlapEvents.size() * sizeof(TraceEvent) + flows.size() * sizeof(FlowEvent) + strings.bytes();
 }
 
 } // namespace bs

@@ -88,7 +88,9 @@ struct TraceEvent {
 
 struct FlowEvent {
     TimeNs ts = 0;
-    StrId id = 0;   // id text interned (ints and strings alike)
+    // Flow id: the integer itself (async_npu ids, HostToDevice string ids of digits), else a 64-bit
+    // FNV-1a hash of the id text. Ids are unique per flow, so they are not interned.
+    std::uint64_t id = 0;
     StrId cat = 0;
     std::uint32_t lane = 0;
     char phase = 's'; // 's' or 'f'

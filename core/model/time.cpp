@@ -1,5 +1,6 @@
 #include "model/time.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -24,6 +25,27 @@ __extension__ typedef unsigned __int128 u128;
 
 // Exact decimal → integer scaled by 10^scaleDigits (3 for µs→ns, 6 for ms→ns).
 std::optional<TimeNs> parseScaled(std::string_view text, int scaleDigits) {
+    // Fast path for the common shape: optional quotes, digits, optional '.' and at most scaleDigits
+    // decimals, no sign, no exponent, at most 18 digits (exact in uint64).
+    {
+        std::size_t b = 0, e = text.size();
+        if (e >= 2 && text[0] == '"' && text[e - 1] == '"') ++b, --e;
+        std::uint64_t v = 0;
+        std::size_t i = b;
+        int digits = 0;
+        for (; i < e && text[i] >= '0' && text[i] <= '9' && digits < 18; ++i, ++digits) v = v * 10 + static_cast<unsigned>(text[i] - '0');
+        int decimals = 0;
+        bool ok = digits > 0 && digits < 18;
+        if (ok && i < e && text[i] == '.') {
+            ++i;
+            for (; i < e && text[i] >= '0' && text[i] <= '9' && decimals < scaleDigits; ++i, ++decimals)
+                v = v * 10 + static_cast<unsigned>(text[i] - '0');
+        }
+        if (ok && i == e && digits + decimals <= 18) {
+            for (int k = decimals; k < scaleDigits; ++k) v *= 10;
+            if (v <= static_cast<std::uint64_t>(std::numeric_limits<TimeNs>::max())) return static_cast<TimeNs>(v);
+        }
+    }
     std::string_view t = trimField(text);
     if (t.empty()) return std::nullopt;
     bool neg = false;
@@ -115,10 +137,10 @@ std::optional<TimeNs> parseMillisToNs(std::string_view text) { return parseScale
 std::optional<double> parseDouble(std::string_view text) {
     std::string_view t = trimField(text);
     if (t.empty() || t == "N/A") return std::nullopt;
-    std::string buf(t);
-    char* end = nullptr;
-    double v = std::strtod(buf.c_str(), &end);
-    if (end != buf.c_str() + buf.size() || !std::isfinite(v)) return std::nullopt;
+    if (t.front() == '+') t.remove_prefix(1);
+    double v = 0;
+    auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (ec != std::errc() || ptr != t.data() + t.size() || !std::isfinite(v)) return std::nullopt;
     return v;
 }
 

@@ -1,0 +1,142 @@
+// bubblescope-bench: per-phase wall time, throughput, peak RSS and model size, beside the "limit":
+// a bare simdjson pass over the same trace that only visits every event.
+#include "analysis/analysis_run.h"
+#include "io/discovery.h"
+#include "io/kernel_table_reader.h"
+#include "io/profile_loader.h"
+#include "io/trace_json_reader.h"
+
+#include <simdjson.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+long peakRssKb() {
+    std::ifstream f("/proc/self/status");
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
+    return -1;
+}
+
+void resetPeakRss() {
+    std::ofstream f("/proc/self/clear_refs");
+    f << "5";
+}
+
+double mb(std::uintmax_t bytes) { return static_cast<double>(bytes) / 1048576.0; }
+
+// The limit: simdjson On Demand over the whole file, touching every field of every event.
+std::size_t barePass(const std::string& path, double& seconds) {
+    auto t = Clock::now();
+    simdjson::padded_string json;
+    if (simdjson::padded_string::load(path).get(json)) return 0;
+    simdjson::ondemand::parser parser;
+    simdjson::ondemand::document doc;
+    std::size_t n = 0, fields = 0;
+    if (parser.iterate(json).get(doc)) return 0;
+    simdjson::ondemand::array arr;
+    if (doc.get_array().get(arr)) return 0;
+    for (auto el : arr) {
+        simdjson::ondemand::object obj;
+        if (el.get_object().get(obj)) break;
+        for (auto f : obj) {
+            std::string_view k;
+            if (f.unescaped_key().get(k)) break;
+            ++fields;
+        }
+        ++n;
+    }
+    seconds = since(t);
+    return n + (fields == 0);
+}
+
+void benchRank(const std::string& label, const std::string& path) {
+    auto found = bs::discoverProfiles(path);
+    if (found.ranks.empty()) {
+        fmt::print("{}: {}\n", label, found.error);
+        return;
+    }
+    const auto& rank = found.ranks[0];
+    const auto files = bs::listRankFiles(rank);
+    std::string trace = !files.traceView.empty() ? files.traceView : (files.msprofJson.empty() ? "" : files.msprofJson[0]);
+    fmt::print("\n== {}  ({})\n", label, rank.root);
+    std::error_code ec;
+    const auto traceBytes = trace.empty() ? 0 : std::filesystem::file_size(trace, ec);
+    const auto csvBytes = files.kernelDetails.empty() ? 0 : std::filesystem::file_size(files.kernelDetails, ec);
+    resetPeakRss();
+    const long rss0 = peakRssKb();
+
+    auto t = Clock::now();
+    auto d = bs::discoverProfiles(path);
+    fmt::print("  {:<28} {:>9.3f} s\n", "discover", since(t));
+
+    if (!files.kernelDetails.empty()) {
+        bs::Profile p;
+        bs::FindingSink s;
+        t = Clock::now();
+        auto r = bs::readKernelTable(files.kernelDetails, bs::KernelSource::KernelDetails, p, s);
+        const double sec = since(t);
+        fmt::print("  {:<28} {:>9.3f} s  {:>8.1f} MB/s  ({:.1f} MB, {} rows)\n", "kernel CSV", sec, mb(csvBytes) / sec, mb(csvBytes), r.kept);
+    }
+    if (!trace.empty()) {
+        bs::Profile p;
+        bs::FindingSink s;
+        t = Clock::now();
+        auto r = bs::readTraceJson(trace, p, s);
+        const double sec = since(t);
+        fmt::print("  {:<28} {:>9.3f} s  {:>8.1f} MB/s  ({:.1f} MB, {} events)\n", "trace JSON", sec, mb(traceBytes) / sec, mb(traceBytes),
+                   r.elements);
+    }
+    resetPeakRss();
+    t = Clock::now();
+    auto loaded = bs::loadRank(rank);
+    const double loadSec = since(t);
+    t = Clock::now();
+    auto result = bs::analyzeProfile(*loaded.profile);
+    const double anaSec = since(t);
+    const long rss = peakRssKb();
+    const double total = loadSec + anaSec;
+    fmt::print("  {:<28} {:>9.3f} s\n", "load (all files)", loadSec);
+    fmt::print("  {:<28} {:>9.3f} s  ({} steps)\n", "steps + bubbles + health", anaSec, result.metrics.size());
+    fmt::print("  {:<28} {:>9.3f} s  {:>8.1f} MB/s of trace JSON\n", "end to end", total, mb(traceBytes) / total);
+    const std::size_t events = loaded.profile->inventory.traceEventCount + loaded.profile->kernels.size();
+    fmt::print("  {:<28} {:>9.1f} MB  ({:.2f} x trace size; before: {:.1f} MB)\n", "peak RSS", rss / 1024.0,
+               traceBytes ? (rss * 1024.0) / static_cast<double>(traceBytes) : 0.0, rss0 / 1024.0);
+    fmt::print("  {:<28} {:>9.1f} MB  ({:.1f} bytes per event)\n", "model size", mb(loaded.profile->modelBytes()),
+               events ? static_cast<double>(loaded.profile->modelBytes()) / static_cast<double>(events) : 0.0);
+    loaded.profile.reset();
+    if (!trace.empty()) {
+        double sec = 0;
+        const std::size_t n = barePass(trace, sec);
+        fmt::print("  {:<28} {:>9.3f} s  {:>8.1f} MB/s  ({} events)\n", "LIMIT bare simdjson pass", sec, mb(traceBytes) / sec, n);
+        fmt::print("  {:<28} {:>9.2f} x  (end to end / limit; target <= 3)\n", "ratio ours / limit", total / sec);
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fputs("Usage: bubblescope-bench LABEL=PATH …\n", stderr);
+        return 2;
+    }
+    fmt::print("simdjson implementation: {} ({})\n", simdjson::get_active_implementation()->name(),
+               simdjson::builtin_implementation()->name());
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto eq = a.find('=');
+        benchRank(eq == std::string::npos ? a : a.substr(0, eq), eq == std::string::npos ? a : a.substr(eq + 1));
+    }
+    return 0;
+}

@@ -1,0 +1,267 @@
+#include "simulate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace synth {
+
+namespace {
+
+constexpr Ns us(double v) { return static_cast<Ns>(v * 1000.0); }
+
+} // namespace
+
+struct Simulator::OpDef {
+    const char* name;
+    const char* opType;
+    const char* core;
+    double prefillUs, decodeUs;
+    int stream;
+    const char* host;       // Python op that launches it
+    const char* shape;      // "{t}" = tokens
+};
+
+// Attention block, common to every layer.
+static const Simulator::OpDef kRmsNorm{"aclnnRmsNorm_RmsNorm_RmsNorm", "RmsNorm", "AI_VECTOR_CORE", 60, 6, Simulator::kMain, "npu::npu_rms_norm", "{t},7168;7168"};
+static const Simulator::OpDef kQkv{"aclnnMatmul_MatMulV3_MatMulV3", "MatMulV3", "AI_CORE", 900, 25, Simulator::kMain, "aten::mm", "{t},7168;7168,2112"};
+static const Simulator::OpDef kRope{"aclnnApplyRotaryPosEmb_ApplyRotaryPosEmb_ApplyRotaryPosEmb", "ApplyRotaryPosEmb", "AI_VECTOR_CORE", 80, 5, Simulator::kMain, "npu::npu_apply_rotary_pos_emb", "{t},128,64;{t},1,64"};
+static const Simulator::OpDef kFiaPrefill{"aclnnFusedInferAttentionScore_FusedInferAttentionScore_FusedInferAttentionScore", "FusedInferAttentionScore", "MIX_AIC", 12000, 80, Simulator::kMain, "npu::npu_fused_infer_attention_score", "1,{t},128,192;1,{t},128,192"};
+static const Simulator::OpDef kOproj{"aclnnMatmul_MatMulV3_MatMulV3", "MatMulV3", "AI_CORE", 600, 18, Simulator::kMain, "aten::mm", "{t},16384;16384,7168"};
+static const Simulator::OpDef kTpAllReduce{"hcom_allReduce_", "hcom_allReduce_", "HCCL", 700, 30, Simulator::kTp, "c10d::allreduce_", "{t},7168"};
+static const Simulator::OpDef kBiasAdd{"aclnnInplaceAdd_AddAiCore_Add", "Add", "AI_VECTOR_CORE", 50, 6, Simulator::kMain, "aten::add_", "{t},7168;{t},7168"};
+static const Simulator::OpDef kAddRmsNorm{"aclnnAddRmsNorm_AddRmsNorm_AddRmsNorm", "AddRmsNorm", "AI_VECTOR_CORE", 70, 8, Simulator::kMain, "npu::npu_add_rms_norm", "{t},7168;{t},7168;7168"};
+// Dense FFN.
+static const Simulator::OpDef kGateUp{"aclnnMatmul_MatMulV3_MatMulV3", "MatMulV3", "AI_CORE", 1500, 40, Simulator::kMain, "aten::mm", "{t},7168;7168,36864"};
+static const Simulator::OpDef kSwiGlu{"aclnnSwiGlu_SwiGlu_SwiGlu", "SwiGlu", "AI_VECTOR_CORE", 200, 8, Simulator::kMain, "npu::npu_swiglu", "{t},36864"};
+static const Simulator::OpDef kDown{"aclnnMatmul_MatMulV3_MatMulV3", "MatMulV3", "AI_CORE", 800, 25, Simulator::kMain, "aten::mm", "{t},18432;18432,7168"};
+// MoE.
+static const Simulator::OpDef kGating{"aclnnMoeGatingTopK_MoeGatingTopK_MoeGatingTopK", "MoeGatingTopK", "AI_VECTOR_CORE", 60, 12, Simulator::kMain, "npu::npu_moe_gating_top_k", "{t},256"};
+static const Simulator::OpDef kDfc{"aclnnDispatchFFNCombine_DispatchFFNCombine_DispatchFFNCombine", "DispatchFFNCombine", "MIX_AIC", 4000, 180, Simulator::kMain, "npu::npu_dispatch_ffn_combine", "{t},7168;{t},8"};
+static const Simulator::OpDef kInitRouting{"aclnnMoeInitRoutingV2_MoeInitRoutingV2_MoeInitRoutingV2", "MoeInitRoutingV2", "AI_VECTOR_CORE", 150, 15, Simulator::kMain, "npu::npu_moe_init_routing_v2", "{t},7168;{t},8"};
+static const Simulator::OpDef kAllToAll{"hcom_alltoallv_", "hcom_alltoallv_", "HCCL", 900, 60, Simulator::kEp, "c10d::alltoall_base_", "{t},7168"};
+static const Simulator::OpDef kGmm{"aclnnGroupedMatmulV4_GroupedMatmul_GroupedMatmul", "GroupedMatmul", "MIX_AIC", 1200, 45, Simulator::kMain, "npu::npu_grouped_matmul", "{t},7168;16,7168,4096"};
+static const Simulator::OpDef kGmmSwiGlu{"aclnnSwiGlu_SwiGlu_SwiGlu", "SwiGlu", "AI_VECTOR_CORE", 100, 6, Simulator::kMain, "npu::npu_swiglu", "{t},4096"};
+static const Simulator::OpDef kFinalize{"aclnnMoeFinalizeRouting_MoeFinalizeRouting_MoeFinalizeRouting", "MoeFinalizeRouting", "AI_VECTOR_CORE", 120, 12, Simulator::kMain, "npu::npu_moe_finalize_routing", "{t},7168"};
+// Sampling tail.
+static const Simulator::OpDef kArgMax{"aclnnArgMax_ArgMaxV2_ArgMaxV2", "ArgMaxV2", "AI_VECTOR_CORE", 40, 12, Simulator::kMain, "aten::argmax", "{t},129280"};
+static const Simulator::OpDef kRejection{"rejection_greedy_sample_kernel", "rejection_greedy_sample", "AI_VECTOR_CORE", 30, 10, Simulator::kMain, "npu::rejection_greedy_sample", "{t}"};
+// Planted op-level anomalies.
+static const Simulator::OpDef kNonZero{"NonZero", "NonZero", "AI_CPU", 150, 150, Simulator::kMain, "aten::nonzero", "{t},8"};
+static const Simulator::OpDef kTopKCpu{"TopKV2", "TopKV2", "AI_CPU", 100, 100, Simulator::kSide, "aten::topk", "{t},256"};
+static const Simulator::OpDef kBroadcast{"hcom_broadcast_", "hcom_broadcast_", "HCCL", 2000, 2000, Simulator::kTp, "c10d::broadcast_", "16"};
+static const Simulator::OpDef kCast{"aclnnCast_Cast_Cast", "Cast", "AI_VECTOR_CORE", 3, 3, Simulator::kMain, "aten::to", "16"};
+// Compile phase of a polluted first step.
+static const Simulator::OpDef kCompileTransData{"aclnnTransData_TransData_TransData", "TransData", "AI_VECTOR_CORE", 10000, 10000, Simulator::kMain, "npu::npu_format_cast", "7168,7168"};
+
+Simulator::Simulator(const Options& o) : o_(o), rng_(o.seed) {
+    for (int i = 0; i < o.denseLayers; ++i) shape_.layers.push_back(LayerType::Dense);
+    for (int i = 0; i < o.dfcLayers; ++i) shape_.layers.push_back(LayerType::MoeDfc);
+    for (int i = 0; i < o.gmmLayers; ++i) shape_.layers.push_back(LayerType::MoeGmm);
+    shape_.prefillPasses = o.prefillPasses;
+    shape_.decodePasses = o.decodePasses;
+}
+
+Ns Simulator::jitter(Ns base) {
+    // ±2 %, deterministic for a seed.
+    const double u = static_cast<double>(rng_() >> 11) / static_cast<double>(1ULL << 53);
+    return std::max<Ns>(1000, static_cast<Ns>(static_cast<double>(base) * (0.98 + 0.04 * u)));
+}
+
+Ns Simulator::deviceIdleAt() const {
+    Ns t = 0;
+    for (Ns f : devFree_) t = std::max(t, f);
+    return t;
+}
+
+void Simulator::hostEvent(StepOut& out, std::string name, Lane lane, Ns ts, Ns dur, const char* cat, bool stack,
+                          std::string dims, std::uint64_t flow) {
+    HostEvent e;
+    e.name = std::move(name);
+    e.lane = lane;
+    e.ts = ts;
+    e.dur = dur;
+    e.cat = cat;
+    e.stack = stack;
+    e.inputDims = std::move(dims);
+    e.flowOut = flow;
+    out.host.push_back(std::move(e));
+}
+
+void Simulator::launch(StepOut& out, const OpDef& op, bool prefill, int tokens, int /*layerIndex*/) {
+    Kernel k;
+    const bool comm = op.stream == kTp || op.stream == kEp;
+    k.name = op.name;
+    if (comm) k.name = fmt::format("{}_{}_{}_1", op.name, ++commSeq_, op.stream == kTp ? 0 : 1);
+    k.opType = op.opType;
+    k.core = op.core;
+    k.traceTaskType = comm ? "HCCL" : (std::string_view(op.core) == "AI_CPU" ? "AI_CPU" : op.core);
+    k.stream = op.stream;
+    k.isComm = comm;
+    k.isAicpu = std::string_view(op.core) == "AI_CPU";
+    k.dur = jitter(us(prefill ? op.prefillUs : op.decodeUs));
+    std::string shape = fmt::format(fmt::runtime(op.shape), fmt::arg("t", tokens));
+    k.inShapes = shape;
+    k.outShapes = fmt::format("{},7168", tokens);
+    k.taskId = ++taskId_;
+    k.flowId = ++flowId_;
+    k.blockDim = comm ? 0 : (prefill ? 24 : 8);
+
+    // Host side: Python op, ACL call and the runtime launch on the CANN lane.
+    const Ns h = std::min<Ns>(us(8), std::max<Ns>(us(1.5), k.dur * 3 / 10));
+    const Ns t0 = tHost_;
+    hostEvent(out, op.host, Lane::Python, t0, h, "cpu_op", true, shape, k.flowId);
+    hostEvent(out, fmt::format("AscendCL@aclnn{}", op.opType), Lane::Cann, t0 + h / 5, h * 3 / 5, "");
+    hostEvent(out, "Node@launch", Lane::Cann, t0 + h * 4 / 5, h / 10 + 200, "", false, {}, k.flowId);
+    const Ns launched = t0 + h;
+
+    Ns start = std::max(devFree_[op.stream] + us(1.2), launched + us(5));
+    if (!comm && !prevWasComm_) start = std::max(start, lastCommEnd_); // depends on the last collective's result
+    if (comm) start = std::max(start, devFree_[kMain]);                // sends what the main stream produced
+    k.start = start;
+    k.wait = lastEnd_[op.stream] > 0 ? std::max<Ns>(0, start - lastEnd_[op.stream]) : 0;
+    devFree_[op.stream] = start + k.dur;
+    lastEnd_[op.stream] = start + k.dur;
+    if (comm) lastCommEnd_ = std::max(lastCommEnd_, start + k.dur);
+    prevWasComm_ = comm;
+    tHost_ = launched + us(1);
+    // The runtime's task queue bounds how far the host runs ahead (it blocks inside the enqueue).
+    tHost_ = std::max(tHost_, start - us(150));
+    out.kernels.push_back(std::move(k));
+}
+
+StepOut Simulator::simulateStep(int index, Ns start) {
+    StepOut out;
+    stepIndex_ = index;
+    out.number = o_.firstStepNumber + index;
+    stepNumber_ = out.number;
+    out.markerStart = start;
+    tHost_ = start + us(5);
+    for (auto& f : devFree_) f = std::max(f, start);
+    const int step1 = o_.steps > 1 ? 1 : 0;
+
+    auto plantBubble = [&](const char* type, const char* label, auto&& hostSide) {
+        Planted p;
+        p.type = type;
+        p.label = label;
+        p.kind = "bubble";
+        p.step = out.number;
+        hostSide();
+        p.kernelIndex = out.kernels.size(); // the window ends where this kernel starts
+        planted_.push_back(p);
+    };
+
+    if (o_.compileFirstStep && index == 0) {
+        // Graph build / JIT inside the capture: long host compile, many format-conversion kernels.
+        const Ns compileStart = tHost_;
+        for (int i = 0; i < 330; ++i) launch(out, kCompileTransData, true, 7168, -1);
+        tHost_ = std::max(tHost_, deviceIdleAt() - us(100));
+        hostEvent(out, "torchair::compile", Lane::Python, compileStart, tHost_ - compileStart, "python_function", true);
+    }
+
+    if (index == step1) {
+        auto plantOp = [&](const char* type, const char* label, const char* op) {
+            Planted p;
+            p.type = type;
+            p.label = label;
+            p.kind = "op";
+            p.op = op;
+            p.step = -1; // every step
+            planted_.push_back(p);
+        };
+        if (o_.aicpuExposed) plantOp("aicpu_exposed", "AICPU_EXPOSED_NOT_ALLOWED", kNonZero.name);
+        if (o_.aicpuMasked) plantOp("aicpu_masked", "AICPU_MASKED_BUT_UNDESIRABLE", kTopKCpu.name);
+        if (o_.waitAnchor) {
+            plantOp("wait_anchor", "WAIT_ANCHOR_FALSE_HOTSPOT", kCast.name);
+            plantOp("wait_pollution", "WAIT_POLLUTION_RISK", kCast.name);
+        }
+    }
+    const int passes = o_.prefillPasses + o_.decodePasses;
+    for (int pass = 0; pass < passes; ++pass) {
+        const bool prefill = pass < o_.prefillPasses;
+        const int decodeIndex = pass - o_.prefillPasses;
+        int tokens = prefill ? 2048 : 16;
+        if (o_.variableShapes && prefill && index == 2) tokens = 1024;
+        const int nLayers = static_cast<int>(shape_.layers.size());
+        for (int li = 0; li < nLayers; ++li) {
+            const LayerType type = shape_.layers[static_cast<std::size_t>(li)];
+            const bool isStep1 = index == step1;
+            // --- planted bubbles (host side), all in step 1 ---
+            if (isStep1 && !prefill && o_.hostLaunchLag && decodeIndex == 0 && li == 1) {
+                plantBubble("host_launch_lag", "possible_host_launch_lag", [&] {
+                    // Python-side work (index bookkeeping) keeps the host busy: the device drains and idles.
+                    for (int k = 0; k < 8; ++k) {
+                        hostEvent(out, "aten::index_put_", Lane::Python, tHost_, us(95), "cpu_op", true);
+                        hostEvent(out, "python_function: scheduler.update", Lane::Python, tHost_ + us(95), us(5), "python_function");
+                        tHost_ += us(100);
+                    }
+                });
+            }
+            if (isStep1 && !prefill && o_.syncBubble && decodeIndex == 1 && li == 0) {
+                plantBubble("sync_bubble", "possible_sync_or_h2d", [&] {
+                    const Ns drained = std::max(tHost_ + us(5), deviceIdleAt());
+                    hostEvent(out, "aten::item", Lane::Python, tHost_, drained - tHost_ + us(10), "cpu_op", true);
+                    hostEvent(out, "aclrtSynchronizeStream", Lane::Cann, tHost_ + us(2), drained - tHost_, "");
+                    tHost_ = drained + us(10);
+                    hostEvent(out, "aten::to", Lane::Python, tHost_, us(600), "cpu_op", true);
+                    hostEvent(out, "aten::_to_copy", Lane::Python, tHost_ + us(5), us(590), "cpu_op");
+                    hostEvent(out, "aten::copy_", Lane::Python, tHost_ + us(10), us(580), "cpu_op");
+                    hostEvent(out, "aclrtMemcpyAsync", Lane::Cann, tHost_ + us(20), us(560), "");
+                    tHost_ += us(600);
+                });
+            }
+            if (isStep1 && !prefill && o_.commWaitBubble && decodeIndex == 3 && li == 0) {
+                plantBubble("comm_wait_bubble", "possible_comm_wait", [&] {
+                    // A blocking collective on the host waits for the peers before anything is launched.
+                    const Ns drained = std::max(tHost_, deviceIdleAt());
+                    hostEvent(out, "c10d::allreduce_", Lane::Python, tHost_, drained - tHost_ + us(700), "cpu_op", true);
+                    hostEvent(out, "HcclAllReduce", Lane::Cann, tHost_ + us(3), drained - tHost_ + us(690), "");
+                    tHost_ = drained + us(700);
+                });
+            }
+            std::vector<const OpDef*> ops = {&kRmsNorm, &kQkv, &kRope, &kFiaPrefill, &kOproj, &kTpAllReduce, &kBiasAdd, &kAddRmsNorm};
+            switch (type) {
+            case LayerType::Dense: ops.insert(ops.end(), {&kGateUp, &kSwiGlu, &kDown, &kTpAllReduce, &kBiasAdd}); break;
+            case LayerType::MoeDfc: ops.insert(ops.end(), {&kGating, &kDfc, &kAddRmsNorm}); break;
+            case LayerType::MoeGmm:
+                ops.insert(ops.end(), {&kGating, &kInitRouting, &kAllToAll, &kGmm, &kGmmSwiGlu, &kGmm, &kAllToAll, &kFinalize});
+                break;
+            }
+            if (li == nLayers - 1 && o_.sampling) ops.insert(ops.end(), {&kArgMax, &kRejection});
+            for (std::size_t oi = 0; oi < ops.size(); ++oi) {
+                const OpDef& op = *ops[oi];
+                if (isStep1 && !prefill && o_.untracedBubble && decodeIndex == 2 && li == 2 && oi == 2) {
+                    plantBubble("untraced_bubble", "possible_untraced_host_blocking", [&] {
+                        // The launching thread stalls with nothing traced (e.g. blocked on a lock).
+                        tHost_ = std::max(tHost_, deviceIdleAt()) + us(1000);
+                    });
+                }
+                // Masked AICPU: on a side stream, entirely under the first prefill QKV projection.
+                if (o_.aicpuMasked && prefill && pass == 0 && li == 0 && &op == &kQkv) {
+                    launch(out, op, prefill, tokens, li);
+                    launch(out, kTopKCpu, prefill, tokens, li);
+                    continue;
+                }
+                launch(out, op, prefill, tokens, li);
+                // Exposed AICPU: alone on the main stream after the router of the first decode pass.
+                if (o_.aicpuExposed && !prefill && decodeIndex == 0 && li == o_.denseLayers && &op == &kGating)
+                    launch(out, kNonZero, prefill, tokens, li);
+            }
+            // Wait anchor: a µs Cast after a ms broadcast, in the second decode pass's last layer.
+            if (o_.waitAnchor && !prefill && decodeIndex == 1 && li == nLayers - 1) {
+                launch(out, kBroadcast, prefill, tokens, li);
+                prevWasComm_ = false; // the Cast consumes the broadcast result
+                launch(out, kCast, prefill, tokens, li);
+            }
+        }
+    }
+    // End of step: the host synchronises with the device, then the profiler steps.
+    const Ns drained = std::max(tHost_, deviceIdleAt());
+    hostEvent(out, "aclrtSynchronizeDevice", Lane::Cann, tHost_, drained - tHost_ + us(2), "");
+    const Ns stepEnd = drained + us(10);
+    out.markerDur = stepEnd - start;
+    tHost_ = stepEnd;
+    return out;
+}
+
+} // namespace synth

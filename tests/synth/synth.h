@@ -1,0 +1,81 @@
+#pragma once
+// bubblescope-synth: writes a torch_npu-style profiling folder that BubbleScope's loaders cannot
+// tell from a real one, with planted anomalies and their ground truth in expected.json.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace synth {
+
+using Ns = std::int64_t;
+
+struct Options {
+    std::string outDir = ".";
+    std::string name = "synth";
+    std::uint64_t seed = 1;
+    int denseLayers = 3;
+    int dfcLayers = 4;   // MoE layers with DispatchFFNCombine
+    int gmmLayers = 1;   // MoE layers with GroupedMatmul + alltoallv
+    int prefillPasses = 2;
+    int decodePasses = 4;
+    int steps = 3;
+    int firstStepNumber = 1;
+    bool sampling = true;
+    // Planted anomalies.
+    bool hostLaunchLag = false, syncBubble = false, untracedBubble = false, commWaitBubble = false;
+    bool aicpuExposed = false, aicpuMasked = false, waitAnchor = false, variableShapes = false;
+    bool compileFirstStep = false;
+    bool level0 = false;        // 8-column Level0 kernel_details (no stream, shapes, PMU)
+    double truncateAt = 0.0;    // cut trace_view.json at this fraction of its size (0 = complete)
+    double traceMb = 0.0;       // grow the capture (more steps) until trace_view.json reaches ~N MB
+    bool quiet = false;
+};
+
+// One device task as written to kernel_details.csv and the trace.
+struct Kernel {
+    std::string name;
+    const char* opType = "";
+    const char* core = "AI_CORE";     // Accelerator Core column
+    const char* traceTaskType = "AI_CORE";
+    int stream = 2;
+    Ns start = 0, dur = 0, wait = 0;
+    std::string inShapes, inTypes = "DT_BF16", outShapes, outTypes = "DT_BF16";
+    std::uint64_t taskId = 0;
+    std::uint64_t flowId = 0;        // async_npu / HostToDevice id (0 = none)
+    int blockDim = 24;
+    bool isComm = false;
+    bool isAicpu = false;
+};
+
+enum class Lane { Python, PythonWorker, Cann };
+
+struct HostEvent {
+    std::string name;
+    const char* cat = "cpu_op";
+    Lane lane = Lane::Python;
+    Ns ts = 0, dur = 0;
+    bool stack = false;
+    std::string inputDims;
+    std::uint64_t flowOut = 0;  // emits a flow 's' at ts+dur (async_npu from Python, HostToDevice from CANN)
+};
+
+struct Planted {
+    std::string type;      // host_launch_lag, sync_bubble, …
+    std::string label;     // expected soft label / tag / finding id
+    std::string kind;      // "bubble", "op", "step", "finding"
+    std::int64_t step = -1;
+    std::size_t kernelIndex = 0; // bubbles: index (in the step) of the kernel that ends the window
+    Ns windowStart = 0, windowEnd = 0;
+    std::string op;        // op name for op-level anomalies
+};
+
+struct StepOut {
+    std::int64_t number = 0;
+    Ns markerStart = 0, markerDur = 0;
+    std::vector<Kernel> kernels;
+    std::vector<HostEvent> host;
+};
+
+int run(const Options& o);
+
+} // namespace synth
