@@ -1,6 +1,7 @@
 // Entry point: `bubblescope [PATH]` opens the window; `bubblescope analyze …` runs headless.
 #include "headless.h"
 #include "main_window.h"
+#include "sample_profile.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -41,6 +42,13 @@ int main(int argc, char** argv) {
     bs::ui::MainWindow window;
     window.show();
     const QStringList args = QApplication::arguments();
-    if (args.size() >= 2) window.openPath(args.at(1));
+    if (args.size() >= 2) {
+        window.openPath(args.at(1));
+    } else {
+        QString error;
+        const QString sample = bs::ui::extractSampleProfile(&error);
+        if (sample.isEmpty()) window.showMessage(error);
+        else window.openSample(sample);
+    }
     return app.exec();
 }

@@ -32,12 +32,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
 
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
+    sampleBanner_ = new QLabel(tr("<b>Sample profile</b> — a generated 8-layer MoE capture with every planted anomaly. "
+                                  "Open your own profiling folder with File ▸ Open Folder… (Ctrl+O)."),
+                               central);
+    sampleBanner_->setObjectName(QStringLiteral("sampleBanner"));
+    sampleBanner_->setStyleSheet(QStringLiteral("QLabel { background: #fff4ce; color: #5c4400; border: 1px solid #e0c060; "
+                                                "padding: 6px; border-radius: 3px; }"));
+    sampleBanner_->setVisible(false);
+    layout->addWidget(sampleBanner_);
     auto* top = new QHBoxLayout;
     rankPicker_ = new QComboBox(central);
     rankPicker_->setToolTip(tr("Rank to analyse"));
     rankPicker_->setVisible(false);
-    top->addWidget(new QLabel(tr("Rank:"), central));
-    top->itemAt(0)->widget()->setVisible(false);
+    rankLabel_ = new QLabel(tr("Rank:"), central);
+    rankLabel_->setVisible(false);
+    top->addWidget(rankLabel_);
     top->addWidget(rankPicker_);
     top->addStretch(1);
     layout->addLayout(top);
@@ -79,7 +88,20 @@ void MainWindow::onOpenFolder() {
     if (!dir.isEmpty()) openPath(dir);
 }
 
+void MainWindow::openSample(const QString& path) {
+    openPath(path);
+    sampleBanner_->setVisible(true);
+}
+
+bool MainWindow::isShowingSample() const { return sampleBanner_->isVisible(); }
+
+void MainWindow::showMessage(const QString& text) {
+    report_->setPlainText(text);
+    status_->setText(text);
+}
+
 void MainWindow::openPath(const QString& path, int rankIndex) {
+    sampleBanner_->setVisible(false);
     currentPath_ = path;
     status_->setText(tr("Loading %1…").arg(path));
     progress_->setValue(0);
@@ -104,7 +126,7 @@ void MainWindow::onFinished(const LoadOutcome& outcome) {
     }
     const bool several = outcome.rankLabels.size() > 1;
     rankPicker_->setVisible(several);
-    static_cast<QHBoxLayout*>(centralWidget()->layout()->itemAt(0)->layout())->itemAt(0)->widget()->setVisible(several);
+    rankLabel_->setVisible(several);
     if (several) {
         rankPicker_->blockSignals(true);
         rankPicker_->clear();
@@ -113,7 +135,7 @@ void MainWindow::onFinished(const LoadOutcome& outcome) {
         rankPicker_->blockSignals(false);
     }
     report_->setPlainText(outcome.rank->text);
-    setWindowTitle(tr("%1 — BubbleScope").arg(outcome.rank->label));
+    setWindowTitle(sampleBanner_->isVisible() ? tr("Sample profile — BubbleScope") : tr("%1 — BubbleScope").arg(outcome.rank->label));
     status_->setText(tr("Loaded %1").arg(currentPath_));
     emit loadFinished(true);
 }

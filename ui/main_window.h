@@ -20,6 +20,10 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
     void openPath(const QString& path, int rankIndex = 0);
+    // Opens the embedded sample and says so in a banner until another profile is opened.
+    void openSample(const QString& path);
+    void showMessage(const QString& text);
+    bool isShowingSample() const;
     QString reportText() const;
 
 signals:
@@ -35,6 +39,8 @@ private:
     QPushButton* cancel_;
     QLabel* status_;
     QComboBox* rankPicker_;
+    QLabel* sampleBanner_;
+    QLabel* rankLabel_;
     QString currentPath_;
 };
 

@@ -459,9 +459,13 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
         profile.inventory.traceTruncated = true;
         profile.inventory.truncatedAtByte = res.cutOffset;
         sink.add({"trace_truncated", Severity::Error, path, -1, static_cast<long long>(res.cutOffset),
-                  "The trace ends without its closing ']' — the file is cut at byte " + std::to_string(res.cutOffset) +
-                      " of " + std::to_string(res.fileBytes) + ". " + std::to_string(res.elements) +
-                      " complete events before the cut were kept.",
+                  (res.cutOffset < res.fileBytes
+                       ? "The trace is cut: the file ends at byte " + std::to_string(res.fileBytes) +
+                             " inside an event that starts at byte " + std::to_string(res.cutOffset)
+                       : "The trace is cut: the file ends at byte " + std::to_string(res.fileBytes) +
+                             " without the closing ']'") +
+                      ". The " + std::to_string(res.elements) + " complete events before byte " +
+                      std::to_string(res.cutOffset) + " were kept.",
                   "Everything after the cut is missing: the last step may be incomplete and bubbles near the end "
                   "of the capture are not trustworthy.",
                   "The profiler was stopped while still recording (\"Incorrect schedule\" warning): call prof.step() "
