@@ -3,6 +3,9 @@
 #include "analysis/analysis_run.h"
 #include "io/discovery.h"
 #include "io/profile_loader.h"
+#include "analysis/rulebook.h"
+#include "io/file_buffer.h"
+#include "report/anomaly_report.h"
 #include "report/atomic_write.h"
 #include "report/json_export.h"
 #include "report/text_report.h"
@@ -20,11 +23,14 @@ constexpr int kExitNoData = 3;
 constexpr int kExitWriteFailed = 4;
 
 void usage(std::FILE* to) {
-    std::fputs("Usage: bubblescope analyze PATH [--json FILE] [--format text|json]\n"
+    std::fputs("Usage: bubblescope analyze PATH [--json FILE] [--report FILE] [--rules FILE] [--format text|json]\n"
                "  PATH     a profiling folder (*_ascend_pt, ASCEND_PROFILER_OUTPUT, PROF_*,\n"
                "           mindstudio_profiler_output), a parent of several ranks, or a file inside one\n"
                "  --json FILE     write the analysis JSON to FILE (one file per rank when PATH holds several:\n"
                "                  FILE's name gets the rank folder appended)\n"
+               "  --report FILE   write the anomaly report (Markdown) to FILE (per rank like --json)\n"
+               "  --rules FILE    override analysis thresholds from a JSON object (see the report's\n"
+               "                  \"Thresholds used\" table for the names and defaults)\n"
                "  --format text|json  what to print on standard output (default text)\n"
                "Exit status: 0 ok, 2 usage error, 3 no profiling data / unreadable, 4 output not written.\n",
                to);
@@ -41,7 +47,7 @@ std::string perRankPath(const std::string& file, const std::string& label, bool 
 } // namespace
 
 int runAnalyzeCommand(int argc, char** argv) {
-    std::string path, jsonOut, format = "text";
+    std::string path, jsonOut, reportOut, rulesFile, format = "text";
     for (int i = 2; i < argc; ++i) {
         std::string a = argv[i];
         auto needValue = [&](const char* opt) -> const char* {
@@ -55,6 +61,14 @@ int runAnalyzeCommand(int argc, char** argv) {
             const char* v = needValue("--json");
             if (!v) return usage(stderr), kExitUsage;
             jsonOut = v;
+        } else if (a == "--report") {
+            const char* v = needValue("--report");
+            if (!v) return usage(stderr), kExitUsage;
+            reportOut = v;
+        } else if (a == "--rules") {
+            const char* v = needValue("--rules");
+            if (!v) return usage(stderr), kExitUsage;
+            rulesFile = v;
         } else if (a == "--format") {
             const char* v = needValue("--format");
             if (!v) return usage(stderr), kExitUsage;
@@ -83,6 +97,19 @@ int runAnalyzeCommand(int argc, char** argv) {
         return kExitUsage;
     }
 
+    bs::Rulebook rules;
+    if (!rulesFile.empty()) {
+        bs::FileBuffer fb = bs::readWholeFile(rulesFile, 1 << 20);
+        if (!fb.error.empty()) {
+            std::fprintf(stderr, "bubblescope analyze: cannot read the rules file: %s\n", fb.error.c_str());
+            return kExitUsage;
+        }
+        auto problems = rules.overrideFromJson(std::string(fb.view()));
+        if (!problems.empty()) {
+            for (const auto& pr : problems) std::fprintf(stderr, "bubblescope analyze: %s: %s\n", rulesFile.c_str(), pr.c_str());
+            return kExitUsage;
+        }
+    }
     bs::DiscoveryResult found = bs::discoverProfiles(path);
     if (found.ranks.empty()) {
         std::fprintf(stderr, "bubblescope: %s\n", found.error.c_str());
@@ -106,7 +133,7 @@ int runAnalyzeCommand(int argc, char** argv) {
             continue;
         }
         ++analysed;
-        bs::AnalysisResult result = bs::analyzeProfile(*loaded.profile);
+        bs::AnalysisResult result = bs::analyzeProfile(*loaded.profile, rules);
         const std::string json = bs::renderJson(*loaded.profile, result);
         if (format == "json") std::fputs(json.c_str(), stdout);
         else std::fputs((bs::renderTextReport(*loaded.profile, result) + (several ? "\n" : "")).c_str(), stdout);
@@ -115,6 +142,16 @@ int runAnalyzeCommand(int argc, char** argv) {
             std::string err = bs::writeFileAtomically(target, json);
             if (!err.empty()) {
                 std::fprintf(stderr, "bubblescope: the JSON was not written: %s\n", err.c_str());
+                exitCode = kExitWriteFailed;
+            } else {
+                std::fprintf(stderr, "bubblescope: wrote %s\n", target.c_str());
+            }
+        }
+        if (!reportOut.empty()) {
+            const std::string target = perRankPath(reportOut, rank.label, several);
+            std::string err = bs::writeFileAtomically(target, bs::renderAnomalyReport(*loaded.profile, result));
+            if (!err.empty()) {
+                std::fprintf(stderr, "bubblescope: the report was not written: %s\n", err.c_str());
                 exitCode = kExitWriteFailed;
             } else {
                 std::fprintf(stderr, "bubblescope: wrote %s\n", target.c_str());

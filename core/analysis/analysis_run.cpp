@@ -1,15 +1,30 @@
 #include "analysis/analysis_run.h"
 
+#include "analysis/anomaly_discovery.h"
 #include "analysis/health_check.h"
+#include "analysis/recommendations.h"
 
 namespace bs {
 
-AnalysisResult analyzeProfile(const Profile& profile) {
+const char* windowScopeName(WindowScope s) {
+    switch (s) {
+    case WindowScope::StepInternal: return "step_internal";
+    case WindowScope::Prelaunch: return "prelaunch";
+    case WindowScope::Tail: return "tail";
+    case WindowScope::Global: return "global";
+    }
+    return "global";
+}
+
+AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules) {
     AnalysisResult r;
     r.steps = detectSteps(profile);
     r.metrics = computeStepMetrics(profile, r.steps);
     r.crossCheck = crossCheck(profile, r.metrics);
     r.findings = healthCheck(profile, r.steps, r.metrics, r.crossCheck);
+    r.anomaly = discoverAnomalies(profile, r.steps, r.metrics, rules);
+    addRecommendations(r.anomaly, profile, r.findings);
+    answerBubbleFirstQuestions(r.anomaly, r.steps, r.metrics);
     return r;
 }
 

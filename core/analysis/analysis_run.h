@@ -1,5 +1,6 @@
 #pragma once
 // Runs every analysis that exists over one loaded profile. The GUI and the headless command share it.
+#include "analysis/anomaly_model.h"
 #include "analysis/crosscheck.h"
 #include "analysis/steps.h"
 
@@ -10,8 +11,9 @@ struct AnalysisResult {
     std::vector<StepMetrics> metrics;
     CrossCheck crossCheck;
     std::vector<Finding> findings; // load findings + health check
+    AnomalyResult anomaly;
 };
 
-AnalysisResult analyzeProfile(const Profile& profile);
+AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules = {});
 
 } // namespace bs

@@ -2,7 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 
 namespace bs {
 
@@ -27,6 +29,175 @@ json findingJson(const Finding& f) {
     j["fix"] = f.fix;
     j["reference"] = f.seedRef.empty() ? json(nullptr) : json(f.seedRef);
     return j;
+}
+
+json ratioOrNull(bool exists, double v) { return exists ? json(ratio(v)) : json(nullptr); }
+
+json kernelJson(const NeighbourKernel& k) {
+    return {{"name", k.name}, {"task_type", k.taskType}, {"start_us", us(k.start)}, {"start_ns", k.start}, {"duration_us", us(k.dur)},
+            {"wait_us", us(k.wait)}, {"stream", k.stream >= 0 ? json(k.stream) : json(nullptr)}};
+}
+
+json statsJson(const MetricStats& m) { return {{"avg", m.avg}, {"median", m.median}, {"p90", m.p90}, {"p95", m.p95}}; }
+
+// The anomaly_discovery schema fields (ANALYSIS.md §10.1) plus op rankings, AICPU, recommendations, rules.
+void addAnomalyJson(json& root, const AnalysisResult& r) {
+    const AnomalyResult& a = r.anomaly;
+    root["enabled"] = true;
+    root["dominant_group_id"] = a.groups.empty() ? json(nullptr) : json(a.groups.front().id);
+    const TimeNs span = a.captureEnd - a.captureStart;
+    json g;
+    g["capture_span_ms"] = ms(span);
+    g["device_busy_union_ms"] = ms(a.globalBusy);
+    g["device_gap_ms"] = ms(span - a.globalBusy);
+    g["device_gap_ratio"] = span > 0 ? ratio(static_cast<double>(span - a.globalBusy) / static_cast<double>(span)) : 0.0;
+    g["largest_gap_ms"] = ms(a.largestGap);
+    json tg = json::array();
+    for (const auto& w : a.topGlobalGaps)
+        tg.push_back({{"start_us", us(w.a)}, {"end_us", us(w.b)}, {"duration_ms", ms(w.length())}, {"start_ns", w.a}, {"end_ns", w.b}});
+    g["top_gap_windows"] = tg;
+    root["global_device_gap_analysis"] = g;
+
+    json groups = json::array();
+    for (const auto& gr : a.groups) {
+        json j;
+        j["group_id"] = gr.id;
+        j["group_size"] = gr.steps.size();
+        j["service_ms_avg"] = gr.service.avg;
+        j["device_busy_union_ms_avg"] = gr.busy.avg;
+        j["underfeed_ratio_avg"] = ratio(gr.underfeedRatio.avg);
+        j["prelaunch_gap_ms_avg"] = gr.prelaunch.avg;
+        j["tail_gap_ms_avg"] = gr.tail.avg;
+        j["internal_bubble_total_ms_avg"] = gr.internalTotal.avg;
+        j["largest_internal_bubble_ms_p95"] = gr.largestInternal.p95;
+        j["recurring_bubble_pattern"] = gr.recurring;
+        j["dominant_idle_pattern"] = gr.dominantIdlePattern;
+        j["dominant_anomaly_tags"] = gr.tags;
+        j["requires_followup"] = gr.requiresFollowup;
+        json steps = json::array();
+        for (int s : gr.steps) {
+            const auto& st = r.steps.steps[static_cast<std::size_t>(s)];
+            steps.push_back(st.number >= 0 ? std::to_string(st.number) : std::string("pseudo"));
+        }
+        j["steps"] = steps;
+        j["kernel_count"] = gr.kernelCount;
+        j["recurring_position"] = gr.recurring ? json(gr.recurringPosition) : json(nullptr);
+        j["variable_shapes"] = gr.variableShapes ? json(*gr.variableShapes) : json(nullptr);
+        j["stats"] = {{"service_ms", statsJson(gr.service)},
+                      {"device_busy_union_ms", statsJson(gr.busy)},
+                      {"underfeed_ratio", statsJson(gr.underfeedRatio)},
+                      {"prelaunch_gap_ms", statsJson(gr.prelaunch)},
+                      {"tail_gap_ms", statsJson(gr.tail)},
+                      {"internal_bubble_total_ms", statsJson(gr.internalTotal)},
+                      {"largest_internal_bubble_ms", statsJson(gr.largestInternal)},
+                      {"bubble_count", statsJson(gr.bubbleCount)},
+                      {"inter_step_idle_ms", statsJson(gr.interStep)}};
+        groups.push_back(j);
+    }
+    root["step_group_anomalies"] = groups;
+
+    json windows = json::array();
+    for (std::size_t i = 0; i < a.windows.size() && i < static_cast<std::size_t>(a.rules.window_list_cap); ++i) {
+        const auto& w = a.windows[i];
+        const bool ev = w.evidence.hostTraceExists;
+        json j;
+        j["bubble_id"] = w.id;
+        j["scope"] = windowScopeName(w.scope);
+        j["step_id"] = w.stepId;
+        j["group_id"] = w.groupId.empty() ? json(nullptr) : json(w.groupId);
+        j["start_us"] = us(w.span.a);
+        j["end_us"] = us(w.span.b);
+        j["duration_ms"] = ms(w.span.length());
+        j["host_visible_coverage_ratio"] = ratioOrNull(ev, w.evidence.coverage);
+        j["sync_marker_overlap_ratio"] = ratioOrNull(ev, w.evidence.syncRatio);
+        j["comm_marker_overlap_ratio"] = ratioOrNull(ev, w.evidence.commRatio);
+        j["host_parallelism"] = ev && w.evidence.parallelism ? json(ratio(*w.evidence.parallelism)) : json(nullptr);
+        j["candidate_labels"] = w.labels;
+        json evOps = json::array();
+        for (const auto& h : w.evidence.topEvents) evOps.push_back(h.name);
+        j["evidence_ops"] = evOps;
+        j["start_ns"] = w.span.a;
+        j["end_ns"] = w.span.b;
+        j["capture_boundary"] = w.boundary;
+        j["label_evidence"] = w.labelEvidence;
+        json top = json::array();
+        for (const auto& h : w.evidence.topEvents) top.push_back({{"name", h.name}, {"thread", h.thread}, {"overlap_us", us(h.overlap)}});
+        j["top_host_events"] = top;
+        json before = json::array(), after = json::array();
+        for (const auto& k : w.before) before.push_back(kernelJson(k));
+        for (const auto& k : w.after) after.push_back(kernelJson(k));
+        j["kernels_before"] = before;
+        j["kernels_after"] = after;
+        windows.push_back(j);
+    }
+    root["bubble_windows"] = windows;
+    root["bubble_window_count"] = a.windows.size();
+
+    json anchors = json::array();
+    for (const auto& o : a.ops) {
+        if (!o.waitAnchor) continue;
+        json ev = json::array();
+        ev.push_back(fmt::format("rank {} by average total cost, {} calls", o.rankByAvgCost, o.calls));
+        if (o.waitPollution) ev.push_back("wait span overlaps a communication window: wait_not_reliable_for_rootcause");
+        anchors.push_back({{"op_name", o.name}, {"location", o.taskType.empty() ? json(nullptr) : json(o.taskType)},
+                           {"duration_us_avg", o.durAvgUs}, {"wait_us_avg", o.waitAvgUs}, {"total_cost_us_avg", o.totalCostAvgUs},
+                           {"wait_ratio", ratio(o.waitRatio)}, {"is_false_hotspot_risk", o.falseHotspot}, {"evidence", ev},
+                           {"wait_not_reliable_for_rootcause", o.waitPollution}});
+    }
+    root["wait_anchor_ops"] = anchors;
+
+    json causes = json::array();
+    for (const auto& c : a.softCauses)
+        causes.push_back({{"label", c.label}, {"confidence", c.confidence}, {"scope", c.scope},
+                          {"target_id", c.target.empty() ? json(nullptr) : json(c.target)}, {"evidence", c.evidence}});
+    root["soft_root_cause_summary"] = causes;
+    root["requires_host_followup"] = a.requiresHostFollowup;
+    root["confidence"] = a.confidence;
+    root["hidden_issue"] = {{"present", a.hiddenIssuePresent}, {"severity", a.severity}};
+    root["global_tags"] = a.globalTags;
+    json stepTags = json::array();
+    for (const auto& t : a.stepTags) {
+        const auto& st = r.steps.steps[static_cast<std::size_t>(t.stepIndex)];
+        stepTags.push_back({{"step_id", st.number >= 0 ? std::to_string(st.number) : std::string("pseudo")}, {"tags", t.tags}});
+    }
+    root["step_tags"] = stepTags;
+
+    auto opJson = [](const OpStats& o) {
+        json j{{"op_name", o.name}, {"task_type", o.taskType}, {"call_count", o.calls}, {"duration_us_avg", o.durAvgUs},
+               {"duration_ms_total", ms(o.durTotal)}, {"wait_us_avg", o.waitAvgUs}, {"total_cost_us_avg", o.totalCostAvgUs},
+               {"wait_ratio", ratio(o.waitRatio)}, {"rank_by_avg_total_cost", o.rankByAvgCost}, {"rank_by_total_duration", o.rankByTotal},
+               {"representative_shapes", o.shapes}, {"wait_anchor", o.waitAnchor}, {"is_false_hotspot_risk", o.falseHotspot},
+               {"wait_pollution_risk", o.waitPollution}, {"pmu_verdict", o.pmuVerdict}, {"pmu_detail", o.pmuDetail}};
+        j["cube_utilization_pct"] = o.cubeUtilization ? json(*o.cubeUtilization) : json(nullptr);
+        return j;
+    };
+    json byCost = json::array(), byTotal = json::array();
+    for (const auto& o : a.ops)
+        if (o.rankByAvgCost <= 50) byCost.push_back(opJson(o));
+    std::vector<const OpStats*> t;
+    for (const auto& o : a.ops) t.push_back(&o);
+    std::sort(t.begin(), t.end(), [](const OpStats* x, const OpStats* y) { return x->rankByTotal < y->rankByTotal; });
+    for (const auto* o : t)
+        if (o->rankByTotal <= 50) byTotal.push_back(opJson(*o));
+    root["op_rankings"] = {{"scope", a.groups.empty() ? json("whole capture") : json(a.groups.front().id)},
+                           {"op_count", a.ops.size()},
+                           {"by_avg_total_cost", byCost},
+                           {"by_total_duration", byTotal}};
+    json aicpu = json::array();
+    for (const auto& ai : a.aicpuOps)
+        aicpu.push_back({{"op_name", ai.name}, {"call_count", ai.calls}, {"duration_ms_total", ms(ai.durTotal)},
+                         {"masked_ratio", ratio(ai.maskedRatio)}, {"class", ai.cls}, {"adjacent_to_bubble", ai.touchesBubble}});
+    root["aicpu_ops"] = aicpu;
+    json recs = json::array();
+    for (const auto& rc : a.recommendations)
+        recs.push_back({{"priority", rc.priority}, {"scope", rc.scope}, {"target", rc.target.empty() ? json(nullptr) : json(rc.target)},
+                        {"action", rc.action}, {"why", rc.why}, {"followup_required", rc.followupRequired},
+                        {"evidence_gap", rc.evidenceGap.empty() ? json(nullptr) : json(rc.evidenceGap)}});
+    root["recommendations"] = recs;
+    root["bubble_first_summary"] = a.answers;
+    json rules = json::object();
+    for (const auto& [k, v] : a.rules.entries()) rules[k] = v;
+    root["rules"] = rules;
 }
 
 } // namespace
@@ -105,7 +276,9 @@ std::string renderJson(const Profile& p, const AnalysisResult& r) {
     json fs = json::array();
     for (const auto& f : r.findings) fs.push_back(findingJson(f));
     dq["findings"] = fs;
+    dq["notes"] = r.anomaly.notes;
     root["data_quality"] = dq;
+    addAnomalyJson(root, r);
     return root.dump(2) + "\n";
 }
 

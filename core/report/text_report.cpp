@@ -80,6 +80,23 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
             }
         }
     }
+    const auto& a = r.anomaly;
+    o += fmt::format("\n== Bubble windows (>= {:.0f} us): {}\n", a.rules.bubble_min_us, a.windows.size());
+    for (std::size_t i = 0; i < a.windows.size() && i < static_cast<std::size_t>(a.rules.top_windows); ++i) {
+        const auto& w = a.windows[i];
+        std::string labels;
+        for (const auto& l : w.labels) labels += (labels.empty() ? "" : ", ") + l;
+        o += fmt::format("  {} step {:<7} {:<13} {:>10.3f} ms  at {} us  coverage {}  [{}]\n", w.id, w.stepId, windowScopeName(w.scope),
+                         nsToMs(w.span.length()), formatNsAsMicros(w.span.a),
+                         w.evidence.hostTraceExists ? fmt::format("{:.2f}", w.evidence.coverage) : std::string("n/a"), labels);
+    }
+    if (!a.globalTags.empty()) {
+        std::string t;
+        for (const auto& x : a.globalTags) t += (t.empty() ? "" : ", ") + x;
+        o += fmt::format("  Tags: {}\n", t);
+    }
+    o += "\n== Bubble-first summary\n";
+    for (std::size_t i = 0; i < a.answers.size(); ++i) o += fmt::format("  {}. {}\n", i + 1, a.answers[i]);
     return o;
 }
 

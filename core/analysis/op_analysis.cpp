@@ -1,0 +1,207 @@
+#include "analysis/op_analysis.h"
+
+#include "analysis/step_groups.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+
+namespace bs {
+
+namespace {
+
+struct Acc {
+    std::string name, taskType;
+    std::size_t calls = 0;
+    TimeNs dur = 0, wait = 0;
+    bool polluted = false;
+    std::map<std::string, std::size_t> shapes;
+    std::vector<std::size_t> kernels;
+};
+
+std::vector<Interval> commWindows(const Profile& p) {
+    std::vector<Interval> v;
+    for (const auto& k : p.kernels)
+        if (k.cls == TaskClass::Comm) v.push_back({k.start, k.end()});
+    for (const auto& c : p.commOps)
+        if (c.start > 0 && c.elapse > 0) v.push_back({c.start, c.start + c.elapse});
+    return mergeIntervals(std::move(v));
+}
+
+bool hasNonZeroPmu(const Profile& p) {
+    for (float v : p.pmu.values)
+        if (!std::isnan(v) && v != 0.0f) return true;
+    return false;
+}
+
+// Duration-weighted mean of a PMU column over the op's kernels; nullopt when absent.
+std::optional<double> pmuMean(const Profile& p, const std::vector<std::size_t>& ks, const char* col) {
+    auto c = p.pmu.column(col);
+    if (!c) return std::nullopt;
+    double sum = 0, w = 0;
+    for (std::size_t i : ks) {
+        const Kernel& k = p.kernels[i];
+        if (k.pmuRow < 0) continue;
+        const float v = p.pmu.at(static_cast<std::size_t>(k.pmuRow), *c);
+        if (std::isnan(v)) continue;
+        sum += static_cast<double>(v) * static_cast<double>(k.dur);
+        w += static_cast<double>(k.dur);
+    }
+    if (w <= 0) return std::nullopt;
+    return sum / w;
+}
+
+void pmuVerdict(const Profile& p, OpStats& op, const std::vector<std::size_t>& ks, const Rulebook& r) {
+    if (!pmuAvailable(p)) {
+        op.pmuVerdict = "pmu_unavailable";
+        return;
+    }
+    const bool vector = op.taskType == "AI_VECTOR_CORE" || op.taskType == "MIX_AIV";
+    const bool cube = op.taskType == "AI_CORE" || op.taskType == "MIX_AIC";
+    if (!vector && !cube) {
+        op.pmuVerdict = "not_applicable";
+        return;
+    }
+    const char* const aic[] = {"aic_mac_ratio", "aic_scalar_ratio", "aic_mte1_ratio", "aic_mte2_ratio", "aic_fixpipe_ratio"};
+    const char* const aiv[] = {"aiv_vec_ratio", "aiv_scalar_ratio", "aiv_mte2_ratio", "aiv_mte3_ratio"};
+    std::string best;
+    double bestV = -1;
+    std::string detail;
+    auto scan = [&](const char* const* cols, std::size_t n) {
+        for (std::size_t i = 0; i < n; ++i) {
+            auto v = pmuMean(p, ks, cols[i]);
+            if (!v) continue;
+            detail += fmt::format("{}{}={:.2f}", detail.empty() ? "" : ", ", cols[i], *v);
+            if (*v > bestV) bestV = *v, best = cols[i];
+        }
+    };
+    if (cube) scan(aic, 5);
+    if (vector || (cube && bestV <= 0)) scan(aiv, 4);
+    op.pmuDetail = detail;
+    op.cubeUtilization = pmuMean(p, ks, "cube_utilization(%)");
+    if (bestV <= 0) {
+        op.pmuVerdict = "pmu_unavailable";
+        return;
+    }
+    if (best == "aic_mac_ratio" || best == "aiv_vec_ratio") op.pmuVerdict = "compute-bound";
+    else if (best == "aic_mte2_ratio" || best == "aiv_mte2_ratio") op.pmuVerdict = "memory-bound";
+    else op.pmuVerdict = best.substr(4, best.size() - 10) + "-bound"; // scalar / mte1 / mte3 / fixpipe
+    auto mte2 = pmuMean(p, ks, "aiv_mte2_ratio");
+    if (mte2 && *mte2 > r.pmu_mte2_hot) op.pmuVerdict += fmt::format(", hot (aiv_mte2_ratio {:.2f})", *mte2);
+}
+
+} // namespace
+
+bool pmuAvailable(const Profile& p) {
+    return (p.pmu.column("aic_mac_ratio") || p.pmu.column("aiv_vec_ratio")) && hasNonZeroPmu(p);
+}
+
+std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& windows, const Rulebook& r) {
+    const auto comm = commWindows(p);
+    // Collectives carry a running index in their names (hcom_allReduce__586_0_1): one op, many names.
+    std::map<std::pair<std::string, StrId>, Acc> accs;
+    std::vector<std::string> opName(p.strings.size());
+    std::vector<char> named(p.strings.size(), 0);
+    auto inWindows = [&](TimeNs t) {
+        if (windows.empty()) return true;
+        auto it = std::upper_bound(windows.begin(), windows.end(), t, [](TimeNs x, const Interval& w) { return x < w.a; });
+        return it != windows.begin() && t < std::prev(it)->b;
+    };
+    for (std::size_t i = 0; i < p.kernels.size(); ++i) {
+        const Kernel& k = p.kernels[i];
+        if (!inWindows(k.start)) continue;
+        if (!named[k.name]) {
+            opName[k.name] = templateName(p.str(k.name), k.cls);
+            named[k.name] = 1;
+        }
+        Acc& a = accs[{opName[k.name], k.taskType}];
+        if (a.calls == 0) {
+            a.name = opName[k.name];
+            a.taskType = std::string(p.str(k.taskType));
+        }
+        ++a.calls;
+        a.dur += k.dur;
+        a.wait += k.wait;
+        ++a.shapes[std::string(p.str(k.inputShapes))];
+        a.kernels.push_back(i);
+        if (k.wait > 0 && !a.polluted && intersectLength(comm, {k.start - k.wait, k.start}) > 0) a.polluted = true;
+    }
+    std::vector<OpStats> ops;
+    std::vector<const Acc*> src;
+    for (const auto& [key, a] : accs) {
+        OpStats o;
+        o.name = a.name;
+        o.taskType = a.taskType;
+        o.calls = a.calls;
+        o.durTotal = a.dur;
+        o.durAvgUs = nsToUs(a.dur) / static_cast<double>(a.calls);
+        o.waitAvgUs = nsToUs(a.wait) / static_cast<double>(a.calls);
+        o.totalCostAvgUs = o.durAvgUs + o.waitAvgUs;
+        o.waitRatio = o.totalCostAvgUs > 0 ? o.waitAvgUs / o.totalCostAvgUs : 0;
+        o.waitPollution = a.polluted;
+        std::size_t best = 0;
+        for (const auto& [s, n] : a.shapes)
+            if (n > best) best = n, o.shapes = s;
+        ops.push_back(std::move(o));
+        src.push_back(&a);
+    }
+    std::vector<std::size_t> order(ops.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+        if (ops[x].durTotal != ops[y].durTotal) return ops[x].durTotal > ops[y].durTotal;
+        return ops[x].name < ops[y].name;
+    });
+    for (std::size_t i = 0; i < order.size(); ++i) ops[order[i]].rankByTotal = static_cast<int>(i + 1);
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+        if (ops[x].totalCostAvgUs != ops[y].totalCostAvgUs) return ops[x].totalCostAvgUs > ops[y].totalCostAvgUs;
+        return ops[x].name < ops[y].name;
+    });
+    std::vector<OpStats> ranked;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        OpStats o = ops[order[i]];
+        o.rankByAvgCost = static_cast<int>(i + 1);
+        o.waitAnchor = o.rankByAvgCost <= r.wait_list_top && o.waitRatio > r.wait_list_ratio;
+        o.falseHotspot = o.waitRatio > r.wait_anchor_wait_ratio && o.durAvgUs < r.wait_anchor_max_duration_us &&
+                         o.rankByAvgCost <= r.wait_anchor_max_rank;
+        pmuVerdict(p, o, src[order[i]]->kernels, r);
+        ranked.push_back(std::move(o));
+    }
+    return ranked;
+}
+
+std::vector<AicpuOp> analyzeAicpu(const Profile& p, const std::vector<BubbleWindow>& windows, const Rulebook& r) {
+    std::vector<Interval> compute;
+    for (const auto& k : p.kernels)
+        if (k.cls == TaskClass::ComputeCore) compute.push_back({k.start, k.end()});
+    compute = mergeIntervals(std::move(compute));
+    std::vector<Interval> bubbles;
+    for (const auto& w : windows) bubbles.push_back(w.span);
+    bubbles = mergeIntervals(std::move(bubbles));
+    std::map<StrId, AicpuOp> byName;
+    std::map<StrId, double> maskedWeighted;
+    for (const auto& k : p.kernels) {
+        if (k.cls != TaskClass::AiCpu) continue;
+        AicpuOp& a = byName[k.name];
+        a.name = std::string(p.str(k.name));
+        ++a.calls;
+        a.durTotal += k.dur;
+        maskedWeighted[k.name] += static_cast<double>(intersectLength(compute, {k.start, k.end()}));
+        // Adjacent to a significant bubble (within 1 µs of its edge): the exposure may feed that bubble.
+        if (intersectLength(bubbles, {k.start - 1000, k.end() + 1000}) > 0) a.touchesBubble = true;
+    }
+    std::vector<AicpuOp> out;
+    for (auto& [id, a] : byName) {
+        a.maskedRatio = a.durTotal > 0 ? maskedWeighted[id] / static_cast<double>(a.durTotal) : 0;
+        a.cls = a.maskedRatio >= r.aicpu_masked_min   ? "AICPU_MASKED_BUT_UNDESIRABLE"
+                : a.maskedRatio >= r.aicpu_partial_min ? "AICPU_PARTIALLY_EXPOSED"
+                                                       : "AICPU_EXPOSED_NOT_ALLOWED";
+        out.push_back(a);
+    }
+    std::sort(out.begin(), out.end(), [](const AicpuOp& x, const AicpuOp& y) {
+        return x.durTotal != y.durTotal ? x.durTotal > y.durTotal : x.name < y.name;
+    });
+    return out;
+}
+
+} // namespace bs
