@@ -104,7 +104,11 @@ HostEvidence HostIndex::evidence(Interval w) const {
     for (std::size_t idx : longEvents_) consider(idx);
     std::sort(hits.begin(), hits.end(), [&](const auto& x, const auto& y) {
         if (x.first != y.first) return x.first > y.first;
-        return p_.hostEvents[x.second].ts < p_.hostEvents[y.second].ts;
+        // Equal overlap: the shorter (innermost, more specific) event first.
+        const auto& ex = p_.hostEvents[x.second];
+        const auto& ey = p_.hostEvents[y.second];
+        if (ex.dur != ey.dur) return ex.dur < ey.dur;
+        return ex.ts < ey.ts;
     });
     for (std::size_t k = 0; k < hits.size() && k < 3; ++k) {
         const auto& e = p_.hostEvents[hits[k].second];
