@@ -1,6 +1,8 @@
 #include "analysis/analysis_run.h"
 
 #include "analysis/anomaly_discovery.h"
+
+#include <algorithm>
 #include "analysis/health_check.h"
 #include "analysis/recommendations.h"
 
@@ -22,7 +24,8 @@ AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules) {
     r.metrics = computeStepMetrics(profile, r.steps);
     r.crossCheck = crossCheck(profile, r.metrics);
     r.findings = healthCheck(profile, r.steps, r.metrics, r.crossCheck);
-    r.anomaly = discoverAnomalies(profile, r.steps, r.metrics, rules);
+    const bool compile = std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.id == "first_step_compile"; });
+    r.anomaly = discoverAnomalies(profile, r.steps, r.metrics, rules, compile);
     addRecommendations(r.anomaly, profile, r.findings);
     answerBubbleFirstQuestions(r.anomaly, r.steps, r.metrics);
     return r;

@@ -116,7 +116,8 @@ void stepTagsOf(AnomalyResult& a, const std::vector<StepMetrics>& metrics) {
 
 } // namespace
 
-AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps, const std::vector<StepMetrics>& metrics, const Rulebook& rules) {
+AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps, const std::vector<StepMetrics>& metrics, const Rulebook& rules,
+                                bool firstStepIsCompile) {
     AnomalyResult a;
     a.rules = rules;
     const Rulebook& r = a.rules;
@@ -148,7 +149,10 @@ AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps, const st
     HostIndex host(p, steps);
     a.windows = findBubbleWindows(p, steps, metrics, host, r, capture);
     stepTagsOf(a, metrics);
-    a.groups = groupSteps(p, steps, metrics, r);
+    a.groups = groupSteps(p, steps, metrics, r, firstStepIsCompile);
+    if (firstStepIsCompile && a.groups.size() > 1 && a.groups.back().steps == std::vector<int>{0})
+        a.notes.push_back("The compile-polluted first step forms its own group (" + a.groups.back().id +
+                          ") and is not taken as the dominant group.");
     groupRisks(a, p, steps, metrics);
 
     // Op level over the dominant group (whole capture for a pseudo-step).

@@ -50,7 +50,8 @@ std::string templateName(std::string_view name, TaskClass cls) {
     return out;
 }
 
-std::vector<StepGroup> groupSteps(const Profile& p, const StepSet& steps, const std::vector<StepMetrics>& metrics, const Rulebook& r) {
+std::vector<StepGroup> groupSteps(const Profile& p, const StepSet& steps, const std::vector<StepMetrics>& metrics, const Rulebook& r,
+                                  bool firstStepIsCompile) {
     // Template hash per step: names of the kernels that belong to it, in start order.
     std::vector<std::uint64_t> hash(metrics.size(), 1469598103934665603ULL);
     std::vector<std::string> tmplCache(p.strings.size());
@@ -77,7 +78,9 @@ std::vector<StepGroup> groupSteps(const Profile& p, const StepSet& steps, const 
         for (int i : members) g.totalService += metrics[static_cast<std::size_t>(i)].service;
         groups.push_back(std::move(g));
     }
-    std::sort(groups.begin(), groups.end(), [](const StepGroup& a, const StepGroup& b) {
+    auto compileOnly = [&](const StepGroup& g) { return firstStepIsCompile && g.steps.size() == 1 && g.steps.front() == 0; };
+    std::sort(groups.begin(), groups.end(), [&](const StepGroup& a, const StepGroup& b) {
+        if (compileOnly(a) != compileOnly(b)) return compileOnly(b);
         if (a.totalService != b.totalService) return a.totalService > b.totalService;
         return a.steps.front() < b.steps.front();
     });
