@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <map>
 #include <set>
+#include <thread>
 
 namespace bs {
 
@@ -146,22 +147,31 @@ AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps, const st
         capture.a = std::min(capture.a, s.start);
         capture.b = std::max(capture.b, s.end);
     }
-    HostIndex host(p, steps);
-    a.windows = findBubbleWindows(p, steps, metrics, host, r, capture);
+    // Host evidence + windows on one core, step groups + op statistics on the other: they are independent.
+    std::vector<StepGroup> groups;
+    std::vector<OpStats> ops;
+    std::thread opsThread([&] {
+        groups = groupSteps(p, steps, metrics, r, firstStepIsCompile);
+        // Op level over the dominant group (whole capture for a pseudo-step).
+        std::vector<Interval> domWindows;
+        if (!groups.empty() && steps.source != StepSource::Pseudo)
+            for (int s : groups.front().steps)
+                domWindows.push_back({steps.steps[static_cast<std::size_t>(s)].start, steps.steps[static_cast<std::size_t>(s)].end});
+        std::sort(domWindows.begin(), domWindows.end(), [](const Interval& x, const Interval& y) { return x.a < y.a; });
+        ops = analyzeOps(p, domWindows, r);
+    });
+    {
+        HostIndex host(p, steps);
+        a.windows = findBubbleWindows(p, steps, metrics, host, r, capture);
+    }
+    opsThread.join();
+    a.groups = std::move(groups);
+    a.ops = std::move(ops);
     stepTagsOf(a, metrics);
-    a.groups = groupSteps(p, steps, metrics, r, firstStepIsCompile);
     if (firstStepIsCompile && a.groups.size() > 1 && a.groups.back().steps == std::vector<int>{0})
         a.notes.push_back("The compile-polluted first step forms its own group (" + a.groups.back().id +
                           ") and is not taken as the dominant group.");
     groupRisks(a, p, steps, metrics);
-
-    // Op level over the dominant group (whole capture for a pseudo-step).
-    std::vector<Interval> domWindows;
-    if (!a.groups.empty() && steps.source != StepSource::Pseudo)
-        for (int s : a.groups.front().steps)
-            domWindows.push_back({steps.steps[static_cast<std::size_t>(s)].start, steps.steps[static_cast<std::size_t>(s)].end});
-    std::sort(domWindows.begin(), domWindows.end(), [](const Interval& x, const Interval& y) { return x.a < y.a; });
-    a.ops = analyzeOps(p, domWindows, r);
     a.aicpuOps = analyzeAicpu(p, a.windows, r);
 
     // Global risks.

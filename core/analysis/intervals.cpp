@@ -6,7 +6,10 @@ namespace bs {
 
 std::vector<Interval> mergeIntervals(std::vector<Interval> v) {
     v.erase(std::remove_if(v.begin(), v.end(), [](const Interval& i) { return i.b <= i.a; }), v.end());
-    std::sort(v.begin(), v.end(), [](const Interval& x, const Interval& y) { return x.a < y.a || (x.a == y.a && x.b < y.b); });
+    auto less = [](const Interval& x, const Interval& y) { return x.a < y.a || (x.a == y.a && x.b < y.b); };
+    // Most callers pass intervals in start order already (events and kernels are sorted): skip the sort.
+    if (!std::is_sorted(v.begin(), v.end(), [](const Interval& x, const Interval& y) { return x.a < y.a; }))
+        std::sort(v.begin(), v.end(), less);
     std::vector<Interval> out;
     out.reserve(v.size());
     for (const auto& i : v) {

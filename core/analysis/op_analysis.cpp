@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
+#include <unordered_map>
 
 namespace bs {
 
@@ -16,7 +17,7 @@ struct Acc {
     std::size_t calls = 0;
     TimeNs dur = 0, wait = 0;
     bool polluted = false;
-    std::map<std::string, std::size_t> shapes;
+    std::map<StrId, std::size_t> shapeIds;
     std::vector<std::size_t> kernels;
 };
 
@@ -103,6 +104,7 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
     std::map<std::pair<std::string, StrId>, Acc> accs;
     std::vector<std::string> opName(p.strings.size());
     std::vector<char> named(p.strings.size(), 0);
+    std::unordered_map<std::uint64_t, Acc*> fast;
     auto inWindows = [&](TimeNs t) {
         if (windows.empty()) return true;
         auto it = std::upper_bound(windows.begin(), windows.end(), t, [](TimeNs x, const Interval& w) { return x < w.a; });
@@ -115,7 +117,11 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
             opName[k.name] = templateName(p.str(k.name), k.cls);
             named[k.name] = 1;
         }
-        Acc& a = accs[{opName[k.name], k.taskType}];
+        // Fast path: (name id, task type id) → accumulator, so the string-keyed map is hit once per pair.
+        const std::uint64_t fastKey = (static_cast<std::uint64_t>(k.name) << 32) | k.taskType;
+        auto fit = fast.find(fastKey);
+        if (fit == fast.end()) fit = fast.emplace(fastKey, &accs[{opName[k.name], k.taskType}]).first;
+        Acc& a = *fit->second;
         if (a.calls == 0) {
             a.name = opName[k.name];
             a.taskType = std::string(p.str(k.taskType));
@@ -123,7 +129,7 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
         ++a.calls;
         a.dur += k.dur;
         a.wait += k.wait;
-        ++a.shapes[std::string(p.str(k.inputShapes))];
+        ++a.shapeIds[k.inputShapes];
         a.kernels.push_back(i);
         if (k.wait > 0 && !a.polluted && intersectLength(comm, {k.start - k.wait, k.start}) > 0) a.polluted = true;
     }
@@ -141,8 +147,8 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
         o.waitRatio = o.totalCostAvgUs > 0 ? o.waitAvgUs / o.totalCostAvgUs : 0;
         o.waitPollution = a.polluted;
         std::size_t best = 0;
-        for (const auto& [s, n] : a.shapes)
-            if (n > best) best = n, o.shapes = s;
+        for (const auto& [sid, n] : a.shapeIds)
+            if (n > best) best = n, o.shapes = std::string(p.str(sid));
         ops.push_back(std::move(o));
         src.push_back(&a);
     }

@@ -28,12 +28,13 @@ FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes) {
         fb.error = "cannot open " + path + ": " + std::strerror(errno);
         return fb;
     }
-    fb.data.assign(static_cast<std::size_t>(st.st_size) + kReadPadding, '\0');
-    std::size_t got = std::fread(fb.data.data(), 1, static_cast<std::size_t>(st.st_size), f);
+    const std::size_t size = static_cast<std::size_t>(st.st_size);
+    fb.data.reset(new char[size + kReadPadding]);
+    std::size_t got = std::fread(fb.data.get(), 1, size, f);
     if (std::ferror(f)) fb.error = "read error on " + path + ": " + std::strerror(errno);
     std::fclose(f);
     fb.length = got;
-    std::memset(fb.data.data() + got, 0, fb.data.size() - got);
+    std::memset(fb.data.get() + got, 0, size + kReadPadding - got);
     return fb;
 }
 

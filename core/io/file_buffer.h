@@ -2,17 +2,18 @@
 // Whole-file reads for the (small to medium) CSV/JSON side files, with zeroed padding so that
 // simdjson can parse in place. Trace files are streamed in chunks instead (trace_json_reader).
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace bs {
 
 struct FileBuffer {
-    std::vector<char> data; // size() == length + padding
+    std::unique_ptr<char[]> data; // length + kReadPadding bytes; not value-initialised (no extra pass)
     std::size_t length = 0;
     std::string error;      // non-empty when the read failed
-    const char* begin() const { return data.data(); }
-    std::string_view view() const { return std::string_view(data.data(), length); }
+    const char* begin() const { return data.get(); }
+    std::string_view view() const { return data ? std::string_view(data.get(), length) : std::string_view(); }
 };
 
 constexpr std::size_t kReadPadding = 64;

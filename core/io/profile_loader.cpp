@@ -28,12 +28,15 @@ void joinWithTrace(Profile& prof) {
     if (prof.deviceEvents.empty()) return;
     const auto& ev = prof.deviceEvents;
     std::size_t typeFilled = 0, streamFilled = 0, streamMissing = 0;
+    auto cursor = ev.begin();
     for (auto& k : prof.kernels) {
         const bool needType = prof.str(k.taskType).empty();
         const bool needStream = k.stream < 0;
         if (!needType && !needStream) continue;
         if (needStream) ++streamMissing;
-        auto lo = std::lower_bound(ev.begin(), ev.end(), k.start, [](const TraceEvent& e, TimeNs t) { return e.ts < t; });
+        // Kernels are in start order: walk forward from the previous match instead of searching.
+        while (cursor != ev.end() && cursor->ts < k.start) ++cursor;
+        auto lo = cursor;
         const TraceEvent* best = nullptr;
         for (auto it = lo; it != ev.end() && it->ts == k.start; ++it) {
             const auto tid = static_cast<std::int64_t>(prof.lanes[it->lane].tid);
@@ -238,12 +241,12 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
         kernelsFromTrace(prof);
         prof.inventory.kernelSource = KernelSource::TraceDevice;
         prof.inventory.kernelSourceFile = traces.empty() ? "" : traces.front();
-    } else {
-        joinWithTrace(prof);
     }
-    std::stable_sort(prof.kernels.begin(), prof.kernels.end(), [](const Kernel& a, const Kernel& b) {
-        return a.start < b.start || (a.start == b.start && a.stream < b.stream);
-    });
+    // Kernel tables are written in start order: sort (stably, by start) only what is not.
+    auto byStart = [](const Kernel& a, const Kernel& b) { return a.start < b.start; };
+    if (!std::is_sorted(prof.kernels.begin(), prof.kernels.end(), byStart))
+        std::stable_sort(prof.kernels.begin(), prof.kernels.end(), byStart);
+    if (prof.inventory.kernelSource != KernelSource::TraceDevice) joinWithTrace(prof);
 
     out.hasAnyData = !prof.kernels.empty() || prof.hasTrace;
     prof.loadFindings = sink.take();

@@ -15,6 +15,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <algorithm>
+#include <vector>
 
 namespace {
 
@@ -98,17 +100,35 @@ void benchRank(const std::string& label, const std::string& path) {
         fmt::print("  {:<28} {:>9.3f} s  {:>8.1f} MB/s  ({:.1f} MB, {} events)\n", "trace JSON", sec, mb(traceBytes) / sec, mb(traceBytes),
                    r.elements);
     }
-    resetPeakRss();
-    t = Clock::now();
-    auto loaded = bs::loadRank(rank);
-    const double loadSec = since(t);
-    t = Clock::now();
-    auto result = bs::analyzeProfile(*loaded.profile);
-    const double anaSec = since(t);
-    const long rss = peakRssKb();
+    // End to end three times (this machine is shared and noisy): the median run is reported.
+    constexpr int kRuns = 3;
+    std::vector<std::pair<double, double>> runs;
+    long rss = 0;
+    bs::LoadResult loaded;
+    bs::AnalysisResult result;
+    for (int run = 0; run < kRuns; ++run) {
+        loaded = {};
+        resetPeakRss();
+        t = Clock::now();
+        loaded = bs::loadRank(rank);
+        const double l = since(t);
+        t = Clock::now();
+        result = bs::analyzeProfile(*loaded.profile);
+        runs.emplace_back(l, since(t));
+        if (run == 0) rss = peakRssKb(); // first run only: later runs inherit the allocator's free lists
+    }
+    std::vector<std::pair<double, double>> sorted = runs;
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first + a.second < b.first + b.second; });
+    const double loadSec = sorted[kRuns / 2].first;
+    const double anaSec = sorted[kRuns / 2].second;
     const double total = loadSec + anaSec;
+    fmt::print("  {:<28} {}\n", "end-to-end runs (s)",
+               fmt::format("{:.3f}, {:.3f}, {:.3f} (median reported, best {:.1f} MB/s)", runs[0].first + runs[0].second,
+                           runs[1].first + runs[1].second, runs[2].first + runs[2].second,
+                           mb(traceBytes) / (sorted[0].first + sorted[0].second)));
     fmt::print("  {:<28} {:>9.3f} s\n", "load (all files)", loadSec);
-    fmt::print("  {:<28} {:>9.3f} s  ({} steps)\n", "steps + bubbles + health", anaSec, result.metrics.size());
+    fmt::print("  {:<28} {:>9.3f} s  ({} steps, {} bubble windows)\n", "full analysis", anaSec, result.metrics.size(),
+               result.anomaly.windows.size());
     fmt::print("  {:<28} {:>9.3f} s  {:>8.1f} MB/s of trace JSON\n", "end to end", total, mb(traceBytes) / total);
     const std::size_t events = loaded.profile->inventory.traceEventCount + loaded.profile->kernels.size();
     fmt::print("  {:<28} {:>9.1f} MB  ({:.2f} x trace size; before: {:.1f} MB)\n", "peak RSS", rss / 1024.0,
