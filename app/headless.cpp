@@ -6,6 +6,7 @@
 #include "analysis/rulebook.h"
 #include "io/file_buffer.h"
 #include "report/anomaly_report.h"
+#include "report/architecture_report.h"
 #include "report/atomic_write.h"
 #include "report/json_export.h"
 #include "report/text_report.h"
@@ -23,12 +24,14 @@ constexpr int kExitNoData = 3;
 constexpr int kExitWriteFailed = 4;
 
 void usage(std::FILE* to) {
-    std::fputs("Usage: bubblescope analyze PATH [--json FILE] [--report FILE] [--rules FILE] [--format text|json]\n"
+    std::fputs("Usage: bubblescope analyze PATH [--json FILE] [--report FILE] [--arch FILE|DIR] [--rules FILE] [--format text|json]\n"
                "  PATH     a profiling folder (*_ascend_pt, ASCEND_PROFILER_OUTPUT, PROF_*,\n"
                "           mindstudio_profiler_output), a parent of several ranks, or a file inside one\n"
                "  --json FILE     write the analysis JSON to FILE (one file per rank when PATH holds several:\n"
                "                  FILE's name gets the rank folder appended)\n"
                "  --report FILE   write the anomaly report (Markdown) to FILE (per rank like --json)\n"
+               "  --arch FILE|DIR write the model architecture report (Markdown); given a folder, the file is\n"
+               "                  model_architecture_report_<profiling folder name>.md inside it\n"
                "  --rules FILE    override analysis thresholds from a JSON object (see the report's\n"
                "                  \"Thresholds used\" table for the names and defaults)\n"
                "  --format text|json  what to print on standard output (default text)\n"
@@ -47,7 +50,7 @@ std::string perRankPath(const std::string& file, const std::string& label, bool 
 } // namespace
 
 int runAnalyzeCommand(int argc, char** argv) {
-    std::string path, jsonOut, reportOut, rulesFile, format = "text";
+    std::string path, jsonOut, reportOut, archOut, rulesFile, format = "text";
     for (int i = 2; i < argc; ++i) {
         std::string a = argv[i];
         auto needValue = [&](const char* opt) -> const char* {
@@ -65,6 +68,10 @@ int runAnalyzeCommand(int argc, char** argv) {
             const char* v = needValue("--report");
             if (!v) return usage(stderr), kExitUsage;
             reportOut = v;
+        } else if (a == "--arch") {
+            const char* v = needValue("--arch");
+            if (!v) return usage(stderr), kExitUsage;
+            archOut = v;
         } else if (a == "--rules") {
             const char* v = needValue("--rules");
             if (!v) return usage(stderr), kExitUsage;
@@ -152,6 +159,19 @@ int runAnalyzeCommand(int argc, char** argv) {
             std::string err = bs::writeFileAtomically(target, bs::renderAnomalyReport(*loaded.profile, result));
             if (!err.empty()) {
                 std::fprintf(stderr, "bubblescope: the report was not written: %s\n", err.c_str());
+                exitCode = kExitWriteFailed;
+            } else {
+                std::fprintf(stderr, "bubblescope: wrote %s\n", target.c_str());
+            }
+        }
+        if (!archOut.empty()) {
+            std::error_code ec;
+            const std::string target = std::filesystem::is_directory(archOut, ec)
+                                           ? (std::filesystem::path(archOut) / bs::defaultArchitectureReportName(*loaded.profile)).string()
+                                           : perRankPath(archOut, rank.label, several);
+            std::string err = bs::writeFileAtomically(target, bs::renderArchitectureReport(*loaded.profile, result));
+            if (!err.empty()) {
+                std::fprintf(stderr, "bubblescope: the architecture report was not written: %s\n", err.c_str());
                 exitCode = kExitWriteFailed;
             } else {
                 std::fprintf(stderr, "bubblescope: wrote %s\n", target.c_str());

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include "analysis/health_check.h"
 #include "analysis/recommendations.h"
+#include "architecture/architecture_analysis.h"
 
 namespace bs {
 
@@ -28,6 +29,7 @@ AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules) {
     r.anomaly = discoverAnomalies(profile, r.steps, r.metrics, rules, compile);
     addRecommendations(r.anomaly, profile, r.findings);
     answerBubbleFirstQuestions(r.anomaly, r.steps, r.metrics);
+    r.architecture = analyzeArchitecture(profile, r.steps, r.anomaly.windows, rules);
     return r;
 }
 

@@ -2,6 +2,7 @@
 // Runs every analysis that exists over one loaded profile. The GUI and the headless command share it.
 #include "analysis/anomaly_model.h"
 #include "analysis/crosscheck.h"
+#include "architecture/architecture_model.h"
 #include "analysis/steps.h"
 
 namespace bs {
@@ -12,6 +13,7 @@ struct AnalysisResult {
     CrossCheck crossCheck;
     std::vector<Finding> findings; // load findings + health check
     AnomalyResult anomaly;
+    ArchitectureResult architecture;
 };
 
 AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules = {});

@@ -167,7 +167,7 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
     out("\n");
 
     // ---------------------------------------------------------------- Drill-down
-    out("## 3. Structure-level drill-down (by step)\n\n");
+    out("## 3. Structure-level drill-down\n\n### Steps\n\n");
     out("| Step | Group | Service | Busy | Underfeed | Prelaunch | Internal | Largest | Tail | Windows | Tags |\n");
     out("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (std::size_t i = 0; i < r.metrics.size(); ++i) {
@@ -180,6 +180,44 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
         out("| {} | {} | {:.3f} ms | {:.3f} ms | {:.3f} | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {} | {} |\n", stepName(r.steps, static_cast<int>(i)),
             gid, nsToMs(m.service), nsToMs(m.busyUnion), m.underfeedRatio, nsToMs(m.prelaunchGap), nsToMs(m.internalBubbleTotal),
             nsToMs(m.largestInternalBubble), nsToMs(m.tailGap), nw, join(a.stepTags[i].tags));
+    }
+    const auto& arch = r.architecture;
+    out("\n### Structures ({})\n\n", arch.marker.empty() ? arch.structures.empty() ? "none" : "pattern-based: " + arch.markerSource
+                                                               : "layers anchored on `" + arch.marker + "`");
+    if (arch.drillDown.empty()) {
+        out("No significant window to place in a structure.\n\n");
+    } else {
+        std::size_t inside = 0;
+        for (const auto& d : arch.drillDown) inside += d.insideStructure;
+        out("{} of the {} largest windows lie inside a structure, {} at structure boundaries.\n\n", inside, arch.drillDown.size(),
+            arch.drillDown.size() - inside);
+        out("| Window | Duration | Structure | Type | Position | Kernel before | Kernel after |\n|---|---|---|---|---|---|---|\n");
+        for (const auto& d : arch.drillDown) {
+            std::string type;
+            for (const auto& s : arch.structures)
+                if (s.id == d.structureId) type = s.type;
+            out("| {} | {:.3f} ms | {} | {} | {} | {} | {} |\n", d.windowId, nsToMs(d.duration), d.structureId.empty() ? "-" : d.structureId,
+                type.empty() ? "-" : type, d.insideStructure ? "inside" : "boundary (before it)", d.kernelBefore.empty() ? "-" : code(d.kernelBefore),
+                d.kernelAfter.empty() ? "-" : code(d.kernelAfter));
+        }
+        out("\nFour clocks of the structures holding these windows (block = main-stream compute kernels >= {:.0f} us, side = the rest):\n\n",
+            a.rules.block_min_us);
+        out("| Structure | Part | Wall | Busy union | Kernel sum | Total cost | Internal bubbles | Gap before |\n|---|---|---|---|---|---|---|---|\n");
+        std::vector<std::string> shown;
+        for (const auto& d : arch.drillDown) {
+            if (d.structureId.empty() || std::find(shown.begin(), shown.end(), d.structureId) != shown.end() || shown.size() >= 8) continue;
+            shown.push_back(d.structureId);
+            for (const auto& s : arch.structures) {
+                if (s.id != d.structureId) continue;
+                out("| {} | all | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms |\n", s.id, nsToMs(s.all.wall), nsToMs(s.all.busyUnion),
+                    nsToMs(s.all.kernelSum), nsToMs(s.all.totalCost), nsToMs(s.internalBubbles), nsToMs(s.gapBefore));
+                out("| {} | block | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | | |\n", s.id, nsToMs(s.block.wall), nsToMs(s.block.busyUnion),
+                    nsToMs(s.block.kernelSum), nsToMs(s.block.totalCost));
+                out("| {} | side | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | | |\n", s.id, nsToMs(s.side.wall), nsToMs(s.side.busyUnion),
+                    nsToMs(s.side.kernelSum), nsToMs(s.side.totalCost));
+            }
+        }
+        out("\n");
     }
     out("\n## 4. Op-level findings ({})\n\n", a.groups.empty() || r.steps.source == StepSource::Pseudo ? "whole capture" : "dominant group " + a.groups.front().id);
     out("Top ops by average total cost (duration + wait):\n\n| Rank | Op | Task type | Calls | Duration avg | Wait avg | Total cost avg | Wait ratio | Flags | PMU |\n|---|---|---|---|---|---|---|---|---|---|\n");

@@ -40,6 +40,55 @@ json kernelJson(const NeighbourKernel& k) {
 
 json statsJson(const MetricStats& m) { return {{"avg", m.avg}, {"median", m.median}, {"p90", m.p90}, {"p95", m.p95}}; }
 
+json clocksJson(const Clocks& c) {
+    return {{"wall_ms", ms(c.wall)}, {"busy_union_ms", ms(c.busyUnion)}, {"kernel_sum_ms", ms(c.kernelSum)},
+            {"total_cost_ms", ms(c.totalCost)}, {"kernel_count", c.kernels}};
+}
+
+// ANALYSIS.md §9 structures with the four clocks for block and side, and the §11 summary.
+void addArchitectureJson(json& root, const AnalysisResult& r) {
+    const ArchitectureResult& a = r.architecture;
+    json structures = json::array();
+    for (const auto& s : a.structures) {
+        json shares = json::object();
+        for (const auto& [k, v] : s.taskShares) shares[k] = ratio(v);
+        structures.push_back({{"structure_id", s.id}, {"type", s.type}, {"step_id", s.stepId},
+                              {"pass", s.passIndex >= 0 ? json(s.passIndex) : json(nullptr)},
+                              {"layer_in_pass", s.layerInPass >= 0 ? json(s.layerInPass) : json(nullptr)},
+                              {"start_us", us(s.span.a)}, {"end_us", us(s.span.b)}, {"start_ns", s.span.a}, {"end_ns", s.span.b},
+                              {"kernel_count", s.all.kernels}, {"wall_ms", ms(s.all.wall)}, {"busy_union_ms", ms(s.all.busyUnion)},
+                              {"kernel_sum_ms", ms(s.all.kernelSum)}, {"total_cost_ms", ms(s.all.totalCost)},
+                              {"share_of_step", ratio(s.shareOfStep)}, {"task_type_shares", shares},
+                              {"main_stream", s.mainStream >= 0 ? json(s.mainStream) : json(nullptr)},
+                              {"block", clocksJson(s.block)}, {"side", clocksJson(s.side)},
+                              {"gap_before_ms", ms(s.gapBefore)}, {"internal_bubble_ms", ms(s.internalBubbles)},
+                              {"internal_bubble_count", s.internalBubbleCount}});
+    }
+    root["structures"] = structures;
+    json drill = json::array();
+    for (const auto& d : a.drillDown)
+        drill.push_back({{"bubble_id", d.windowId}, {"structure_id", d.structureId.empty() ? json(nullptr) : json(d.structureId)},
+                         {"inside_structure", d.insideStructure}, {"duration_ms", ms(d.duration)},
+                         {"kernel_before", d.kernelBefore}, {"kernel_after", d.kernelAfter}});
+    root["structure_drilldown"] = drill;
+    json types = json::array();
+    for (const auto& t : a.types) {
+        json ranges = json::array();
+        for (const auto& [x, y] : t.ranges) ranges.push_back({x, y});
+        types.push_back({{"type", t.type}, {"layer_ranges", ranges}, {"count_per_pass", t.count}, {"layers_measured", t.occurrences},
+                         {"wall_ms_min", t.wallMinMs}, {"wall_ms_avg", t.wallAvgMs}, {"wall_ms_max", t.wallMaxMs}});
+    }
+    json passes = json::array();
+    for (const auto& ps : a.passes)
+        passes.push_back({{"pass", ps.index}, {"step_id", ps.stepId}, {"phase", ps.phase}, {"layers", ps.markerCount},
+                          {"start_us", us(ps.span.a)}, {"wall_ms", ms(ps.span.length())}, {"kernel_count", ps.kernelCount}});
+    root["architecture"] = {{"marker", a.marker.empty() ? json(nullptr) : json(a.marker)}, {"marker_source", a.markerSource},
+                            {"confidence", a.confidence}, {"marker_count", a.markerCount}, {"layers_per_pass", a.layersPerPass},
+                            {"pass_count", a.passes.size()}, {"pass_count_consistent", a.passCountConsistent},
+                            {"cross_check_mismatches", a.crossCheckMismatches}, {"comm_overlap_share", ratio(a.commOverlapShare)},
+                            {"layer_types", types}, {"passes", passes}, {"notes", a.notes}};
+}
+
 // The anomaly_discovery schema fields (ANALYSIS.md §10.1) plus op rankings, AICPU, recommendations, rules.
 void addAnomalyJson(json& root, const AnalysisResult& r) {
     const AnomalyResult& a = r.anomaly;
@@ -195,6 +244,7 @@ void addAnomalyJson(json& root, const AnalysisResult& r) {
                         {"evidence_gap", rc.evidenceGap.empty() ? json(nullptr) : json(rc.evidenceGap)}});
     root["recommendations"] = recs;
     root["bubble_first_summary"] = a.answers;
+    addArchitectureJson(root, r);
     json rules = json::object();
     for (const auto& [k, v] : a.rules.entries()) rules[k] = v;
     root["rules"] = rules;

@@ -1,0 +1,226 @@
+#include "architecture/structures.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <unordered_map>
+
+namespace bs {
+
+namespace {
+
+std::size_t kernelIndexAt(const Profile& p, TimeNs t) {
+    return static_cast<std::size_t>(
+        std::lower_bound(p.kernels.begin(), p.kernels.end(), t, [](const Kernel& k, TimeNs x) { return k.start < x; }) - p.kernels.begin());
+}
+
+std::vector<Interval> busyOf(const Profile& p, std::size_t first, std::size_t last, Interval span) {
+    std::vector<Interval> v;
+    for (std::size_t i = first; i < last; ++i) v.push_back({std::max(p.kernels[i].start, span.a), std::min(p.kernels[i].end(), span.b)});
+    return mergeIntervals(std::move(v));
+}
+
+void finishStructure(const Profile& p, Structure& s, double blockMinUs) {
+    s.all = clocksOf(p, s.firstKernel, s.lastKernel, s.span);
+    // Main stream: the one with most compute-core time in the structure.
+    std::map<int, TimeNs> computeByStream;
+    std::map<std::string, TimeNs> byClass;
+    for (std::size_t i = s.firstKernel; i < s.lastKernel; ++i) {
+        const Kernel& k = p.kernels[i];
+        if (k.cls == TaskClass::ComputeCore) computeByStream[k.stream] += k.dur;
+        byClass[taskClassName(k.cls)] += k.dur;
+    }
+    TimeNs best = -1;
+    for (const auto& [st, t] : computeByStream)
+        if (t > best) best = t, s.mainStream = st;
+    for (const auto& [c, t] : byClass) s.taskShares[c] = s.all.kernelSum ? static_cast<double>(t) / static_cast<double>(s.all.kernelSum) : 0;
+    const TimeNs blockMin = static_cast<TimeNs>(blockMinUs * 1000);
+    std::vector<Interval> blockIv, sideIv;
+    for (std::size_t i = s.firstKernel; i < s.lastKernel; ++i) {
+        const Kernel& k = p.kernels[i];
+        const bool block = k.cls == TaskClass::ComputeCore && k.dur >= blockMin && k.stream == s.mainStream;
+        Clocks& c = block ? s.block : s.side;
+        ++c.kernels;
+        c.kernelSum += k.dur;
+        c.totalCost += k.dur + k.wait;
+        (block ? blockIv : sideIv).push_back({std::max(k.start, s.span.a), std::min(k.end(), s.span.b)});
+    }
+    for (auto* pr : {&blockIv, &sideIv}) {
+        auto m = mergeIntervals(*pr);
+        Clocks& c = pr == &blockIv ? s.block : s.side;
+        c.busyUnion = totalLength(m);
+        c.wall = m.empty() ? 0 : m.back().b - m.front().a;
+    }
+    const auto seg = busyOf(p, s.firstKernel, s.lastKernel, s.span);
+    for (std::size_t i = 1; i < seg.size(); ++i) {
+        s.internalBubbles += seg[i].a - seg[i - 1].b;
+        ++s.internalBubbleCount;
+    }
+}
+
+std::uint32_t symbolOf(const Profile& p, const Kernel& k, std::unordered_map<std::string, std::uint32_t>& ids) {
+    // Op type when present (real kernel names are numbered: Conv2D1, Conv2D3…), else the name with digits masked.
+    std::string key;
+    if (k.opType) key = std::string(p.str(k.opType));
+    else
+        for (char c : p.str(k.name)) {
+            if (c >= '0' && c <= '9') {
+                if (key.empty() || key.back() != '#') key.push_back('#');
+            } else {
+                key.push_back(c);
+            }
+        }
+    auto [it, ins] = ids.emplace(key, static_cast<std::uint32_t>(ids.size()));
+    return it->second;
+}
+
+} // namespace
+
+Clocks clocksOf(const Profile& p, std::size_t first, std::size_t last, Interval span) {
+    Clocks c;
+    c.wall = span.length();
+    for (std::size_t i = first; i < last; ++i) {
+        c.kernelSum += p.kernels[i].dur;
+        c.totalCost += p.kernels[i].dur + p.kernels[i].wait;
+    }
+    c.kernels = last - first;
+    c.busyUnion = totalLength(busyOf(p, first, last, span));
+    return c;
+}
+
+std::size_t shortestRepeatingPeriod(const std::vector<std::uint32_t>& seq, std::size_t& offset) {
+    const std::size_t n = seq.size();
+    if (n < 6) return 0;
+    // Prefix hashes: block comparison in O(1).
+    const std::uint64_t B = 1000003ULL;
+    std::vector<std::uint64_t> h(n + 1, 0), pw(n + 1, 1);
+    for (std::size_t i = 0; i < n; ++i) {
+        h[i + 1] = h[i] * B + seq[i] + 1;
+        pw[i + 1] = pw[i] * B;
+    }
+    auto hash = [&](std::size_t a, std::size_t len) { return h[a + len] - h[a] * pw[len]; };
+    const std::size_t maxP = std::min<std::size_t>(n / 3, 4096);
+    for (std::size_t P = 2; P <= maxP; ++P) {
+        for (std::size_t i = 0; i + 3 * P <= n; ++i) {
+            const auto x = hash(i, P);
+            if (x == hash(i + P, P) && x == hash(i + 2 * P, P)) {
+                // A block made of one repeated symbol is a run, not a structure.
+                bool uniform = true;
+                for (std::size_t k = i + 1; k < i + P && uniform; ++k) uniform = seq[k] == seq[i];
+                if (uniform) continue;
+                offset = i;
+                return P;
+            }
+        }
+    }
+    return 0;
+}
+
+void buildStructures(const Profile& p, const StepSet& steps, const std::vector<BubbleWindow>& windows, double blockMinUs,
+                     ArchitectureResult& arch) {
+    arch.structures.clear();
+    std::unordered_map<std::string, std::uint32_t> ids;
+    for (std::size_t si = 0; si < steps.steps.size(); ++si) {
+        const auto& st = steps.steps[si];
+        const std::string stepId = st.number >= 0 ? std::to_string(st.number) : std::string("pseudo");
+        const std::size_t k0 = kernelIndexAt(p, st.start), k1 = kernelIndexAt(p, st.end);
+        if (k0 >= k1) continue;
+        std::vector<Structure> local;
+        auto push = [&](std::string type, std::size_t a, std::size_t b, int pass, int layer) {
+            if (a >= b) return;
+            Structure s;
+            s.type = std::move(type);
+            s.stepId = stepId;
+            s.stepIndex = static_cast<int>(si);
+            s.passIndex = pass;
+            s.layerInPass = layer;
+            s.firstKernel = a;
+            s.lastKernel = b;
+            TimeNs end = p.kernels[a].start;
+            for (std::size_t i = a; i < b; ++i) end = std::max(end, p.kernels[i].end());
+            s.span = {p.kernels[a].start, end};
+            local.push_back(std::move(s));
+        };
+        // 1. Attention-anchored layers of the architecture analysis.
+        std::vector<const ArchLayer*> layers;
+        for (const auto& l : arch.layers)
+            if (l.span.a >= st.start && l.span.a < st.end) layers.push_back(&l);
+        if (!layers.empty()) {
+            std::size_t cursor = k0;
+            for (const auto* l : layers) {
+                const std::size_t a = kernelIndexAt(p, l->span.a), b = std::min(kernelIndexAt(p, l->span.b), k1);
+                if (a > cursor) push(cursor == k0 ? "prologue" : "between layers", cursor, a, l->pass, -1);
+                push(l->type, a, b, l->pass, l->index);
+                cursor = std::max(cursor, b);
+            }
+            if (cursor < k1) push("epilogue", cursor, k1, -1, -1);
+        } else {
+            // 2. Shortest repeating pattern.
+            std::vector<std::uint32_t> seq;
+            for (std::size_t i = k0; i < k1; ++i) seq.push_back(symbolOf(p, p.kernels[i], ids));
+            std::size_t off = 0;
+            const std::size_t P = shortestRepeatingPeriod(seq, off);
+            if (P) {
+                if (off > 0) push("prologue", k0, k0 + off, -1, -1);
+                std::size_t i = k0 + off;
+                int n = 0;
+                for (; i + P <= k1; i += P) push("pattern block", i, i + P, -1, n++);
+                if (i < k1) push("epilogue", i, k1, -1, -1);
+            } else {
+                // 3. Large device gaps: split where the device idles >= 5x the median gap (and >= 50 µs).
+                std::vector<TimeNs> gaps;
+                TimeNs end = p.kernels[k0].end();
+                for (std::size_t i = k0 + 1; i < k1; ++i) {
+                    gaps.push_back(std::max<TimeNs>(0, p.kernels[i].start - end));
+                    end = std::max(end, p.kernels[i].end());
+                }
+                std::vector<TimeNs> sorted = gaps;
+                std::sort(sorted.begin(), sorted.end());
+                const TimeNs med = sorted.empty() ? 0 : sorted[sorted.size() / 2];
+                const TimeNs cut = std::max<TimeNs>(50000, 5 * med);
+                std::size_t a = k0;
+                int n = 0;
+                for (std::size_t i = k0 + 1; i < k1; ++i)
+                    if (gaps[i - k0 - 1] >= cut) {
+                        push("gap segment", a, i, -1, n++);
+                        a = i;
+                    }
+                push("gap segment", a, k1, -1, n++);
+            }
+        }
+        TimeNs prevEnd = st.start;
+        for (std::size_t i = 0; i < local.size(); ++i) {
+            auto& s = local[i];
+            s.id = fmt::format("s{}.{}", stepId, i);
+            finishStructure(p, s, blockMinUs);
+            s.shareOfStep = st.end > st.start ? static_cast<double>(s.span.length()) / static_cast<double>(st.end - st.start) : 0;
+            s.gapBefore = std::max<TimeNs>(0, s.span.a - prevEnd);
+            prevEnd = std::max(prevEnd, s.span.b);
+        }
+        for (auto& s : local) arch.structures.push_back(std::move(s));
+    }
+    // Drill-down: where the significant windows sit.
+    arch.drillDown.clear();
+    for (std::size_t i = 0; i < windows.size() && i < 20; ++i) {
+        const auto& w = windows[i];
+        DrillDownItem d;
+        d.windowId = w.id;
+        d.duration = w.span.length();
+        d.kernelBefore = w.before.empty() ? "" : w.before.front().name;
+        d.kernelAfter = w.after.empty() ? "" : w.after.front().name;
+        for (const auto& s : arch.structures) {
+            if (w.span.a >= s.span.a && w.span.b <= s.span.b) {
+                d.structureId = s.id;
+                d.insideStructure = true;
+                break;
+            }
+            if (s.span.a >= w.span.b) { // first structure after the window: the gap is at its boundary
+                d.structureId = s.id;
+                break;
+            }
+        }
+        arch.drillDown.push_back(std::move(d));
+    }
+}
+
+} // namespace bs
