@@ -89,9 +89,11 @@ Clocks clocksOf(const Profile& p, std::size_t first, std::size_t last, Interval 
 }
 
 std::size_t shortestRepeatingPeriod(const std::vector<std::uint32_t>& seq, std::size_t& offset) {
+    // Among periods P >= 2 whose block repeats >= 3 times back to back, take the one whose repeats
+    // cover the most kernels (ties: the shortest). A literal "shortest" would pick tiny tails such as
+    // (TensorMove, allReduce) x3 over the model's real blocks (core/README.md).
     const std::size_t n = seq.size();
     if (n < 6) return 0;
-    // Prefix hashes: block comparison in O(1).
     const std::uint64_t B = 1000003ULL;
     std::vector<std::uint64_t> h(n + 1, 0), pw(n + 1, 1);
     for (std::size_t i = 0; i < n; ++i) {
@@ -99,21 +101,31 @@ std::size_t shortestRepeatingPeriod(const std::vector<std::uint32_t>& seq, std::
         pw[i + 1] = pw[i] * B;
     }
     auto hash = [&](std::size_t a, std::size_t len) { return h[a + len] - h[a] * pw[len]; };
-    const std::size_t maxP = std::min<std::size_t>(n / 3, 4096);
+    const std::size_t maxP = std::min<std::size_t>(n / 3, n > 20000 ? 512 : 4096);
+    std::size_t bestP = 0, bestCover = 0;
     for (std::size_t P = 2; P <= maxP; ++P) {
-        for (std::size_t i = 0; i + 3 * P <= n; ++i) {
-            const auto x = hash(i, P);
-            if (x == hash(i + P, P) && x == hash(i + 2 * P, P)) {
-                // A block made of one repeated symbol is a run, not a structure.
-                bool uniform = true;
-                for (std::size_t k = i + 1; k < i + P && uniform; ++k) uniform = seq[k] == seq[i];
-                if (uniform) continue;
-                offset = i;
-                return P;
+        for (std::size_t r = 0; r < P && r + 3 * P <= n; ++r) {
+            std::size_t runStart = r, run = 1;
+            for (std::size_t i = r + P; i + P <= n; i += P) {
+                if (hash(i, P) == hash(i - P, P)) {
+                    ++run;
+                } else {
+                    runStart = i;
+                    run = 1;
+                }
+                if (run >= 3 && run * P > bestCover) {
+                    bool uniform = true;
+                    for (std::size_t k = runStart + 1; k < runStart + P && uniform; ++k) uniform = seq[k] == seq[runStart];
+                    if (!uniform) {
+                        bestCover = run * P;
+                        bestP = P;
+                        offset = runStart;
+                    }
+                }
             }
         }
     }
-    return 0;
+    return bestP;
 }
 
 void buildStructures(const Profile& p, const StepSet& steps, const std::vector<BubbleWindow>& windows, double blockMinUs,
@@ -162,9 +174,15 @@ void buildStructures(const Profile& p, const StepSet& steps, const std::vector<B
             const std::size_t P = shortestRepeatingPeriod(seq, off);
             if (P) {
                 if (off > 0) push("prologue", k0, k0 + off, -1, -1);
+                // Blocks while they repeat the first period; what follows is the epilogue.
                 std::size_t i = k0 + off;
                 int n = 0;
-                for (; i + P <= k1; i += P) push("pattern block", i, i + P, -1, n++);
+                auto same = [&](std::size_t x) {
+                    for (std::size_t j = 0; j < P; ++j)
+                        if (seq[x - k0 + j] != seq[off + j]) return false;
+                    return true;
+                };
+                for (; i + P <= k1 && same(i); i += P) push("pattern block", i, i + P, -1, n++);
                 if (i < k1) push("epilogue", i, k1, -1, -1);
             } else {
                 // 3. Large device gaps: split where the device idles >= 5x the median gap (and >= 50 µs).

@@ -124,6 +124,7 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
         o += "Not available: without attention kernels no forward pass can be delimited. Steps are used instead:\n\n";
         o += "| Step | Service | Busy | Kernels |\n|---|---|---|---|\n";
         for (const auto& m : r.metrics) o += fmt::format("| {} | {} | {} | {} |\n", m.stepId >= 0 ? std::to_string(m.stepId) : "pseudo", ms(m.service), ms(m.busyUnion), m.kernelCount);
+        o += "\n";
     } else {
         o += "| Pass | Step | Phase | Markers | Time span | Wall | Mean marker | Kernels |\n|---|---|---|---|---|---|---|---|\n";
         for (const auto& ps : a.passes)
@@ -147,7 +148,7 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
         std::map<std::string, std::size_t> types;
         for (const auto& s : a.structures) ++types[s.type];
         o += "Pattern-based structures (no attention marker, so no layer types):\n\n| Type | Layers | Count | Characteristics |\n|---|---|---|---|\n";
-        for (const auto& [t, n] : types) o += fmt::format("| {} | – | {} | {} |\n", t, n, t == "pattern block" ? "one period of the shortest repeating kernel sequence" : (t == "gap segment" ? "kernels between large device gaps" : "kernels outside the repeating pattern"));
+        for (const auto& [t, n] : types) o += fmt::format("| {} | – | {} | {} |\n", t, n, t == "pattern block" ? "one period of the repeating kernel sequence that covers most kernels" : (t == "gap segment" ? "kernels between large device gaps" : "kernels outside the repeating pattern"));
     } else {
         o += "| Type | Layers | Count | Characteristics |\n|---|---|---|---|\n";
         for (const auto& t : a.types) o += fmt::format("| {} | {} | {} | {} |\n", t.type, rangesText(t.ranges), t.count, t.characteristics);
