@@ -1,39 +1,75 @@
 #include "main_window.h"
 
+#include "analysis/analysis_run.h"
 #include "load_job.h"
+#include "model/profile.h"
+#include "panel_models.h"
+#include "report/anomaly_report.h"
+#include "report/architecture_report.h"
+#include "report/atomic_write.h"
+#include "report/json_export.h"
+#include "timeline_widget.h"
 
 #include <QAction>
+#include <QApplication>
+#include <QBarCategoryAxis>
+#include <QChart>
+#include <QChartView>
 #include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QKeySequence>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
-#include <QPlainTextEdit>
+#include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStackedBarSeries>
+#include <QBarSet>
+#include <QStandardItemModel>
 #include <QStatusBar>
-#include <QToolBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QTreeView>
+#include <QValueAxis>
 #include <QVBoxLayout>
 
 namespace bs::ui {
 
+namespace {
+
+QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString msText(TimeNs ns) { return QString::number(nsToMs(ns), 'f', 3); }
+
+QTextBrowser* makeBrowser(QWidget* parent) {
+    auto* b = new QTextBrowser(parent);
+    b->setOpenExternalLinks(false);
+    return b;
+}
+
+} // namespace
+
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(this)) {
     setWindowTitle(tr("BubbleScope"));
-    resize(1280, 800);
-
-    auto* fileMenu = menuBar()->addMenu(tr("&File"));
-    auto* openAct = fileMenu->addAction(tr("&Open Folder…"), this, &MainWindow::onOpenFolder);
-    openAct->setShortcut(QKeySequence::Open);
-    fileMenu->addSeparator();
-    auto* quitAct = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
-    quitAct->setShortcut(QKeySequence::Quit);
+    resize(1400, 900);
+    setAcceptDrops(true);
 
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(4, 4, 4, 4);
     sampleBanner_ = new QLabel(tr("<b>Sample profile</b> — a generated 8-layer MoE capture with every planted anomaly. "
-                                  "Open your own profiling folder with File ▸ Open Folder… (Ctrl+O)."),
+                                  "Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here."),
                                central);
     sampleBanner_->setObjectName(QStringLiteral("sampleBanner"));
     sampleBanner_->setStyleSheet(QStringLiteral("QLabel { background: #fff4ce; color: #5c4400; border: 1px solid #e0c060; "
@@ -41,22 +77,75 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     sampleBanner_->setVisible(false);
     layout->addWidget(sampleBanner_);
     auto* top = new QHBoxLayout;
+    rankLabel_ = new QLabel(tr("Rank:"), central);
     rankPicker_ = new QComboBox(central);
     rankPicker_->setToolTip(tr("Rank to analyse"));
-    rankPicker_->setVisible(false);
-    rankLabel_ = new QLabel(tr("Rank:"), central);
     rankLabel_->setVisible(false);
+    rankPicker_->setVisible(false);
     top->addWidget(rankLabel_);
     top->addWidget(rankPicker_);
     top->addStretch(1);
     layout->addLayout(top);
-    report_ = new QPlainTextEdit(central);
-    report_->setReadOnly(true);
-    report_->setLineWrapMode(QPlainTextEdit::NoWrap);
+
+    auto* split = new QSplitter(Qt::Vertical, central);
+    timeline_ = new TimelineWidget(split);
+    tabs_ = new QTabWidget(split);
+    summary_ = makeBrowser(tabs_);
+    tabs_->addTab(summary_, tr("Summary"));
+
+    auto* bubbles = new QSplitter(Qt::Horizontal, tabs_);
+    bubbleTable_ = new QTableView(bubbles);
+    bubbleModel_ = new BubbleTableModel(this);
+    bubbleTable_->setModel(bubbleModel_);
+    bubbleTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    bubbleTable_->setSelectionMode(QAbstractItemView::SingleSelection);
+    bubbleTable_->horizontalHeader()->setStretchLastSection(true);
+    bubbleTable_->verticalHeader()->hide();
+    bubbleDetail_ = makeBrowser(bubbles);
+    bubbles->setStretchFactor(0, 3);
+    bubbles->setStretchFactor(1, 2);
+    tabs_->addTab(bubbles, tr("Bubbles"));
+
+    layerTree_ = new QTreeView(tabs_);
+    layerModel_ = new QStandardItemModel(this);
+    layerTree_->setModel(layerModel_);
+    layerTree_->setUniformRowHeights(true);
+    tabs_->addTab(layerTree_, tr("Layers"));
+
+    auto* ops = new QWidget(tabs_);
+    auto* opsLayout = new QVBoxLayout(ops);
+    opsLayout->setContentsMargins(0, 0, 0, 0);
+    opsFilter_ = new QLineEdit(ops);
+    opsFilter_->setPlaceholderText(tr("Filter ops by name…"));
+    opsFilter_->setClearButtonEnabled(true);
+    opsTable_ = new QTableView(ops);
+    opsModel_ = new OpsTableModel(this);
+    opsProxy_ = new QSortFilterProxyModel(this);
+    opsProxy_->setSourceModel(opsModel_);
+    opsProxy_->setSortRole(Qt::UserRole);
+    opsProxy_->setFilterKeyColumn(OpsTableModel::Name);
+    opsProxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    opsTable_->setModel(opsProxy_);
+    opsTable_->setSortingEnabled(true);
+    opsTable_->sortByColumn(OpsTableModel::RankCost, Qt::AscendingOrder);
+    opsTable_->verticalHeader()->hide();
+    opsLayout->addWidget(opsFilter_);
+    opsLayout->addWidget(opsTable_);
+    tabs_->addTab(ops, tr("Ops"));
+    connect(opsFilter_, &QLineEdit::textChanged, opsProxy_, &QSortFilterProxyModel::setFilterFixedString);
+
+    chartsTab_ = new QWidget(tabs_);
+    new QVBoxLayout(chartsTab_);
+    tabs_->addTab(chartsTab_, tr("Charts"));
+    health_ = makeBrowser(tabs_);
+    tabs_->addTab(health_, tr("Health"));
+    report_ = makeBrowser(tabs_);
     report_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    report_->setPlaceholderText(tr("Open a profiling folder (File ▸ Open Folder…): a *_ascend_pt rank folder, "
-                                   "ASCEND_PROFILER_OUTPUT, a msprof PROF_* folder, or a parent of several ranks."));
-    layout->addWidget(report_);
+    report_->setLineWrapMode(QTextEdit::NoWrap);
+    tabs_->addTab(report_, tr("Text report"));
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
     setCentralWidget(central);
 
     status_ = new QLabel(tr("Ready"), this);
@@ -69,6 +158,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     statusBar()->addWidget(status_, 1);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_);
+    buildMenus();
 
     connect(cancel_, &QPushButton::clicked, job_, &LoadJob::cancel);
     connect(job_, &LoadJob::progress, this, [this](const QString& stage, int permille) {
@@ -77,11 +167,80 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     });
     connect(job_, &LoadJob::finished, this, &MainWindow::onFinished);
     connect(rankPicker_, &QComboBox::activated, this, [this](int index) { openPath(currentPath_, index); });
+    connect(bubbleTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::onBubbleRowChanged);
+    connect(timeline_, &TimelineWidget::bubbleSelected, this, [this](int i) {
+        if (i >= 0 && bubbleTable_->currentIndex().row() != i) bubbleTable_->selectRow(i);
+    });
+    connect(timeline_, &TimelineWidget::kernelClicked, this, &MainWindow::showKernel);
+    connect(timeline_, &TimelineWidget::rangeSelected, this, &MainWindow::showRange);
+    connect(layerTree_->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& idx) {
+        if (!idx.isValid()) return;
+        const qint64 s = idx.data(Qt::UserRole).toLongLong(), e = idx.data(Qt::UserRole + 1).toLongLong();
+        if (e > s) timeline_->focusRange(s, e);
+    });
 }
 
 MainWindow::~MainWindow() = default;
 
-QString MainWindow::reportText() const { return report_->toPlainText(); }
+void MainWindow::buildMenus() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open Folder…"), QKeySequence::Open, this, &MainWindow::onOpenFolder);
+    recentMenu_ = file->addMenu(tr("Open &Recent"));
+    updateRecentMenu();
+    exportMenu_ = file->addMenu(tr("&Export"));
+    exportMenu_->addAction(tr("Anomaly &JSON…"), this, [this] { onExport(Export::AnomalyJson); });
+    exportMenu_->addAction(tr("Anomaly &report (Markdown)…"), this, [this] { onExport(Export::AnomalyReport); });
+    exportMenu_->addAction(tr("&Architecture report (Markdown)…"), this, [this] { onExport(Export::ArchitectureReport); });
+    exportMenu_->addSeparator();
+    exportMenu_->addAction(tr("Export &all to folder…"), this, &MainWindow::onExportAll);
+    exportMenu_->setEnabled(false);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Fit timeline"), this, [this] { timeline_->fit(); });
+    auto* host = view->addAction(tr("Show &host lanes"));
+    host->setCheckable(true);
+    host->setChecked(true);
+    connect(host, &QAction::toggled, this, [this](bool on) { timeline_->setGroupCollapsed(QStringLiteral("Host"), !on); });
+    auto* overlap = view->addAction(tr("Show &Overlap Analysis lanes"));
+    overlap->setCheckable(true);
+    connect(overlap, &QAction::toggled, this, [this](bool on) { timeline_->setGroupCollapsed(QStringLiteral("Overlap Analysis"), !on); });
+    auto* lang = view->addMenu(tr("&Language"));
+    const std::pair<QString, QString> langs[] = {{tr("System default"), QString()}, {QStringLiteral("English"), QStringLiteral("en")},
+                                                 {QStringLiteral("中文（简体）"), QStringLiteral("zh_CN")}};
+    for (const auto& [label, code] : langs) {
+        auto* a = lang->addAction(label);
+        a->setCheckable(true);
+        a->setChecked(QSettings().value(QStringLiteral("language")).toString() == code);
+        connect(a, &QAction::triggered, this, [this, code = code] {
+            QSettings().setValue(QStringLiteral("language"), code);
+            QMessageBox::information(this, tr("Language"), tr("The language changes the next time BubbleScope starts."));
+        });
+    }
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard shortcuts"), this, [this] {
+        QMessageBox::information(this, tr("Keyboard shortcuts"),
+                                 tr("Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; "
+                                    "N/P next/previous bubble by size; Shift+drag selects a range for statistics; "
+                                    "click a group header to fold it."));
+    });
+    help->addAction(tr("&About BubbleScope"), this, [this] {
+        QMessageBox::about(this, tr("About BubbleScope"),
+                           tr("BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.").arg(QApplication::applicationVersion()));
+    });
+}
+
+QString MainWindow::reportText() const { return reportText_; }
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const auto urls = e->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile()) openPath(urls.first().toLocalFile());
+}
 
 void MainWindow::onOpenFolder() {
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Profiling Folder"));
@@ -96,7 +255,7 @@ void MainWindow::openSample(const QString& path) {
 bool MainWindow::isShowingSample() const { return sampleBanner_->isVisible(); }
 
 void MainWindow::showMessage(const QString& text) {
-    report_->setPlainText(text);
+    summary_->setPlainText(text);
     status_->setText(text);
 }
 
@@ -119,7 +278,9 @@ void MainWindow::onFinished(const LoadOutcome& outcome) {
         return;
     }
     if (!outcome.error.isEmpty()) {
-        report_->setPlainText(outcome.error);
+        summary_->setPlainText(outcome.error);
+        reportText_ = outcome.error;
+        tabs_->setCurrentWidget(summary_);
         status_->setText(tr("Nothing loaded."));
         emit loadFinished(false);
         return;
@@ -134,10 +295,287 @@ void MainWindow::onFinished(const LoadOutcome& outcome) {
         rankPicker_->setCurrentText(outcome.rank->label);
         rankPicker_->blockSignals(false);
     }
-    report_->setPlainText(outcome.rank->text);
+    profile_ = outcome.rank->profile;
+    analysis_ = outcome.rank->analysis;
+    reportText_ = outcome.rank->text;
+    showResults();
     setWindowTitle(sampleBanner_->isVisible() ? tr("Sample profile — BubbleScope") : tr("%1 — BubbleScope").arg(outcome.rank->label));
     status_->setText(tr("Loaded %1").arg(currentPath_));
+    exportMenu_->setEnabled(true);
+    if (!sampleBanner_->isVisible()) addRecent(currentPath_);
     emit loadFinished(true);
+}
+
+void MainWindow::showResults() {
+    const auto& r = *analysis_;
+    const auto& a = r.anomaly;
+    timeline_->setModel(profile_, analysis_);
+    bubbleModel_->setAnalysis(profile_, analysis_);
+    bubbleTable_->resizeColumnsToContents();
+    opsModel_->setAnalysis(analysis_);
+    opsTable_->resizeColumnsToContents();
+    fillLayerModel(*layerModel_, *profile_, r);
+    layerTree_->expandToDepth(0);
+    layerTree_->resizeColumnToContents(0);
+    report_->setPlainText(reportText_);
+
+    // Summary: the five answers, the step table and the profiler cross-check.
+    const QStringList questions = {tr("Are there significant bubbles?"), tr("Which step group holds them?"),
+                                   tr("Prelaunch, tail, internal or inter-step?"), tr("Is there a host-side risk?"),
+                                   tr("Is the evidence enough?")};
+    QString html = QStringLiteral("<h3>%1</h3><ol>").arg(tr("Bubble-first summary"));
+    for (int i = 0; i < static_cast<int>(a.answers.size()) && i < questions.size(); ++i)
+        html += QStringLiteral("<li><b>%1</b> %2</li>").arg(questions[i], esc(a.answers[static_cast<std::size_t>(i)]));
+    html += QStringLiteral("</ol><h3>%1</h3><table border=1 cellspacing=0 cellpadding=3><tr>").arg(tr("Steps (ms)"));
+    for (const QString& h : {tr("Step"), tr("Group"), tr("Service"), tr("Busy"), tr("Underfeed"), tr("Prelaunch"), tr("Internal"), tr("Largest"), tr("Tail"), tr("Bubbles")})
+        html += QStringLiteral("<th>%1</th>").arg(h);
+    html += QStringLiteral("</tr>");
+    for (std::size_t i = 0; i < r.metrics.size(); ++i) {
+        const auto& m = r.metrics[i];
+        QString gid;
+        for (const auto& g : a.groups)
+            if (std::find(g.steps.begin(), g.steps.end(), static_cast<int>(i)) != g.steps.end()) gid = QString::fromStdString(g.id);
+        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right>%3</td><td align=right>%4</td><td align=right>%5</td><td align=right>%6</td>"
+                               "<td align=right>%7</td><td align=right>%8</td><td align=right>%9</td><td align=right>%10</td></tr>")
+                    .arg(m.stepId >= 0 ? QString::number(m.stepId) : QStringLiteral("pseudo"), gid, msText(m.service), msText(m.busyUnion),
+                         QString::number(m.underfeedRatio, 'f', 3), msText(m.prelaunchGap), msText(m.internalBubbleTotal),
+                         msText(m.largestInternalBubble), msText(m.tailGap))
+                    .arg(m.bubbleCount);
+    }
+    html += QStringLiteral("</table>");
+    if (r.crossCheck.available) {
+        html += QStringLiteral("<h3>%1</h3><table border=1 cellspacing=0 cellpadding=3><tr><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
+                    .arg(tr("Profiler cross-check (step_trace_time.csv, µs)"), tr("Step"), tr("Figure"), tr("Ours"), tr("Profiler"));
+        for (const auto& row : r.crossCheck.rows)
+            for (const auto& f : row.figures)
+                html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right>%3</td><td align=right>%4%5</td></tr>")
+                            .arg(row.stepId)
+                            .arg(QString::fromStdString(f.field) + QStringLiteral(" / ") + QString::fromStdString(f.profilerColumn))
+                            .arg(f.oursUs, 0, 'f', 3)
+                            .arg(f.profilerUs ? QString::number(*f.profilerUs, 'f', 3) : QStringLiteral("n/a"),
+                                 f.mismatch ? QStringLiteral(" <b style='color:#c00'>%1</b>").arg(tr("mismatch")) : QString());
+        html += QStringLiteral("</table>");
+    }
+    summary_->setHtml(html);
+
+    // Health: findings with their fixes.
+    QString h;
+    if (r.findings.empty()) h = QStringLiteral("<p>%1</p>").arg(tr("No finding: the collection looks complete."));
+    for (const auto& f : r.findings) {
+        const QString color = f.severity == Severity::Error ? QStringLiteral("#b00020") : (f.severity == Severity::Warning ? QStringLiteral("#a65f00") : QStringLiteral("#2a5db0"));
+        h += QStringLiteral("<p><b style='color:%1'>[%2] %3</b><br>%4").arg(color, QString::fromLatin1(severityName(f.severity)), esc(f.id), esc(f.seen));
+        if (!f.file.empty()) h += QStringLiteral("<br><i>%1</i>").arg(esc(f.file) + (f.line > 0 ? QStringLiteral(":%1").arg(f.line) : QString()));
+        if (!f.impact.empty()) h += QStringLiteral("<br>%1 %2").arg(tr("Effect:"), esc(f.impact));
+        if (!f.fix.empty()) h += QStringLiteral("<br>%1 %2").arg(tr("Fix:"), esc(f.fix));
+        h += QStringLiteral("</p>");
+    }
+    for (const auto& n : a.notes) h += QStringLiteral("<p>%1</p>").arg(esc(n));
+    health_->setHtml(h);
+    tabs_->setTabText(tabs_->indexOf(health_), r.findings.empty() ? tr("Health") : tr("Health (%1)").arg(r.findings.size()));
+    tabs_->setTabText(tabs_->indexOf(bubbleTable_->parentWidget()), tr("Bubbles (%1)").arg(a.windows.size()));
+
+    // Charts: per-step stacked bars, at most 200 steps (evenly picked).
+    auto* lay = chartsTab_->layout();
+    while (auto* item = lay->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    auto* chart = new QChart;
+    chart->setTitle(tr("Per-step device time (ms)"));
+    auto* series = new QStackedBarSeries;
+    const QStringList names = {tr("busy"), tr("prelaunch"), tr("internal bubbles"), tr("tail")};
+    QBarSet* sets[4];
+    for (int i = 0; i < 4; ++i) sets[i] = new QBarSet(names[i]);
+    sets[0]->setColor(QColor(0x35, 0x4f, 0x6e));
+    sets[1]->setColor(QColor(230, 120, 40));
+    sets[2]->setColor(QColor(220, 40, 40));
+    sets[3]->setColor(QColor(150, 90, 200));
+    QStringList cats;
+    const std::size_t n = r.metrics.size(), stride = std::max<std::size_t>(1, (n + 199) / 200);
+    for (std::size_t i = 0; i < n; i += stride) {
+        const auto& m = r.metrics[i];
+        *sets[0] << nsToMs(m.busyUnion);
+        *sets[1] << nsToMs(m.prelaunchGap);
+        *sets[2] << nsToMs(m.internalBubbleTotal);
+        *sets[3] << nsToMs(m.tailGap);
+        cats << (m.stepId >= 0 ? QString::number(m.stepId) : QStringLiteral("pseudo"));
+    }
+    for (auto* s : sets) series->append(s);
+    chart->addSeries(series);
+    auto* axisX = new QBarCategoryAxis;
+    axisX->append(cats);
+    chart->addAxis(axisX, Qt::AlignBottom);
+    series->attachAxis(axisX);
+    auto* axisY = new QValueAxis;
+    axisY->setTitleText(tr("ms"));
+    chart->addAxis(axisY, Qt::AlignLeft);
+    series->attachAxis(axisY);
+    auto* view = new QChartView(chart, chartsTab_);
+    view->setRenderHint(QPainter::Antialiasing);
+    lay->addWidget(view);
+}
+
+void MainWindow::onBubbleRowChanged() {
+    const int row = bubbleTable_->currentIndex().row();
+    if (!analysis_ || row < 0 || row >= static_cast<int>(analysis_->anomaly.windows.size())) return;
+    if (timeline_->selectedBubble() != row) timeline_->selectBubble(row);
+    const auto& w = analysis_->anomaly.windows[static_cast<std::size_t>(row)];
+    const TimeNs origin = analysis_->anomaly.captureStart;
+    QString h = QStringLiteral("<h3>%1 — %2 ms %3, %4 %5</h3>")
+                    .arg(QString::fromStdString(w.id), msText(w.span.length()), QString::fromLatin1(windowScopeName(w.scope)), tr("step"),
+                         QString::fromStdString(w.stepId));
+    h += QStringLiteral("<table border=1 cellspacing=0 cellpadding=2><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th></tr>")
+             .arg(tr("Side"), tr("Kernel"), tr("Task type"), tr("Duration (µs)"), tr("Wait (µs)"), tr("Stream"));
+    auto kernelRow = [&](const QString& side, const NeighbourKernel& k) {
+        h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td align=right>%4</td><td align=right>%5</td><td>%6</td></tr>")
+                 .arg(side, esc(k.name), esc(k.taskType), QString::number(nsToUs(k.dur), 'f', 1), QString::number(nsToUs(k.wait), 'f', 1),
+                      k.stream >= 0 ? QString::number(k.stream) : QStringLiteral("?"));
+    };
+    for (auto it = w.before.rbegin(); it != w.before.rend(); ++it) kernelRow(tr("before"), *it);
+    h += QStringLiteral("<tr><td colspan=6 style='background:#fde2e2'><i>%1 +%2 ms → +%3 ms</i></td></tr>")
+             .arg(tr("device idle"), msText(w.span.a - origin), msText(w.span.b - origin));
+    for (const auto& k : w.after) kernelRow(tr("after"), k);
+    h += QStringLiteral("</table>");
+    const auto& e = w.evidence;
+    if (e.hostTraceExists) {
+        h += QStringLiteral("<p>%1 %2 · %3 %4 · %5 %6 · %7 %8</p>")
+                 .arg(tr("Host coverage"), QString::number(e.coverage, 'f', 2), tr("sync"), QString::number(e.syncRatio, 'f', 2), tr("comm"),
+                      QString::number(e.commRatio, 'f', 2), tr("parallelism"),
+                      e.parallelism ? QString::number(*e.parallelism, 'f', 2) : QStringLiteral("n/a"));
+        if (!e.topEvents.empty()) {
+            h += QStringLiteral("<p>%1</p><ul>").arg(tr("Host events in the window:"));
+            for (const auto& t : e.topEvents)
+                h += QStringLiteral("<li>%1 — %2 (%3 µs)</li>").arg(esc(t.name), esc(t.thread), QString::number(nsToUs(t.overlap), 'f', 1));
+            h += QStringLiteral("</ul>");
+        }
+    } else {
+        h += QStringLiteral("<p>%1</p>").arg(tr("There is no host trace: causes cannot be attributed."));
+    }
+    h += QStringLiteral("<p><b>%1</b></p><ul>").arg(tr("Candidate causes (possible, not a verdict):"));
+    for (std::size_t i = 0; i < w.labels.size(); ++i)
+        h += QStringLiteral("<li><code>%1</code> — %2</li>").arg(esc(w.labels[i]), i < w.labelEvidence.size() ? esc(w.labelEvidence[i]) : QString());
+    h += QStringLiteral("</ul>");
+    bubbleDetail_->setHtml(h);
+}
+
+void MainWindow::showKernel(int kernelIndex) {
+    if (!profile_ || kernelIndex < 0 || kernelIndex >= static_cast<int>(profile_->kernels.size())) return;
+    const Kernel& k = profile_->kernels[static_cast<std::size_t>(kernelIndex)];
+    const QString name = QString::fromStdString(std::string(profile_->str(k.name)));
+    QString h = QStringLiteral("<h3>%1</h3><table>").arg(name.toHtmlEscaped());
+    auto row = [&](const QString& a, const QString& b) { h += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(a, b.toHtmlEscaped()); };
+    row(tr("Op type"), QString::fromStdString(std::string(profile_->str(k.opType))));
+    row(tr("Task type"), QString::fromStdString(std::string(profile_->str(k.taskType))));
+    row(tr("Stream"), k.stream >= 0 ? QString::number(k.stream) : QStringLiteral("?"));
+    row(tr("Start"), QString::fromStdString(formatNsAsMicros(k.start)) + QStringLiteral(" µs"));
+    row(tr("Duration"), QString::number(nsToUs(k.dur), 'f', 3) + QStringLiteral(" µs"));
+    row(tr("Wait"), QString::number(nsToUs(k.wait), 'f', 3) + QStringLiteral(" µs"));
+    row(tr("Block dim"), QString::number(k.blockDim));
+    row(tr("Input shapes"), QString::fromStdString(std::string(profile_->str(k.inputShapes))));
+    row(tr("Output shapes"), QString::fromStdString(std::string(profile_->str(k.outputShapes))));
+    for (const auto& o : analysis_->anomaly.ops)
+        if (o.name == std::string(profile_->str(k.name)) || (k.cls == TaskClass::Comm && o.taskType == std::string(profile_->str(k.taskType)) && name.startsWith(QString::fromStdString(o.name.substr(0, 8))))) {
+            row(tr("PMU verdict"), QString::fromStdString(o.pmuVerdict));
+            if (o.falseHotspot) row(tr("Flag"), QStringLiteral("WAIT_ANCHOR_FALSE_HOTSPOT"));
+            if (o.waitPollution) row(tr("Flag"), QStringLiteral("WAIT_POLLUTION_RISK"));
+            break;
+        }
+    if (k.pmuRow >= 0)
+        for (std::size_t c = 0; c < profile_->pmu.columns.size(); ++c)
+            row(QString::fromStdString(profile_->pmu.columns[c]), QString::number(profile_->pmu.at(static_cast<std::size_t>(k.pmuRow), c)));
+    h += QStringLiteral("</table>");
+    bubbleDetail_->setHtml(h);
+    tabs_->setCurrentWidget(bubbleTable_->parentWidget());
+}
+
+void MainWindow::showRange(qint64 start, qint64 end) {
+    if (!profile_) return;
+    const auto seg = busySegments(*profile_, {start, end});
+    const TimeNs busy = totalLength(seg);
+    std::map<std::string, TimeNs> byName;
+    std::size_t count = 0;
+    for (const auto& k : profile_->kernels) {
+        if (k.start >= end) break;
+        if (k.end() <= start) continue;
+        ++count;
+        byName[std::string(profile_->str(k.name))] += std::min(k.end(), static_cast<TimeNs>(end)) - std::max(k.start, static_cast<TimeNs>(start));
+    }
+    std::vector<std::pair<TimeNs, std::string>> top;
+    for (const auto& [n, t] : byName) top.emplace_back(t, n);
+    std::sort(top.rbegin(), top.rend());
+    QString h = QStringLiteral("<h3>%1</h3><p>%2 %3 ms · %4 %5 ms · %6 %7 ms · %8 %9</p><ol>")
+                    .arg(tr("Range statistics"), tr("span"), msText(end - start), tr("busy union"), msText(busy), tr("idle"),
+                         msText(end - start - busy), tr("kernels"))
+                    .arg(count);
+    for (std::size_t i = 0; i < top.size() && i < 8; ++i)
+        h += QStringLiteral("<li>%1 — %2 ms</li>").arg(esc(top[i].second), msText(top[i].first));
+    h += QStringLiteral("</ol>");
+    bubbleDetail_->setHtml(h);
+    tabs_->setCurrentWidget(bubbleTable_->parentWidget());
+    status_->setText(tr("Range: %1 ms, busy %2 ms, %3 kernels").arg(msText(end - start), msText(busy)).arg(count));
+}
+
+QString MainWindow::defaultExportName(Export kind) const {
+    if (!profile_) return {};
+    switch (kind) {
+    case Export::AnomalyJson:
+        return QStringLiteral("anomaly_discovery_%1.json").arg(QFileInfo(QString::fromStdString(profile_->inventory.rankDir)).fileName());
+    case Export::AnomalyReport: return QString::fromStdString(defaultAnomalyReportName(*profile_));
+    case Export::ArchitectureReport: return QString::fromStdString(defaultArchitectureReportName(*profile_));
+    }
+    return {};
+}
+
+QString MainWindow::exportTo(Export kind, const QString& path) const {
+    if (!profile_ || !analysis_) return tr("Nothing is loaded.");
+    std::string text;
+    switch (kind) {
+    case Export::AnomalyJson: text = renderJson(*profile_, *analysis_); break;
+    case Export::AnomalyReport: text = renderAnomalyReport(*profile_, *analysis_); break;
+    case Export::ArchitectureReport: text = renderArchitectureReport(*profile_, *analysis_); break;
+    }
+    return QString::fromStdString(writeFileAtomically(path.toStdString(), text));
+}
+
+void MainWindow::onExport(Export kind) {
+    const QString filter = kind == Export::AnomalyJson ? tr("JSON (*.json)") : tr("Markdown (*.md)");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export"), defaultExportName(kind), filter);
+    if (path.isEmpty()) return;
+    const QString err = exportTo(kind, path);
+    if (!err.isEmpty()) QMessageBox::critical(this, tr("Export failed"), tr("The file was not written; nothing was changed.\n\n%1").arg(err));
+    else status_->setText(tr("Exported %1").arg(path));
+}
+
+void MainWindow::onExportAll() {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export all to folder"));
+    if (dir.isEmpty()) return;
+    QStringList written;
+    for (Export k : {Export::AnomalyJson, Export::AnomalyReport, Export::ArchitectureReport}) {
+        const QString path = dir + QLatin1Char('/') + defaultExportName(k);
+        const QString err = exportTo(k, path);
+        if (!err.isEmpty()) {
+            QMessageBox::critical(this, tr("Export failed"), tr("The file was not written; nothing was changed.\n\n%1").arg(err));
+            return;
+        }
+        written << path;
+    }
+    status_->setText(tr("Exported %1 files to %2").arg(written.size()).arg(dir));
+}
+
+void MainWindow::updateRecentMenu() {
+    recentMenu_->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recent")).toStringList();
+    for (const QString& p : recent) recentMenu_->addAction(p, this, [this, p] { openPath(p); });
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QStringList recent = QSettings().value(QStringLiteral("recent")).toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > 10) recent.removeLast();
+    QSettings().setValue(QStringLiteral("recent"), recent);
+    updateRecentMenu();
 }
 
 } // namespace bs::ui

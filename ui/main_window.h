@@ -1,47 +1,104 @@
 #pragma once
 #include <QMainWindow>
 
+#include <memory>
+
+class QComboBox;
 class QLabel;
-class QPlainTextEdit;
+class QLineEdit;
+class QMenu;
 class QProgressBar;
 class QPushButton;
-class QComboBox;
+class QSortFilterProxyModel;
+class QStandardItemModel;
+class QTabWidget;
+class QTableView;
+class QTextBrowser;
+class QTreeView;
+
+namespace bs {
+struct Profile;
+struct AnalysisResult;
+} // namespace bs
 
 namespace bs::ui {
 
 class LoadJob;
 struct LoadOutcome;
+class TimelineWidget;
+class BubbleTableModel;
+class OpsTableModel;
 
-// The application window. This shell shows the inventory, the health findings and the per-step
-// bubble table of the loaded profile; the timeline and inspector panels plug in here.
+// The application window: timeline on top, panels below (summary, bubbles, layers, ops, charts,
+// health, text report), exports in File ▸ Export. Loading runs in a LoadJob off the GUI thread.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
     void openPath(const QString& path, int rankIndex = 0);
-    // Opens the embedded sample and says so in a banner until another profile is opened.
     void openSample(const QString& path);
     void showMessage(const QString& text);
     bool isShowingSample() const;
     QString reportText() const;
 
+    // For tests and the screenshot tool.
+    TimelineWidget* timeline() const { return timeline_; }
+    QTableView* bubbleTable() const { return bubbleTable_; }
+    QTabWidget* tabs() const { return tabs_; }
+    // Writes the chosen export to `path` (atomically); returns an empty string or the error.
+    enum class Export { AnomalyJson, AnomalyReport, ArchitectureReport };
+    QString exportTo(Export kind, const QString& path) const;
+    QString defaultExportName(Export kind) const;
+
 signals:
     void loadFinished(bool ok);
 
+protected:
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+
 private:
+    void buildMenus();
     void onOpenFolder();
     void onFinished(const LoadOutcome& outcome);
+    void showResults();
+    void onBubbleRowChanged();
+    void onExport(Export kind);
+    void onExportAll();
+    void updateRecentMenu();
+    void addRecent(const QString& path);
+    void showKernel(int kernelIndex);
+    void showRange(qint64 start, qint64 end);
 
     LoadJob* job_;
-    QPlainTextEdit* report_;
+    std::shared_ptr<const Profile> profile_;
+    std::shared_ptr<const AnalysisResult> analysis_;
+    TimelineWidget* timeline_;
+    QTabWidget* tabs_;
+    QTextBrowser* summary_;
+    QTableView* bubbleTable_;
+    BubbleTableModel* bubbleModel_;
+    QTextBrowser* bubbleDetail_;
+    QTreeView* layerTree_;
+    QStandardItemModel* layerModel_;
+    QTableView* opsTable_;
+    OpsTableModel* opsModel_;
+    QSortFilterProxyModel* opsProxy_;
+    QLineEdit* opsFilter_;
+    QWidget* chartsTab_;
+    QTextBrowser* health_;
+    QTextBrowser* report_;
+    QLabel* sampleBanner_;
+    QLabel* rankLabel_;
+    QComboBox* rankPicker_;
     QProgressBar* progress_;
     QPushButton* cancel_;
     QLabel* status_;
-    QComboBox* rankPicker_;
-    QLabel* sampleBanner_;
-    QLabel* rankLabel_;
+    QMenu* recentMenu_;
+    QMenu* exportMenu_;
     QString currentPath_;
+    QString reportText_;
 };
 
 } // namespace bs::ui

@@ -1,0 +1,50 @@
+#pragma once
+// Item models of the panels: bubble windows, ops, layers. They read the core results; no parsing.
+#include <QAbstractTableModel>
+#include <QStandardItemModel>
+
+#include <memory>
+
+namespace bs {
+struct Profile;
+struct AnalysisResult;
+} // namespace bs
+
+namespace bs::ui {
+
+class BubbleTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Rank, Step, Scope, Start, Duration, Labels, Coverage, ColumnCount };
+    explicit BubbleTableModel(QObject* parent = nullptr);
+    void setAnalysis(std::shared_ptr<const Profile> profile, std::shared_ptr<const AnalysisResult> analysis);
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+private:
+    std::shared_ptr<const Profile> profile_;
+    std::shared_ptr<const AnalysisResult> analysis_;
+};
+
+class OpsTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { RankCost, RankTotal, Name, TaskType, Calls, DurAvg, WaitAvg, CostAvg, WaitRatio, Total, Flags, Pmu, ColumnCount };
+    explicit OpsTableModel(QObject* parent = nullptr);
+    void setAnalysis(std::shared_ptr<const AnalysisResult> analysis);
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+private:
+    std::shared_ptr<const AnalysisResult> analysis_;
+};
+
+// pass → layer (type, wall) → functional role → kernels; each item carries its span
+// (Qt::UserRole = start ns, Qt::UserRole + 1 = end ns).
+void fillLayerModel(QStandardItemModel& model, const Profile& profile, const AnalysisResult& analysis);
+
+} // namespace bs::ui

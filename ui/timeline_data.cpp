@@ -1,0 +1,173 @@
+#include "timeline_data.h"
+
+#include "analysis/analysis_run.h"
+#include "model/profile.h"
+
+#include <QHash>
+
+#include <algorithm>
+#include <map>
+
+namespace bs::ui {
+
+namespace {
+
+Track makeTrack(QString name, QString detail, TrackKind kind, QString group) {
+    Track t;
+    t.name = std::move(name);
+    t.detail = std::move(detail);
+    t.kind = kind;
+    t.group = std::move(group);
+    return t;
+}
+
+void finish(Track& t) {
+    std::sort(t.items.begin(), t.items.end(), [](const TimelineItem& a, const TimelineItem& b) { return a.start < b.start; });
+    for (const auto& i : t.items) t.maxDuration = std::max(t.maxDuration, i.end - i.start);
+}
+
+enum Palette : std::uint16_t { kCompute, kVector, kMix, kAicpu, kComm, kOther, kStepA, kStepB, kBusy, kHost, kHostSync, kHostComm,
+                               kDense, kMoeDfc, kMoeGmm, kLayerOther, kOverlap, kPaletteSize };
+
+std::uint16_t kernelColor(const Kernel& k, std::string_view taskType) {
+    switch (k.cls) {
+    case TaskClass::Comm: return kComm;
+    case TaskClass::AiCpu: return kAicpu;
+    case TaskClass::Other: return kOther;
+    case TaskClass::ComputeCore:
+        if (taskType == "AI_VECTOR_CORE" || taskType == "MIX_AIV") return kVector;
+        if (taskType == "MIX_AIC") return kMix;
+        return kCompute;
+    }
+    return kOther;
+}
+
+} // namespace
+
+QColor colorForName(const QString& name) {
+    const uint h = qHash(name);
+    return QColor::fromHsv(static_cast<int>(h % 360), 110 + static_cast<int>((h >> 9) % 60), 200);
+}
+
+TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
+    TimelineData d;
+    d.palette.resize(kPaletteSize);
+    d.palette[kCompute] = QColor(0x3b, 0x7d, 0xd8);
+    d.palette[kVector] = QColor(0x2e, 0xa8, 0x8f);
+    d.palette[kMix] = QColor(0x6a, 0x5a, 0xcd);
+    d.palette[kAicpu] = QColor(0xe0, 0x6c, 0x2f);
+    d.palette[kComm] = QColor(0xd9, 0xa4, 0x1c);
+    d.palette[kOther] = QColor(0x8a, 0x8f, 0x98);
+    d.palette[kStepA] = QColor(0x55, 0x60, 0x70);
+    d.palette[kStepB] = QColor(0x78, 0x84, 0x96);
+    d.palette[kBusy] = QColor(0x35, 0x4f, 0x6e);
+    d.palette[kHost] = QColor(0x9b, 0xb5, 0xd6);
+    d.palette[kHostSync] = QColor(0xd6, 0x5d, 0x5d);
+    d.palette[kHostComm] = QColor(0xe3, 0xb5, 0x4a);
+    d.palette[kDense] = QColor(0x5b, 0x9b, 0xd5);
+    d.palette[kMoeDfc] = QColor(0x9e, 0x6b, 0xc9);
+    d.palette[kMoeGmm] = QColor(0xc9, 0x6b, 0x9e);
+    d.palette[kLayerOther] = QColor(0x9a, 0xa5, 0xb1);
+    d.palette[kOverlap] = QColor(0x7f, 0x9f, 0x7f);
+
+    // Step band.
+    Track steps = makeTrack(QStringLiteral("Steps"), {}, TrackKind::Steps, QStringLiteral("Device"));
+    for (std::size_t i = 0; i < r.steps.steps.size(); ++i)
+        steps.items.push_back({r.steps.steps[i].start, r.steps.steps[i].end, static_cast<std::uint32_t>(i), static_cast<std::uint16_t>(i % 2 ? kStepB : kStepA)});
+    finish(steps);
+    d.tracks.push_back(std::move(steps));
+    // Layer band (structures).
+    Track layers = makeTrack(QStringLiteral("Layers"), QString::fromStdString(r.architecture.markerSource), TrackKind::Layers, QStringLiteral("Device"));
+    for (std::size_t i = 0; i < r.architecture.structures.size(); ++i) {
+        const auto& s = r.architecture.structures[i];
+        std::uint16_t c = kLayerOther;
+        if (s.type.rfind("Dense", 0) == 0) c = kDense;
+        else if (s.type.rfind("MoE+DFC", 0) == 0) c = kMoeDfc;
+        else if (s.type.rfind("MoE+GMM", 0) == 0) c = kMoeGmm;
+        layers.items.push_back({s.span.a, s.span.b, static_cast<std::uint32_t>(i), c});
+    }
+    finish(layers);
+    d.tracks.push_back(std::move(layers));
+    // Device busy union.
+    Track busy = makeTrack(QStringLiteral("Device busy"), QStringLiteral("union of all streams"), TrackKind::DeviceBusy, QStringLiteral("Device"));
+    {
+        std::vector<Interval> iv;
+        iv.reserve(p.kernels.size());
+        for (const auto& k : p.kernels) iv.push_back({k.start, k.end()});
+        const auto merged = mergeIntervals(std::move(iv));
+        for (std::size_t i = 0; i < merged.size(); ++i) busy.items.push_back({merged[i].a, merged[i].b, static_cast<std::uint32_t>(i), kBusy});
+    }
+    finish(busy);
+    d.tracks.push_back(std::move(busy));
+    // One track per stream, with its dominant task types.
+    std::map<int, Track> streams;
+    std::map<int, std::map<std::string, TimeNs>> typeTime;
+    for (std::size_t i = 0; i < p.kernels.size(); ++i) {
+        const Kernel& k = p.kernels[i];
+        const std::string_view tt = p.str(k.taskType);
+        auto& t = streams[k.stream];
+        t.items.push_back({k.start, k.end(), static_cast<std::uint32_t>(i), kernelColor(k, tt)});
+        typeTime[k.stream][std::string(tt.empty() ? taskClassName(k.cls) : tt)] += k.dur;
+    }
+    for (auto& [s, t] : streams) {
+        t.name = s >= 0 ? QStringLiteral("Stream %1").arg(s) : QStringLiteral("Stream ?");
+        t.kind = TrackKind::Stream;
+        t.group = QStringLiteral("Device");
+        std::vector<std::pair<TimeNs, std::string>> tt;
+        for (const auto& [n, v] : typeTime[s]) tt.emplace_back(v, n);
+        std::sort(tt.rbegin(), tt.rend());
+        for (std::size_t i = 0; i < tt.size() && i < 2; ++i) t.detail += (i ? QStringLiteral(", ") : QString()) + QString::fromStdString(tt[i].second);
+        finish(t);
+        d.tracks.push_back(std::move(t));
+    }
+    // HCCL and host lanes, Overlap Analysis lanes.
+    auto laneName = [&](std::uint32_t lane) {
+        const auto& l = p.lanes[lane];
+        QString proc;
+        auto pit = p.processes.find(l.pid);
+        if (pit != p.processes.end()) proc = QString::fromStdString(pit->second.name);
+        auto tit = p.threads.find({l.pid, l.tid});
+        const QString thread = tit != p.threads.end() && !tit->second.name.empty() ? QString::fromStdString(tit->second.name)
+                                                                                   : QStringLiteral("Thread %1").arg(l.tid);
+        return proc.isEmpty() ? thread : proc + QStringLiteral(" · ") + thread;
+    };
+    auto addLanes = [&](const std::vector<TraceEvent>& evs, TrackKind kind, const QString& group, bool collapsed) {
+        std::map<std::uint32_t, Track> byLane;
+        for (std::size_t i = 0; i < evs.size(); ++i) {
+            const auto& e = evs[i];
+            std::uint16_t c = kind == TrackKind::Hccl ? kComm : (kind == TrackKind::Overlap ? kOverlap : kHost);
+            if (kind == TrackKind::Host) {
+                const std::string_view n = p.str(e.name);
+                if (n.find("Synchronize") != std::string_view::npos || n == "aten::item" || n == "aten::to" || n.rfind("aclrtMemcpy", 0) == 0) c = kHostSync;
+                else if (n.rfind("c10d", 0) == 0 || n.find("Hccl") != std::string_view::npos) c = kHostComm;
+            }
+            byLane[e.lane].items.push_back({e.ts, std::max(e.end(), e.ts + 1), static_cast<std::uint32_t>(i), c});
+        }
+        for (auto& [lane, t] : byLane) {
+            t.name = laneName(lane);
+            t.kind = kind;
+            t.group = group;
+            t.collapsed = collapsed;
+            finish(t);
+            d.tracks.push_back(std::move(t));
+        }
+    };
+    addLanes(p.hcclEvents, TrackKind::Hccl, QStringLiteral("HCCL"), false);
+    addLanes(p.hostEvents, TrackKind::Host, QStringLiteral("Host"), false);
+    addLanes(p.overlapEvents, TrackKind::Overlap, QStringLiteral("Overlap Analysis"), true);
+
+    for (std::size_t i = 0; i < r.anomaly.windows.size(); ++i) {
+        const auto& w = r.anomaly.windows[i];
+        d.bubbles.push_back({w.span.a, w.span.b, static_cast<int>(w.scope), static_cast<int>(i + 1), QString::fromStdString(w.id)});
+    }
+    d.start = p.kernels.empty() ? 0 : p.kernels.front().start;
+    d.end = d.start + 1;
+    for (const auto& k : p.kernels) d.end = std::max(d.end, k.end());
+    for (const auto& s : r.steps.steps) {
+        d.start = std::min(d.start, s.start);
+        d.end = std::max(d.end, s.end);
+    }
+    return d;
+}
+
+} // namespace bs::ui
