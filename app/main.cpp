@@ -5,6 +5,10 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QSettings>
+#include <QTranslator>
 
 #include <cstdio>
 #include <cstring>
@@ -39,6 +43,14 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("BubbleScope"));
     QApplication::setOrganizationName(QStringLiteral("BubbleScope"));
     QApplication::setApplicationVersion(QStringLiteral(BUBBLESCOPE_VERSION));
+    // Language: View ▸ Language override, else the system locale.
+    QString lang = QSettings().value(QStringLiteral("language")).toString();
+    if (lang.isEmpty()) lang = QLocale::system().name();
+    QTranslator appTr, qtTr;
+    if (lang.startsWith(QLatin1String("zh"))) {
+        if (appTr.load(QStringLiteral(":/i18n/bubblescope_zh_CN.qm"))) QApplication::installTranslator(&appTr);
+        if (qtTr.load(QStringLiteral("qtbase_zh_CN"), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) QApplication::installTranslator(&qtTr);
+    }
     bs::ui::MainWindow window;
     window.show();
     const QStringList args = QApplication::arguments();

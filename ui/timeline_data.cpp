@@ -3,6 +3,7 @@
 #include "analysis/analysis_run.h"
 #include "model/profile.h"
 
+#include <QCoreApplication>
 #include <QHash>
 
 #include <algorithm>
@@ -71,13 +72,13 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
     d.palette[kOverlap] = QColor(0x7f, 0x9f, 0x7f);
 
     // Step band.
-    Track steps = makeTrack(QStringLiteral("Steps"), {}, TrackKind::Steps, QStringLiteral("Device"));
+    Track steps = makeTrack(QCoreApplication::translate("Timeline", "Steps"), {}, TrackKind::Steps, QStringLiteral("Device"));
     for (std::size_t i = 0; i < r.steps.steps.size(); ++i)
         steps.items.push_back({r.steps.steps[i].start, r.steps.steps[i].end, static_cast<std::uint32_t>(i), static_cast<std::uint16_t>(i % 2 ? kStepB : kStepA)});
     finish(steps);
     d.tracks.push_back(std::move(steps));
     // Layer band (structures).
-    Track layers = makeTrack(QStringLiteral("Layers"), QString::fromStdString(r.architecture.markerSource), TrackKind::Layers, QStringLiteral("Device"));
+    Track layers = makeTrack(QCoreApplication::translate("Timeline", "Layers"), QString::fromStdString(r.architecture.markerSource), TrackKind::Layers, QStringLiteral("Device"));
     for (std::size_t i = 0; i < r.architecture.structures.size(); ++i) {
         const auto& s = r.architecture.structures[i];
         std::uint16_t c = kLayerOther;
@@ -89,7 +90,7 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
     finish(layers);
     d.tracks.push_back(std::move(layers));
     // Device busy union.
-    Track busy = makeTrack(QStringLiteral("Device busy"), QStringLiteral("union of all streams"), TrackKind::DeviceBusy, QStringLiteral("Device"));
+    Track busy = makeTrack(QCoreApplication::translate("Timeline", "Device busy"), QCoreApplication::translate("Timeline", "union of all streams"), TrackKind::DeviceBusy, QStringLiteral("Device"));
     {
         std::vector<Interval> iv;
         iv.reserve(p.kernels.size());
@@ -110,7 +111,7 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
         typeTime[k.stream][std::string(tt.empty() ? taskClassName(k.cls) : tt)] += k.dur;
     }
     for (auto& [s, t] : streams) {
-        t.name = s >= 0 ? QStringLiteral("Stream %1").arg(s) : QStringLiteral("Stream ?");
+        t.name = s >= 0 ? QCoreApplication::translate("Timeline", "Stream %1").arg(s) : QCoreApplication::translate("Timeline", "Stream ?");
         t.kind = TrackKind::Stream;
         t.group = QStringLiteral("Device");
         std::vector<std::pair<TimeNs, std::string>> tt;
@@ -128,7 +129,7 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
         if (pit != p.processes.end()) proc = QString::fromStdString(pit->second.name);
         auto tit = p.threads.find({l.pid, l.tid});
         const QString thread = tit != p.threads.end() && !tit->second.name.empty() ? QString::fromStdString(tit->second.name)
-                                                                                   : QStringLiteral("Thread %1").arg(l.tid);
+                                                                                   : QCoreApplication::translate("Timeline", "Thread %1").arg(l.tid);
         return proc.isEmpty() ? thread : proc + QStringLiteral(" · ") + thread;
     };
     auto addLanes = [&](const std::vector<TraceEvent>& evs, TrackKind kind, const QString& group, bool collapsed) {

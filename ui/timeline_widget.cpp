@@ -4,6 +4,7 @@
 #include "model/profile.h"
 #include "timeline_data.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QHelpEvent>
 #include <QImage>
@@ -40,6 +41,15 @@ TimeNs tickStep(TimeNs s, TimeNs e, int width, int minPixels) {
 }
 
 namespace {
+
+// Group keys stay English (they name the lanes in settings and tests); what is shown is translated.
+const char* const kGroupNames[] = {QT_TRANSLATE_NOOP("Timeline", "Host"), QT_TRANSLATE_NOOP("Timeline", "HCCL"),
+                                   QT_TRANSLATE_NOOP("Timeline", "Overlap Analysis")};
+QString groupTitle(const QString& key) {
+    for (const char* g : kGroupNames)
+        if (key == QLatin1String(g)) return QCoreApplication::translate("Timeline", g);
+    return key;
+}
 
 QString durationText(TimeNs ns) {
     const double a = std::abs(static_cast<double>(ns));
@@ -241,7 +251,7 @@ void TimelineWidget::paintTo(QPainter& p) {
             p.setFont(base);
             const bool collapsed = isGroupCollapsed(row.group);
             p.drawText(QRect(6, y, kLabelWidth + 200, row.h), Qt::AlignVCenter | Qt::AlignLeft,
-                       (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + row.group);
+                       (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + groupTitle(row.group));
             continue;
         }
         const auto& t = data_->tracks[static_cast<std::size_t>(row.track)];
@@ -341,7 +351,7 @@ void TimelineWidget::paintTo(QPainter& p) {
             p.setPen(palette().color(QPalette::Text));
             p.setFont(base);
             p.drawText(QRect(6, y, kLabelWidth - 8, row.h), Qt::AlignVCenter,
-                       (isGroupCollapsed(row.group) ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + row.group);
+                       (isGroupCollapsed(row.group) ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + groupTitle(row.group));
             continue;
         }
         const auto& t = data_->tracks[static_cast<std::size_t>(row.track)];
