@@ -47,7 +47,7 @@
     <message>
         <location filename="../ui/timeline_data.cpp" line="75"/>
         <source>Steps</source>
-        <translation type="unfinished"></translation>
+        <translation>Step</translation>
     </message>
     <message>
         <location filename="../ui/timeline_data.cpp" line="81"/>
