@@ -4,27 +4,27 @@
 <context>
     <name>LayerTree</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="143"/>
+        <location filename="../ui/panel_models.cpp" line="146"/>
         <source>Pass / layer / role / kernel</source>
         <translation>前向 / 层 / 功能 / kernel</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="144"/>
+        <location filename="../ui/panel_models.cpp" line="147"/>
         <source>Wall (ms)</source>
         <translation>墙钟时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="144"/>
+        <location filename="../ui/panel_models.cpp" line="147"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="145"/>
+        <location filename="../ui/panel_models.cpp" line="148"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="164"/>
+        <location filename="../ui/panel_models.cpp" line="167"/>
         <source>Pass %1 (%2, step %3)</source>
         <translation>前向 %1（%2，step %3）</translation>
     </message>
@@ -103,37 +103,37 @@
         <translation>（采集边界）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="62"/>
+        <location filename="../ui/panel_models.cpp" line="65"/>
         <source>Bubble</source>
         <translation>空泡</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="63"/>
+        <location filename="../ui/panel_models.cpp" line="66"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="64"/>
+        <location filename="../ui/panel_models.cpp" line="67"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="65"/>
+        <location filename="../ui/panel_models.cpp" line="68"/>
         <source>Start (ms)</source>
         <translation>开始 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="66"/>
+        <location filename="../ui/panel_models.cpp" line="69"/>
         <source>Duration (ms)</source>
         <translation>时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="67"/>
+        <location filename="../ui/panel_models.cpp" line="70"/>
         <source>Candidate causes</source>
         <translation>候选原因</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="68"/>
+        <location filename="../ui/panel_models.cpp" line="71"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
@@ -747,67 +747,67 @@
 <context>
     <name>bs::ui::OpsTableModel</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="107"/>
+        <location filename="../ui/panel_models.cpp" line="110"/>
         <source>wait anchor</source>
         <translation>等待锚点</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="125"/>
+        <location filename="../ui/panel_models.cpp" line="128"/>
         <source>Rank (avg cost)</source>
         <translation>排名（平均开销）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="126"/>
+        <location filename="../ui/panel_models.cpp" line="129"/>
         <source>Rank (total)</source>
         <translation>排名（总时长）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="127"/>
+        <location filename="../ui/panel_models.cpp" line="130"/>
         <source>Op</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="128"/>
+        <location filename="../ui/panel_models.cpp" line="131"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="129"/>
+        <location filename="../ui/panel_models.cpp" line="132"/>
         <source>Calls</source>
         <translation>调用次数</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="130"/>
+        <location filename="../ui/panel_models.cpp" line="133"/>
         <source>Duration avg (µs)</source>
         <translation>平均时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="131"/>
+        <location filename="../ui/panel_models.cpp" line="134"/>
         <source>Wait avg (µs)</source>
         <translation>平均等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="132"/>
+        <location filename="../ui/panel_models.cpp" line="135"/>
         <source>Total cost avg (µs)</source>
         <translation>平均总开销 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="133"/>
+        <location filename="../ui/panel_models.cpp" line="136"/>
         <source>Wait ratio</source>
         <translation>等待占比</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="134"/>
+        <location filename="../ui/panel_models.cpp" line="137"/>
         <source>Total (ms)</source>
         <translation>总时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="135"/>
+        <location filename="../ui/panel_models.cpp" line="138"/>
         <source>Flags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="136"/>
+        <location filename="../ui/panel_models.cpp" line="139"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
     </message>
@@ -825,42 +825,42 @@
         <translation>未加载 profile</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="384"/>
+        <location filename="../ui/timeline_widget.cpp" line="385"/>
         <source>View %1</source>
         <translation>视图 %1</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="410"/>
-        <source>start +%1, duration %2</source>
-        <translation>开始 +%1，时长 %2</translation>
+        <location filename="../ui/timeline_widget.cpp" line="412"/>
+        <source>start %1, duration %2</source>
+        <translation>开始 %1，时长 %2</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="415"/>
+        <location filename="../ui/timeline_widget.cpp" line="417"/>
         <source>task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="416"/>
+        <location filename="../ui/timeline_widget.cpp" line="418"/>
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="423"/>
+        <location filename="../ui/timeline_widget.cpp" line="425"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="423"/>
+        <location filename="../ui/timeline_widget.cpp" line="425"/>
         <source>kernel sum</source>
         <translation>kernel 时长之和</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="425"/>
+        <location filename="../ui/timeline_widget.cpp" line="427"/>
         <source>Device busy</source>
         <translation>设备忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="451"/>
+        <location filename="../ui/timeline_widget.cpp" line="453"/>
         <source>Bubble %1: %2 device idle</source>
         <translation>空泡 %1：设备空闲 %2</translation>
     </message>

@@ -38,7 +38,10 @@ QVariant BubbleTableModel::data(const QModelIndex& index, int role) const {
         case Rank: return QString::fromStdString(w.id);
         case Step: return QString::fromStdString(w.stepId);
         case Scope: return QString::fromLatin1(windowScopeName(w.scope)) + (w.boundary ? tr(" (edge)") : QString());
-        case Start: return QStringLiteral("+%1").arg(ms(w.span.a - analysis_->anomaly.captureStart));
+        case Start: {
+            const TimeNs d = w.span.a - analysis_->anomaly.captureStart;
+            return (d < 0 ? QStringLiteral("−") : QStringLiteral("+")) + ms(d < 0 ? -d : d);
+        }
         case Duration: return ms(w.span.length());
         case Labels: {
             QStringList l;

@@ -365,7 +365,8 @@ void TimelineWidget::paintTo(QPainter& p) {
     // Axis: adaptive ticks relative to the start of the data.
     p.fillRect(0, 0, width(), kAxisHeight, palette().color(QPalette::Window));
     const TimeNs step = tickStep(viewStart_, viewEnd_, w);
-    const TimeNs origin = dataStart();
+    // Same origin as the tables and reports: the first device kernel.
+    const TimeNs origin = analysis_ && analysis_->anomaly.captureEnd > 0 ? analysis_->anomaly.captureStart : dataStart();
     TimeNs t0 = viewStart_ - origin;
     t0 = (t0 >= 0 ? t0 / step : (t0 - step + 1) / step) * step + origin;
     p.setFont(small);
@@ -407,7 +408,8 @@ int TimelineWidget::hitItem(const Row& row, double x) const {
 QString TimelineWidget::tooltipFor(const Row& row, int item) const {
     const auto& t = data_->tracks[static_cast<std::size_t>(row.track)];
     const auto& it = t.items[static_cast<std::size_t>(item)];
-    const QString span = tr("start +%1, duration %2").arg(durationText(it.start - dataStart()), durationText(it.end - it.start));
+    const TimeNs origin = analysis_->anomaly.captureEnd > 0 ? analysis_->anomaly.captureStart : dataStart();
+    const QString span = tr("start %1, duration %2").arg(durationText(it.start - origin), durationText(it.end - it.start));
     switch (t.kind) {
     case TrackKind::Stream: {
         const Kernel& k = profile_->kernels[it.ref];
