@@ -24,7 +24,13 @@ Track makeTrack(QString name, QString detail, TrackKind kind, QString group) {
 
 void finish(Track& t) {
     std::sort(t.items.begin(), t.items.end(), [](const TimelineItem& a, const TimelineItem& b) { return a.start < b.start; });
-    for (const auto& i : t.items) t.maxDuration = std::max(t.maxDuration, i.end - i.start);
+    t.prefixMaxEnd.resize(t.items.size());
+    TimeNs m = INT64_MIN;
+    for (std::size_t k = 0; k < t.items.size(); ++k) {
+        t.maxDuration = std::max(t.maxDuration, t.items[k].end - t.items[k].start);
+        m = std::max(m, t.items[k].end);
+        t.prefixMaxEnd[k] = m;
+    }
 }
 
 enum Palette : std::uint16_t { kCompute, kVector, kMix, kAicpu, kComm, kOther, kStepA, kStepB, kBusy, kHost, kHostSync, kHostComm,

@@ -30,6 +30,7 @@ struct Track {
     TrackKind kind = TrackKind::Stream;
     QString group;             // "Device", "Host", "Overlap Analysis"
     std::vector<TimelineItem> items;
+    std::vector<TimeNs> prefixMaxEnd; // max end of items[0..i]: the union of items starting before t is [.., prefixMaxEnd)
     TimeNs maxDuration = 0;
     bool collapsed = false;
 };

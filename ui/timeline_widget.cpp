@@ -262,6 +262,7 @@ void TimelineWidget::paintTo(QPainter& p) {
         // Visible slice: first item that can reach viewStart, then until viewEnd.
         auto first = std::lower_bound(t.items.begin(), t.items.end(), viewStart_ - t.maxDuration,
                                       [](const TimelineItem& i, TimeNs v) { return i.start < v; });
+        auto last = std::lower_bound(first, t.items.end(), viewEnd_, [](const TimelineItem& i, TimeNs v) { return i.start < v; });
         int pendingX0 = -1, pendingX1 = -1;
         std::uint16_t pendingColor = 0;
         int merged = 0;
@@ -272,7 +273,45 @@ void TimelineWidget::paintTo(QPainter& p) {
             pendingX0 = -1;
             merged = 0;
         };
-        for (auto it = first; it != t.items.end() && it->start < viewEnd_; ++it) {
+        if (last - first > 2 * w) {
+            // Level of detail: more items than pixels. Walk pixel by pixel: the union of the items that
+            // start before time T is [.., prefixMaxEnd), so each step covers at least one pixel column
+            // and costs one binary search — O(width × log n) whatever the item count.
+            const double nsPerPx = static_cast<double>(viewEnd_ - viewStart_) / w;
+            TimeNs T = viewStart_;
+            while (T < viewEnd_) {
+                auto idx = std::lower_bound(t.items.begin(), t.items.end(), T, [](const TimelineItem& i, TimeNs v) { return i.start < v; });
+                const std::size_t k = static_cast<std::size_t>(idx - t.items.begin());
+                const TimeNs cov = k > 0 ? t.prefixMaxEnd[k - 1] : INT64_MIN;
+                if (cov > T) {
+                    const int x0 = std::clamp(static_cast<int>(std::floor(timeToX(T, viewStart_, viewEnd_, w))), 0, w);
+                    const TimeNs runEnd = std::min(cov, viewEnd_);
+                    int x1 = std::clamp(static_cast<int>(std::ceil(timeToX(runEnd, viewStart_, viewEnd_, w))), 0, w);
+                    x1 = std::max(x1, x0 + 1);
+                    const std::uint16_t color = t.items[k - 1].color;
+                    if (pendingX0 >= 0 && x0 <= pendingX1) {
+                        pendingX1 = std::max(pendingX1, x1);
+                        ++merged;
+                    } else {
+                        flush();
+                        pendingX0 = x0;
+                        pendingX1 = x1;
+                        pendingColor = color;
+                        merged = 2;
+                    }
+                    // Continue from the next pixel boundary after the run.
+                    T = viewStart_ + static_cast<TimeNs>(std::ceil(static_cast<double>(x1) * nsPerPx));
+                    if (T <= runEnd) T = runEnd + 1;
+                } else {
+                    if (idx == t.items.end() || idx->start >= viewEnd_) break;
+                    T = idx->start + 1; // jump over the idle gap to the next item (now covered)
+                    T = std::max(T, idx->start);
+                }
+            }
+            flush();
+            continue;
+        }
+        for (auto it = first; it != last; ++it) {
             if (it->end <= viewStart_) continue;
             int x0 = static_cast<int>(std::floor(timeToX(std::max(it->start, viewStart_), viewStart_, viewEnd_, w)));
             int x1 = static_cast<int>(std::ceil(timeToX(std::min(it->end, viewEnd_), viewStart_, viewEnd_, w)));
