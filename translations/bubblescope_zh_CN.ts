@@ -45,37 +45,37 @@
 <context>
     <name>Timeline</name>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="75"/>
+        <location filename="../ui/timeline_data.cpp" line="81"/>
         <source>Steps</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="81"/>
+        <location filename="../ui/timeline_data.cpp" line="87"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="93"/>
+        <location filename="../ui/timeline_data.cpp" line="99"/>
         <source>Device busy</source>
         <translation>设备忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="93"/>
+        <location filename="../ui/timeline_data.cpp" line="99"/>
         <source>union of all streams</source>
         <translation>所有流的并集</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="114"/>
+        <location filename="../ui/timeline_data.cpp" line="120"/>
         <source>Stream %1</source>
         <translation>流 %1</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="114"/>
+        <location filename="../ui/timeline_data.cpp" line="120"/>
         <source>Stream ?</source>
         <translation>流 ?</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="132"/>
+        <location filename="../ui/timeline_data.cpp" line="138"/>
         <source>Thread %1</source>
         <translation>线程 %1</translation>
     </message>
@@ -141,586 +141,606 @@
 <context>
     <name>bs::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="64"/>
+        <location filename="../ui/main_window.cpp" line="65"/>
         <source>BubbleScope</source>
         <translation>BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="71"/>
+        <location filename="../ui/main_window.cpp" line="72"/>
         <source>&lt;b&gt;Sample profile&lt;/b&gt; — a generated 8-layer MoE capture with every planted anomaly. Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here.</source>
         <translation>&lt;b&gt;示例 profile&lt;/b&gt; —— 生成的 8 层 MoE 采集数据，包含全部预置异常。请通过 文件 ▸ 打开文件夹…（Ctrl+O）打开自己的 profiling 目录，或将目录拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="80"/>
+        <location filename="../ui/main_window.cpp" line="81"/>
         <source>Rank:</source>
         <translation>Rank：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="82"/>
+        <location filename="../ui/main_window.cpp" line="83"/>
         <source>Rank to analyse</source>
         <translation>要分析的 rank</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="94"/>
+        <location filename="../ui/main_window.cpp" line="95"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="107"/>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="108"/>
+        <location filename="../ui/main_window.cpp" line="331"/>
         <source>Bubbles</source>
         <translation>空泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="113"/>
+        <location filename="../ui/main_window.cpp" line="114"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="119"/>
+        <location filename="../ui/main_window.cpp" line="120"/>
         <source>Filter ops by name…</source>
         <translation>按名称筛选算子…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="134"/>
+        <location filename="../ui/main_window.cpp" line="135"/>
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="139"/>
+        <location filename="../ui/main_window.cpp" line="140"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="141"/>
-        <location filename="../ui/main_window.cpp" line="374"/>
+        <location filename="../ui/main_window.cpp" line="142"/>
+        <location filename="../ui/main_window.cpp" line="375"/>
         <source>Health</source>
         <translation>采集健康</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="145"/>
+        <location filename="../ui/main_window.cpp" line="146"/>
         <source>Text report</source>
         <translation>文本报告</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="151"/>
+        <location filename="../ui/main_window.cpp" line="152"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="156"/>
+        <location filename="../ui/main_window.cpp" line="157"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="165"/>
-        <location filename="../ui/main_window.cpp" line="265"/>
+        <location filename="../ui/main_window.cpp" line="166"/>
+        <location filename="../ui/main_window.cpp" line="266"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="186"/>
+        <location filename="../ui/main_window.cpp" line="187"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="187"/>
+        <location filename="../ui/main_window.cpp" line="188"/>
         <source>&amp;Open Folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="188"/>
+        <location filename="../ui/main_window.cpp" line="189"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="190"/>
+        <location filename="../ui/main_window.cpp" line="191"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="191"/>
+        <location filename="../ui/main_window.cpp" line="192"/>
         <source>Anomaly &amp;JSON…</source>
         <translation>异常 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="192"/>
+        <location filename="../ui/main_window.cpp" line="193"/>
         <source>Anomaly &amp;report (Markdown)…</source>
         <translation>异常报告(&amp;R)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="193"/>
+        <location filename="../ui/main_window.cpp" line="194"/>
         <source>&amp;Architecture report (Markdown)…</source>
         <translation>模型架构报告(&amp;A)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="195"/>
+        <location filename="../ui/main_window.cpp" line="196"/>
         <source>Export &amp;all to folder…</source>
         <translation>全部导出到文件夹(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="198"/>
+        <location filename="../ui/main_window.cpp" line="199"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="200"/>
+        <location filename="../ui/main_window.cpp" line="201"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="201"/>
+        <location filename="../ui/main_window.cpp" line="202"/>
         <source>&amp;Fit timeline</source>
         <translation>时间线适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="202"/>
+        <location filename="../ui/main_window.cpp" line="203"/>
         <source>Show &amp;host lanes</source>
         <translation>显示 Host 泳道(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="206"/>
+        <location filename="../ui/main_window.cpp" line="207"/>
         <source>Show &amp;Overlap Analysis lanes</source>
         <translation>显示 Overlap Analysis 泳道(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="209"/>
+        <location filename="../ui/main_window.cpp" line="210"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="210"/>
+        <location filename="../ui/main_window.cpp" line="211"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="218"/>
+        <location filename="../ui/main_window.cpp" line="219"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="218"/>
+        <location filename="../ui/main_window.cpp" line="219"/>
         <source>The language changes the next time BubbleScope starts.</source>
         <translation>语言将在下次启动 BubbleScope 时生效。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="221"/>
+        <location filename="../ui/main_window.cpp" line="222"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="222"/>
+        <location filename="../ui/main_window.cpp" line="223"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="223"/>
+        <location filename="../ui/main_window.cpp" line="224"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="224"/>
+        <location filename="../ui/main_window.cpp" line="225"/>
         <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
         <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个空泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="228"/>
+        <location filename="../ui/main_window.cpp" line="229"/>
         <source>&amp;About BubbleScope</source>
         <translation>关于 BubbleScope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="229"/>
+        <location filename="../ui/main_window.cpp" line="230"/>
         <source>About BubbleScope</source>
         <translation>关于 BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="230"/>
+        <location filename="../ui/main_window.cpp" line="231"/>
         <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
         <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲空泡分析工具。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="246"/>
+        <location filename="../ui/main_window.cpp" line="247"/>
         <source>Open Profiling Folder</source>
         <translation>打开 profiling 文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="276"/>
+        <location filename="../ui/main_window.cpp" line="277"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="284"/>
+        <location filename="../ui/main_window.cpp" line="285"/>
         <source>Nothing loaded.</source>
         <translation>未加载任何数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="302"/>
+        <location filename="../ui/main_window.cpp" line="303"/>
         <source>Sample profile — BubbleScope</source>
         <translation>示例 profile — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="302"/>
+        <location filename="../ui/main_window.cpp" line="303"/>
         <source>%1 — BubbleScope</source>
         <translation>%1 — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="303"/>
+        <location filename="../ui/main_window.cpp" line="304"/>
         <source>Loaded %1</source>
         <translation>已加载 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="323"/>
+        <location filename="../ui/main_window.cpp" line="324"/>
         <source>Are there significant bubbles?</source>
         <translation>是否存在显著空泡？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="323"/>
+        <location filename="../ui/main_window.cpp" line="324"/>
         <source>Which step group holds them?</source>
         <translation>空泡位于哪个 step 组？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="324"/>
+        <location filename="../ui/main_window.cpp" line="325"/>
         <source>Prelaunch, tail, internal or inter-step?</source>
         <translation>是下发前、尾部、内部还是 step 之间的空闲？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="324"/>
+        <location filename="../ui/main_window.cpp" line="325"/>
         <source>Is there a host-side risk?</source>
         <translation>是否存在 Host 侧风险？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="325"/>
+        <location filename="../ui/main_window.cpp" line="326"/>
         <source>Is the evidence enough?</source>
         <translation>证据是否充分？</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="326"/>
+        <location filename="../ui/main_window.cpp" line="327"/>
         <source>Bubble-first summary</source>
         <translation>空泡优先摘要</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="329"/>
+        <location filename="../ui/main_window.cpp" line="330"/>
         <source>Steps (ms)</source>
         <translation>Step 指标 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
-        <location filename="../ui/main_window.cpp" line="348"/>
+        <location filename="../ui/main_window.cpp" line="331"/>
+        <location filename="../ui/main_window.cpp" line="349"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="331"/>
         <source>Group</source>
         <translation>组</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="331"/>
         <source>Service</source>
         <translation>服务时长</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="331"/>
         <source>Busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="331"/>
         <source>Underfeed</source>
         <translation>供给不足率</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="331"/>
         <source>Prelaunch</source>
         <translation>下发前空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="331"/>
         <source>Internal</source>
         <translation>内部空泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="331"/>
         <source>Largest</source>
         <translation>最大空泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="331"/>
         <source>Tail</source>
         <translation>尾部空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="348"/>
+        <location filename="../ui/main_window.cpp" line="349"/>
         <source>Profiler cross-check (step_trace_time.csv, µs)</source>
         <translation>与 profiler 结果交叉核对（step_trace_time.csv，µs）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="348"/>
+        <location filename="../ui/main_window.cpp" line="349"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="348"/>
+        <location filename="../ui/main_window.cpp" line="349"/>
         <source>Ours</source>
         <translation>本工具</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="348"/>
+        <location filename="../ui/main_window.cpp" line="349"/>
         <source>Profiler</source>
         <translation>Profiler</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="356"/>
+        <location filename="../ui/main_window.cpp" line="357"/>
         <source>mismatch</source>
         <translation>不一致</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="363"/>
+        <location filename="../ui/main_window.cpp" line="364"/>
         <source>No finding: the collection looks complete.</source>
         <translation>无发现：采集数据看起来完整。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="368"/>
+        <location filename="../ui/main_window.cpp" line="369"/>
         <source>Effect:</source>
         <translation>影响：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="369"/>
+        <location filename="../ui/main_window.cpp" line="370"/>
         <source>Fix:</source>
         <translation>修复：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="374"/>
+        <location filename="../ui/main_window.cpp" line="375"/>
         <source>Health (%1)</source>
         <translation>采集健康（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="375"/>
+        <location filename="../ui/main_window.cpp" line="376"/>
         <source>Bubbles (%1)</source>
         <translation>空泡（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="384"/>
+        <location filename="../ui/main_window.cpp" line="385"/>
         <source>Per-step device time (ms)</source>
         <translation>每个 step 的设备时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="386"/>
+        <location filename="../ui/main_window.cpp" line="387"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="386"/>
+        <location filename="../ui/main_window.cpp" line="387"/>
         <source>prelaunch</source>
         <translation>下发前空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="386"/>
+        <location filename="../ui/main_window.cpp" line="387"/>
         <source>internal bubbles</source>
         <translation>内部空泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="386"/>
+        <location filename="../ui/main_window.cpp" line="387"/>
         <source>tail</source>
         <translation>尾部空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="410"/>
+        <location filename="../ui/main_window.cpp" line="411"/>
         <source>ms</source>
         <translation>ms</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="425"/>
+        <location filename="../ui/main_window.cpp" line="419"/>
+        <source>Top ops by total kernel time (ms)</source>
+        <translation>总 kernel 时间最高的算子 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="421"/>
+        <source>total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="456"/>
         <source>step</source>
         <translation>step</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="428"/>
+        <location filename="../ui/main_window.cpp" line="459"/>
         <source>Side</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="428"/>
+        <location filename="../ui/main_window.cpp" line="459"/>
         <source>Kernel</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="428"/>
-        <location filename="../ui/main_window.cpp" line="468"/>
+        <location filename="../ui/main_window.cpp" line="459"/>
+        <location filename="../ui/main_window.cpp" line="499"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="428"/>
+        <location filename="../ui/main_window.cpp" line="459"/>
         <source>Duration (µs)</source>
         <translation>时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="428"/>
+        <location filename="../ui/main_window.cpp" line="459"/>
         <source>Wait (µs)</source>
         <translation>等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="428"/>
-        <location filename="../ui/main_window.cpp" line="469"/>
+        <location filename="../ui/main_window.cpp" line="459"/>
+        <location filename="../ui/main_window.cpp" line="500"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="434"/>
+        <location filename="../ui/main_window.cpp" line="465"/>
         <source>before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="436"/>
+        <location filename="../ui/main_window.cpp" line="467"/>
         <source>device idle</source>
         <translation>设备空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="437"/>
+        <location filename="../ui/main_window.cpp" line="468"/>
         <source>after</source>
         <translation>之后</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="442"/>
+        <location filename="../ui/main_window.cpp" line="473"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="442"/>
+        <location filename="../ui/main_window.cpp" line="473"/>
         <source>sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="442"/>
+        <location filename="../ui/main_window.cpp" line="473"/>
         <source>comm</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="443"/>
+        <location filename="../ui/main_window.cpp" line="474"/>
         <source>parallelism</source>
         <translation>并行度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="446"/>
+        <location filename="../ui/main_window.cpp" line="477"/>
         <source>Host events in the window:</source>
         <translation>窗口内的 Host 事件：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="452"/>
+        <location filename="../ui/main_window.cpp" line="483"/>
         <source>There is no host trace: causes cannot be attributed.</source>
         <translation>没有 Host trace：无法归因。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="454"/>
+        <location filename="../ui/main_window.cpp" line="485"/>
         <source>Candidate causes (possible, not a verdict):</source>
         <translation>候选原因（可能原因，并非结论）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="467"/>
+        <location filename="../ui/main_window.cpp" line="498"/>
         <source>Op type</source>
         <translation>算子类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="470"/>
+        <location filename="../ui/main_window.cpp" line="501"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="471"/>
+        <location filename="../ui/main_window.cpp" line="502"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="472"/>
+        <location filename="../ui/main_window.cpp" line="503"/>
         <source>Wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="473"/>
+        <location filename="../ui/main_window.cpp" line="504"/>
         <source>Block dim</source>
         <translation>Block dim</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="474"/>
+        <location filename="../ui/main_window.cpp" line="505"/>
         <source>Input shapes</source>
         <translation>输入 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="475"/>
+        <location filename="../ui/main_window.cpp" line="506"/>
         <source>Output shapes</source>
         <translation>输出 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="478"/>
+        <location filename="../ui/main_window.cpp" line="509"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="479"/>
-        <location filename="../ui/main_window.cpp" line="480"/>
+        <location filename="../ui/main_window.cpp" line="510"/>
+        <location filename="../ui/main_window.cpp" line="511"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="507"/>
+        <location filename="../ui/main_window.cpp" line="528"/>
+        <source>Launched by</source>
+        <translation>下发来源</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="528"/>
+        <source>unknown host event</source>
+        <translation>未知 Host 事件</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="559"/>
         <source>Range statistics</source>
         <translation>区间统计</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="507"/>
+        <location filename="../ui/main_window.cpp" line="559"/>
         <source>span</source>
         <translation>跨度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="507"/>
+        <location filename="../ui/main_window.cpp" line="559"/>
         <source>busy union</source>
         <translation>忙碌并集</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="507"/>
+        <location filename="../ui/main_window.cpp" line="559"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="508"/>
+        <location filename="../ui/main_window.cpp" line="560"/>
         <source>kernels</source>
         <translation>kernel 数</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="515"/>
+        <location filename="../ui/main_window.cpp" line="567"/>
         <source>Range: %1 ms, busy %2 ms, %3 kernels</source>
         <translation>区间：%1 ms，忙碌 %2 ms，%3 个 kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="530"/>
+        <location filename="../ui/main_window.cpp" line="582"/>
         <source>Nothing is loaded.</source>
         <translation>尚未加载数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="541"/>
+        <location filename="../ui/main_window.cpp" line="593"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="541"/>
+        <location filename="../ui/main_window.cpp" line="593"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="542"/>
+        <location filename="../ui/main_window.cpp" line="594"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="545"/>
-        <location filename="../ui/main_window.cpp" line="557"/>
+        <location filename="../ui/main_window.cpp" line="597"/>
+        <location filename="../ui/main_window.cpp" line="609"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="545"/>
-        <location filename="../ui/main_window.cpp" line="557"/>
+        <location filename="../ui/main_window.cpp" line="597"/>
+        <location filename="../ui/main_window.cpp" line="609"/>
         <source>The file was not written; nothing was changed.
 
 %1</source>
@@ -729,17 +749,17 @@
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="546"/>
+        <location filename="../ui/main_window.cpp" line="598"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="550"/>
+        <location filename="../ui/main_window.cpp" line="602"/>
         <source>Export all to folder</source>
         <translation>全部导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="562"/>
+        <location filename="../ui/main_window.cpp" line="614"/>
         <source>Exported %1 files to %2</source>
         <translation>已导出 %1 个文件到 %2</translation>
     </message>
@@ -825,42 +845,42 @@
         <translation>未加载 profile</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="385"/>
+        <location filename="../ui/timeline_widget.cpp" line="424"/>
         <source>View %1</source>
         <translation>视图 %1</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="412"/>
+        <location filename="../ui/timeline_widget.cpp" line="451"/>
         <source>start %1, duration %2</source>
         <translation>开始 %1，时长 %2</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="417"/>
+        <location filename="../ui/timeline_widget.cpp" line="456"/>
         <source>task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="418"/>
+        <location filename="../ui/timeline_widget.cpp" line="457"/>
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="425"/>
+        <location filename="../ui/timeline_widget.cpp" line="464"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="425"/>
+        <location filename="../ui/timeline_widget.cpp" line="464"/>
         <source>kernel sum</source>
         <translation>kernel 时长之和</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="427"/>
+        <location filename="../ui/timeline_widget.cpp" line="466"/>
         <source>Device busy</source>
         <translation>设备忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="453"/>
+        <location filename="../ui/timeline_widget.cpp" line="492"/>
         <source>Bubble %1: %2 device idle</source>
         <translation>空泡 %1：设备空闲 %2</translation>
     </message>

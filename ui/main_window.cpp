@@ -34,6 +34,7 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QHorizontalBarSeries>
 #include <QStackedBarSeries>
 #include <QBarSet>
 #include <QStandardItemModel>
@@ -135,7 +136,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     connect(opsFilter_, &QLineEdit::textChanged, opsProxy_, &QSortFilterProxyModel::setFilterFixedString);
 
     chartsTab_ = new QWidget(tabs_);
-    new QVBoxLayout(chartsTab_);
+    new QHBoxLayout(chartsTab_);
     tabs_->addTab(chartsTab_, tr("Charts"));
     health_ = makeBrowser(tabs_);
     tabs_->addTab(health_, tr("Health"));
@@ -143,8 +144,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     report_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     report_->setLineWrapMode(QTextEdit::NoWrap);
     tabs_->addTab(report_, tr("Text report"));
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setSizes({470, 400});
     layout->addWidget(split, 1);
     setCentralWidget(central);
 
@@ -413,6 +415,36 @@ void MainWindow::showResults() {
     auto* view = new QChartView(chart, chartsTab_);
     view->setRenderHint(QPainter::Antialiasing);
     lay->addWidget(view);
+    // Top ops by total kernel time (dominant group).
+    auto* opsChart = new QChart;
+    opsChart->setTitle(tr("Top ops by total kernel time (ms)"));
+    auto* opsSeries = new QHorizontalBarSeries;
+    auto* opsSet = new QBarSet(tr("total"));
+    opsSet->setColor(QColor(0x3b, 0x7d, 0xd8));
+    std::vector<const OpStats*> byTotal;
+    for (const auto& o : a.ops) byTotal.push_back(&o);
+    std::sort(byTotal.begin(), byTotal.end(), [](const OpStats* x, const OpStats* y) { return x->rankByTotal > y->rankByTotal; });
+    QStringList opNames;
+    for (const auto* o : byTotal) {
+        if (o->rankByTotal > 10) continue;
+        *opsSet << nsToMs(o->durTotal);
+        QString nm = QString::fromStdString(o->name);
+        if (nm.size() > 40) nm = nm.left(38) + QStringLiteral("…");
+        opNames << nm;
+    }
+    opsSeries->append(opsSet);
+    opsChart->addSeries(opsSeries);
+    auto* opsAxisY = new QBarCategoryAxis;
+    opsAxisY->append(opNames);
+    opsChart->addAxis(opsAxisY, Qt::AlignLeft);
+    opsSeries->attachAxis(opsAxisY);
+    auto* opsAxisX = new QValueAxis;
+    opsChart->addAxis(opsAxisX, Qt::AlignBottom);
+    opsSeries->attachAxis(opsAxisX);
+    opsChart->legend()->hide();
+    auto* opsView = new QChartView(opsChart, chartsTab_);
+    opsView->setRenderHint(QPainter::Antialiasing);
+    lay->addWidget(opsView);
 }
 
 void MainWindow::onBubbleRowChanged() {
@@ -480,6 +512,27 @@ void MainWindow::showKernel(int kernelIndex) {
             if (o.waitPollution) row(tr("Flag"), QStringLiteral("WAIT_POLLUTION_RISK"));
             break;
         }
+    // The host op that launched it: the flow ('f') arriving at the kernel's start on its stream, traced
+    // back to its 's' on a host lane and the innermost host event there.
+    {
+        const auto& fl = profile_->flows;
+        auto it = std::lower_bound(fl.begin(), fl.end(), k.start, [](const FlowEvent& f, TimeNs t) { return f.ts < t; });
+        for (; it != fl.end() && it->ts == k.start; ++it) {
+            if (it->phase != 'f') continue;
+            for (const auto& s : fl) {
+                if (s.phase != 's' || s.id != it->id) continue;
+                const TraceEvent* best = nullptr;
+                for (const auto& e : profile_->hostEvents) {
+                    if (e.ts > s.ts) break;
+                    if (e.lane == s.lane && e.end() >= s.ts && (!best || e.dur < best->dur)) best = &e;
+                }
+                row(tr("Launched by"), QStringLiteral("%1 (%2)").arg(best ? QString::fromStdString(std::string(profile_->str(best->name))) : tr("unknown host event"),
+                                                                  QString::fromStdString(std::string(profile_->str(s.cat)))));
+                break;
+            }
+            break;
+        }
+    }
     if (k.pmuRow >= 0)
         for (std::size_t c = 0; c < profile_->pmu.columns.size(); ++c)
             row(QString::fromStdString(profile_->pmu.columns[c]), QString::number(profile_->pmu.at(static_cast<std::size_t>(k.pmuRow), c)));

@@ -39,6 +39,10 @@ private slots:
         QVERIFY(w.isShowingSample());
         const QImage img = shoot(w, QStringLiteral("01_sample_profile.png"));
         QCOMPARE(img.size(), QSize(1400, 900));
+        w.tabs()->setCurrentIndex(4);
+        shoot(w, QStringLiteral("04_sample_charts.png"));
+        w.tabs()->setCurrentIndex(2);
+        shoot(w, QStringLiteral("05_sample_layers.png"));
     }
     void realRankWithABubbleSelected() {
         bs::ui::MainWindow w;
