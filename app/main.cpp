@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QSettings>
@@ -43,6 +44,8 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("BubbleScope"));
     QApplication::setOrganizationName(QStringLiteral("BubbleScope"));
     QApplication::setApplicationVersion(QStringLiteral(BUBBLESCOPE_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/bubblescope.png")));
+    QApplication::setDesktopFileName(QStringLiteral("com.bubblescope.BubbleScope"));
     // Language: View ▸ Language override, else the system locale.
     QString lang = QSettings().value(QStringLiteral("language")).toString();
     if (lang.isEmpty()) lang = QLocale::system().name();
