@@ -131,6 +131,11 @@ int runAnalyzeCommand(int argc, char** argv) {
     std::size_t analysed = 0;
     for (const auto& rank : found.ranks) {
         bs::LoadResult loaded = bs::loadRank(rank);
+        if (loaded.tooLarge) {
+            std::fprintf(stderr, "bubblescope: %s was not loaded: %s %s\n", rank.root.c_str(), loaded.profile->loadFindings.front().seen.c_str(),
+                         loaded.profile->loadFindings.front().fix.c_str());
+            continue;
+        }
         if (!loaded.hasAnyData) {
             std::fprintf(stderr,
                          "bubblescope: %s holds no readable profiling data (no kernel table, no timeline); expected "

@@ -72,6 +72,10 @@ void LoadJob::start(const QString& path, int rankIndex) {
             out.cancelled = true;
             return out;
         }
+        if (loaded.tooLarge) {
+            out.error = QString::fromStdString(loaded.profile->loadFindings.front().seen + " " + loaded.profile->loadFindings.front().fix);
+            return out;
+        }
         if (!loaded.hasAnyData) {
             out.error = QStringLiteral("%1 holds no readable profiling data (empty output folder — see seed 003 problem 4).")
                             .arg(QString::fromStdString(found.ranks[static_cast<std::size_t>(idx)].root));

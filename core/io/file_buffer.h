@@ -18,7 +18,13 @@ struct FileBuffer {
 
 constexpr std::size_t kReadPadding = 64;
 
-// Reads a file fully. Refuses files larger than maxBytes with a message (never an OOM).
-FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes = (4ULL << 30));
+// Reads a file fully. Refuses, with a message and before allocating, files larger than maxBytes or
+// than half the memory available, and (rejectBinary) files whose first 64 KiB hold NUL bytes —
+// a sparse or binary file is never read into memory.
+FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes = (4ULL << 30), bool rejectBinary = false);
+
+// Memory available to this process in bytes: MemAvailable from /proc/meminfo, or the
+// BUBBLESCOPE_MEMORY_LIMIT_MB environment variable when set (tests, containers).
+std::uint64_t availableMemoryBytes();
 
 } // namespace bs

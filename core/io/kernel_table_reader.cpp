@@ -22,9 +22,10 @@ bool isPmuColumn(const std::string& name) {
 
 } // namespace
 
-KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Profile& profile, FindingSink& sink) {
+KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Profile& profile, FindingSink& sink,
+                                  const LoadControl* control) {
     KernelTableResult res;
-    FileBuffer fb = readWholeFile(path);
+    FileBuffer fb = readWholeFile(path, 4ULL << 30, true);
     if (!fb.error.empty()) {
         sink.add({"file_unreadable", Severity::Error, path, -1, -1, fb.error,
                   "This file is ignored; a lower-priority kernel source is used if one exists.",
@@ -94,7 +95,10 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
     bool anyPmuNonZero = false;
     const std::size_t expected = h.size();
     while (csv.next(f)) {
-        ++res.rows;
+        if ((++res.rows & 0xFFFF) == 0 && control && control->cancelled()) {
+            res.cancelled = true;
+            break;
+        }
         const auto line = static_cast<long long>(csv.line());
         if (f.size() != expected) {
             // A trailing empty field from a trailing comma is tolerated.
@@ -111,9 +115,12 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
         auto start = parseMicrosToNs(at(cStart));
         auto dur = parseMicrosToNs(at(cDur));
         if (!start || !dur || *dur < 0) {
-            sink.add({"csv_bad_time", Severity::Warning, path, line, -1,
-                      "Start time '" + std::string(trimField(at(cStart))) + "' or duration '" +
-                          std::string(trimField(at(cDur))) + "' is not a valid non-negative decimal (µs).",
+            const std::string startText(trimField(at(cStart)));
+            const bool nsScale = startText.find('.') == std::string::npos && startText.size() >= 18;
+            sink.add({nsScale ? "timestamp_scale_mixed" : "csv_bad_time", Severity::Warning, path, line, -1,
+                      "Start time '" + startText + "' or duration '" + std::string(trimField(at(cDur))) +
+                          "' is not a valid non-negative decimal in µs" +
+                          (nsScale ? " (it looks like a nanosecond value in a microsecond column)." : "."),
                       "This row is skipped.", "Re-export the file from the profiler.", ""});
             continue;
         }

@@ -1,6 +1,7 @@
 #pragma once
 // Reads device kernels from kernel_details.csv (every header variant), msprof op_summary_*.csv
 // and task_time_*.csv. Columns are looked up by name.
+#include "io/load_control.h"
 #include "model/profile.h"
 
 #include <string>
@@ -14,9 +15,11 @@ struct KernelTableResult {
     bool hasStream = false, hasShapes = false, hasPmu = false, hasTaskTypeColumn = false, hasStepId = false;
     bool pmuAllZero = false;
     std::string level;           // "Level0", "Level1/2", "2023", "msprof"
+    bool cancelled = false;
 };
 
 // Appends kernels to profile.kernels (unsorted) and findings to sink.
-KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Profile& profile, FindingSink& sink);
+KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Profile& profile, FindingSink& sink,
+                                  const LoadControl* control = nullptr);
 
 } // namespace bs

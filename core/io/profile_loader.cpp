@@ -3,9 +3,13 @@
 #include "io/kernel_table_reader.h"
 #include "io/side_file_readers.h"
 #include "io/trace_json_reader.h"
+#include "io/file_buffer.h"
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
 #include <thread>
 
 namespace bs {
@@ -99,14 +103,14 @@ struct TablesResult {
     std::vector<InventoryFile> kernelFiles, sideFiles;
 };
 
-void readTables(const RankFiles& files, TablesResult& t) {
+void readTables(const RankFiles& files, TablesResult& t, const LoadControl& control) {
     Profile& prof = t.side;
     FindingSink& sink = t.sink;
     auto add = [&](std::vector<InventoryFile>& to, const std::string& role, const std::string& path, std::uint64_t records) {
         to.push_back({role, path, fileSize(path), records});
     };
     if (!files.kernelDetails.empty()) {
-        auto r = readKernelTable(files.kernelDetails, KernelSource::KernelDetails, prof, sink);
+        auto r = readKernelTable(files.kernelDetails, KernelSource::KernelDetails, prof, sink, &control);
         add(t.kernelFiles, "kernel_details", files.kernelDetails, r.rows);
         if (r.kept > 0) {
             prof.inventory.kernelSource = KernelSource::KernelDetails;
@@ -122,7 +126,7 @@ void readTables(const RankFiles& files, TablesResult& t) {
     }
     if (prof.inventory.kernelSource == KernelSource::None) {
         for (const auto& p : files.opSummary) {
-            auto r = readKernelTable(p, KernelSource::OpSummary, prof, sink);
+            auto r = readKernelTable(p, KernelSource::OpSummary, prof, sink, &control);
             add(t.kernelFiles, "op_summary", p, r.rows);
             if (r.kept > 0) {
                 prof.inventory.kernelSource = KernelSource::OpSummary;
@@ -134,7 +138,7 @@ void readTables(const RankFiles& files, TablesResult& t) {
     }
     if (prof.inventory.kernelSource == KernelSource::None) {
         for (const auto& p : files.taskTime) {
-            auto r = readKernelTable(p, KernelSource::TaskTime, prof, sink);
+            auto r = readKernelTable(p, KernelSource::TaskTime, prof, sink, &control);
             add(t.kernelFiles, "task_time", p, r.rows);
             if (r.kept > 0) {
                 prof.inventory.kernelSource = KernelSource::TaskTime;
@@ -180,6 +184,67 @@ void mergeTables(TablesResult& t, Profile& prof) {
     prof.inventory.kernelDetailsLevel = side.inventory.kernelDetailsLevel;
 }
 
+// Bad-input checks on the kernel list (sorted by start): timestamps on another scale, exact duplicate
+// rows, and tasks that overlap on one stream (a stream runs its tasks in order).
+void checkKernels(Profile& prof, FindingSink& sink) {
+    auto& ks = prof.kernels;
+    if (ks.empty()) return;
+    const std::string file = prof.inventory.kernelSourceFile;
+    std::vector<TimeNs> starts;
+    for (std::size_t i = 0; i < ks.size(); i += std::max<std::size_t>(1, ks.size() / 1001)) starts.push_back(ks[i].start);
+    std::nth_element(starts.begin(), starts.begin() + static_cast<long>(starts.size() / 2), starts.end());
+    const TimeNs median = starts[starts.size() / 2];
+    // A value 1000x off the median (µs written as ns, or the reverse) cannot be from the same capture.
+    std::size_t scaleOff = 0;
+    if (median > 1'000'000'000'000LL) {
+        auto off = [&](const Kernel& k) { return k.start < median / 100 || k.start / 100 > median; };
+        for (const auto& k : ks) scaleOff += off(k);
+        if (scaleOff) {
+            ks.erase(std::remove_if(ks.begin(), ks.end(), off), ks.end());
+            sink.add({"timestamp_scale_mixed", Severity::Warning, file, -1, -1,
+                      std::to_string(scaleOff) + " kernel(s) have start times more than 100x away from the capture's (a nanosecond "
+                                                  "value in a microsecond column, or the reverse).",
+                      "They are left out; every other kernel is analysed.", "Re-export the kernel table from the profiler.", ""});
+        }
+    }
+    std::size_t dups = 0;
+    std::vector<Kernel> kept;
+    kept.reserve(ks.size());
+    for (const auto& k : ks) {
+        bool dup = false;
+        for (auto it = kept.rbegin(); it != kept.rend() && it->start == k.start; ++it)
+            if (it->dur == k.dur && it->name == k.name && it->stream == k.stream) dup = true;
+        if (dup) ++dups;
+        else kept.push_back(k);
+    }
+    if (dups) {
+        ks = std::move(kept);
+        sink.add({"duplicate_kernel_rows", Severity::Warning, file, -1, -1,
+                  std::to_string(dups) + " kernel row(s) repeat another row exactly (same name, stream, start and duration).",
+                  "Duplicates are counted once; otherwise kernel counts and sums would be inflated.",
+                  "The table was probably concatenated twice; re-export it.", ""});
+    }
+    std::map<int, TimeNs> lastEnd;
+    std::size_t overlaps = 0;
+    std::string example;
+    for (const auto& k : ks) {
+        if (k.stream < 0 || k.cls == TaskClass::Comm) continue; // HCCL tasks overlap each other by design
+        auto [it, fresh] = lastEnd.try_emplace(k.stream, k.end());
+        if (!fresh) {
+            if (k.start + 1000 < it->second) {
+                if (++overlaps == 1) example = std::string(prof.str(k.name)) + " on stream " + std::to_string(k.stream) + " at " + formatNsAsMicros(k.start) + " us";
+            }
+            it->second = std::max(it->second, k.end());
+        }
+    }
+    if (overlaps)
+        sink.add({"stream_overlap", Severity::Warning, file, -1, -1,
+                  std::to_string(overlaps) + " kernel(s) start more than 1 us before the previous kernel on the same stream ends (first: " +
+                      example + ").",
+                  "Busy time is a union, so bubbles stay right; per-stream timings and waits of these kernels are suspect.",
+                  "Tasks of one stream run in order: check the export's clock alignment.", ""});
+}
+
 } // namespace
 
 LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
@@ -193,6 +258,35 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
     prof.inventory.rankLabel = rank.label;
     const RankFiles files = listRankFiles(rank);
 
+    // Refuse, before reading anything large, a profile whose model would not fit in memory.
+    {
+        std::uint64_t traceBytes = 0, tableBytes = 0, jsonBytes = 0;
+        if (!files.traceView.empty()) traceBytes += fileSize(files.traceView);
+        for (const auto& p : files.msprofJson) traceBytes += fileSize(p);
+        if (!files.kernelDetails.empty()) tableBytes += fileSize(files.kernelDetails);
+        else {
+            for (const auto& p : files.opSummary) tableBytes += fileSize(p);
+            for (const auto& p : files.taskTime) tableBytes += fileSize(p);
+        }
+        if (!files.communication.empty()) jsonBytes += fileSize(files.communication);
+        // Measured on generated profiles: model ~0.4 x trace, CSV buffer + kernels ~1.4 x table,
+        // a JSON DOM ~8 x its text; 10 % margin.
+        const double need = (0.45 * static_cast<double>(traceBytes) + 1.4 * static_cast<double>(tableBytes) +
+                             8.0 * static_cast<double>(jsonBytes)) * 1.1;
+        const double avail = static_cast<double>(availableMemoryBytes());
+        if (need > avail) {
+            sink.add({"profile_too_large", Severity::Error, rank.root, -1, -1,
+                      fmt::format("Loading this profile needs about {:.0f} MiB (trace {:.0f} MiB, tables {:.0f} MiB) but only {:.0f} MiB of "
+                                  "memory are available.",
+                                  need / 1048576, static_cast<double>(traceBytes) / 1048576, static_cast<double>(tableBytes) / 1048576,
+                                  avail / 1048576),
+                      "Nothing was loaded (refused before reading, instead of being killed for lack of memory).",
+                      "Free memory or use a machine with more; or profile fewer steps (schedule active=…).", ""});
+            prof.loadFindings = sink.take();
+            out.tooLarge = true;
+            return out;
+        }
+    }
     for (const auto& p : files.profilerInfo) {
         readProfilerInfo(p, prof, sink);
         addFile(prof, "profiler_info", p, 0);
@@ -202,7 +296,7 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
 
     // The tables are read on a second thread while this one parses the timeline.
     TablesResult tables;
-    std::thread tablesThread([&files, &tables] { readTables(files, tables); });
+    std::thread tablesThread([&files, &tables, &control] { readTables(files, tables, control); });
     struct Joiner {
         std::thread& t;
         ~Joiner() {
@@ -247,6 +341,7 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
     if (!std::is_sorted(prof.kernels.begin(), prof.kernels.end(), byStart))
         std::stable_sort(prof.kernels.begin(), prof.kernels.end(), byStart);
     if (prof.inventory.kernelSource != KernelSource::TraceDevice) joinWithTrace(prof);
+    checkKernels(prof, sink);
 
     out.hasAnyData = !prof.kernels.empty() || prof.hasTrace;
     prof.loadFindings = sink.take();

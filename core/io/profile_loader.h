@@ -13,6 +13,7 @@ struct LoadResult {
     std::unique_ptr<Profile> profile;
     bool cancelled = false;
     bool hasAnyData = false; // false → nothing usable (empty output folder etc.)
+    bool tooLarge = false;   // refused before loading: the model would not fit in memory
 };
 
 LoadResult loadRank(const RankFolder& rank, const LoadControl& control = {});

@@ -9,6 +9,12 @@
 
 namespace bs {
 
+namespace {
+bool (*gFailBeforeRename)() = nullptr;
+} // namespace
+
+void testing::setAtomicWriteFailpoint(bool (*f)()) { gFailBeforeRename = f; }
+
 std::string writeFileAtomically(const std::string& path, std::string_view content) {
     std::string tmpl = path + ".tmp-XXXXXX";
     int fd = ::mkstemp(tmpl.data());
@@ -37,6 +43,10 @@ std::string writeFileAtomically(const std::string& path, std::string_view conten
         std::string err = "cannot close " + path + ": " + std::strerror(errno);
         ::unlink(tmpl.c_str());
         return err;
+    }
+    if (gFailBeforeRename && gFailBeforeRename()) {
+        ::unlink(tmpl.c_str());
+        return "cannot move the finished file onto " + path + ": simulated failure before the rename";
     }
     if (std::rename(tmpl.c_str(), path.c_str()) != 0) {
         std::string err = "cannot move the finished file onto " + path + ": " + std::strerror(errno);

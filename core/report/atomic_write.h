@@ -9,4 +9,10 @@ namespace bs {
 // Returns an empty string on success, else a sentence saying what failed.
 std::string writeFileAtomically(const std::string& path, std::string_view content);
 
+namespace testing {
+// Test hook: when set and returning true, the write fails after the temp file is complete and
+// before the rename — the moment a crash would hurt most. Pass nullptr to clear.
+void setAtomicWriteFailpoint(bool (*failBeforeRename)());
+} // namespace testing
+
 } // namespace bs

@@ -329,7 +329,8 @@ std::string renderJson(const Profile& p, const AnalysisResult& r) {
     dq["notes"] = r.anomaly.notes;
     root["data_quality"] = dq;
     addAnomalyJson(root, r);
-    return root.dump(2) + "\n";
+    // Names come from the user's files: invalid UTF-8 is replaced (U+FFFD), never an exception.
+    return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 } // namespace bs

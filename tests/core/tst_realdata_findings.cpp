@@ -32,8 +32,11 @@ private slots:
         // Loose legacy files: kernel tables without a timeline, and a timeline without a kernel table.
         QTest::newRow("legacy-advisor") << "torch_npu_legacy_2024/advisor_backend_compute_advice" << "kernel_details.csv"
                                         << QStringList{QStringLiteral("no_trace")};
+        // This real-derived test file repeats one MatMulV5 row four times (start 1736413974248200.543) and has two
+        // FlashAttentionScore rows with the same start and different durations on stream 2.
         QTest::newRow("legacy-compute") << "torch_npu_legacy_2024/compute_advice_data" << "kernel_details.csv"
-                                        << QStringList{QStringLiteral("no_trace")};
+                                        << QStringList{QStringLiteral("duplicate_kernel_rows"), QStringLiteral("stream_overlap"),
+                                                       QStringLiteral("no_trace")};
         QTest::newRow("legacy-timeline") << "torch_npu_legacy_2024/timeline_advice" << "trace device events"
                                          << QStringList{QStringLiteral("kernel_source_trace")};
     }
