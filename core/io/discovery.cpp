@@ -133,7 +133,12 @@ RankFiles listRankFiles(const RankFolder& rank) {
         for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
              it.increment(ec)) {
             std::error_code e2;
-            if (it->is_regular_file(e2)) entries.push_back(it->path());
+            const std::string n = it->path().filename().string();
+            // A data file's name on something that is not a regular file is kept, so that reading it
+            // reports the problem instead of the file silently not being there.
+            if (it->is_regular_file(e2) || n == "kernel_details.csv" || n == "trace_view.json" || n == "step_trace_time.csv" ||
+                n == "communication.json")
+                entries.push_back(it->path());
         }
         std::sort(entries.begin(), entries.end());
         for (const auto& e : entries) {

@@ -112,6 +112,11 @@ void readTables(const RankFiles& files, TablesResult& t, const LoadControl& cont
     if (!files.kernelDetails.empty()) {
         auto r = readKernelTable(files.kernelDetails, KernelSource::KernelDetails, prof, sink, &control);
         add(t.kernelFiles, "kernel_details", files.kernelDetails, r.rows);
+        if (r.ok && r.rows == 0)
+            sink.add({"kernel_table_empty", Severity::Warning, files.kernelDetails, 1, -1, "kernel_details.csv has a header but no rows.",
+                      "Kernels come from the next source (op_summary / task_time / trace device events).",
+                      "The offline analysis stopped early; re-run torch_npu.profiler.profiler.analyse (seed 003 problem 0).",
+                      "seed 003 problem 0"});
         if (r.kept > 0) {
             prof.inventory.kernelSource = KernelSource::KernelDetails;
             prof.inventory.kernelSourceFile = files.kernelDetails;

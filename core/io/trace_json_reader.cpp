@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <sys/stat.h>
 #include <unordered_map>
 
 namespace bs {
@@ -315,6 +316,12 @@ void TraceBuilder::finish() {
 TraceReadResult readTraceJson(const std::string& path, Profile& profile, FindingSink& sink, const LoadControl& control,
                               const TraceReadOptions& options) {
     TraceReadResult res;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+        sink.add({"file_unreadable", Severity::Error, path, -1, -1, path + " is not a readable regular file",
+                  "No trace events (host activity, flows, device lanes) are available.", "Check the export.", ""});
+        return res;
+    }
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) {
         sink.add({"file_unreadable", Severity::Error, path, -1, -1, "cannot open " + path + ": " + std::strerror(errno),
