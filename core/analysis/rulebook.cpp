@@ -45,7 +45,10 @@ std::vector<std::string> Rulebook::overrideFromJson(const std::string& text) {
     std::vector<std::string> problems;
     auto j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object()) return {"the rules file is not a JSON object"};
-    for (auto& [key, value] : j.items()) {
+    for (auto& item : j.items()) {
+        // Plain variables, not structured bindings: lambdas may capture them on every compiler.
+        const std::string key = item.key();
+        const auto& value = item.value();
         bool known = false;
         forEachField(*this, [&](const char* name, auto& field) {
             if (key != name) return;
