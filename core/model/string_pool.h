@@ -53,6 +53,7 @@ private:
     static std::size_t cheapHash(std::string_view s) {
         std::uint64_t a = 0, b = 0;
         const std::size_t n = s.size();
+        if (n == 0) return 0; // an empty view may have a null data() (memcpy from null is UB)
         std::memcpy(&a, s.data(), n < 8 ? n : 8);
         if (n > 8) std::memcpy(&b, s.data() + n - 8, 8);
         std::uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b + n) * 0xC2B2AE3D27D4EB4FULL;
