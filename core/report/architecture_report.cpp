@@ -95,7 +95,9 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
     for (const auto& s : a.streams) streams.insert(s.stream);
     o += fmt::format("| Streams | {} |\n", streams.size());
     o += fmt::format("| Device span | {} (kernel sum {}) |\n", ms(a.wallAll), ms(a.kernelSumAll));
-    o += fmt::format("| communication.json | {} |\n\n", p.hasCommunicationJson ? "present" : "absent (communication from HCCL kernels only)");
+    o += fmt::format("| communication.json | {} |\n", p.hasCommunicationJson ? "present" : "absent (communication from HCCL kernels only)");
+    o += fmt::format("| Thresholds used | prefill attention > 10 ms, decode < 1 ms (else a >= 5x jump); pass gap > 5x the phase median; "
+                     "block kernels >= {:.0f} us on the main stream |\n\n", r.anomaly.rules.block_min_us);
 
     // 2
     o += "## 2. Architecture determination\n\n| Evidence | Value | Interpretation |\n|---|---|---|\n";

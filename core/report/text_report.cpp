@@ -95,6 +95,9 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
         for (const auto& x : a.globalTags) t += (t.empty() ? "" : ", ") + x;
         o += fmt::format("  Tags: {}\n", t);
     }
+    std::string rules;
+    for (const auto& [k, v] : a.rules.entries()) rules += fmt::format("{}{}={}", rules.empty() ? "" : " ", k, v);
+    o += "  Thresholds (override with --rules FILE): " + rules + "\n";
     o += "\n== Bubble-first summary\n";
     for (std::size_t i = 0; i < a.answers.size(); ++i) o += fmt::format("  {}. {}\n", i + 1, a.answers[i]);
     return o;
