@@ -13,8 +13,11 @@ void attributeWindow(BubbleWindow& w, const Rulebook& r) {
         w.labelEvidence.push_back(std::move(why));
     };
     if (w.boundary) {
-        add("insufficient_evidence", "the window touches the edge of the capture (PARTIAL_CAPTURE_BOUNDARY): boundary gaps are "
-                                     "never attributed to the host");
+        std::string why = "the window touches the edge of the capture (PARTIAL_CAPTURE_BOUNDARY): boundary gaps are never attributed "
+                          "to the host";
+        if (e.hostTraceExists)
+            why += fmt::format("; for the record: coverage {:.2f}, sync {:.2f}, comm {:.2f}", e.coverage, e.syncRatio, e.commRatio);
+        add("insufficient_evidence", why);
         return;
     }
     if (!e.hostTraceExists) {

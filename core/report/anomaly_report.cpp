@@ -30,7 +30,10 @@ std::string stepName(const StepSet& s, int i) {
     return st.number >= 0 ? std::to_string(st.number) : std::string("pseudo");
 }
 // Relative time in ms from the capture start, easier to read than 16-digit µs.
-std::string rel(TimeNs t, TimeNs origin) { return fmt::format("+{:.3f} ms", nsToMs(t - origin)); }
+std::string rel(TimeNs t, TimeNs origin) {
+    const TimeNs d = t - origin;
+    return fmt::format("{}{:.3f} ms", d < 0 ? "−" : "+", nsToMs(d < 0 ? -d : d));
+}
 
 } // namespace
 
