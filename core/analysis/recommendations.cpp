@@ -49,8 +49,11 @@ void addRecommendations(AnomalyResult& a, const Profile& p, const std::vector<Fi
                           "and overlap of collectives with compute.",
             "Top windows are covered by communication markers or op waits overlap collectives.", true,
             "one rank's view cannot tell a slow peer from a slow link", "P1");
+    // Only the ops whose cost is mostly wait (wait anchors) and whose wait overlaps a collective: the
+    // ones a wait-sorted ranking would wrongly put on top. At most five, by average total cost.
+    int polluted = 0;
     for (const auto& o : a.ops)
-        if (o.waitPollution && o.rankByAvgCost <= a.rules.wait_list_top)
+        if (o.waitPollution && o.waitAnchor && ++polluted <= 5)
             rec("op", o.name, "Do not rank this op by its wait time: re-check it on the communication / sync path that precedes it.",
                 fmt::format("Its wait span overlaps a collective (wait {:.1f} us of {:.1f} us total cost): wait_not_reliable_for_rootcause.",
                             o.waitAvgUs, o.totalCostAvgUs),
