@@ -39,6 +39,20 @@ void addRecommendations(AnomalyResult& a, const Profile& p, const std::vector<Fi
                                "critical path, batch small ops, enable graph mode / task queue).",
             "Recurring bubbles are covered by host activity without sync or communication markers: probable host launch lag.", false,
             "", "P0");
+    // Single windows (no recurring risk tag) still deserve a look when their evidence points somewhere.
+    for (std::size_t i = 0; i < topN; ++i) {
+        const auto& w = a.windows[i];
+        const auto has = [&](const char* l) { return std::find(w.labels.begin(), w.labels.end(), l) != w.labels.end(); };
+        const std::string after = w.after.empty() ? std::string("the next kernel") : "`" + w.after.front().name + "`";
+        if (has("possible_untraced_host_blocking") && w.evidence.hostTraceExists && !hasTag(a.globalTags, "UNTRACED_HOST_BLOCKING_RISK"))
+            rec("step_group", w.groupId, fmt::format("Sample the host (py-spy / perf) around step {} before {}: nothing traced covers {}.", w.stepId, after, w.id),
+                fmt::format("{} ({:.3f} ms) has {:.0f} % host coverage.", w.id, nsToMs(w.span.length()), w.evidence.coverage * 100), true,
+                "host activity during the window is not traced", "P2");
+        if (has("possible_host_launch_lag") && !hasTag(a.globalTags, "HOST_ORIGINATED_RISK"))
+            rec("step_group", w.groupId, fmt::format("Look at the host work before {} in step {} ({}): the device waits for launches.", after, w.stepId, w.id),
+                fmt::format("{} ({:.3f} ms) is covered by host events without sync or communication markers.", w.id, nsToMs(w.span.length())),
+                false, "", "P2");
+    }
     if (labelCount(a, "possible_sync_or_h2d", topN) > 0)
         rec("step_group", dom, "Remove host-device synchronisation from the step (.item(), .cpu(), .to() of results, blocking copies); "
                                "use non_blocking copies and keep values on the device.",
