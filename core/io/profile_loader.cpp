@@ -10,6 +10,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <future>
 #include <thread>
 
 namespace bs {
@@ -299,15 +300,27 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
     if (!rank.label.empty()) prof.inventory.rankLabel = rank.label;
     control.report("kernels", 0, 1);
 
-    // The tables are read on a second thread while this one parses the timeline.
-    TablesResult tables;
-    std::thread tablesThread([&files, &tables, &control] { readTables(files, tables, control); });
-    struct Joiner {
-        std::thread& t;
-        ~Joiner() {
-            if (t.joinable()) t.join();
-        }
-    } joiner{tablesThread};
+    // The tables are read on a second thread while this one parses the timeline. The thread owns what it
+    // touches (its own cancel flag, a copy of the file list, the result) so that a cancelled load can
+    // return at once and leave it to finish in the background.
+    auto tables = std::make_shared<TablesResult>();
+    auto tablesCancel = std::make_shared<std::atomic<bool>>(false);
+    auto tablesDone = std::make_shared<std::promise<void>>();
+    std::future<void> tablesReady = tablesDone->get_future();
+    std::thread([tables, tablesCancel, tablesDone, files] {
+        LoadControl own;
+        own.cancel = tablesCancel.get();
+        readTables(files, *tables, own);
+        tablesDone->set_value();
+    }).detach();
+    struct CancelOnExit {
+        std::shared_ptr<std::atomic<bool>> flag;
+        ~CancelOnExit() { flag->store(true); } // an early return stops the tables thread too
+    } cancelOnExit{tablesCancel};
+    auto abandon = [&] {
+        out.cancelled = true;
+        return std::move(out);
+    };
 
     // Timeline.
     std::vector<std::string> traces;
@@ -318,18 +331,17 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
     for (const auto& t : traces) {
         auto r = readTraceJson(t, prof, traceSink, control);
         traceFiles.push_back({t == files.traceView ? "trace_view" : "msprof_timeline", t, fileSize(t), r.elements});
-        if (r.cancelled) {
-            out.cancelled = true;
-            return out;
-        }
+        if (r.cancelled) return abandon();
         if (r.ok) prof.hasTrace = true;
     }
-    tablesThread.join();
-    mergeTables(tables, prof);
-    for (auto& f : tables.kernelFiles) prof.inventory.files.push_back(std::move(f));
+    // Wait for the tables, still listening to the caller's cancel flag.
+    while (tablesReady.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready)
+        if (control.cancelled()) return abandon();
+    mergeTables(*tables, prof);
+    for (auto& f : tables->kernelFiles) prof.inventory.files.push_back(std::move(f));
     for (auto& f : traceFiles) prof.inventory.files.push_back(std::move(f));
-    for (auto& f : tables.sideFiles) prof.inventory.files.push_back(std::move(f));
-    for (auto& f : tables.sink.take()) sink.add(std::move(f));
+    for (auto& f : tables->sideFiles) prof.inventory.files.push_back(std::move(f));
+    for (auto& f : tables->sink.take()) sink.add(std::move(f));
     for (auto& f : traceSink.take()) sink.add(std::move(f));
     if (control.cancelled()) {
         out.cancelled = true;

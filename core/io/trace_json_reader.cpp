@@ -457,6 +457,7 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
         }
     }
     std::fclose(f);
+    if (res.cancelled) return res; // the caller drops the profile: no need to sort what was read
     builder.finish();
     res.ok = res.elements > 0 || phase != Phase::Prefix;
     profile.inventory.traceEventCount += res.elements;
