@@ -1,4 +1,5 @@
 // Exact decimal → int64 ns parsing: the foundation of "our numbers match the profiler's".
+#include "model/string_pool.h"
 #include "model/time.h"
 
 #include <QTest>
@@ -45,6 +46,16 @@ private slots:
         QVERIFY(!bs::parseMicrosToNs("1e300"));           // does not fit in int64 ns
         QVERIFY(!bs::parseMicrosToNs("9223372036854776")); // 9.2e18 ns + overflow
         QCOMPARE(*bs::parseMicrosToNs("1e-300"), Q_INT64_C(0));
+    }
+    void emptyNamesInternWithoutUndefinedBehaviour() {
+        // Regression (fuzz_comm_json + the sanitizer pass): an empty string_view may carry a null data();
+        // hashing it used memcpy from null. Under the UBSan build of .ci/run this aborts on the old code.
+        bs::StringPool pool;
+        QCOMPARE(pool.intern(std::string_view()), bs::StrId(0));
+        QCOMPARE(pool.intern(std::string_view("", 0)), bs::StrId(0));
+        const bs::StrId a = pool.intern("aten::to");
+        QCOMPARE(pool.intern("aten::to"), a);
+        QCOMPARE(pool.view(a), std::string_view("aten::to"));
     }
     void integersAndDoubles() {
         QCOMPARE(*bs::parseInt("4294967295"), Q_INT64_C(4294967295));
