@@ -17,12 +17,13 @@
 namespace {
 
 void printHelp() {
-    std::fputs("BubbleScope " BUBBLESCOPE_VERSION " — device-idle bubble analysis for Ascend NPU profiles\n\n"
-               "Usage:\n"
-               "  bubblescope [PATH]            open the window (on PATH: a profiling folder or a file inside one)\n"
-               "  bubblescope analyze PATH …    headless analysis (see 'bubblescope analyze --help')\n"
-               "  bubblescope --version | --help\n",
-               stdout);
+    std::fputs(
+        "BubbleScope " BUBBLESCOPE_VERSION " — device-idle bubble analysis for Ascend NPU profiles\n\n"
+        "Usage:\n"
+        "  bubblescope [PATH]            open the window (on PATH: a profiling folder or a file inside one)\n"
+        "  bubblescope analyze PATH …    headless analysis (see 'bubblescope analyze --help')\n"
+        "  bubblescope --version | --help\n",
+        stdout);
 }
 
 } // namespace
@@ -51,8 +52,10 @@ int main(int argc, char** argv) {
     if (lang.isEmpty()) lang = QLocale::system().name();
     QTranslator appTr, qtTr;
     if (lang.startsWith(QLatin1String("zh"))) {
-        if (appTr.load(QStringLiteral(":/i18n/bubblescope_zh_CN.qm"))) QApplication::installTranslator(&appTr);
-        if (qtTr.load(QStringLiteral("qtbase_zh_CN"), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) QApplication::installTranslator(&qtTr);
+        if (appTr.load(QStringLiteral(":/i18n/bubblescope_zh_CN.qm")))
+            QApplication::installTranslator(&appTr);
+        if (qtTr.load(QStringLiteral("qtbase_zh_CN"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+            QApplication::installTranslator(&qtTr);
     }
     bs::ui::MainWindow window;
     window.show();
@@ -62,8 +65,10 @@ int main(int argc, char** argv) {
     } else {
         QString error;
         const QString sample = bs::ui::extractSampleProfile(&error);
-        if (sample.isEmpty()) window.showMessage(error);
-        else window.openSample(sample);
+        if (sample.isEmpty())
+            window.showMessage(error);
+        else
+            window.openSample(sample);
     }
     return app.exec();
 }

@@ -28,7 +28,9 @@ LoadJob::~LoadJob() {
     if (d->watcher) d->watcher->waitForFinished();
 }
 
-bool LoadJob::isRunning() const { return d->watcher && d->watcher->isRunning(); }
+bool LoadJob::isRunning() const {
+    return d->watcher && d->watcher->isRunning();
+}
 
 void LoadJob::cancel() {
     if (d->cancelFlag) d->cancelFlag->store(true);
@@ -52,20 +54,25 @@ void LoadJob::start(const QString& path, int rankIndex) {
             out.error = QString::fromStdString(found.error);
             return out;
         }
-        for (const auto& r : found.ranks) out.rankLabels << QString::fromStdString(r.label);
+        for (const auto& r : found.ranks)
+            out.rankLabels << QString::fromStdString(r.label);
         const int idx = rankIndex >= 0 && rankIndex < static_cast<int>(found.ranks.size()) ? rankIndex : 0;
         LoadControl ctl;
         ctl.cancel = flag.get();
         QElapsedTimer throttle;
         throttle.start();
-        ctl.progress = [self, gen, &throttle](const std::string& stage, std::uint64_t done, std::uint64_t total) {
+        ctl.progress = [self, gen, &throttle](const std::string& stage, std::uint64_t done,
+                                              std::uint64_t total) {
             if (throttle.elapsed() < 50 && done < total) return;
             throttle.restart();
             const int permille = total ? static_cast<int>(done * 1000 / total) : 0;
             const QString s = QString::fromStdString(stage);
-            QMetaObject::invokeMethod(self, [self, gen, s, permille] {
-                if (self && self->d->generation == gen) emit self->progress(s, permille);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                self,
+                [self, gen, s, permille] {
+                    if (self && self->d->generation == gen) emit self->progress(s, permille);
+                },
+                Qt::QueuedConnection);
         };
         LoadResult loaded = loadRank(found.ranks[static_cast<std::size_t>(idx)], ctl);
         if (loaded.cancelled) {
@@ -73,12 +80,15 @@ void LoadJob::start(const QString& path, int rankIndex) {
             return out;
         }
         if (loaded.tooLarge) {
-            out.error = QString::fromStdString(loaded.profile->loadFindings.front().seen + " " + loaded.profile->loadFindings.front().fix);
+            out.error = QString::fromStdString(loaded.profile->loadFindings.front().seen + " " +
+                                               loaded.profile->loadFindings.front().fix);
             return out;
         }
         if (!loaded.hasAnyData) {
-            out.error = QStringLiteral("%1 holds no readable profiling data (empty output folder — see seed 003 problem 4).")
-                            .arg(QString::fromStdString(found.ranks[static_cast<std::size_t>(idx)].root));
+            out.error =
+                QStringLiteral(
+                    "%1 holds no readable profiling data (empty output folder — see seed 003 problem 4).")
+                    .arg(QString::fromStdString(found.ranks[static_cast<std::size_t>(idx)].root));
             return out;
         }
         auto rank = std::make_shared<LoadedRank>();

@@ -22,15 +22,15 @@ struct LoadedRank {
 };
 
 struct LoadOutcome {
-    QString error;            // non-empty when nothing could be loaded
-    QStringList rankLabels;   // every rank found
+    QString error;                    // non-empty when nothing could be loaded
+    QStringList rankLabels;           // every rank found
     std::shared_ptr<LoadedRank> rank; // the analysed rank
     bool cancelled = false;
 };
 
 class LoadJob : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit LoadJob(QObject* parent = nullptr);
     ~LoadJob() override;
     // Starts loading rank `rankIndex` of `path`; a running job is cancelled and its result dropped.
@@ -38,11 +38,11 @@ public:
     void cancel();
     bool isRunning() const;
 
-signals:
+  signals:
     void progress(const QString& stage, int permille);
     void finished(const bs::ui::LoadOutcome& outcome);
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> d;
 };

@@ -13,6 +13,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QBarCategoryAxis>
+#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -23,6 +24,7 @@
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QHorizontalBarSeries>
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
@@ -34,24 +36,26 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
-#include <QHorizontalBarSeries>
 #include <QStackedBarSeries>
-#include <QBarSet>
 #include <QStandardItemModel>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTreeView>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 namespace bs::ui {
 
 namespace {
 
-QString esc(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
-QString msText(TimeNs ns) { return QString::number(nsToMs(ns), 'f', 3); }
+QString esc(const std::string& s) {
+    return QString::fromStdString(s).toHtmlEscaped();
+}
+QString msText(TimeNs ns) {
+    return QString::number(nsToMs(ns), 'f', 3);
+}
 
 QTextBrowser* makeBrowser(QWidget* parent) {
     auto* b = new QTextBrowser(parent);
@@ -69,12 +73,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(4, 4, 4, 4);
-    sampleBanner_ = new QLabel(tr("<b>Sample profile</b> — a generated 8-layer MoE capture with every planted anomaly. "
-                                  "Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here."),
-                               central);
+    sampleBanner_ =
+        new QLabel(tr("<b>Sample profile</b> — a generated 8-layer MoE capture with every planted anomaly. "
+                      "Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here."),
+                   central);
     sampleBanner_->setObjectName(QStringLiteral("sampleBanner"));
-    sampleBanner_->setStyleSheet(QStringLiteral("QLabel { background: #fff4ce; color: #5c4400; border: 1px solid #e0c060; "
-                                                "padding: 6px; border-radius: 3px; }"));
+    sampleBanner_->setStyleSheet(
+        QStringLiteral("QLabel { background: #fff4ce; color: #5c4400; border: 1px solid #e0c060; "
+                       "padding: 6px; border-radius: 3px; }"));
     sampleBanner_->setVisible(false);
     layout->addWidget(sampleBanner_);
     auto* top = new QHBoxLayout;
@@ -169,17 +175,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     });
     connect(job_, &LoadJob::finished, this, &MainWindow::onFinished);
     connect(rankPicker_, &QComboBox::activated, this, [this](int index) { openPath(currentPath_, index); });
-    connect(bubbleTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MainWindow::onBubbleRowChanged);
+    connect(bubbleTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &MainWindow::onBubbleRowChanged);
     connect(timeline_, &TimelineWidget::bubbleSelected, this, [this](int i) {
         if (i >= 0 && bubbleTable_->currentIndex().row() != i) bubbleTable_->selectRow(i);
     });
     connect(timeline_, &TimelineWidget::kernelClicked, this, &MainWindow::showKernel);
     connect(timeline_, &TimelineWidget::rangeSelected, this, &MainWindow::showRange);
-    connect(layerTree_->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& idx) {
-        if (!idx.isValid()) return;
-        const qint64 s = idx.data(Qt::UserRole).toLongLong(), e = idx.data(Qt::UserRole + 1).toLongLong();
-        if (e > s) timeline_->focusRange(s, e);
-    });
+    connect(layerTree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& idx) {
+                if (!idx.isValid()) return;
+                const qint64 s = idx.data(Qt::UserRole).toLongLong(),
+                             e = idx.data(Qt::UserRole + 1).toLongLong();
+                if (e > s) timeline_->focusRange(s, e);
+            });
 }
 
 MainWindow::~MainWindow() = default;
@@ -191,8 +200,10 @@ void MainWindow::buildMenus() {
     updateRecentMenu();
     exportMenu_ = file->addMenu(tr("&Export"));
     exportMenu_->addAction(tr("Anomaly &JSON…"), this, [this] { onExport(Export::AnomalyJson); });
-    exportMenu_->addAction(tr("Anomaly &report (Markdown)…"), this, [this] { onExport(Export::AnomalyReport); });
-    exportMenu_->addAction(tr("&Architecture report (Markdown)…"), this, [this] { onExport(Export::ArchitectureReport); });
+    exportMenu_->addAction(tr("Anomaly &report (Markdown)…"), this,
+                           [this] { onExport(Export::AnomalyReport); });
+    exportMenu_->addAction(tr("&Architecture report (Markdown)…"), this,
+                           [this] { onExport(Export::ArchitectureReport); });
     exportMenu_->addSeparator();
     exportMenu_->addAction(tr("Export &all to folder…"), this, &MainWindow::onExportAll);
     exportMenu_->setEnabled(false);
@@ -204,12 +215,15 @@ void MainWindow::buildMenus() {
     auto* host = view->addAction(tr("Show &host lanes"));
     host->setCheckable(true);
     host->setChecked(true);
-    connect(host, &QAction::toggled, this, [this](bool on) { timeline_->setGroupCollapsed(QStringLiteral("Host"), !on); });
+    connect(host, &QAction::toggled, this,
+            [this](bool on) { timeline_->setGroupCollapsed(QStringLiteral("Host"), !on); });
     auto* overlap = view->addAction(tr("Show &Overlap Analysis lanes"));
     overlap->setCheckable(true);
-    connect(overlap, &QAction::toggled, this, [this](bool on) { timeline_->setGroupCollapsed(QStringLiteral("Overlap Analysis"), !on); });
+    connect(overlap, &QAction::toggled, this,
+            [this](bool on) { timeline_->setGroupCollapsed(QStringLiteral("Overlap Analysis"), !on); });
     auto* lang = view->addMenu(tr("&Language"));
-    const std::pair<QString, QString> langs[] = {{tr("System default"), QString()}, {QStringLiteral("English"), QStringLiteral("en")},
+    const std::pair<QString, QString> langs[] = {{tr("System default"), QString()},
+                                                 {QStringLiteral("English"), QStringLiteral("en")},
                                                  {QStringLiteral("中文（简体）"), QStringLiteral("zh_CN")}};
     for (const auto& [label, code] : langs) {
         auto* a = lang->addAction(label);
@@ -217,23 +231,28 @@ void MainWindow::buildMenus() {
         a->setChecked(QSettings().value(QStringLiteral("language")).toString() == code);
         connect(a, &QAction::triggered, this, [this, code = code] {
             QSettings().setValue(QStringLiteral("language"), code);
-            QMessageBox::information(this, tr("Language"), tr("The language changes the next time BubbleScope starts."));
+            QMessageBox::information(this, tr("Language"),
+                                     tr("The language changes the next time BubbleScope starts."));
         });
     }
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard shortcuts"), this, [this] {
-        QMessageBox::information(this, tr("Keyboard shortcuts"),
-                                 tr("Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; "
-                                    "N/P next/previous bubble by size; Shift+drag selects a range for statistics; "
-                                    "click a group header to fold it."));
+        QMessageBox::information(
+            this, tr("Keyboard shortcuts"),
+            tr("Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; "
+               "N/P next/previous bubble by size; Shift+drag selects a range for statistics; "
+               "click a group header to fold it."));
     });
     help->addAction(tr("&About BubbleScope"), this, [this] {
         QMessageBox::about(this, tr("About BubbleScope"),
-                           tr("BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.").arg(QApplication::applicationVersion()));
+                           tr("BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.")
+                               .arg(QApplication::applicationVersion()));
     });
 }
 
-QString MainWindow::reportText() const { return reportText_; }
+QString MainWindow::reportText() const {
+    return reportText_;
+}
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
     if (e->mimeData()->hasUrls()) e->acceptProposedAction();
@@ -254,7 +273,9 @@ void MainWindow::openSample(const QString& path) {
     sampleBanner_->setVisible(true);
 }
 
-bool MainWindow::isShowingSample() const { return sampleBanner_->isVisible(); }
+bool MainWindow::isShowingSample() const {
+    return sampleBanner_->isVisible();
+}
 
 void MainWindow::showMessage(const QString& text) {
     summary_->setPlainText(text);
@@ -301,7 +322,8 @@ void MainWindow::onFinished(const LoadOutcome& outcome) {
     analysis_ = outcome.rank->analysis;
     reportText_ = outcome.rank->text;
     showResults();
-    setWindowTitle(sampleBanner_->isVisible() ? tr("Sample profile — BubbleScope") : tr("%1 — BubbleScope").arg(outcome.rank->label));
+    setWindowTitle(sampleBanner_->isVisible() ? tr("Sample profile — BubbleScope")
+                                              : tr("%1 — BubbleScope").arg(outcome.rank->label));
     status_->setText(tr("Loaded %1").arg(currentPath_));
     exportMenu_->setEnabled(true);
     if (!sampleBanner_->isVisible()) addRecent(currentPath_);
@@ -323,57 +345,79 @@ void MainWindow::showResults() {
 
     // Summary: the five answers, the step table and the profiler cross-check.
     const QStringList questions = {tr("Are there significant bubbles?"), tr("Which step group holds them?"),
-                                   tr("Prelaunch, tail, internal or inter-step?"), tr("Is there a host-side risk?"),
-                                   tr("Is the evidence enough?")};
+                                   tr("Prelaunch, tail, internal or inter-step?"),
+                                   tr("Is there a host-side risk?"), tr("Is the evidence enough?")};
     QString html = QStringLiteral("<h3>%1</h3><ol>").arg(tr("Bubble-first summary"));
     for (int i = 0; i < static_cast<int>(a.answers.size()) && i < questions.size(); ++i)
-        html += QStringLiteral("<li><b>%1</b> %2</li>").arg(questions[i], esc(a.answers[static_cast<std::size_t>(i)]));
-    html += QStringLiteral("</ol><h3>%1</h3><table border=1 cellspacing=0 cellpadding=3><tr>").arg(tr("Steps (ms)"));
-    for (const QString& h : {tr("Step"), tr("Group"), tr("Service"), tr("Busy"), tr("Underfeed"), tr("Prelaunch"), tr("Internal"), tr("Largest"), tr("Tail"), tr("Bubbles")})
+        html += QStringLiteral("<li><b>%1</b> %2</li>")
+                    .arg(questions[i], esc(a.answers[static_cast<std::size_t>(i)]));
+    html += QStringLiteral("</ol><h3>%1</h3><table border=1 cellspacing=0 cellpadding=3><tr>")
+                .arg(tr("Steps (ms)"));
+    for (const QString& h : {tr("Step"), tr("Group"), tr("Service"), tr("Busy"), tr("Underfeed"),
+                             tr("Prelaunch"), tr("Internal"), tr("Largest"), tr("Tail"), tr("Bubbles")})
         html += QStringLiteral("<th>%1</th>").arg(h);
     html += QStringLiteral("</tr>");
     for (std::size_t i = 0; i < r.metrics.size(); ++i) {
         const auto& m = r.metrics[i];
         QString gid;
         for (const auto& g : a.groups)
-            if (std::find(g.steps.begin(), g.steps.end(), static_cast<int>(i)) != g.steps.end()) gid = QString::fromStdString(g.id);
-        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right>%3</td><td align=right>%4</td><td align=right>%5</td><td align=right>%6</td>"
-                               "<td align=right>%7</td><td align=right>%8</td><td align=right>%9</td><td align=right>%10</td></tr>")
-                    .arg(m.stepId >= 0 ? QString::number(m.stepId) : QStringLiteral("pseudo"), gid, msText(m.service), msText(m.busyUnion),
-                         QString::number(m.underfeedRatio, 'f', 3), msText(m.prelaunchGap), msText(m.internalBubbleTotal),
+            if (std::find(g.steps.begin(), g.steps.end(), static_cast<int>(i)) != g.steps.end())
+                gid = QString::fromStdString(g.id);
+        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right>%3</td><td align=right>%4</td><td "
+                               "align=right>%5</td><td align=right>%6</td>"
+                               "<td align=right>%7</td><td align=right>%8</td><td align=right>%9</td><td "
+                               "align=right>%10</td></tr>")
+                    .arg(m.stepId >= 0 ? QString::number(m.stepId) : QStringLiteral("pseudo"), gid,
+                         msText(m.service), msText(m.busyUnion), QString::number(m.underfeedRatio, 'f', 3),
+                         msText(m.prelaunchGap), msText(m.internalBubbleTotal),
                          msText(m.largestInternalBubble), msText(m.tailGap))
                     .arg(m.bubbleCount);
     }
     html += QStringLiteral("</table>");
     if (r.crossCheck.available) {
-        html += QStringLiteral("<h3>%1</h3><table border=1 cellspacing=0 cellpadding=3><tr><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
-                    .arg(tr("Profiler cross-check (step_trace_time.csv, µs)"), tr("Step"), tr("Figure"), tr("Ours"), tr("Profiler"));
+        html += QStringLiteral("<h3>%1</h3><table border=1 cellspacing=0 "
+                               "cellpadding=3><tr><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
+                    .arg(tr("Profiler cross-check (step_trace_time.csv, µs)"), tr("Step"), tr("Figure"),
+                         tr("Ours"), tr("Profiler"));
         for (const auto& row : r.crossCheck.rows)
             for (const auto& f : row.figures)
-                html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right>%3</td><td align=right>%4%5</td></tr>")
-                            .arg(row.stepId)
-                            .arg(QString::fromStdString(f.field) + QStringLiteral(" / ") + QString::fromStdString(f.profilerColumn))
-                            .arg(f.oursUs, 0, 'f', 3)
-                            .arg(f.profilerUs ? QString::number(*f.profilerUs, 'f', 3) : QStringLiteral("n/a"),
-                                 f.mismatch ? QStringLiteral(" <b style='color:#c00'>%1</b>").arg(tr("mismatch")) : QString());
+                html +=
+                    QStringLiteral(
+                        "<tr><td>%1</td><td>%2</td><td align=right>%3</td><td align=right>%4%5</td></tr>")
+                        .arg(row.stepId)
+                        .arg(QString::fromStdString(f.field) + QStringLiteral(" / ") +
+                             QString::fromStdString(f.profilerColumn))
+                        .arg(f.oursUs, 0, 'f', 3)
+                        .arg(f.profilerUs ? QString::number(*f.profilerUs, 'f', 3) : QStringLiteral("n/a"),
+                             f.mismatch ? QStringLiteral(" <b style='color:#c00'>%1</b>").arg(tr("mismatch"))
+                                        : QString());
         html += QStringLiteral("</table>");
     }
     summary_->setHtml(html);
 
     // Health: findings with their fixes.
     QString h;
-    if (r.findings.empty()) h = QStringLiteral("<p>%1</p>").arg(tr("No finding: the collection looks complete."));
+    if (r.findings.empty())
+        h = QStringLiteral("<p>%1</p>").arg(tr("No finding: the collection looks complete."));
     for (const auto& f : r.findings) {
-        const QString color = f.severity == Severity::Error ? QStringLiteral("#b00020") : (f.severity == Severity::Warning ? QStringLiteral("#a65f00") : QStringLiteral("#2a5db0"));
-        h += QStringLiteral("<p><b style='color:%1'>[%2] %3</b><br>%4").arg(color, QString::fromLatin1(severityName(f.severity)), esc(f.id), esc(f.seen));
-        if (!f.file.empty()) h += QStringLiteral("<br><i>%1</i>").arg(esc(f.file) + (f.line > 0 ? QStringLiteral(":%1").arg(f.line) : QString()));
+        const QString color =
+            f.severity == Severity::Error
+                ? QStringLiteral("#b00020")
+                : (f.severity == Severity::Warning ? QStringLiteral("#a65f00") : QStringLiteral("#2a5db0"));
+        h += QStringLiteral("<p><b style='color:%1'>[%2] %3</b><br>%4")
+                 .arg(color, QString::fromLatin1(severityName(f.severity)), esc(f.id), esc(f.seen));
+        if (!f.file.empty())
+            h += QStringLiteral("<br><i>%1</i>")
+                     .arg(esc(f.file) + (f.line > 0 ? QStringLiteral(":%1").arg(f.line) : QString()));
         if (!f.impact.empty()) h += QStringLiteral("<br>%1 %2").arg(tr("Effect:"), esc(f.impact));
         if (!f.fix.empty()) h += QStringLiteral("<br>%1 %2").arg(tr("Fix:"), esc(f.fix));
         h += QStringLiteral("</p>");
     }
-    for (const auto& n : a.notes) h += QStringLiteral("<p>%1</p>").arg(esc(n));
+    for (const auto& n : a.notes)
+        h += QStringLiteral("<p>%1</p>").arg(esc(n));
     health_->setHtml(h);
-    tabs_->setTabText(tabs_->indexOf(health_), r.findings.empty() ? tr("Health") : tr("Health (%1)").arg(r.findings.size()));
+    tabs_->setTabText(tabs_->indexOf(health_),
+                      r.findings.empty() ? tr("Health") : tr("Health (%1)").arg(r.findings.size()));
     tabs_->setTabText(tabs_->indexOf(bubbleTable_->parentWidget()), tr("Bubbles (%1)").arg(a.windows.size()));
 
     // Charts: per-step stacked bars, at most 200 steps (evenly picked).
@@ -387,7 +431,8 @@ void MainWindow::showResults() {
     auto* series = new QStackedBarSeries;
     const QStringList names = {tr("busy"), tr("prelaunch"), tr("internal bubbles"), tr("tail")};
     QBarSet* sets[4];
-    for (int i = 0; i < 4; ++i) sets[i] = new QBarSet(names[i]);
+    for (int i = 0; i < 4; ++i)
+        sets[i] = new QBarSet(names[i]);
     sets[0]->setColor(QColor(0x35, 0x4f, 0x6e));
     sets[1]->setColor(QColor(230, 120, 40));
     sets[2]->setColor(QColor(220, 40, 40));
@@ -402,7 +447,8 @@ void MainWindow::showResults() {
         *sets[3] << nsToMs(m.tailGap);
         cats << (m.stepId >= 0 ? QString::number(m.stepId) : QStringLiteral("pseudo"));
     }
-    for (auto* s : sets) series->append(s);
+    for (auto* s : sets)
+        series->append(s);
     chart->addSeries(series);
     auto* axisX = new QBarCategoryAxis;
     axisX->append(cats);
@@ -422,8 +468,10 @@ void MainWindow::showResults() {
     auto* opsSet = new QBarSet(tr("total"));
     opsSet->setColor(QColor(0x3b, 0x7d, 0xd8));
     std::vector<const OpStats*> byTotal;
-    for (const auto& o : a.ops) byTotal.push_back(&o);
-    std::sort(byTotal.begin(), byTotal.end(), [](const OpStats* x, const OpStats* y) { return x->rankByTotal > y->rankByTotal; });
+    for (const auto& o : a.ops)
+        byTotal.push_back(&o);
+    std::sort(byTotal.begin(), byTotal.end(),
+              [](const OpStats* x, const OpStats* y) { return x->rankByTotal > y->rankByTotal; });
     QStringList opNames;
     for (const auto* o : byTotal) {
         if (o->rankByTotal > 10) continue;
@@ -453,31 +501,41 @@ void MainWindow::onBubbleRowChanged() {
     if (timeline_->selectedBubble() != row) timeline_->selectBubble(row);
     const auto& w = analysis_->anomaly.windows[static_cast<std::size_t>(row)];
     const TimeNs origin = analysis_->anomaly.captureStart;
-    QString h = QStringLiteral("<h3>%1 — %2 ms %3, %4 %5</h3>")
-                    .arg(QString::fromStdString(w.id), msText(w.span.length()), QString::fromLatin1(windowScopeName(w.scope)), tr("step"),
-                         QString::fromStdString(w.stepId));
-    h += QStringLiteral("<table border=1 cellspacing=0 cellpadding=2><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th></tr>")
-             .arg(tr("Side"), tr("Kernel"), tr("Task type"), tr("Duration (µs)"), tr("Wait (µs)"), tr("Stream"));
+    QString h =
+        QStringLiteral("<h3>%1 — %2 ms %3, %4 %5</h3>")
+            .arg(QString::fromStdString(w.id), msText(w.span.length()),
+                 QString::fromLatin1(windowScopeName(w.scope)), tr("step"), QString::fromStdString(w.stepId));
+    h += QStringLiteral(
+             "<table border=1 cellspacing=0 "
+             "cellpadding=2><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th></tr>")
+             .arg(tr("Side"), tr("Kernel"), tr("Task type"), tr("Duration (µs)"), tr("Wait (µs)"),
+                  tr("Stream"));
     auto kernelRow = [&](const QString& side, const NeighbourKernel& k) {
-        h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td align=right>%4</td><td align=right>%5</td><td>%6</td></tr>")
-                 .arg(side, esc(k.name), esc(k.taskType), QString::number(nsToUs(k.dur), 'f', 1), QString::number(nsToUs(k.wait), 'f', 1),
+        h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td align=right>%4</td><td "
+                            "align=right>%5</td><td>%6</td></tr>")
+                 .arg(side, esc(k.name), esc(k.taskType), QString::number(nsToUs(k.dur), 'f', 1),
+                      QString::number(nsToUs(k.wait), 'f', 1),
                       k.stream >= 0 ? QString::number(k.stream) : QStringLiteral("?"));
     };
-    for (auto it = w.before.rbegin(); it != w.before.rend(); ++it) kernelRow(tr("before"), *it);
+    for (auto it = w.before.rbegin(); it != w.before.rend(); ++it)
+        kernelRow(tr("before"), *it);
     h += QStringLiteral("<tr><td colspan=6 style='background:#fde2e2'><i>%1 +%2 ms → +%3 ms</i></td></tr>")
              .arg(tr("device idle"), msText(w.span.a - origin), msText(w.span.b - origin));
-    for (const auto& k : w.after) kernelRow(tr("after"), k);
+    for (const auto& k : w.after)
+        kernelRow(tr("after"), k);
     h += QStringLiteral("</table>");
     const auto& e = w.evidence;
     if (e.hostTraceExists) {
         h += QStringLiteral("<p>%1 %2 · %3 %4 · %5 %6 · %7 %8</p>")
-                 .arg(tr("Host coverage"), QString::number(e.coverage, 'f', 2), tr("sync"), QString::number(e.syncRatio, 'f', 2), tr("comm"),
-                      QString::number(e.commRatio, 'f', 2), tr("parallelism"),
+                 .arg(tr("Host coverage"), QString::number(e.coverage, 'f', 2), tr("sync"),
+                      QString::number(e.syncRatio, 'f', 2), tr("comm"), QString::number(e.commRatio, 'f', 2),
+                      tr("parallelism"),
                       e.parallelism ? QString::number(*e.parallelism, 'f', 2) : QStringLiteral("n/a"));
         if (!e.topEvents.empty()) {
             h += QStringLiteral("<p>%1</p><ul>").arg(tr("Host events in the window:"));
             for (const auto& t : e.topEvents)
-                h += QStringLiteral("<li>%1 — %2 (%3 µs)</li>").arg(esc(t.name), esc(t.thread), QString::number(nsToUs(t.overlap), 'f', 1));
+                h += QStringLiteral("<li>%1 — %2 (%3 µs)</li>")
+                         .arg(esc(t.name), esc(t.thread), QString::number(nsToUs(t.overlap), 'f', 1));
             h += QStringLiteral("</ul>");
         }
     } else {
@@ -485,7 +543,8 @@ void MainWindow::onBubbleRowChanged() {
     }
     h += QStringLiteral("<p><b>%1</b></p><ul>").arg(tr("Candidate causes (possible, not a verdict):"));
     for (std::size_t i = 0; i < w.labels.size(); ++i)
-        h += QStringLiteral("<li><code>%1</code> — %2</li>").arg(esc(w.labels[i]), i < w.labelEvidence.size() ? esc(w.labelEvidence[i]) : QString());
+        h += QStringLiteral("<li><code>%1</code> — %2</li>")
+                 .arg(esc(w.labels[i]), i < w.labelEvidence.size() ? esc(w.labelEvidence[i]) : QString());
     h += QStringLiteral("</ul>");
     bubbleDetail_->setHtml(h);
 }
@@ -495,7 +554,9 @@ void MainWindow::showKernel(int kernelIndex) {
     const Kernel& k = profile_->kernels[static_cast<std::size_t>(kernelIndex)];
     const QString name = QString::fromStdString(std::string(profile_->str(k.name)));
     QString h = QStringLiteral("<h3>%1</h3><table>").arg(name.toHtmlEscaped());
-    auto row = [&](const QString& a, const QString& b) { h += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(a, b.toHtmlEscaped()); };
+    auto row = [&](const QString& a, const QString& b) {
+        h += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(a, b.toHtmlEscaped());
+    };
     row(tr("Op type"), QString::fromStdString(std::string(profile_->str(k.opType))));
     row(tr("Task type"), QString::fromStdString(std::string(profile_->str(k.taskType))));
     row(tr("Stream"), k.stream >= 0 ? QString::number(k.stream) : QStringLiteral("?"));
@@ -506,7 +567,9 @@ void MainWindow::showKernel(int kernelIndex) {
     row(tr("Input shapes"), QString::fromStdString(std::string(profile_->str(k.inputShapes))));
     row(tr("Output shapes"), QString::fromStdString(std::string(profile_->str(k.outputShapes))));
     for (const auto& o : analysis_->anomaly.ops)
-        if (o.name == std::string(profile_->str(k.name)) || (k.cls == TaskClass::Comm && o.taskType == std::string(profile_->str(k.taskType)) && name.startsWith(QString::fromStdString(o.name.substr(0, 8))))) {
+        if (o.name == std::string(profile_->str(k.name)) ||
+            (k.cls == TaskClass::Comm && o.taskType == std::string(profile_->str(k.taskType)) &&
+             name.startsWith(QString::fromStdString(o.name.substr(0, 8))))) {
             row(tr("PMU verdict"), QString::fromStdString(o.pmuVerdict));
             if (o.falseHotspot) row(tr("Flag"), QStringLiteral("WAIT_ANCHOR_FALSE_HOTSPOT"));
             if (o.waitPollution) row(tr("Flag"), QStringLiteral("WAIT_POLLUTION_RISK"));
@@ -516,7 +579,8 @@ void MainWindow::showKernel(int kernelIndex) {
     // back to its 's' on a host lane and the innermost host event there.
     {
         const auto& fl = profile_->flows;
-        auto it = std::lower_bound(fl.begin(), fl.end(), k.start, [](const FlowEvent& f, TimeNs t) { return f.ts < t; });
+        auto it = std::lower_bound(fl.begin(), fl.end(), k.start,
+                                   [](const FlowEvent& f, TimeNs t) { return f.ts < t; });
         for (; it != fl.end() && it->ts == k.start; ++it) {
             if (it->phase != 'f') continue;
             for (const auto& s : fl) {
@@ -526,8 +590,11 @@ void MainWindow::showKernel(int kernelIndex) {
                     if (e.ts > s.ts) break;
                     if (e.lane == s.lane && e.end() >= s.ts && (!best || e.dur < best->dur)) best = &e;
                 }
-                row(tr("Launched by"), QStringLiteral("%1 (%2)").arg(best ? QString::fromStdString(std::string(profile_->str(best->name))) : tr("unknown host event"),
-                                                                  QString::fromStdString(std::string(profile_->str(s.cat)))));
+                row(tr("Launched by"),
+                    QStringLiteral("%1 (%2)").arg(
+                        best ? QString::fromStdString(std::string(profile_->str(best->name)))
+                             : tr("unknown host event"),
+                        QString::fromStdString(std::string(profile_->str(s.cat)))));
                 break;
             }
             break;
@@ -535,7 +602,8 @@ void MainWindow::showKernel(int kernelIndex) {
     }
     if (k.pmuRow >= 0)
         for (std::size_t c = 0; c < profile_->pmu.columns.size(); ++c)
-            row(QString::fromStdString(profile_->pmu.columns[c]), QString::number(profile_->pmu.at(static_cast<std::size_t>(k.pmuRow), c)));
+            row(QString::fromStdString(profile_->pmu.columns[c]),
+                QString::number(profile_->pmu.at(static_cast<std::size_t>(k.pmuRow), c)));
     h += QStringLiteral("</table>");
     bubbleDetail_->setHtml(h);
     tabs_->setCurrentWidget(bubbleTable_->parentWidget());
@@ -551,30 +619,36 @@ void MainWindow::showRange(qint64 start, qint64 end) {
         if (k.start >= end) break;
         if (k.end() <= start) continue;
         ++count;
-        byName[std::string(profile_->str(k.name))] += std::min(k.end(), static_cast<TimeNs>(end)) - std::max(k.start, static_cast<TimeNs>(start));
+        byName[std::string(profile_->str(k.name))] +=
+            std::min(k.end(), static_cast<TimeNs>(end)) - std::max(k.start, static_cast<TimeNs>(start));
     }
     std::vector<std::pair<TimeNs, std::string>> top;
-    for (const auto& [n, t] : byName) top.emplace_back(t, n);
+    for (const auto& [n, t] : byName)
+        top.emplace_back(t, n);
     std::sort(top.rbegin(), top.rend());
     QString h = QStringLiteral("<h3>%1</h3><p>%2 %3 ms · %4 %5 ms · %6 %7 ms · %8 %9</p><ol>")
-                    .arg(tr("Range statistics"), tr("span"), msText(end - start), tr("busy union"), msText(busy), tr("idle"),
-                         msText(end - start - busy), tr("kernels"))
+                    .arg(tr("Range statistics"), tr("span"), msText(end - start), tr("busy union"),
+                         msText(busy), tr("idle"), msText(end - start - busy), tr("kernels"))
                     .arg(count);
     for (std::size_t i = 0; i < top.size() && i < 8; ++i)
         h += QStringLiteral("<li>%1 — %2 ms</li>").arg(esc(top[i].second), msText(top[i].first));
     h += QStringLiteral("</ol>");
     bubbleDetail_->setHtml(h);
     tabs_->setCurrentWidget(bubbleTable_->parentWidget());
-    status_->setText(tr("Range: %1 ms, busy %2 ms, %3 kernels").arg(msText(end - start), msText(busy)).arg(count));
+    status_->setText(
+        tr("Range: %1 ms, busy %2 ms, %3 kernels").arg(msText(end - start), msText(busy)).arg(count));
 }
 
 QString MainWindow::defaultExportName(Export kind) const {
     if (!profile_) return {};
     switch (kind) {
     case Export::AnomalyJson:
-        return QStringLiteral("anomaly_discovery_%1.json").arg(QFileInfo(QString::fromStdString(profile_->inventory.rankDir)).fileName());
-    case Export::AnomalyReport: return QString::fromStdString(defaultAnomalyReportName(*profile_));
-    case Export::ArchitectureReport: return QString::fromStdString(defaultArchitectureReportName(*profile_));
+        return QStringLiteral("anomaly_discovery_%1.json")
+            .arg(QFileInfo(QString::fromStdString(profile_->inventory.rankDir)).fileName());
+    case Export::AnomalyReport:
+        return QString::fromStdString(defaultAnomalyReportName(*profile_));
+    case Export::ArchitectureReport:
+        return QString::fromStdString(defaultArchitectureReportName(*profile_));
     }
     return {};
 }
@@ -583,9 +657,15 @@ QString MainWindow::exportTo(Export kind, const QString& path) const {
     if (!profile_ || !analysis_) return tr("Nothing is loaded.");
     std::string text;
     switch (kind) {
-    case Export::AnomalyJson: text = renderJson(*profile_, *analysis_); break;
-    case Export::AnomalyReport: text = renderAnomalyReport(*profile_, *analysis_); break;
-    case Export::ArchitectureReport: text = renderArchitectureReport(*profile_, *analysis_); break;
+    case Export::AnomalyJson:
+        text = renderJson(*profile_, *analysis_);
+        break;
+    case Export::AnomalyReport:
+        text = renderAnomalyReport(*profile_, *analysis_);
+        break;
+    case Export::ArchitectureReport:
+        text = renderArchitectureReport(*profile_, *analysis_);
+        break;
     }
     return QString::fromStdString(writeFileAtomically(path.toStdString(), text));
 }
@@ -595,8 +675,11 @@ void MainWindow::onExport(Export kind) {
     const QString path = QFileDialog::getSaveFileName(this, tr("Export"), defaultExportName(kind), filter);
     if (path.isEmpty()) return;
     const QString err = exportTo(kind, path);
-    if (!err.isEmpty()) QMessageBox::critical(this, tr("Export failed"), tr("The file was not written; nothing was changed.\n\n%1").arg(err));
-    else status_->setText(tr("Exported %1").arg(path));
+    if (!err.isEmpty())
+        QMessageBox::critical(this, tr("Export failed"),
+                              tr("The file was not written; nothing was changed.\n\n%1").arg(err));
+    else
+        status_->setText(tr("Exported %1").arg(path));
 }
 
 void MainWindow::onExportAll() {
@@ -607,7 +690,8 @@ void MainWindow::onExportAll() {
         const QString path = dir + QLatin1Char('/') + defaultExportName(k);
         const QString err = exportTo(k, path);
         if (!err.isEmpty()) {
-            QMessageBox::critical(this, tr("Export failed"), tr("The file was not written; nothing was changed.\n\n%1").arg(err));
+            QMessageBox::critical(this, tr("Export failed"),
+                                  tr("The file was not written; nothing was changed.\n\n%1").arg(err));
             return;
         }
         written << path;
@@ -618,7 +702,8 @@ void MainWindow::onExportAll() {
 void MainWindow::updateRecentMenu() {
     recentMenu_->clear();
     const QStringList recent = QSettings().value(QStringLiteral("recent")).toStringList();
-    for (const QString& p : recent) recentMenu_->addAction(p, this, [this, p] { openPath(p); });
+    for (const QString& p : recent)
+        recentMenu_->addAction(p, this, [this, p] { openPath(p); });
     recentMenu_->setEnabled(!recent.isEmpty());
 }
 
@@ -626,7 +711,8 @@ void MainWindow::addRecent(const QString& path) {
     QStringList recent = QSettings().value(QStringLiteral("recent")).toStringList();
     recent.removeAll(path);
     recent.prepend(path);
-    while (recent.size() > 10) recent.removeLast();
+    while (recent.size() > 10)
+        recent.removeLast();
     QSettings().setValue(QStringLiteral("recent"), recent);
     updateRecentMenu();
 }

@@ -33,7 +33,7 @@ class OpsTableModel;
 // health, text report), exports in File ▸ Export. Loading runs in a LoadJob off the GUI thread.
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
     void openPath(const QString& path, int rankIndex = 0);
@@ -51,14 +51,14 @@ public:
     QString exportTo(Export kind, const QString& path) const;
     QString defaultExportName(Export kind) const;
 
-signals:
+  signals:
     void loadFinished(bool ok);
 
-protected:
+  protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
-private:
+  private:
     void buildMenus();
     void onOpenFolder();
     void onFinished(const LoadOutcome& outcome);

@@ -10,13 +10,16 @@ namespace bs::ui {
 
 namespace {
 
-QString ms(TimeNs ns, int prec = 3) { return QString::number(nsToMs(ns), 'f', prec); }
+QString ms(TimeNs ns, int prec = 3) {
+    return QString::number(nsToMs(ns), 'f', prec);
+}
 
 } // namespace
 
 BubbleTableModel::BubbleTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void BubbleTableModel::setAnalysis(std::shared_ptr<const Profile> profile, std::shared_ptr<const AnalysisResult> analysis) {
+void BubbleTableModel::setAnalysis(std::shared_ptr<const Profile> profile,
+                                   std::shared_ptr<const AnalysisResult> analysis) {
     beginResetModel();
     profile_ = std::move(profile);
     analysis_ = std::move(analysis);
@@ -28,33 +31,44 @@ int BubbleTableModel::rowCount(const QModelIndex& parent) const {
     return static_cast<int>(analysis_->anomaly.windows.size());
 }
 
-int BubbleTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int BubbleTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant BubbleTableModel::data(const QModelIndex& index, int role) const {
     if (!analysis_ || !index.isValid() || index.row() >= rowCount()) return {};
     const auto& w = analysis_->anomaly.windows[static_cast<std::size_t>(index.row())];
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Rank: return QString::fromStdString(w.id);
-        case Step: return QString::fromStdString(w.stepId);
-        case Scope: return QString::fromLatin1(windowScopeName(w.scope)) + (w.boundary ? tr(" (edge)") : QString());
+        case Rank:
+            return QString::fromStdString(w.id);
+        case Step:
+            return QString::fromStdString(w.stepId);
+        case Scope:
+            return QString::fromLatin1(windowScopeName(w.scope)) + (w.boundary ? tr(" (edge)") : QString());
         case Start: {
             const TimeNs d = w.span.a - analysis_->anomaly.captureStart;
             return (d < 0 ? QStringLiteral("−") : QStringLiteral("+")) + ms(d < 0 ? -d : d);
         }
-        case Duration: return ms(w.span.length());
+        case Duration:
+            return ms(w.span.length());
         case Labels: {
             QStringList l;
-            for (const auto& x : w.labels) l << QString::fromStdString(x);
+            for (const auto& x : w.labels)
+                l << QString::fromStdString(x);
             return l.join(QStringLiteral(", "));
         }
-        case Coverage: return w.evidence.hostTraceExists ? QString::number(w.evidence.coverage, 'f', 2) : QStringLiteral("n/a");
-        default: return {};
+        case Coverage:
+            return w.evidence.hostTraceExists ? QString::number(w.evidence.coverage, 'f', 2)
+                                              : QStringLiteral("n/a");
+        default:
+            return {};
         }
     }
     if (role == Qt::UserRole) return static_cast<qlonglong>(w.span.a);
     if (role == Qt::UserRole + 1) return static_cast<qlonglong>(w.span.b);
-    if (role == Qt::TextAlignmentRole && (index.column() == Duration || index.column() == Coverage || index.column() == Start))
+    if (role == Qt::TextAlignmentRole &&
+        (index.column() == Duration || index.column() == Coverage || index.column() == Start))
         return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);
     return {};
 }
@@ -62,14 +76,22 @@ QVariant BubbleTableModel::data(const QModelIndex& index, int role) const {
 QVariant BubbleTableModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case Rank: return tr("Bubble");
-    case Step: return tr("Step");
-    case Scope: return tr("Scope");
-    case Start: return tr("Start (ms)");
-    case Duration: return tr("Duration (ms)");
-    case Labels: return tr("Candidate causes");
-    case Coverage: return tr("Host coverage");
-    default: return {};
+    case Rank:
+        return tr("Bubble");
+    case Step:
+        return tr("Step");
+    case Scope:
+        return tr("Scope");
+    case Start:
+        return tr("Start (ms)");
+    case Duration:
+        return tr("Duration (ms)");
+    case Labels:
+        return tr("Candidate causes");
+    case Coverage:
+        return tr("Host coverage");
+    default:
+        return {};
     }
 }
 
@@ -86,7 +108,9 @@ int OpsTableModel::rowCount(const QModelIndex& parent) const {
     return static_cast<int>(analysis_->anomaly.ops.size());
 }
 
-int OpsTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int OpsTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant OpsTableModel::data(const QModelIndex& index, int role) const {
     if (!analysis_ || !index.isValid() || index.row() >= rowCount()) return {};
@@ -94,30 +118,45 @@ QVariant OpsTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole || role == Qt::UserRole) {
         const bool sort = role == Qt::UserRole;
         switch (index.column()) {
-        case RankCost: return o.rankByAvgCost;
-        case RankTotal: return o.rankByTotal;
-        case Name: return QString::fromStdString(o.name);
-        case TaskType: return QString::fromStdString(o.taskType);
-        case Calls: return static_cast<qulonglong>(o.calls);
-        case DurAvg: return sort ? QVariant(o.durAvgUs) : QVariant(QString::number(o.durAvgUs, 'f', 2));
-        case WaitAvg: return sort ? QVariant(o.waitAvgUs) : QVariant(QString::number(o.waitAvgUs, 'f', 2));
-        case CostAvg: return sort ? QVariant(o.totalCostAvgUs) : QVariant(QString::number(o.totalCostAvgUs, 'f', 2));
-        case WaitRatio: return sort ? QVariant(o.waitRatio) : QVariant(QString::number(o.waitRatio, 'f', 2));
-        case Total: return sort ? QVariant(nsToMs(o.durTotal)) : QVariant(ms(o.durTotal));
+        case RankCost:
+            return o.rankByAvgCost;
+        case RankTotal:
+            return o.rankByTotal;
+        case Name:
+            return QString::fromStdString(o.name);
+        case TaskType:
+            return QString::fromStdString(o.taskType);
+        case Calls:
+            return static_cast<qulonglong>(o.calls);
+        case DurAvg:
+            return sort ? QVariant(o.durAvgUs) : QVariant(QString::number(o.durAvgUs, 'f', 2));
+        case WaitAvg:
+            return sort ? QVariant(o.waitAvgUs) : QVariant(QString::number(o.waitAvgUs, 'f', 2));
+        case CostAvg:
+            return sort ? QVariant(o.totalCostAvgUs) : QVariant(QString::number(o.totalCostAvgUs, 'f', 2));
+        case WaitRatio:
+            return sort ? QVariant(o.waitRatio) : QVariant(QString::number(o.waitRatio, 'f', 2));
+        case Total:
+            return sort ? QVariant(nsToMs(o.durTotal)) : QVariant(ms(o.durTotal));
         case Flags: {
             QStringList f;
-            if (o.falseHotspot) f << QStringLiteral("WAIT_ANCHOR_FALSE_HOTSPOT");
-            else if (o.waitAnchor) f << tr("wait anchor");
+            if (o.falseHotspot)
+                f << QStringLiteral("WAIT_ANCHOR_FALSE_HOTSPOT");
+            else if (o.waitAnchor)
+                f << tr("wait anchor");
             if (o.waitPollution) f << QStringLiteral("WAIT_POLLUTION_RISK");
             for (const auto& a : analysis_->anomaly.aicpuOps)
                 if (a.name == o.name) f << QString::fromStdString(a.cls);
             return f.join(QStringLiteral(", "));
         }
-        case Pmu: return QString::fromStdString(o.pmuVerdict);
-        default: return {};
+        case Pmu:
+            return QString::fromStdString(o.pmuVerdict);
+        default:
+            return {};
         }
     }
-    if (role == Qt::TextAlignmentRole && index.column() != Name && index.column() != TaskType && index.column() != Flags && index.column() != Pmu)
+    if (role == Qt::TextAlignmentRole && index.column() != Name && index.column() != TaskType &&
+        index.column() != Flags && index.column() != Pmu)
         return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);
     return {};
 }
@@ -125,30 +164,46 @@ QVariant OpsTableModel::data(const QModelIndex& index, int role) const {
 QVariant OpsTableModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case RankCost: return tr("Rank (avg cost)");
-    case RankTotal: return tr("Rank (total)");
-    case Name: return tr("Op");
-    case TaskType: return tr("Task type");
-    case Calls: return tr("Calls");
-    case DurAvg: return tr("Duration avg (µs)");
-    case WaitAvg: return tr("Wait avg (µs)");
-    case CostAvg: return tr("Total cost avg (µs)");
-    case WaitRatio: return tr("Wait ratio");
-    case Total: return tr("Total (ms)");
-    case Flags: return tr("Flags");
-    case Pmu: return tr("PMU verdict");
-    default: return {};
+    case RankCost:
+        return tr("Rank (avg cost)");
+    case RankTotal:
+        return tr("Rank (total)");
+    case Name:
+        return tr("Op");
+    case TaskType:
+        return tr("Task type");
+    case Calls:
+        return tr("Calls");
+    case DurAvg:
+        return tr("Duration avg (µs)");
+    case WaitAvg:
+        return tr("Wait avg (µs)");
+    case CostAvg:
+        return tr("Total cost avg (µs)");
+    case WaitRatio:
+        return tr("Wait ratio");
+    case Total:
+        return tr("Total (ms)");
+    case Flags:
+        return tr("Flags");
+    case Pmu:
+        return tr("PMU verdict");
+    default:
+        return {};
     }
 }
 
 void fillLayerModel(QStandardItemModel& model, const Profile& p, const AnalysisResult& r) {
     model.clear();
     model.setHorizontalHeaderLabels({QCoreApplication::translate("LayerTree", "Pass / layer / role / kernel"),
-                                     QCoreApplication::translate("LayerTree", "Wall (ms)"), QCoreApplication::translate("LayerTree", "Share"),
+                                     QCoreApplication::translate("LayerTree", "Wall (ms)"),
+                                     QCoreApplication::translate("LayerTree", "Share"),
                                      QCoreApplication::translate("LayerTree", "Stream")});
     const auto& a = r.architecture;
-    auto row = [](const QString& name, const QString& wall, const QString& share, const QString& stream, TimeNs s, TimeNs e) {
-        QList<QStandardItem*> items{new QStandardItem(name), new QStandardItem(wall), new QStandardItem(share), new QStandardItem(stream)};
+    auto row = [](const QString& name, const QString& wall, const QString& share, const QString& stream,
+                  TimeNs s, TimeNs e) {
+        QList<QStandardItem*> items{new QStandardItem(name), new QStandardItem(wall),
+                                    new QStandardItem(share), new QStandardItem(stream)};
         for (auto* it : items) {
             it->setEditable(false);
             it->setData(static_cast<qlonglong>(s), Qt::UserRole);
@@ -158,36 +213,54 @@ void fillLayerModel(QStandardItemModel& model, const Profile& p, const AnalysisR
     };
     if (a.passes.empty()) {
         for (const auto& s : a.structures) {
-            model.appendRow(row(QStringLiteral("%1 %2").arg(QString::fromStdString(s.id), QString::fromStdString(s.type)), ms(s.all.wall),
-                                QString::number(s.shareOfStep * 100, 'f', 1) + QStringLiteral(" %"), QString::number(s.mainStream), s.span.a, s.span.b));
+            model.appendRow(
+                row(QStringLiteral("%1 %2").arg(QString::fromStdString(s.id), QString::fromStdString(s.type)),
+                    ms(s.all.wall), QString::number(s.shareOfStep * 100, 'f', 1) + QStringLiteral(" %"),
+                    QString::number(s.mainStream), s.span.a, s.span.b));
         }
         return;
     }
     for (const auto& ps : a.passes) {
-        auto passRow = row(QCoreApplication::translate("LayerTree", "Pass %1 (%2, step %3)").arg(ps.index).arg(QString::fromStdString(ps.phase), QString::fromStdString(ps.stepId)),
+        auto passRow = row(QCoreApplication::translate("LayerTree", "Pass %1 (%2, step %3)")
+                               .arg(ps.index)
+                               .arg(QString::fromStdString(ps.phase), QString::fromStdString(ps.stepId)),
                            ms(ps.span.length()), QString(), QString(), ps.span.a, ps.span.b);
         for (int li : ps.layers) {
             const auto& l = a.layers[static_cast<std::size_t>(li)];
-            auto layerRow = row(QStringLiteral("L%1  %2").arg(l.index).arg(QString::fromStdString(l.type)), ms(l.clocks.wall),
-                                ps.span.length() ? QString::number(100.0 * static_cast<double>(l.clocks.wall) / static_cast<double>(ps.span.length()), 'f', 1) + QStringLiteral(" %") : QString(),
-                                QString(), l.span.a, l.span.b);
+            auto layerRow = row(
+                QStringLiteral("L%1  %2").arg(l.index).arg(QString::fromStdString(l.type)), ms(l.clocks.wall),
+                ps.span.length() ? QString::number(100.0 * static_cast<double>(l.clocks.wall) /
+                                                       static_cast<double>(ps.span.length()),
+                                                   'f', 1) +
+                                       QStringLiteral(" %")
+                                 : QString(),
+                QString(), l.span.a, l.span.b);
             const auto kernels = layerKernels(p, l, a.marker);
             std::vector<std::pair<std::string, std::vector<const LayerKernel*>>> roles;
             for (const auto& k : kernels) {
-                auto it = std::find_if(roles.begin(), roles.end(), [&](const auto& x) { return x.first == k.role; });
-                if (it == roles.end()) roles.push_back({k.role, {&k}});
-                else it->second.push_back(&k);
+                auto it = std::find_if(roles.begin(), roles.end(),
+                                       [&](const auto& x) { return x.first == k.role; });
+                if (it == roles.end())
+                    roles.push_back({k.role, {&k}});
+                else
+                    it->second.push_back(&k);
             }
             for (const auto& [role, ks] : roles) {
                 std::vector<Interval> iv;
                 TimeNs s0 = ks.front()->start, e0 = 0;
-                for (const auto* k : ks) iv.push_back({k->start, k->start + k->dur}), e0 = std::max(e0, k->start + k->dur);
+                for (const auto* k : ks)
+                    iv.push_back({k->start, k->start + k->dur}), e0 = std::max(e0, k->start + k->dur);
                 const TimeNs wall = totalLength(mergeIntervals(iv));
                 auto roleRow = row(QString::fromStdString(role), ms(wall),
-                                   l.clocks.wall ? QString::number(100.0 * static_cast<double>(wall) / static_cast<double>(l.clocks.wall), 'f', 1) + QStringLiteral(" %") : QString(),
+                                   l.clocks.wall ? QString::number(100.0 * static_cast<double>(wall) /
+                                                                       static_cast<double>(l.clocks.wall),
+                                                                   'f', 1) +
+                                                       QStringLiteral(" %")
+                                                 : QString(),
                                    QString::number(ks.front()->stream), s0, e0);
                 for (const auto* k : ks)
-                    roleRow.first()->appendRow(row(QString::fromStdString(k->name), QString::number(nsToMs(k->dur), 'f', 4), QString(),
+                    roleRow.first()->appendRow(row(QString::fromStdString(k->name),
+                                                   QString::number(nsToMs(k->dur), 'f', 4), QString(),
                                                    QString::number(k->stream), k->start, k->start + k->dur));
                 layerRow.first()->appendRow(roleRow);
             }

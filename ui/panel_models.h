@@ -14,7 +14,7 @@ namespace bs::ui {
 
 class BubbleTableModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum Column { Rank, Step, Scope, Start, Duration, Labels, Coverage, ColumnCount };
     explicit BubbleTableModel(QObject* parent = nullptr);
     void setAnalysis(std::shared_ptr<const Profile> profile, std::shared_ptr<const AnalysisResult> analysis);
@@ -23,15 +23,29 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     std::shared_ptr<const Profile> profile_;
     std::shared_ptr<const AnalysisResult> analysis_;
 };
 
 class OpsTableModel : public QAbstractTableModel {
     Q_OBJECT
-public:
-    enum Column { RankCost, RankTotal, Name, TaskType, Calls, DurAvg, WaitAvg, CostAvg, WaitRatio, Total, Flags, Pmu, ColumnCount };
+  public:
+    enum Column {
+        RankCost,
+        RankTotal,
+        Name,
+        TaskType,
+        Calls,
+        DurAvg,
+        WaitAvg,
+        CostAvg,
+        WaitRatio,
+        Total,
+        Flags,
+        Pmu,
+        ColumnCount
+    };
     explicit OpsTableModel(QObject* parent = nullptr);
     void setAnalysis(std::shared_ptr<const AnalysisResult> analysis);
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -39,7 +53,7 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
 
-private:
+  private:
     std::shared_ptr<const AnalysisResult> analysis_;
 };
 

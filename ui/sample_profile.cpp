@@ -12,11 +12,12 @@ namespace bs::ui {
 QString extractSampleProfile(QString* error) {
     const QString root = QStringLiteral(":/sample");
     if (!QFileInfo(root).isDir()) {
-        if (error) *error = QCoreApplication::translate("SampleProfile", "This build carries no sample profile.");
+        if (error)
+            *error = QCoreApplication::translate("SampleProfile", "This build carries no sample profile.");
         return {};
     }
-    const QString target = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/sample-") +
-                           QCoreApplication::applicationVersion();
+    const QString target = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) +
+                           QStringLiteral("/sample-") + QCoreApplication::applicationVersion();
     QDirIterator it(root, QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString src = it.next();
@@ -26,10 +27,14 @@ QString extractSampleProfile(QString* error) {
         QDir().mkpath(QFileInfo(dst).absolutePath());
         QFile::remove(dst);
         if (!QFile::copy(src, dst)) {
-            if (error) *error = QCoreApplication::translate("SampleProfile", "Cannot write the sample profile to %1.").arg(dst);
+            if (error)
+                *error =
+                    QCoreApplication::translate("SampleProfile", "Cannot write the sample profile to %1.")
+                        .arg(dst);
             return {};
         }
-        QFile::setPermissions(dst, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther);
+        QFile::setPermissions(dst, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup |
+                                       QFileDevice::ReadOther);
     }
     return target + QStringLiteral("/sample_ascend_pt");
 }

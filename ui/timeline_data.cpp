@@ -23,7 +23,8 @@ Track makeTrack(QString name, QString detail, TrackKind kind, QString group) {
 }
 
 void finish(Track& t) {
-    std::sort(t.items.begin(), t.items.end(), [](const TimelineItem& a, const TimelineItem& b) { return a.start < b.start; });
+    std::sort(t.items.begin(), t.items.end(),
+              [](const TimelineItem& a, const TimelineItem& b) { return a.start < b.start; });
     t.prefixMaxEnd.resize(t.items.size());
     TimeNs m = INT64_MIN;
     for (std::size_t k = 0; k < t.items.size(); ++k) {
@@ -33,14 +34,35 @@ void finish(Track& t) {
     }
 }
 
-enum Palette : std::uint16_t { kCompute, kVector, kMix, kAicpu, kComm, kOther, kStepA, kStepB, kBusy, kHost, kHostSync, kHostComm,
-                               kDense, kMoeDfc, kMoeGmm, kLayerOther, kOverlap, kPaletteSize };
+enum Palette : std::uint16_t {
+    kCompute,
+    kVector,
+    kMix,
+    kAicpu,
+    kComm,
+    kOther,
+    kStepA,
+    kStepB,
+    kBusy,
+    kHost,
+    kHostSync,
+    kHostComm,
+    kDense,
+    kMoeDfc,
+    kMoeGmm,
+    kLayerOther,
+    kOverlap,
+    kPaletteSize
+};
 
 std::uint16_t kernelColor(const Kernel& k, std::string_view taskType) {
     switch (k.cls) {
-    case TaskClass::Comm: return kComm;
-    case TaskClass::AiCpu: return kAicpu;
-    case TaskClass::Other: return kOther;
+    case TaskClass::Comm:
+        return kComm;
+    case TaskClass::AiCpu:
+        return kAicpu;
+    case TaskClass::Other:
+        return kOther;
     case TaskClass::ComputeCore:
         if (taskType == "AI_VECTOR_CORE" || taskType == "MIX_AIV") return kVector;
         if (taskType == "MIX_AIC") return kMix;
@@ -78,31 +100,42 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
     d.palette[kOverlap] = QColor(0x7f, 0x9f, 0x7f);
 
     // Step band.
-    Track steps = makeTrack(QCoreApplication::translate("Timeline", "Steps"), {}, TrackKind::Steps, QStringLiteral("Device"));
+    Track steps = makeTrack(QCoreApplication::translate("Timeline", "Steps"), {}, TrackKind::Steps,
+                            QStringLiteral("Device"));
     for (std::size_t i = 0; i < r.steps.steps.size(); ++i)
-        steps.items.push_back({r.steps.steps[i].start, r.steps.steps[i].end, static_cast<std::uint32_t>(i), static_cast<std::uint16_t>(i % 2 ? kStepB : kStepA)});
+        steps.items.push_back({r.steps.steps[i].start, r.steps.steps[i].end, static_cast<std::uint32_t>(i),
+                               static_cast<std::uint16_t>(i % 2 ? kStepB : kStepA)});
     finish(steps);
     d.tracks.push_back(std::move(steps));
     // Layer band (structures).
-    Track layers = makeTrack(QCoreApplication::translate("Timeline", "Layers"), QString::fromStdString(r.architecture.markerSource), TrackKind::Layers, QStringLiteral("Device"));
+    Track layers = makeTrack(QCoreApplication::translate("Timeline", "Layers"),
+                             QString::fromStdString(r.architecture.markerSource), TrackKind::Layers,
+                             QStringLiteral("Device"));
     for (std::size_t i = 0; i < r.architecture.structures.size(); ++i) {
         const auto& s = r.architecture.structures[i];
         std::uint16_t c = kLayerOther;
-        if (s.type.rfind("Dense", 0) == 0) c = kDense;
-        else if (s.type.rfind("MoE+DFC", 0) == 0) c = kMoeDfc;
-        else if (s.type.rfind("MoE+GMM", 0) == 0) c = kMoeGmm;
+        if (s.type.rfind("Dense", 0) == 0)
+            c = kDense;
+        else if (s.type.rfind("MoE+DFC", 0) == 0)
+            c = kMoeDfc;
+        else if (s.type.rfind("MoE+GMM", 0) == 0)
+            c = kMoeGmm;
         layers.items.push_back({s.span.a, s.span.b, static_cast<std::uint32_t>(i), c});
     }
     finish(layers);
     d.tracks.push_back(std::move(layers));
     // Device busy union.
-    Track busy = makeTrack(QCoreApplication::translate("Timeline", "Device busy"), QCoreApplication::translate("Timeline", "union of all streams"), TrackKind::DeviceBusy, QStringLiteral("Device"));
+    Track busy = makeTrack(QCoreApplication::translate("Timeline", "Device busy"),
+                           QCoreApplication::translate("Timeline", "union of all streams"),
+                           TrackKind::DeviceBusy, QStringLiteral("Device"));
     {
         std::vector<Interval> iv;
         iv.reserve(p.kernels.size());
-        for (const auto& k : p.kernels) iv.push_back({k.start, k.end()});
+        for (const auto& k : p.kernels)
+            iv.push_back({k.start, k.end()});
         const auto merged = mergeIntervals(std::move(iv));
-        for (std::size_t i = 0; i < merged.size(); ++i) busy.items.push_back({merged[i].a, merged[i].b, static_cast<std::uint32_t>(i), kBusy});
+        for (std::size_t i = 0; i < merged.size(); ++i)
+            busy.items.push_back({merged[i].a, merged[i].b, static_cast<std::uint32_t>(i), kBusy});
     }
     finish(busy);
     d.tracks.push_back(std::move(busy));
@@ -117,13 +150,16 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
         typeTime[k.stream][std::string(tt.empty() ? taskClassName(k.cls) : tt)] += k.dur;
     }
     for (auto& [s, t] : streams) {
-        t.name = s >= 0 ? QCoreApplication::translate("Timeline", "Stream %1").arg(s) : QCoreApplication::translate("Timeline", "Stream ?");
+        t.name = s >= 0 ? QCoreApplication::translate("Timeline", "Stream %1").arg(s)
+                        : QCoreApplication::translate("Timeline", "Stream ?");
         t.kind = TrackKind::Stream;
         t.group = QStringLiteral("Device");
         std::vector<std::pair<TimeNs, std::string>> tt;
-        for (const auto& [n, v] : typeTime[s]) tt.emplace_back(v, n);
+        for (const auto& [n, v] : typeTime[s])
+            tt.emplace_back(v, n);
         std::sort(tt.rbegin(), tt.rend());
-        for (std::size_t i = 0; i < tt.size() && i < 2; ++i) t.detail += (i ? QStringLiteral(", ") : QString()) + QString::fromStdString(tt[i].second);
+        for (std::size_t i = 0; i < tt.size() && i < 2; ++i)
+            t.detail += (i ? QStringLiteral(", ") : QString()) + QString::fromStdString(tt[i].second);
         finish(t);
         d.tracks.push_back(std::move(t));
     }
@@ -134,21 +170,28 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
         auto pit = p.processes.find(l.pid);
         if (pit != p.processes.end()) proc = QString::fromStdString(pit->second.name);
         auto tit = p.threads.find({l.pid, l.tid});
-        const QString thread = tit != p.threads.end() && !tit->second.name.empty() ? QString::fromStdString(tit->second.name)
-                                                                                   : QCoreApplication::translate("Timeline", "Thread %1").arg(l.tid);
+        const QString thread = tit != p.threads.end() && !tit->second.name.empty()
+                                   ? QString::fromStdString(tit->second.name)
+                                   : QCoreApplication::translate("Timeline", "Thread %1").arg(l.tid);
         return proc.isEmpty() ? thread : proc + QStringLiteral(" · ") + thread;
     };
-    auto addLanes = [&](const std::vector<TraceEvent>& evs, TrackKind kind, const QString& group, bool collapsed) {
+    auto addLanes = [&](const std::vector<TraceEvent>& evs, TrackKind kind, const QString& group,
+                        bool collapsed) {
         std::map<std::uint32_t, Track> byLane;
         for (std::size_t i = 0; i < evs.size(); ++i) {
             const auto& e = evs[i];
-            std::uint16_t c = kind == TrackKind::Hccl ? kComm : (kind == TrackKind::Overlap ? kOverlap : kHost);
+            std::uint16_t c =
+                kind == TrackKind::Hccl ? kComm : (kind == TrackKind::Overlap ? kOverlap : kHost);
             if (kind == TrackKind::Host) {
                 const std::string_view n = p.str(e.name);
-                if (n.find("Synchronize") != std::string_view::npos || n == "aten::item" || n == "aten::to" || n.rfind("aclrtMemcpy", 0) == 0) c = kHostSync;
-                else if (n.rfind("c10d", 0) == 0 || n.find("Hccl") != std::string_view::npos) c = kHostComm;
+                if (n.find("Synchronize") != std::string_view::npos || n == "aten::item" || n == "aten::to" ||
+                    n.rfind("aclrtMemcpy", 0) == 0)
+                    c = kHostSync;
+                else if (n.rfind("c10d", 0) == 0 || n.find("Hccl") != std::string_view::npos)
+                    c = kHostComm;
             }
-            byLane[e.lane].items.push_back({e.ts, std::max(e.end(), e.ts + 1), static_cast<std::uint32_t>(i), c});
+            byLane[e.lane].items.push_back(
+                {e.ts, std::max(e.end(), e.ts + 1), static_cast<std::uint32_t>(i), c});
         }
         for (auto& [lane, t] : byLane) {
             t.name = laneName(lane);
@@ -165,11 +208,13 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
 
     for (std::size_t i = 0; i < r.anomaly.windows.size(); ++i) {
         const auto& w = r.anomaly.windows[i];
-        d.bubbles.push_back({w.span.a, w.span.b, static_cast<int>(w.scope), static_cast<int>(i + 1), QString::fromStdString(w.id)});
+        d.bubbles.push_back({w.span.a, w.span.b, static_cast<int>(w.scope), static_cast<int>(i + 1),
+                             QString::fromStdString(w.id)});
     }
     d.start = p.kernels.empty() ? 0 : p.kernels.front().start;
     d.end = d.start + 1;
-    for (const auto& k : p.kernels) d.end = std::max(d.end, k.end());
+    for (const auto& k : p.kernels)
+        d.end = std::max(d.end, k.end());
     for (const auto& s : r.steps.steps) {
         d.start = std::min(d.start, s.start);
         d.end = std::max(d.end, s.end);

@@ -18,27 +18,28 @@ namespace bs::ui {
 
 struct TimelineItem {
     TimeNs start = 0, end = 0;
-    std::uint32_t ref = 0;     // kernel / event / window / layer index, per track kind
-    std::uint16_t color = 0;   // palette index
+    std::uint32_t ref = 0;   // kernel / event / window / layer index, per track kind
+    std::uint16_t color = 0; // palette index
 };
 
 enum class TrackKind { Steps, Layers, DeviceBusy, Stream, Hccl, Host, Overlap };
 
 struct Track {
     QString name;
-    QString detail;            // e.g. dominant task types
+    QString detail; // e.g. dominant task types
     TrackKind kind = TrackKind::Stream;
-    QString group;             // "Device", "Host", "Overlap Analysis"
+    QString group; // "Device", "Host", "Overlap Analysis"
     std::vector<TimelineItem> items;
-    std::vector<TimeNs> prefixMaxEnd; // max end of items[0..i]: the union of items starting before t is [.., prefixMaxEnd)
+    std::vector<TimeNs>
+        prefixMaxEnd; // max end of items[0..i]: the union of items starting before t is [.., prefixMaxEnd)
     TimeNs maxDuration = 0;
     bool collapsed = false;
 };
 
 struct TimelineBubble {
     TimeNs start = 0, end = 0;
-    int scope = 0;             // WindowScope
-    int rank = 0;              // 1-based rank by duration
+    int scope = 0; // WindowScope
+    int rank = 0;  // 1-based rank by duration
     QString id;
 };
 

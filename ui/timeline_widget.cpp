@@ -43,7 +43,8 @@ TimeNs tickStep(TimeNs s, TimeNs e, int width, int minPixels) {
 namespace {
 
 // Group keys stay English (they name the lanes in settings and tests); what is shown is translated.
-const char* const kGroupNames[] = {QT_TRANSLATE_NOOP("Timeline", "Host"), QT_TRANSLATE_NOOP("Timeline", "HCCL"),
+const char* const kGroupNames[] = {QT_TRANSLATE_NOOP("Timeline", "Host"),
+                                   QT_TRANSLATE_NOOP("Timeline", "HCCL"),
                                    QT_TRANSLATE_NOOP("Timeline", "Overlap Analysis")};
 QString groupTitle(const QString& key) {
     for (const char* g : kGroupNames)
@@ -61,24 +62,34 @@ QString durationText(TimeNs ns) {
 
 // Axis label with as many decimals as the tick step needs.
 QString tickLabel(TimeNs t, TimeNs step) {
-    struct Unit { double ns; const char* name; };
+    struct Unit {
+        double ns;
+        const char* name;
+    };
     const Unit units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}, {1, "ns"}};
     const double a = std::max(std::abs(static_cast<double>(t)), static_cast<double>(step));
     for (const auto& u : units) {
         if (a < u.ns && u.ns > 1) continue;
         int decimals = 0;
-        for (double q = static_cast<double>(step) / u.ns; q < 1 && decimals < 6; q *= 10) ++decimals;
-        return QStringLiteral("%1 %2").arg(static_cast<double>(t) / u.ns, 0, 'f', decimals).arg(QString::fromUtf8(u.name));
+        for (double q = static_cast<double>(step) / u.ns; q < 1 && decimals < 6; q *= 10)
+            ++decimals;
+        return QStringLiteral("%1 %2")
+            .arg(static_cast<double>(t) / u.ns, 0, 'f', decimals)
+            .arg(QString::fromUtf8(u.name));
     }
     return QStringLiteral("%1 ns").arg(t);
 }
 
 QColor scopeColor(int scope) {
     switch (static_cast<WindowScope>(scope)) {
-    case WindowScope::Prelaunch: return QColor(230, 120, 40, 70);
-    case WindowScope::Tail: return QColor(150, 90, 200, 70);
-    case WindowScope::Global: return QColor(120, 120, 120, 70);
-    case WindowScope::StepInternal: break;
+    case WindowScope::Prelaunch:
+        return QColor(230, 120, 40, 70);
+    case WindowScope::Tail:
+        return QColor(150, 90, 200, 70);
+    case WindowScope::Global:
+        return QColor(120, 120, 120, 70);
+    case WindowScope::StepInternal:
+        break;
     }
     return QColor(220, 40, 40, 70);
 }
@@ -86,7 +97,7 @@ QColor scopeColor(int scope) {
 } // namespace
 
 struct TimelineWidget::Row {
-    int track = -1;     // -1: group header
+    int track = -1; // -1: group header
     QString group;
     int y = 0, h = 0;
     bool device = false;
@@ -102,7 +113,8 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent) {
 
 TimelineWidget::~TimelineWidget() = default;
 
-void TimelineWidget::setModel(std::shared_ptr<const Profile> profile, std::shared_ptr<const AnalysisResult> analysis) {
+void TimelineWidget::setModel(std::shared_ptr<const Profile> profile,
+                              std::shared_ptr<const AnalysisResult> analysis) {
     profile_ = std::move(profile);
     analysis_ = std::move(analysis);
     data_ = std::make_unique<TimelineData>(buildTimelineData(*profile_, *analysis_));
@@ -118,10 +130,18 @@ void TimelineWidget::clear() {
     update();
 }
 
-TimeNs TimelineWidget::dataStart() const { return data_ ? data_->start : 0; }
-TimeNs TimelineWidget::dataEnd() const { return data_ ? data_->end : 1; }
-int TimelineWidget::trackCount() const { return data_ ? static_cast<int>(data_->tracks.size()) : 0; }
-QString TimelineWidget::trackName(int i) const { return data_ ? data_->tracks[static_cast<std::size_t>(i)].name : QString(); }
+TimeNs TimelineWidget::dataStart() const {
+    return data_ ? data_->start : 0;
+}
+TimeNs TimelineWidget::dataEnd() const {
+    return data_ ? data_->end : 1;
+}
+int TimelineWidget::trackCount() const {
+    return data_ ? static_cast<int>(data_->tracks.size()) : 0;
+}
+QString TimelineWidget::trackName(int i) const {
+    return data_ ? data_->tracks[static_cast<std::size_t>(i)].name : QString();
+}
 
 void TimelineWidget::relayout() {
     rows_.clear();
@@ -138,7 +158,8 @@ void TimelineWidget::relayout() {
         if (t.collapsed) continue;
         const bool band = t.kind == TrackKind::Steps || t.kind == TrackKind::Layers;
         const int h = band ? 16 : 20;
-        rows_.push_back({static_cast<int>(i), t.group, y, h, t.kind == TrackKind::Stream || t.kind == TrackKind::DeviceBusy});
+        rows_.push_back({static_cast<int>(i), t.group, y, h,
+                         t.kind == TrackKind::Stream || t.kind == TrackKind::DeviceBusy});
         y += h + 2;
     }
     update();
@@ -186,7 +207,9 @@ void TimelineWidget::panByPixels(double dx) {
     setView(viewStart_ + dt, viewEnd_ + dt);
 }
 
-void TimelineWidget::fit() { setView(dataStart(), dataEnd()); }
+void TimelineWidget::fit() {
+    setView(dataStart(), dataEnd());
+}
 
 void TimelineWidget::focusRange(TimeNs start, TimeNs end) {
     const TimeNs len = std::max<TimeNs>(end - start, 1000);
@@ -262,14 +285,16 @@ void TimelineWidget::paintTo(QPainter& p) {
         // Visible slice: first item that can reach viewStart, then until viewEnd.
         auto first = std::lower_bound(t.items.begin(), t.items.end(), viewStart_ - t.maxDuration,
                                       [](const TimelineItem& i, TimeNs v) { return i.start < v; });
-        auto last = std::lower_bound(first, t.items.end(), viewEnd_, [](const TimelineItem& i, TimeNs v) { return i.start < v; });
+        auto last = std::lower_bound(first, t.items.end(), viewEnd_,
+                                     [](const TimelineItem& i, TimeNs v) { return i.start < v; });
         int pendingX0 = -1, pendingX1 = -1;
         std::uint16_t pendingColor = 0;
         int merged = 0;
         auto flush = [&] {
             if (pendingX0 < 0) return;
             const QColor c = data_->palette[pendingColor];
-            p.fillRect(kLabelWidth + pendingX0, y + 1, std::max(1, pendingX1 - pendingX0), row.h - 2, merged > 1 ? c.darker(115) : c);
+            p.fillRect(kLabelWidth + pendingX0, y + 1, std::max(1, pendingX1 - pendingX0), row.h - 2,
+                       merged > 1 ? c.darker(115) : c);
             pendingX0 = -1;
             merged = 0;
         };
@@ -280,13 +305,16 @@ void TimelineWidget::paintTo(QPainter& p) {
             const double nsPerPx = static_cast<double>(viewEnd_ - viewStart_) / w;
             TimeNs T = viewStart_;
             while (T < viewEnd_) {
-                auto idx = std::lower_bound(t.items.begin(), t.items.end(), T, [](const TimelineItem& i, TimeNs v) { return i.start < v; });
+                auto idx = std::lower_bound(t.items.begin(), t.items.end(), T,
+                                            [](const TimelineItem& i, TimeNs v) { return i.start < v; });
                 const std::size_t k = static_cast<std::size_t>(idx - t.items.begin());
                 const TimeNs cov = k > 0 ? t.prefixMaxEnd[k - 1] : INT64_MIN;
                 if (cov > T) {
-                    const int x0 = std::clamp(static_cast<int>(std::floor(timeToX(T, viewStart_, viewEnd_, w))), 0, w);
+                    const int x0 =
+                        std::clamp(static_cast<int>(std::floor(timeToX(T, viewStart_, viewEnd_, w))), 0, w);
                     const TimeNs runEnd = std::min(cov, viewEnd_);
-                    int x1 = std::clamp(static_cast<int>(std::ceil(timeToX(runEnd, viewStart_, viewEnd_, w))), 0, w);
+                    int x1 = std::clamp(static_cast<int>(std::ceil(timeToX(runEnd, viewStart_, viewEnd_, w))),
+                                        0, w);
                     x1 = std::max(x1, x0 + 1);
                     const std::uint16_t color = t.items[k - 1].color;
                     if (pendingX0 >= 0 && x0 <= pendingX1) {
@@ -313,8 +341,10 @@ void TimelineWidget::paintTo(QPainter& p) {
         }
         for (auto it = first; it != last; ++it) {
             if (it->end <= viewStart_) continue;
-            int x0 = static_cast<int>(std::floor(timeToX(std::max(it->start, viewStart_), viewStart_, viewEnd_, w)));
-            int x1 = static_cast<int>(std::ceil(timeToX(std::min(it->end, viewEnd_), viewStart_, viewEnd_, w)));
+            int x0 = static_cast<int>(
+                std::floor(timeToX(std::max(it->start, viewStart_), viewStart_, viewEnd_, w)));
+            int x1 =
+                static_cast<int>(std::ceil(timeToX(std::min(it->end, viewEnd_), viewStart_, viewEnd_, w)));
             x0 = std::clamp(x0, 0, w);
             x1 = std::clamp(std::max(x1, x0 + 1), 0, w);
             // Merge runs that touch the same pixel column (sub-pixel items fold into one rectangle).
@@ -329,19 +359,25 @@ void TimelineWidget::paintTo(QPainter& p) {
             pendingColor = it->color;
             merged = 1;
             // Names on wide items.
-            if (x1 - x0 > 60 && (t.kind == TrackKind::Stream || t.kind == TrackKind::Layers || t.kind == TrackKind::Steps)) {
+            if (x1 - x0 > 60 &&
+                (t.kind == TrackKind::Stream || t.kind == TrackKind::Layers || t.kind == TrackKind::Steps)) {
                 flush();
                 QString label;
-                if (t.kind == TrackKind::Stream) label = QString::fromUtf8(profile_->str(profile_->kernels[it->ref].name).data(),
-                                                                           static_cast<qsizetype>(profile_->str(profile_->kernels[it->ref].name).size()));
-                else if (t.kind == TrackKind::Steps) label = QString::fromStdString(analysis_->steps.steps[it->ref].label);
+                if (t.kind == TrackKind::Stream)
+                    label = QString::fromUtf8(
+                        profile_->str(profile_->kernels[it->ref].name).data(),
+                        static_cast<qsizetype>(profile_->str(profile_->kernels[it->ref].name).size()));
+                else if (t.kind == TrackKind::Steps)
+                    label = QString::fromStdString(analysis_->steps.steps[it->ref].label);
                 else {
                     const auto& s = analysis_->architecture.structures[it->ref];
-                    label = QString::fromStdString(s.type) + (s.layerInPass >= 0 ? QStringLiteral(" L%1").arg(s.layerInPass) : QString());
+                    label = QString::fromStdString(s.type) +
+                            (s.layerInPass >= 0 ? QStringLiteral(" L%1").arg(s.layerInPass) : QString());
                 }
                 p.setPen(Qt::white);
                 p.setFont(small);
-                p.drawText(QRect(kLabelWidth + x0 + 3, y, x1 - x0 - 6, row.h), Qt::AlignVCenter | Qt::AlignLeft,
+                p.drawText(QRect(kLabelWidth + x0 + 3, y, x1 - x0 - 6, row.h),
+                           Qt::AlignVCenter | Qt::AlignLeft,
                            p.fontMetrics().elidedText(label, Qt::ElideRight, x1 - x0 - 6));
             }
         }
@@ -390,14 +426,16 @@ void TimelineWidget::paintTo(QPainter& p) {
             p.setPen(palette().color(QPalette::Text));
             p.setFont(base);
             p.drawText(QRect(6, y, kLabelWidth - 8, row.h), Qt::AlignVCenter,
-                       (isGroupCollapsed(row.group) ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + groupTitle(row.group));
+                       (isGroupCollapsed(row.group) ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) +
+                           groupTitle(row.group));
             continue;
         }
         const auto& t = data_->tracks[static_cast<std::size_t>(row.track)];
         p.setPen(palette().color(QPalette::WindowText));
         p.setFont(base);
         const QString text = t.detail.isEmpty() ? t.name : t.name + QStringLiteral("  ") + t.detail;
-        p.drawText(QRect(8, y, kLabelWidth - 12, row.h), Qt::AlignVCenter, p.fontMetrics().elidedText(text, Qt::ElideRight, kLabelWidth - 12));
+        p.drawText(QRect(8, y, kLabelWidth - 12, row.h), Qt::AlignVCenter,
+                   p.fontMetrics().elidedText(text, Qt::ElideRight, kLabelWidth - 12));
     }
     p.setPen(palette().color(QPalette::Mid));
     p.drawLine(kLabelWidth - 1, kAxisHeight, kLabelWidth - 1, height());
@@ -405,7 +443,8 @@ void TimelineWidget::paintTo(QPainter& p) {
     p.fillRect(0, 0, width(), kAxisHeight, palette().color(QPalette::Window));
     const TimeNs step = tickStep(viewStart_, viewEnd_, w);
     // Same origin as the tables and reports: the first device kernel.
-    const TimeNs origin = analysis_ && analysis_->anomaly.captureEnd > 0 ? analysis_->anomaly.captureStart : dataStart();
+    const TimeNs origin =
+        analysis_ && analysis_->anomaly.captureEnd > 0 ? analysis_->anomaly.captureStart : dataStart();
     TimeNs t0 = viewStart_ - origin;
     t0 = (t0 >= 0 ? t0 / step : (t0 - step + 1) / step) * step + origin;
     p.setFont(small);
@@ -417,7 +456,8 @@ void TimelineWidget::paintTo(QPainter& p) {
         p.setPen(QColor(0, 0, 0, 25));
         p.drawLine(QPointF(x, kAxisHeight), QPointF(x, height()));
         p.setPen(palette().color(QPalette::WindowText));
-        p.drawText(QRectF(x + 3, 2, 120, kAxisHeight - 8), Qt::AlignLeft | Qt::AlignVCenter, tickLabel(t - origin, step));
+        p.drawText(QRectF(x + 3, 2, 120, kAxisHeight - 8), Qt::AlignLeft | Qt::AlignVCenter,
+                   tickLabel(t - origin, step));
     }
     p.setPen(palette().color(QPalette::WindowText));
     p.drawText(QRect(6, 0, kLabelWidth - 8, kAxisHeight), Qt::AlignVCenter,
@@ -448,28 +488,37 @@ QString TimelineWidget::tooltipFor(const Row& row, int item) const {
     const auto& t = data_->tracks[static_cast<std::size_t>(row.track)];
     const auto& it = t.items[static_cast<std::size_t>(item)];
     const TimeNs origin = analysis_->anomaly.captureEnd > 0 ? analysis_->anomaly.captureStart : dataStart();
-    const QString span = tr("start %1, duration %2").arg(durationText(it.start - origin), durationText(it.end - it.start));
+    const QString span =
+        tr("start %1, duration %2").arg(durationText(it.start - origin), durationText(it.end - it.start));
     switch (t.kind) {
     case TrackKind::Stream: {
         const Kernel& k = profile_->kernels[it.ref];
         return QStringLiteral("<b>%1</b><br>%2<br>%3: %4, %5: %6<br>%7")
-            .arg(QString::fromStdString(std::string(profile_->str(k.name))).toHtmlEscaped(), span, tr("task type"),
-                 QString::fromStdString(std::string(profile_->str(k.taskType))), tr("wait"), durationText(k.wait),
+            .arg(QString::fromStdString(std::string(profile_->str(k.name))).toHtmlEscaped(), span,
+                 tr("task type"), QString::fromStdString(std::string(profile_->str(k.taskType))), tr("wait"),
+                 durationText(k.wait),
                  QString::fromStdString(std::string(profile_->str(k.inputShapes))).toHtmlEscaped());
     }
-    case TrackKind::Steps: return QStringLiteral("<b>%1</b><br>%2").arg(QString::fromStdString(analysis_->steps.steps[it.ref].label), span);
+    case TrackKind::Steps:
+        return QStringLiteral("<b>%1</b><br>%2")
+            .arg(QString::fromStdString(analysis_->steps.steps[it.ref].label), span);
     case TrackKind::Layers: {
         const auto& s = analysis_->architecture.structures[it.ref];
-        return QStringLiteral("<b>%1 %2</b><br>%3<br>%4 %5, %6 %7").arg(QString::fromStdString(s.id), QString::fromStdString(s.type), span,
-                                                                      tr("busy"), durationText(s.all.busyUnion), tr("kernel sum"), durationText(s.all.kernelSum));
+        return QStringLiteral("<b>%1 %2</b><br>%3<br>%4 %5, %6 %7")
+            .arg(QString::fromStdString(s.id), QString::fromStdString(s.type), span, tr("busy"),
+                 durationText(s.all.busyUnion), tr("kernel sum"), durationText(s.all.kernelSum));
     }
-    case TrackKind::DeviceBusy: return tr("Device busy") + QStringLiteral("<br>") + span;
+    case TrackKind::DeviceBusy:
+        return tr("Device busy") + QStringLiteral("<br>") + span;
     case TrackKind::Host:
     case TrackKind::Hccl:
     case TrackKind::Overlap: {
-        const auto& evs = t.kind == TrackKind::Host ? profile_->hostEvents : (t.kind == TrackKind::Hccl ? profile_->hcclEvents : profile_->overlapEvents);
+        const auto& evs = t.kind == TrackKind::Host
+                              ? profile_->hostEvents
+                              : (t.kind == TrackKind::Hccl ? profile_->hcclEvents : profile_->overlapEvents);
         const auto& e = evs[it.ref];
-        return QStringLiteral("<b>%1</b><br>%2").arg(QString::fromStdString(std::string(profile_->str(e.name))).toHtmlEscaped(), span);
+        return QStringLiteral("<b>%1</b><br>%2")
+            .arg(QString::fromStdString(std::string(profile_->str(e.name))).toHtmlEscaped(), span);
     }
     }
     return span;
@@ -489,7 +538,9 @@ bool TimelineWidget::event(QEvent* e) {
                 const int w = width() - kLabelWidth;
                 const TimeNs at = xToTime(he->pos().x() - kLabelWidth, viewStart_, viewEnd_, w);
                 if (row->device && at >= b.start && at < b.end) {
-                    QToolTip::showText(he->globalPos(), tr("Bubble %1: %2 device idle").arg(b.id, durationText(b.end - b.start)), this);
+                    QToolTip::showText(
+                        he->globalPos(),
+                        tr("Bubble %1: %2 device idle").arg(b.id, durationText(b.end - b.start)), this);
                     return true;
                 }
             }
@@ -509,7 +560,8 @@ void TimelineWidget::wheelEvent(QWheelEvent* e) {
         panByPixels(-(d.x() != 0 ? d.x() : d.y()) / 2.0);
     } else {
         int total = 0;
-        for (const auto& r : rows_) total = std::max(total, r.y + r.h);
+        for (const auto& r : rows_)
+            total = std::max(total, r.y + r.h);
         scrollY_ = std::clamp(scrollY_ - d.y() / 2, 0, std::max(0, total - height() + 20));
         update();
     }
@@ -534,7 +586,8 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* e) {
         rangeB_ = xToTime(e->pos().x() - kLabelWidth, viewStart_, viewEnd_, w);
         update();
     } else if (dragging_ && (e->buttons() & Qt::LeftButton)) {
-        const TimeNs dt = static_cast<TimeNs>((pressPos_.x() - e->pos().x()) * static_cast<double>(pressEnd_ - pressStart_) / std::max(1, w));
+        const TimeNs dt = static_cast<TimeNs>((pressPos_.x() - e->pos().x()) *
+                                              static_cast<double>(pressEnd_ - pressStart_) / std::max(1, w));
         setView(pressStart_ + dt, pressEnd_ + dt);
     }
 }
@@ -577,12 +630,22 @@ void TimelineWidget::keyPressEvent(QKeyEvent* e) {
     switch (e->key()) {
     case Qt::Key_W:
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(1.5, mid); break;
+    case Qt::Key_Equal:
+        zoomBy(1.5, mid);
+        break;
     case Qt::Key_S:
-    case Qt::Key_Minus: zoomBy(1 / 1.5, mid); break;
-    case Qt::Key_A: panByPixels(-(width() - kLabelWidth) / 5.0); break;
-    case Qt::Key_D: panByPixels((width() - kLabelWidth) / 5.0); break;
-    case Qt::Key_F: fit(); break;
+    case Qt::Key_Minus:
+        zoomBy(1 / 1.5, mid);
+        break;
+    case Qt::Key_A:
+        panByPixels(-(width() - kLabelWidth) / 5.0);
+        break;
+    case Qt::Key_D:
+        panByPixels((width() - kLabelWidth) / 5.0);
+        break;
+    case Qt::Key_F:
+        fit();
+        break;
     case Qt::Key_N:
     case Qt::Key_P: {
         if (!data_ || data_->bubbles.empty()) break;
@@ -592,7 +655,9 @@ void TimelineWidget::keyPressEvent(QKeyEvent* e) {
         selectBubble(next);
         break;
     }
-    default: QWidget::keyPressEvent(e); return;
+    default:
+        QWidget::keyPressEvent(e);
+        return;
     }
     e->accept();
 }

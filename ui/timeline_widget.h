@@ -25,7 +25,7 @@ TimeNs tickStep(TimeNs viewStart, TimeNs viewEnd, int width, int minPixels = 90)
 
 class TimelineWidget : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit TimelineWidget(QWidget* parent = nullptr);
     ~TimelineWidget() override;
 
@@ -41,7 +41,7 @@ public:
     void fit();
     // Shows the window [start, end) with context on both sides (the window fills ~40 % of the width).
     void focusRange(TimeNs start, TimeNs end);
-    void selectBubble(int index);  // index into the analysis windows (by size); -1 none
+    void selectBubble(int index); // index into the analysis windows (by size); -1 none
     int selectedBubble() const { return selectedBubble_; }
     int trackCount() const;
     QString trackName(int i) const;
@@ -50,13 +50,13 @@ public:
     // Median-free paint timing for the bench: renders into an image of the widget's size.
     double renderOnceMs();
 
-signals:
+  signals:
     void viewChanged(qint64 start, qint64 end);
     void bubbleSelected(int index);
     void kernelClicked(int kernelIndex);
     void rangeSelected(qint64 start, qint64 end);
 
-protected:
+  protected:
     void paintEvent(QPaintEvent*) override;
     void wheelEvent(QWheelEvent*) override;
     void mousePressEvent(QMouseEvent*) override;
@@ -66,7 +66,7 @@ protected:
     bool event(QEvent*) override;
     QSize sizeHint() const override { return {900, 420}; }
 
-private:
+  private:
     struct Row;
     void relayout();
     void paintTo(QPainter& p);

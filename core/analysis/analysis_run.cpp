@@ -2,19 +2,23 @@
 
 #include "analysis/anomaly_discovery.h"
 
-#include <algorithm>
 #include "analysis/health_check.h"
 #include "analysis/recommendations.h"
 #include "architecture/architecture_analysis.h"
+#include <algorithm>
 
 namespace bs {
 
 const char* windowScopeName(WindowScope s) {
     switch (s) {
-    case WindowScope::StepInternal: return "step_internal";
-    case WindowScope::Prelaunch: return "prelaunch";
-    case WindowScope::Tail: return "tail";
-    case WindowScope::Global: return "global";
+    case WindowScope::StepInternal:
+        return "step_internal";
+    case WindowScope::Prelaunch:
+        return "prelaunch";
+    case WindowScope::Tail:
+        return "tail";
+    case WindowScope::Global:
+        return "global";
     }
     return "global";
 }
@@ -25,7 +29,8 @@ AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules) {
     r.metrics = computeStepMetrics(profile, r.steps);
     r.crossCheck = crossCheck(profile, r.metrics);
     r.findings = healthCheck(profile, r.steps, r.metrics, r.crossCheck);
-    const bool compile = std::any_of(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.id == "first_step_compile"; });
+    const bool compile = std::any_of(r.findings.begin(), r.findings.end(),
+                                     [](const Finding& f) { return f.id == "first_step_compile"; });
     r.anomaly = discoverAnomalies(profile, r.steps, r.metrics, rules, compile);
     addRecommendations(r.anomaly, profile, r.findings);
     answerBubbleFirstQuestions(r.anomaly, r.steps, r.metrics);

@@ -2,8 +2,8 @@
 // Runs every analysis that exists over one loaded profile. The GUI and the headless command share it.
 #include "analysis/anomaly_model.h"
 #include "analysis/crosscheck.h"
-#include "architecture/architecture_model.h"
 #include "analysis/steps.h"
+#include "architecture/architecture_model.h"
 
 namespace bs {
 

@@ -15,7 +15,9 @@ namespace bs {
 
 namespace {
 
-bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
 void addTag(std::vector<std::string>& v, const std::string& s) {
     if (!has(v, s)) v.push_back(s);
 }
@@ -26,11 +28,13 @@ std::string positionOf(const BubbleWindow& w) {
     return w.before.empty() ? "<none>" : templateName(w.before.front().name, TaskClass::Comm);
 }
 
-void groupRisks(AnomalyResult& a, const Profile& p, const StepSet& steps, const std::vector<StepMetrics>& metrics) {
+void groupRisks(AnomalyResult& a, const Profile& p, const StepSet& steps,
+                const std::vector<StepMetrics>& metrics) {
     const Rulebook& r = a.rules;
     std::map<int, std::string> groupOfStep;
     for (const auto& g : a.groups)
-        for (int s : g.steps) groupOfStep[s] = g.id;
+        for (int s : g.steps)
+            groupOfStep[s] = g.id;
     for (auto& w : a.windows)
         if (w.stepIndex >= 0) w.groupId = groupOfStep[w.stepIndex];
     const bool shapesRecorded =
@@ -49,7 +53,8 @@ void groupRisks(AnomalyResult& a, const Profile& p, const StepSet& steps, const 
             ++positions[positionOf(*largest)];
         }
         for (const auto& w : a.windows)
-            if (w.groupId == g.id && groupWindows.size() < static_cast<std::size_t>(r.top_windows)) groupWindows.push_back(&w);
+            if (w.groupId == g.id && groupWindows.size() < static_cast<std::size_t>(r.top_windows))
+                groupWindows.push_back(&w);
         const double n = static_cast<double>(g.steps.size());
         std::string bestPos;
         int bestCount = 0;
@@ -70,10 +75,12 @@ void groupRisks(AnomalyResult& a, const Profile& p, const StepSet& steps, const 
         g.topWindowCoverageMean = covN ? cov / covN : 0;
         const bool underfed = g.underfeedRatio.avg >= r.underfeed_heavy_ratio;
         const bool recurringOrSingle = g.recurring || g.steps.size() == 1;
-        if (underfed && g.recurring && g.topWindowCoverageKnown && g.topWindowCoverageMean >= r.host_risk_coverage_min)
+        if (underfed && g.recurring && g.topWindowCoverageKnown &&
+            g.topWindowCoverageMean >= r.host_risk_coverage_min)
             addTag(g.tags, "HOST_ORIGINATED_RISK");
         if (underfed && recurringOrSingle && !groupWindows.empty() &&
-            (!a.hostTraceExists || (g.topWindowCoverageKnown && g.topWindowCoverageMean < r.untraced_coverage_max))) {
+            (!a.hostTraceExists ||
+             (g.topWindowCoverageKnown && g.topWindowCoverageMean < r.untraced_coverage_max))) {
             addTag(g.tags, "UNTRACED_HOST_BLOCKING_RISK");
             g.requiresFollowup = true;
         }
@@ -85,8 +92,10 @@ void groupRisks(AnomalyResult& a, const Profile& p, const StepSet& steps, const 
             for (int s : g.steps) {
                 const auto& st = steps.steps[static_cast<std::size_t>(s)];
                 std::uint64_t h = 1469598103934665603ULL;
-                auto it = std::lower_bound(p.kernels.begin(), p.kernels.end(), st.start, [](const Kernel& k, TimeNs t) { return k.start < t; });
-                for (; it != p.kernels.end() && it->start < st.end; ++it) h = (h ^ it->inputShapes) * 1099511628211ULL;
+                auto it = std::lower_bound(p.kernels.begin(), p.kernels.end(), st.start,
+                                           [](const Kernel& k, TimeNs t) { return k.start < t; });
+                for (; it != p.kernels.end() && it->start < st.end; ++it)
+                    h = (h ^ it->inputShapes) * 1099511628211ULL;
                 shapeHashes.insert(h);
             }
             g.variableShapes = shapeHashes.size() > 1;
@@ -95,7 +104,8 @@ void groupRisks(AnomalyResult& a, const Profile& p, const StepSet& steps, const 
             g.variableShapes = false;
         }
         for (int s : g.steps)
-            for (const auto& t : a.stepTags[static_cast<std::size_t>(s)].tags) addTag(g.tags, t);
+            for (const auto& t : a.stepTags[static_cast<std::size_t>(s)].tags)
+                addTag(g.tags, t);
     }
     (void)metrics;
 }
@@ -110,37 +120,44 @@ void stepTagsOf(AnomalyResult& a, const std::vector<StepMetrics>& metrics) {
         if (nsToMs(m.prelaunchGap) >= X) t.tags.push_back("PRELAUNCH_GAP_HEAVY");
         if (nsToMs(m.tailGap) >= X) t.tags.push_back("TAIL_GAP_HEAVY");
         if (nsToMs(m.largestInternalBubble) >= X) t.tags.push_back("INTERNAL_BUBBLE_HEAVY");
-        if (m.underfeedRatio >= r.underfeed_heavy_ratio || !t.tags.empty()) t.tags.insert(t.tags.begin(), "DEVICE_IDLE_GAP_HEAVY");
+        if (m.underfeedRatio >= r.underfeed_heavy_ratio || !t.tags.empty())
+            t.tags.insert(t.tags.begin(), "DEVICE_IDLE_GAP_HEAVY");
         a.stepTags.push_back(std::move(t));
     }
 }
 
 } // namespace
 
-AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps, const std::vector<StepMetrics>& metrics, const Rulebook& rules,
+AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps,
+                                const std::vector<StepMetrics>& metrics, const Rulebook& rules,
                                 bool firstStepIsCompile) {
     AnomalyResult a;
     a.rules = rules;
     const Rulebook& r = a.rules;
     a.hostTraceExists = !p.hostEvents.empty();
-    a.stacksExist = std::any_of(p.hostEvents.begin(), p.hostEvents.end(), [](const TraceEvent& e) { return e.flags & EvHasStack; });
-    a.shapesExist = std::any_of(p.kernels.begin(), p.kernels.end(), [](const Kernel& k) { return k.inputShapes != 0; });
+    a.stacksExist = std::any_of(p.hostEvents.begin(), p.hostEvents.end(),
+                                [](const TraceEvent& e) { return e.flags & EvHasStack; });
+    a.shapesExist =
+        std::any_of(p.kernels.begin(), p.kernels.end(), [](const Kernel& k) { return k.inputShapes != 0; });
     a.pmuExists = pmuAvailable(p);
 
     // Capture: first device kernel start → last device kernel end (§10.1), widened to the step windows
     // for the boundary test.
     if (!p.kernels.empty()) {
         a.captureStart = p.kernels.front().start;
-        for (const auto& k : p.kernels) a.captureEnd = std::max(a.captureEnd, k.end());
+        for (const auto& k : p.kernels)
+            a.captureEnd = std::max(a.captureEnd, k.end());
         auto seg = busySegments(p, {a.captureStart, a.captureEnd});
         a.globalBusy = totalLength(seg);
         std::vector<Interval> gaps;
-        for (std::size_t i = 1; i < seg.size(); ++i) gaps.push_back({seg[i - 1].b, seg[i].a});
+        for (std::size_t i = 1; i < seg.size(); ++i)
+            gaps.push_back({seg[i - 1].b, seg[i].a});
         std::sort(gaps.begin(), gaps.end(), [](const Interval& x, const Interval& y) {
             return x.length() != y.length() ? x.length() > y.length() : x.a < y.a;
         });
         if (!gaps.empty()) a.largestGap = gaps.front().length();
-        for (std::size_t i = 0; i < gaps.size() && i < 5; ++i) a.topGlobalGaps.push_back(gaps[i]);
+        for (std::size_t i = 0; i < gaps.size() && i < 5; ++i)
+            a.topGlobalGaps.push_back(gaps[i]);
     }
     Interval capture{a.captureStart, a.captureEnd};
     for (const auto& s : steps.steps) {
@@ -156,8 +173,10 @@ AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps, const st
         std::vector<Interval> domWindows;
         if (!groups.empty() && steps.source != StepSource::Pseudo)
             for (int s : groups.front().steps)
-                domWindows.push_back({steps.steps[static_cast<std::size_t>(s)].start, steps.steps[static_cast<std::size_t>(s)].end});
-        std::sort(domWindows.begin(), domWindows.end(), [](const Interval& x, const Interval& y) { return x.a < y.a; });
+                domWindows.push_back({steps.steps[static_cast<std::size_t>(s)].start,
+                                      steps.steps[static_cast<std::size_t>(s)].end});
+        std::sort(domWindows.begin(), domWindows.end(),
+                  [](const Interval& x, const Interval& y) { return x.a < y.a; });
         ops = analyzeOps(p, domWindows, r);
     });
     {
@@ -175,10 +194,12 @@ AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps, const st
     a.aicpuOps = analyzeAicpu(p, a.windows, r);
 
     // Global risks.
-    const std::size_t topN = std::min<std::size_t>(a.windows.size(), static_cast<std::size_t>(std::max(0, r.top_windows)));
+    const std::size_t topN =
+        std::min<std::size_t>(a.windows.size(), static_cast<std::size_t>(std::max(0, r.top_windows)));
     bool commTop = false;
     for (std::size_t i = 0; i < topN; ++i)
-        if (a.windows[i].evidence.hostTraceExists && a.windows[i].evidence.commRatio >= r.comm_ratio_min) commTop = true;
+        if (a.windows[i].evidence.hostTraceExists && a.windows[i].evidence.commRatio >= r.comm_ratio_min)
+            commTop = true;
     bool polluted = false, anchor = false;
     for (const auto& o : a.ops) {
         polluted |= o.waitPollution;
@@ -190,29 +211,37 @@ AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps, const st
     for (const auto& ai : a.aicpuOps)
         if (ai.cls == "AICPU_EXPOSED_NOT_ALLOWED") addTag(a.globalTags, "AICPU_EXPOSED_RISK");
     const bool largestAtEdge = !a.windows.empty() && a.windows.front().boundary;
-    if (largestAtEdge || steps.kernelsBeforeFirst > 0 || p.inventory.traceTruncated) addTag(a.globalTags, "PARTIAL_CAPTURE_BOUNDARY");
+    if (largestAtEdge || steps.kernelsBeforeFirst > 0 || p.inventory.traceTruncated)
+        addTag(a.globalTags, "PARTIAL_CAPTURE_BOUNDARY");
     for (const auto& g : a.groups)
         for (const auto& t : g.tags)
-            if (t == "HOST_ORIGINATED_RISK" || t == "UNTRACED_HOST_BLOCKING_RISK" || t == "RECURRING_BUBBLE_PATTERN" ||
-                t == "VARIABLE_SHAPE_SAME_TEMPLATE")
+            if (t == "HOST_ORIGINATED_RISK" || t == "UNTRACED_HOST_BLOCKING_RISK" ||
+                t == "RECURRING_BUBBLE_PATTERN" || t == "VARIABLE_SHAPE_SAME_TEMPLATE")
                 addTag(a.globalTags, t);
-    if (!a.shapesExist) a.notes.push_back("Input shapes were not recorded: VARIABLE_SHAPE_SAME_TEMPLATE was not evaluated.");
-    if (!p.hasCommunicationJson) a.notes.push_back("No communication.json: communication windows come from HCCL kernels only.");
-    if (!a.hostTraceExists) a.notes.push_back("No host trace: bubbles are facts, their causes cannot be attributed.");
-    if (!a.pmuExists) a.notes.push_back("No usable PMU columns: compute/memory-bound verdicts are pmu_unavailable (collect Level1 + PipeUtilization).");
+    if (!a.shapesExist)
+        a.notes.push_back("Input shapes were not recorded: VARIABLE_SHAPE_SAME_TEMPLATE was not evaluated.");
+    if (!p.hasCommunicationJson)
+        a.notes.push_back("No communication.json: communication windows come from HCCL kernels only.");
+    if (!a.hostTraceExists)
+        a.notes.push_back("No host trace: bubbles are facts, their causes cannot be attributed.");
+    if (!a.pmuExists)
+        a.notes.push_back("No usable PMU columns: compute/memory-bound verdicts are pmu_unavailable (collect "
+                          "Level1 + PipeUtilization).");
 
     // Verdict on the dominant group.
     if (!a.groups.empty()) {
         const StepGroup& g = a.groups.front();
         const double X = std::max(r.heavy_gap_min_ms, r.heavy_gap_service_fraction * g.service.avg);
         double largest = 0;
-        for (int s : g.steps) largest = std::max(largest, nsToMs(metrics[static_cast<std::size_t>(s)].largestInternalBubble));
+        for (int s : g.steps)
+            largest = std::max(largest, nsToMs(metrics[static_cast<std::size_t>(s)].largestInternalBubble));
         a.hiddenIssuePresent = !(g.underfeedRatio.avg < r.underfeed_heavy_ratio && largest < X);
         a.severity = !a.hiddenIssuePresent ? "none" : (g.recurring ? "high" : "medium");
     } else {
         a.severity = "none";
     }
-    for (const auto& g : a.groups) a.requiresHostFollowup |= g.requiresFollowup;
+    for (const auto& g : a.groups)
+        a.requiresHostFollowup |= g.requiresFollowup;
     if (!a.hostTraceExists && !a.windows.empty()) a.requiresHostFollowup = true;
 
     // Confidence (§10.1).
@@ -220,32 +249,44 @@ AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps, const st
     std::size_t topCovN = 0;
     for (std::size_t i = 0; i < topN; ++i)
         if (!a.windows[i].boundary) topCov += a.windows[i].evidence.coverage, ++topCovN;
-    if (!a.hostTraceExists || steps.source == StepSource::Pseudo) a.confidence = "low";
-    else if (a.stacksExist && a.shapesExist && (topCovN == 0 || topCov / static_cast<double>(topCovN) >= 0.10)) a.confidence = "high";
-    else a.confidence = "medium";
+    if (!a.hostTraceExists || steps.source == StepSource::Pseudo)
+        a.confidence = "low";
+    else if (a.stacksExist && a.shapesExist &&
+             (topCovN == 0 || topCov / static_cast<double>(topCovN) >= 0.10))
+        a.confidence = "high";
+    else
+        a.confidence = "medium";
 
     // Soft root-cause summary: labels over the top windows.
     std::map<std::string, std::vector<const BubbleWindow*>> byLabel;
     for (std::size_t i = 0; i < topN; ++i)
-        for (const auto& l : a.windows[i].labels) byLabel[l].push_back(&a.windows[i]);
+        for (const auto& l : a.windows[i].labels)
+            byLabel[l].push_back(&a.windows[i]);
     for (const auto& [label, ws] : byLabel) {
         SoftCause c;
         c.label = label;
         std::set<std::string> groupsHit;
-        for (const auto* w : ws) groupsHit.insert(w->groupId);
+        for (const auto* w : ws)
+            groupsHit.insert(w->groupId);
         const bool oneGroup = groupsHit.size() == 1 && !ws.front()->groupId.empty();
         c.scope = ws.size() == 1 ? "step" : (oneGroup ? "group" : "global");
         c.target = ws.size() == 1 ? ws.front()->stepId : (oneGroup ? ws.front()->groupId : "");
-        c.confidence = label == "insufficient_evidence" ? "low" : (ws.size() >= 3 ? "high" : (ws.size() == 2 ? "medium" : "low"));
+        c.confidence = label == "insufficient_evidence"
+                           ? "low"
+                           : (ws.size() >= 3 ? "high" : (ws.size() == 2 ? "medium" : "low"));
         if (a.confidence == "low") c.confidence = "low";
         for (const auto* w : ws) {
-            const auto idx = static_cast<std::size_t>(std::find(w->labels.begin(), w->labels.end(), label) - w->labels.begin());
-            c.evidence.push_back(fmt::format("{} (step {}, {:.3f} ms): {}", w->id, w->stepId, nsToMs(w->span.length()),
-                                             idx < w->labelEvidence.size() ? w->labelEvidence[idx] : std::string()));
+            const auto idx = static_cast<std::size_t>(std::find(w->labels.begin(), w->labels.end(), label) -
+                                                      w->labels.begin());
+            c.evidence.push_back(
+                fmt::format("{} (step {}, {:.3f} ms): {}", w->id, w->stepId, nsToMs(w->span.length()),
+                            idx < w->labelEvidence.size() ? w->labelEvidence[idx] : std::string()));
         }
         a.softCauses.push_back(std::move(c));
     }
-    std::stable_sort(a.softCauses.begin(), a.softCauses.end(), [](const SoftCause& x, const SoftCause& y) { return x.evidence.size() > y.evidence.size(); });
+    std::stable_sort(a.softCauses.begin(), a.softCauses.end(), [](const SoftCause& x, const SoftCause& y) {
+        return x.evidence.size() > y.evidence.size();
+    });
     return a;
 }
 

@@ -6,7 +6,8 @@
 
 namespace bs {
 
-AnomalyResult discoverAnomalies(const Profile& profile, const StepSet& steps, const std::vector<StepMetrics>& metrics,
-                                const Rulebook& rules, bool firstStepIsCompile = false);
+AnomalyResult discoverAnomalies(const Profile& profile, const StepSet& steps,
+                                const std::vector<StepMetrics>& metrics, const Rulebook& rules,
+                                bool firstStepIsCompile = false);
 
 } // namespace bs

@@ -27,20 +27,20 @@ struct HostEventOverlap {
 };
 
 struct HostEvidence {
-    bool hostTraceExists = false;           // ratios are null when false
+    bool hostTraceExists = false; // ratios are null when false
     double coverage = 0, syncRatio = 0, commRatio = 0;
-    std::optional<double> parallelism;      // undefined when coverage is 0
+    std::optional<double> parallelism;       // undefined when coverage is 0
     std::vector<HostEventOverlap> topEvents; // top 3 by overlap
 };
 
 struct BubbleWindow {
-    std::string id;            // b0001…
+    std::string id; // b0001…
     WindowScope scope = WindowScope::StepInternal;
-    int stepIndex = -1;        // index into the step list, -1 for global
-    std::string stepId;        // "50", "pseudo", "global"
-    std::string groupId;       // "" when none
+    int stepIndex = -1;  // index into the step list, -1 for global
+    std::string stepId;  // "50", "pseudo", "global"
+    std::string groupId; // "" when none
     Interval span;
-    bool boundary = false;     // touches the capture edge: never attributed to the host
+    bool boundary = false; // touches the capture edge: never attributed to the host
     std::vector<NeighbourKernel> before, after;
     HostEvidence evidence;
     std::vector<std::string> labels;
@@ -52,15 +52,16 @@ struct MetricStats {
 };
 
 struct StepGroup {
-    std::string id;                 // g0…
-    std::vector<int> steps;         // indices into the step list
+    std::string id;         // g0…
+    std::vector<int> steps; // indices into the step list
     std::uint64_t templateHash = 0;
     std::size_t kernelCount = 0;
     TimeNs totalService = 0;
-    MetricStats service, busy, underfeedRatio, prelaunch, tail, internalTotal, largestInternal, bubbleCount, interStep;
+    MetricStats service, busy, underfeedRatio, prelaunch, tail, internalTotal, largestInternal, bubbleCount,
+        interStep;
     std::string dominantIdlePattern; // prelaunch / tail / internal_bubble / inter_step / mixed / none
     bool recurring = false;
-    std::string recurringPosition;  // kernel name before the recurring largest bubble
+    std::string recurringPosition; // kernel name before the recurring largest bubble
     double recurringShare = 0;
     std::vector<std::string> tags;
     bool requiresFollowup = false;
@@ -81,7 +82,7 @@ struct OpStats {
     double durAvgUs = 0, waitAvgUs = 0, totalCostAvgUs = 0, waitRatio = 0;
     int rankByAvgCost = 0, rankByTotal = 0;
     bool waitAnchor = false, falseHotspot = false, waitPollution = false;
-    std::string pmuVerdict;          // compute-bound / memory-bound / … / pmu_unavailable
+    std::string pmuVerdict; // compute-bound / memory-bound / … / pmu_unavailable
     std::string pmuDetail;
     std::optional<double> cubeUtilization;
 };
@@ -91,18 +92,18 @@ struct AicpuOp {
     std::size_t calls = 0;
     TimeNs durTotal = 0;
     double maskedRatio = 0;
-    std::string cls;                 // AICPU_MASKED_BUT_UNDESIRABLE / AICPU_PARTIALLY_EXPOSED / AICPU_EXPOSED_NOT_ALLOWED
-    bool touchesBubble = false;      // adjacent to a significant bubble window
+    std::string cls; // AICPU_MASKED_BUT_UNDESIRABLE / AICPU_PARTIALLY_EXPOSED / AICPU_EXPOSED_NOT_ALLOWED
+    bool touchesBubble = false; // adjacent to a significant bubble window
 };
 
 struct Recommendation {
-    std::string scope;               // global / step_group / structure / side / op
+    std::string scope; // global / step_group / structure / side / op
     std::string target;
     std::string action;
     std::string why;
     bool followupRequired = false;
     std::string evidenceGap;
-    std::string priority;            // P0…P3
+    std::string priority; // P0…P3
 };
 
 struct SoftCause {
@@ -112,10 +113,10 @@ struct SoftCause {
 
 struct AnomalyResult {
     Rulebook rules;
-    std::vector<BubbleWindow> windows;        // all significant windows, sorted by duration
+    std::vector<BubbleWindow> windows; // all significant windows, sorted by duration
     std::vector<StepTags> stepTags;
     std::vector<StepGroup> groups;
-    std::vector<OpStats> ops;                 // dominant group (or whole capture), ranked by avg cost
+    std::vector<OpStats> ops; // dominant group (or whole capture), ranked by avg cost
     std::vector<AicpuOp> aicpuOps;
     std::vector<std::string> globalTags;
     std::vector<Recommendation> recommendations;
@@ -124,12 +125,12 @@ struct AnomalyResult {
     TimeNs captureStart = 0, captureEnd = 0, globalBusy = 0, largestGap = 0;
     std::vector<Interval> topGlobalGaps;
     bool hiddenIssuePresent = false;
-    std::string severity;                     // none / medium / high
+    std::string severity; // none / medium / high
     bool requiresHostFollowup = false;
-    std::string confidence;                   // high / medium / low
+    std::string confidence; // high / medium / low
     bool hostTraceExists = false, stacksExist = false, shapesExist = false, pmuExists = false;
-    std::vector<std::string> answers;         // the five Bubble-first questions, answered
-    std::vector<std::string> notes;           // degradations said out loud
+    std::vector<std::string> answers; // the five Bubble-first questions, answered
+    std::vector<std::string> notes;   // degradations said out loud
 };
 
 } // namespace bs

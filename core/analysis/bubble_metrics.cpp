@@ -9,7 +9,8 @@ namespace {
 
 TimeNs maxKernelDuration(const Profile& p) {
     TimeNs m = 0;
-    for (const auto& k : p.kernels) m = std::max(m, k.dur);
+    for (const auto& k : p.kernels)
+        m = std::max(m, k.dur);
     return m;
 }
 
@@ -26,7 +27,9 @@ std::vector<Interval> busyIn(const Profile& p, Interval w, TimeNs maxDur) {
 
 } // namespace
 
-std::vector<Interval> busySegments(const Profile& p, Interval w) { return busyIn(p, w, maxKernelDuration(p)); }
+std::vector<Interval> busySegments(const Profile& p, Interval w) {
+    return busyIn(p, w, maxKernelDuration(p));
+}
 
 std::vector<StepMetrics> computeStepMetrics(const Profile& p, const StepSet& set) {
     std::vector<StepMetrics> out;
@@ -41,7 +44,8 @@ std::vector<StepMetrics> computeStepMetrics(const Profile& p, const StepSet& set
         auto seg = busyIn(p, {s.start, s.end}, maxDur);
         m.busyUnion = totalLength(seg);
         m.underfeed = m.service - m.busyUnion;
-        m.underfeedRatio = m.service > 0 ? static_cast<double>(m.underfeed) / static_cast<double>(m.service) : 0.0;
+        m.underfeedRatio =
+            m.service > 0 ? static_cast<double>(m.underfeed) / static_cast<double>(m.service) : 0.0;
         if (seg.empty()) {
             m.prelaunchGap = m.service;
             m.tailGap = 0;
@@ -62,10 +66,18 @@ std::vector<StepMetrics> computeStepMetrics(const Profile& p, const StepSet& set
         for (; it != p.kernels.end() && it->start < s.end; ++it) {
             ++m.kernelCount;
             switch (it->cls) {
-            case TaskClass::ComputeCore: ++m.computeCoreCount; break;
-            case TaskClass::AiCpu: ++m.aicpuCount; break;
-            case TaskClass::Comm: ++m.commCount; break;
-            case TaskClass::Other: ++m.otherCount; break;
+            case TaskClass::ComputeCore:
+                ++m.computeCoreCount;
+                break;
+            case TaskClass::AiCpu:
+                ++m.aicpuCount;
+                break;
+            case TaskClass::Comm:
+                ++m.commCount;
+                break;
+            case TaskClass::Other:
+                ++m.otherCount;
+                break;
             }
             m.kernelSum += it->dur;
             m.kernelWaitSum += it->wait;

@@ -16,8 +16,9 @@ NeighbourKernel neighbour(const Profile& p, std::size_t i) {
 
 } // namespace
 
-std::vector<BubbleWindow> findBubbleWindows(const Profile& p, const StepSet& steps, const std::vector<StepMetrics>& metrics,
-                                            const HostIndex& host, const Rulebook& rules, Interval capture) {
+std::vector<BubbleWindow> findBubbleWindows(const Profile& p, const StepSet& steps,
+                                            const std::vector<StepMetrics>& metrics, const HostIndex& host,
+                                            const Rulebook& rules, Interval capture) {
     std::vector<BubbleWindow> out;
     const TimeNs minNs = static_cast<TimeNs>(rules.bubble_min_us * 1000.0);
     auto add = [&](WindowScope scope, int stepIndex, Interval span) {
@@ -25,9 +26,11 @@ std::vector<BubbleWindow> findBubbleWindows(const Profile& p, const StepSet& ste
         BubbleWindow w;
         w.scope = scope;
         w.stepIndex = stepIndex;
-        w.stepId = stepIndex < 0 ? "global" : (steps.steps[static_cast<std::size_t>(stepIndex)].number >= 0
-                                                   ? std::to_string(steps.steps[static_cast<std::size_t>(stepIndex)].number)
-                                                   : std::string("pseudo"));
+        w.stepId = stepIndex < 0
+                       ? "global"
+                       : (steps.steps[static_cast<std::size_t>(stepIndex)].number >= 0
+                              ? std::to_string(steps.steps[static_cast<std::size_t>(stepIndex)].number)
+                              : std::string("pseudo"));
         w.span = span;
         w.boundary = span.a <= capture.a || span.b >= capture.b;
         out.push_back(std::move(w));
@@ -40,14 +43,16 @@ std::vector<BubbleWindow> findBubbleWindows(const Profile& p, const StepSet& ste
             continue;
         }
         add(WindowScope::Prelaunch, si, {m.windowStart, m.windowStart + m.prelaunchGap});
-        for (const auto& g : m.internalGaps) add(WindowScope::StepInternal, si, g);
+        for (const auto& g : m.internalGaps)
+            add(WindowScope::StepInternal, si, g);
         add(WindowScope::Tail, si, {m.windowEnd - m.tailGap, m.windowEnd});
     }
     // Global: gaps of the whole device capture that lie outside every step window.
     if (!p.kernels.empty()) {
         auto seg = busySegments(p, capture);
         std::vector<Interval> stepWins;
-        for (const auto& s : steps.steps) stepWins.push_back({s.start, s.end});
+        for (const auto& s : steps.steps)
+            stepWins.push_back({s.start, s.end});
         stepWins = mergeIntervals(stepWins);
         for (std::size_t i = 1; i < seg.size(); ++i) {
             Interval g{seg[i - 1].b, seg[i].a};
@@ -67,7 +72,8 @@ std::vector<BubbleWindow> findBubbleWindows(const Profile& p, const StepSet& ste
     });
     // Kernel indices sorted by end, for "the last kernels ending at the gap start".
     std::vector<std::size_t> byEnd(p.kernels.size());
-    for (std::size_t i = 0; i < byEnd.size(); ++i) byEnd[i] = i;
+    for (std::size_t i = 0; i < byEnd.size(); ++i)
+        byEnd[i] = i;
     std::sort(byEnd.begin(), byEnd.end(), [&](std::size_t x, std::size_t y) {
         return p.kernels[x].end() < p.kernels[y].end() || (p.kernels[x].end() == p.kernels[y].end() && x < y);
     });
@@ -75,9 +81,12 @@ std::vector<BubbleWindow> findBubbleWindows(const Profile& p, const StepSet& ste
     for (std::size_t i = 0; i < out.size(); ++i) {
         auto& w = out[i];
         w.id = fmt::format("b{:04}", i + 1);
-        auto e = std::upper_bound(byEnd.begin(), byEnd.end(), w.span.a, [&](TimeNs t, std::size_t k) { return t < p.kernels[k].end(); });
-        for (std::size_t k = 0; k < n && e != byEnd.begin(); ++k) w.before.push_back(neighbour(p, *--e));
-        auto s = std::lower_bound(p.kernels.begin(), p.kernels.end(), w.span.b, [](const Kernel& k, TimeNs t) { return k.start < t; });
+        auto e = std::upper_bound(byEnd.begin(), byEnd.end(), w.span.a,
+                                  [&](TimeNs t, std::size_t k) { return t < p.kernels[k].end(); });
+        for (std::size_t k = 0; k < n && e != byEnd.begin(); ++k)
+            w.before.push_back(neighbour(p, *--e));
+        auto s = std::lower_bound(p.kernels.begin(), p.kernels.end(), w.span.b,
+                                  [](const Kernel& k, TimeNs t) { return k.start < t; });
         for (std::size_t k = 0; k < n && s != p.kernels.end(); ++k, ++s)
             w.after.push_back(neighbour(p, static_cast<std::size_t>(s - p.kernels.begin())));
         w.evidence = host.evidence(w.span);

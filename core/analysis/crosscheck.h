@@ -11,7 +11,7 @@ struct CrossCheckFigure {
     std::string profilerColumn; // their column(s)
     double oursUs = 0;
     std::optional<double> profilerUs;
-    bool mismatch = false;      // |diff| > 0.5 % of the profiler figure and > 1 µs
+    bool mismatch = false; // |diff| > 0.5 % of the profiler figure and > 1 µs
 };
 
 struct CrossCheckRow {

@@ -16,8 +16,8 @@ double median(std::vector<double> v) {
 
 } // namespace
 
-std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps, const std::vector<StepMetrics>& metrics,
-                                 const CrossCheck& cc) {
+std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps,
+                                 const std::vector<StepMetrics>& metrics, const CrossCheck& cc) {
     std::vector<Finding> out = p.loadFindings;
     const auto& inv = p.inventory;
     const bool anyCsv = std::any_of(inv.files.begin(), inv.files.end(), [](const InventoryFile& f) {
@@ -26,103 +26,128 @@ std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps, const s
 
     // Problem 4: empty output folder.
     if (inv.outputDir.empty() || (p.kernels.empty() && !p.hasTrace && !anyCsv)) {
-        out.push_back({"output_folder_empty", Severity::Error, inv.outputDir.empty() ? inv.rankDir : inv.outputDir, -1, -1,
-                       inv.outputDir.empty() ? "The rank folder has no ASCEND_PROFILER_OUTPUT / mindstudio_profiler_output folder."
-                                             : "The output folder holds no kernel table and no timeline.",
-                       "Nothing can be analysed for this rank.",
-                       "Check that prof.step() is called every iteration, that the loop runs more than warmup steps, "
-                       "that on_trace_ready=tensorboard_trace_handler(path) is set and the path is writable "
-                       "(seed 003 problem 4).",
-                       "seed 003 problem 4"});
+        out.push_back(
+            {"output_folder_empty", Severity::Error, inv.outputDir.empty() ? inv.rankDir : inv.outputDir, -1,
+             -1,
+             inv.outputDir.empty()
+                 ? "The rank folder has no ASCEND_PROFILER_OUTPUT / mindstudio_profiler_output folder."
+                 : "The output folder holds no kernel table and no timeline.",
+             "Nothing can be analysed for this rank.",
+             "Check that prof.step() is called every iteration, that the loop runs more than warmup steps, "
+             "that on_trace_ready=tensorboard_trace_handler(path) is set and the path is writable "
+             "(seed 003 problem 4).",
+             "seed 003 problem 4"});
         return out;
     }
     // Problem 0: only the trace, no CSV.
     if (p.hasTrace && !anyCsv && inv.layout != "loose") {
-        out.push_back({"trace_only_no_csv", Severity::Warning, inv.outputDir, -1, -1,
-                       "The output folder holds the timeline JSON but no CSV (no kernel_details.csv, op_statistic.csv, "
-                       "step_trace_time.csv).",
-                       "Kernels come from the trace's device events: no wait times, shapes or PMU figures, task types "
-                       "are the trace's coarse ones, and there is no profiler cross-check.",
-                       "The offline analysis failed, most often because of the output disk: write the profiling output "
-                       "to a local disk, or copy the *_ascend_pt folder there and run "
-                       "torch_npu.profiler.profiler.analyse(path) (seed 003 problem 0).",
-                       "seed 003 problem 0"});
+        out.push_back(
+            {"trace_only_no_csv", Severity::Warning, inv.outputDir, -1, -1,
+             "The output folder holds the timeline JSON but no CSV (no kernel_details.csv, op_statistic.csv, "
+             "step_trace_time.csv).",
+             "Kernels come from the trace's device events: no wait times, shapes or PMU figures, task types "
+             "are the trace's coarse ones, and there is no profiler cross-check.",
+             "The offline analysis failed, most often because of the output disk: write the profiling output "
+             "to a local disk, or copy the *_ascend_pt folder there and run "
+             "torch_npu.profiler.profiler.analyse(path) (seed 003 problem 0).",
+             "seed 003 problem 0"});
     } else if (inv.kernelSource == KernelSource::TraceDevice) {
         out.push_back({"kernel_source_trace", Severity::Info, inv.kernelSourceFile, -1, -1,
                        "No kernel table was usable; kernels come from the trace's device events.",
                        "No wait times, shapes or PMU figures.",
-                       "Export kernel_details.csv (torch_npu) or op_summary (msprof) with the profile.", "seed 003 problem 0"});
+                       "Export kernel_details.csv (torch_npu) or op_summary (msprof) with the profile.",
+                       "seed 003 problem 0"});
     }
     // Problem 1: Level0 kernel table.
     if (inv.kernelSource == KernelSource::KernelDetails && inv.kernelDetailsLevel == "Level0") {
-        out.push_back({"level0_kernel_details", Severity::Warning, inv.kernelSourceFile, 1, -1,
-                       "kernel_details.csv has the Level0 header (no Stream ID, Input Shapes or aic_*/aiv_* PMU columns).",
-                       std::string("Degraded: stream attribution") + (inv.streamsFromTrace ? fmt::format(" (streams of {} of {} kernels recovered from the trace)", inv.streamsFromTrace, inv.kernelsWithoutStream) : std::string()) +
-                           ", variable-shape detection (VARIABLE_SHAPE_SAME_TEMPLATE), PMU compute/memory-bound "
-                           "verdicts, per-stream structure blocks.",
-                       "Collect with experimental_config=_ExperimentalConfig(profiler_level=Level1, "
-                       "aic_metrics=PipeUtilization) passed to torch_npu.profiler.profile (seed 003 problem 1).",
-                       "seed 003 problem 1"});
+        out.push_back(
+            {"level0_kernel_details", Severity::Warning, inv.kernelSourceFile, 1, -1,
+             "kernel_details.csv has the Level0 header (no Stream ID, Input Shapes or aic_*/aiv_* PMU "
+             "columns).",
+             std::string("Degraded: stream attribution") +
+                 (inv.streamsFromTrace
+                      ? fmt::format(" (streams of {} of {} kernels recovered from the trace)",
+                                    inv.streamsFromTrace, inv.kernelsWithoutStream)
+                      : std::string()) +
+                 ", variable-shape detection (VARIABLE_SHAPE_SAME_TEMPLATE), PMU compute/memory-bound "
+                 "verdicts, per-stream structure blocks.",
+             "Collect with experimental_config=_ExperimentalConfig(profiler_level=Level1, "
+             "aic_metrics=PipeUtilization) passed to torch_npu.profiler.profile (seed 003 problem 1).",
+             "seed 003 problem 1"});
     }
     if (!p.hasTrace) {
-        out.push_back({"no_trace", Severity::Warning, inv.outputDir, -1, -1,
-                       "No trace_view.json / msprof_*.json timeline was found.",
-                       "No host events: step markers fall back to the Step Id column or a pseudo-step, and bubbles "
-                       "cannot be attributed to host activity.",
-                       "Keep the timeline export (it is written by default with ProfilerActivity.CPU).", ""});
+        out.push_back(
+            {"no_trace", Severity::Warning, inv.outputDir, -1, -1,
+             "No trace_view.json / msprof_*.json timeline was found.",
+             "No host events: step markers fall back to the Step Id column or a pseudo-step, and bubbles "
+             "cannot be attributed to host activity.",
+             "Keep the timeline export (it is written by default with ProfilerActivity.CPU).", ""});
     }
     // Steps.
     if (steps.source == StepSource::Pseudo) {
         out.push_back({"no_step_markers", Severity::Info, "", -1, -1,
-                       "No ProfilerStep#N / Iteration markers and no Step Id column: the whole capture is one pseudo-step.",
+                       "No ProfilerStep#N / Iteration markers and no Step Id column: the whole capture is "
+                       "one pseudo-step.",
                        "Per-step comparison and step grouping are not possible.",
                        "Call prof.step() once per iteration inside the profiler context.", ""});
     }
     if (steps.kernelsBeforeFirst > 0 && steps.source != StepSource::Pseudo) {
-        out.push_back({"kernels_before_first_step", Severity::Warning, "", -1, -1,
-                       fmt::format("{} kernel(s) start before the first step marker.", steps.kernelsBeforeFirst),
-                       "They belong to no step; the first step's boundary is suspect (PARTIAL_CAPTURE_BOUNDARY).",
-                       "Start the profiler's active window on a step boundary (schedule skip_first/warmup).", ""});
+        out.push_back(
+            {"kernels_before_first_step", Severity::Warning, "", -1, -1,
+             fmt::format("{} kernel(s) start before the first step marker.", steps.kernelsBeforeFirst),
+             "They belong to no step; the first step's boundary is suspect (PARTIAL_CAPTURE_BOUNDARY).",
+             "Start the profiler's active window on a step boundary (schedule skip_first/warmup).", ""});
     }
     if (steps.overlappingMarkers > 0) {
         out.push_back({"step_markers_overlap", Severity::Warning, "", -1, -1,
                        fmt::format("{} step marker(s) overlap the next one.", steps.overlappingMarkers),
-                       "Step windows are cut at the next marker's start.", "Check the prof.step() placement.", ""});
+                       "Step windows are cut at the next marker's start.", "Check the prof.step() placement.",
+                       ""});
     }
     // Problem 3: compile time in the first step.
     if (metrics.size() >= 2) {
         std::vector<double> others;
-        for (std::size_t i = 1; i < metrics.size(); ++i) others.push_back(static_cast<double>(metrics[i].busyUnion));
+        for (std::size_t i = 1; i < metrics.size(); ++i)
+            others.push_back(static_cast<double>(metrics[i].busyUnion));
         double med = median(others);
         if (med > 0 && static_cast<double>(metrics[0].busyUnion) >= 10.0 * med) {
-            out.push_back({"first_step_compile", Severity::Warning, "", -1, -1,
-                           fmt::format("The first step's device busy time ({:.3f} ms) is {:.1f}x the median of the other steps ({:.3f} ms).",
-                                       nsToMs(metrics[0].busyUnion), static_cast<double>(metrics[0].busyUnion) / med, med / 1e6),
-                           "Graph compilation / JIT is probably inside the capture: that step is not steady state, so compare "
-                           "steps from the second one on.",
-                           "Run one prefill and one decode (the first compiled call) before entering the profiler "
-                           "(seed 003 problem 3).",
-                           "seed 003 problem 3"});
+            out.push_back(
+                {"first_step_compile", Severity::Warning, "", -1, -1,
+                 fmt::format("The first step's device busy time ({:.3f} ms) is {:.1f}x the median of the "
+                             "other steps ({:.3f} ms).",
+                             nsToMs(metrics[0].busyUnion), static_cast<double>(metrics[0].busyUnion) / med,
+                             med / 1e6),
+                 "Graph compilation / JIT is probably inside the capture: that step is not steady state, so "
+                 "compare "
+                 "steps from the second one on.",
+                 "Run one prefill and one decode (the first compiled call) before entering the profiler "
+                 "(seed 003 problem 3).",
+                 "seed 003 problem 3"});
         }
     }
     // Problem 5: HCCL kernels without communication.json.
-    const bool anyHccl = std::any_of(p.kernels.begin(), p.kernels.end(), [](const Kernel& k) { return k.cls == TaskClass::Comm; });
+    const bool anyHccl = std::any_of(p.kernels.begin(), p.kernels.end(),
+                                     [](const Kernel& k) { return k.cls == TaskClass::Comm; });
     if (anyHccl && !p.hasCommunicationJson && inv.layout == "torch_npu") {
         out.push_back({"no_communication_json", Severity::Info, inv.outputDir, -1, -1,
                        "HCCL kernels exist but communication.json is absent.",
                        "Communication totals and bandwidth come from the HCCL kernels only.",
-                       "Not an error on a single card; for multi-card runs it is written at Level1 (seed 003 problem 5).",
+                       "Not an error on a single card; for multi-card runs it is written at Level1 (seed 003 "
+                       "problem 5).",
                        "seed 003 problem 5"});
     }
     // Cross-check.
     for (const auto& row : cc.rows) {
         for (const auto& f : row.figures) {
             if (!f.mismatch) continue;
-            out.push_back({"crosscheck_mismatch", Severity::Warning, "step_trace_time.csv", -1, -1,
-                           fmt::format("Step {}: our {} is {:.3f} us, the profiler's {} is {:.3f} us (differs by more than 0.5 %).",
-                                       row.stepId, f.field, f.oursUs, f.profilerColumn, f.profilerUs.value_or(0)),
-                           "The kernel table and the profiler's own breakdown disagree; figures for this step are suspect.",
-                           "Check that kernel_details.csv and step_trace_time.csv come from the same export.", ""});
+            out.push_back(
+                {"crosscheck_mismatch", Severity::Warning, "step_trace_time.csv", -1, -1,
+                 fmt::format("Step {}: our {} is {:.3f} us, the profiler's {} is {:.3f} us (differs by more "
+                             "than 0.5 %).",
+                             row.stepId, f.field, f.oursUs, f.profilerColumn, f.profilerUs.value_or(0)),
+                 "The kernel table and the profiler's own breakdown disagree; figures for this step are "
+                 "suspect.",
+                 "Check that kernel_details.csv and step_trace_time.csv come from the same export.", ""});
         }
     }
     return out;

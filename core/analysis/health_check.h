@@ -6,7 +6,7 @@
 
 namespace bs {
 
-std::vector<Finding> healthCheck(const Profile& profile, const StepSet& steps, const std::vector<StepMetrics>& metrics,
-                                 const CrossCheck& cc);
+std::vector<Finding> healthCheck(const Profile& profile, const StepSet& steps,
+                                 const std::vector<StepMetrics>& metrics, const CrossCheck& cc);
 
 } // namespace bs

@@ -13,13 +13,16 @@ bool iContains(std::string_view hay, std::string_view needle) {
     for (std::size_t i = 0; i + needle.size() <= hay.size(); ++i) {
         bool ok = true;
         for (std::size_t j = 0; j < needle.size() && ok; ++j)
-            ok = std::tolower(static_cast<unsigned char>(hay[i + j])) == std::tolower(static_cast<unsigned char>(needle[j]));
+            ok = std::tolower(static_cast<unsigned char>(hay[i + j])) ==
+                 std::tolower(static_cast<unsigned char>(needle[j]));
         if (ok) return true;
     }
     return false;
 }
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool startsWith(std::string_view s, std::string_view p) {
+    return s.substr(0, p.size()) == p;
+}
 
 bool isStepMarker(std::string_view n) {
     return startsWith(n, "ProfilerStep#") || startsWith(n, "Iteration#") || startsWith(n, "Step#");
@@ -30,7 +33,8 @@ bool isStepMarker(std::string_view n) {
 bool HostIndex::isSyncMarker(std::string_view n) {
     return n == "aten::to" || n == "aten::_to_copy" || n == "aten::copy_" || startsWith(n, "HostToDevice") ||
            n == "torch_to_npu" || startsWith(n, "aclrtMemcpy") || startsWith(n, "aclrtSynchronize") ||
-           n.find("Synchronize") != std::string_view::npos || n == "aten::item" || n == "aten::_local_scalar_dense";
+           n.find("Synchronize") != std::string_view::npos || n == "aten::item" ||
+           n == "aten::_local_scalar_dense";
 }
 
 bool HostIndex::isCommMarker(std::string_view n) {
@@ -48,7 +52,8 @@ HostIndex::HostIndex(const Profile& p, const StepSet& steps) : p_(p) {
         return false;
     };
     TimeNs minService = INT64_MAX;
-    for (const auto& s : steps.steps) minService = std::min(minService, s.end - s.start);
+    for (const auto& s : steps.steps)
+        minService = std::min(minService, s.end - s.start);
     std::vector<Interval> all, sync, comm;
     std::map<std::uint32_t, std::vector<Interval>> lanes;
     std::vector<signed char> cls(p.strings.size(), -1); // per name: bit0 sync, bit1 comm, 4 = marker
@@ -57,7 +62,8 @@ HostIndex::HostIndex(const Profile& p, const StepSet& steps) : p_(p) {
         signed char& c = cls[e.name];
         if (c < 0) {
             const std::string_view n = p.str(e.name);
-            c = static_cast<signed char>((isSyncMarker(n) ? 1 : 0) | (isCommMarker(n) ? 2 : 0) | (isStepMarker(n) ? 4 : 0));
+            c = static_cast<signed char>((isSyncMarker(n) ? 1 : 0) | (isCommMarker(n) ? 2 : 0) |
+                                         (isStepMarker(n) ? 4 : 0));
         }
         if (c & 4) continue;
         if (e.dur >= minService && enclosesAStep(e)) continue;
@@ -69,11 +75,13 @@ HostIndex::HostIndex(const Profile& p, const StepSet& steps) : p_(p) {
         if (c & 1) sync.push_back(iv);
         if (c & 2) comm.push_back(iv);
     }
-    for (const auto& e : p.hcclEvents) comm.push_back({e.ts, e.end()});
+    for (const auto& e : p.hcclEvents)
+        comm.push_back({e.ts, e.end()});
     all_ = mergeIntervals(std::move(all));
     sync_ = mergeIntervals(std::move(sync));
     comm_ = mergeIntervals(std::move(comm));
-    for (auto& [lane, v] : lanes) perLane_.push_back(mergeIntervals(std::move(v)));
+    for (auto& [lane, v] : lanes)
+        perLane_.push_back(mergeIntervals(std::move(v)));
 }
 
 HostEvidence HostIndex::evidence(Interval w) const {
@@ -87,7 +95,8 @@ HostEvidence HostIndex::evidence(Interval w) const {
     ev.commRatio = static_cast<double>(intersectLength(comm_, w)) / len;
     if (covered > 0) {
         TimeNs sum = 0;
-        for (const auto& lane : perLane_) sum += intersectLength(lane, w);
+        for (const auto& lane : perLane_)
+            sum += intersectLength(lane, w);
         ev.parallelism = static_cast<double>(sum) / static_cast<double>(covered);
     }
     // Top 3 events by overlap: short events near the window, plus the few long ones.
@@ -101,7 +110,8 @@ HostEvidence HostIndex::evidence(Interval w) const {
                                [&](std::size_t i, TimeNs t) { return p_.hostEvents[i].ts < t; });
     for (auto it = lo; it != used_.end() && p_.hostEvents[*it].ts < w.b; ++it)
         if (p_.hostEvents[*it].dur <= kLong) consider(*it);
-    for (std::size_t idx : longEvents_) consider(idx);
+    for (std::size_t idx : longEvents_)
+        consider(idx);
     std::sort(hits.begin(), hits.end(), [&](const auto& x, const auto& y) {
         if (x.first != y.first) return x.first > y.first;
         // Equal overlap: the shorter (innermost, more specific) event first.
@@ -117,7 +127,8 @@ HostEvidence HostIndex::evidence(Interval w) const {
         auto pit = p_.processes.find(lane.pid);
         if (pit != p_.processes.end()) thread = pit->second.name + " ";
         auto tit = p_.threads.find({lane.pid, lane.tid});
-        thread += tit != p_.threads.end() && !tit->second.name.empty() ? tit->second.name : "thread " + std::to_string(lane.tid);
+        thread += tit != p_.threads.end() && !tit->second.name.empty() ? tit->second.name
+                                                                       : "thread " + std::to_string(lane.tid);
         ev.topEvents.push_back({std::string(p_.str(e.name)), thread, hits[k].first});
     }
     return ev;

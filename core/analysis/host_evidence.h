@@ -8,7 +8,7 @@
 namespace bs {
 
 class HostIndex {
-public:
+  public:
     HostIndex(const Profile& profile, const StepSet& steps);
     bool hostTraceExists() const { return hostTraceExists_; }
     HostEvidence evidence(Interval window) const;
@@ -17,11 +17,11 @@ public:
     static bool isSyncMarker(std::string_view name);
     static bool isCommMarker(std::string_view name);
 
-private:
+  private:
     const Profile& p_;
     bool hostTraceExists_ = false;
-    std::vector<std::size_t> used_;         // indices of host events taken as evidence (sorted by ts)
-    std::vector<std::size_t> longEvents_;   // of those, events longer than kLong (scanned fully)
+    std::vector<std::size_t> used_;       // indices of host events taken as evidence (sorted by ts)
+    std::vector<std::size_t> longEvents_; // of those, events longer than kLong (scanned fully)
     std::vector<Interval> all_, sync_, comm_;
     std::vector<std::vector<Interval>> perLane_;
     static constexpr TimeNs kLong = 10'000'000;

@@ -13,23 +13,28 @@ std::vector<Interval> mergeIntervals(std::vector<Interval> v) {
     std::vector<Interval> out;
     out.reserve(v.size());
     for (const auto& i : v) {
-        if (!out.empty() && i.a <= out.back().b) out.back().b = std::max(out.back().b, i.b);
-        else out.push_back(i);
+        if (!out.empty() && i.a <= out.back().b)
+            out.back().b = std::max(out.back().b, i.b);
+        else
+            out.push_back(i);
     }
     return out;
 }
 
 TimeNs totalLength(const std::vector<Interval>& merged) {
     TimeNs t = 0;
-    for (const auto& i : merged) t += i.length();
+    for (const auto& i : merged)
+        t += i.length();
     return t;
 }
 
 TimeNs intersectLength(const std::vector<Interval>& merged, Interval w) {
     if (w.b <= w.a) return 0;
-    auto it = std::lower_bound(merged.begin(), merged.end(), w.a, [](const Interval& i, TimeNs t) { return i.b <= t; });
+    auto it = std::lower_bound(merged.begin(), merged.end(), w.a,
+                               [](const Interval& i, TimeNs t) { return i.b <= t; });
     TimeNs sum = 0;
-    for (; it != merged.end() && it->a < w.b; ++it) sum += std::min(it->b, w.b) - std::max(it->a, w.a);
+    for (; it != merged.end() && it->a < w.b; ++it)
+        sum += std::min(it->b, w.b) - std::max(it->a, w.a);
     return sum;
 }
 

@@ -64,7 +64,8 @@ void pmuVerdict(const Profile& p, OpStats& op, const std::vector<std::size_t>& k
         op.pmuVerdict = "not_applicable";
         return;
     }
-    const char* const aic[] = {"aic_mac_ratio", "aic_scalar_ratio", "aic_mte1_ratio", "aic_mte2_ratio", "aic_fixpipe_ratio"};
+    const char* const aic[] = {"aic_mac_ratio", "aic_scalar_ratio", "aic_mte1_ratio", "aic_mte2_ratio",
+                               "aic_fixpipe_ratio"};
     const char* const aiv[] = {"aiv_vec_ratio", "aiv_scalar_ratio", "aiv_mte2_ratio", "aiv_mte3_ratio"};
     std::string best;
     double bestV = -1;
@@ -85,9 +86,12 @@ void pmuVerdict(const Profile& p, OpStats& op, const std::vector<std::size_t>& k
         op.pmuVerdict = "pmu_unavailable";
         return;
     }
-    if (best == "aic_mac_ratio" || best == "aiv_vec_ratio") op.pmuVerdict = "compute-bound";
-    else if (best == "aic_mte2_ratio" || best == "aiv_mte2_ratio") op.pmuVerdict = "memory-bound";
-    else op.pmuVerdict = best.substr(4, best.size() - 10) + "-bound"; // scalar / mte1 / mte3 / fixpipe
+    if (best == "aic_mac_ratio" || best == "aiv_vec_ratio")
+        op.pmuVerdict = "compute-bound";
+    else if (best == "aic_mte2_ratio" || best == "aiv_mte2_ratio")
+        op.pmuVerdict = "memory-bound";
+    else
+        op.pmuVerdict = best.substr(4, best.size() - 10) + "-bound"; // scalar / mte1 / mte3 / fixpipe
     auto mte2 = pmuMean(p, ks, "aiv_mte2_ratio");
     if (mte2 && *mte2 > r.pmu_mte2_hot) op.pmuVerdict += fmt::format(", hot (aiv_mte2_ratio {:.2f})", *mte2);
 }
@@ -107,7 +111,8 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
     std::unordered_map<std::uint64_t, Acc*> fast;
     auto inWindows = [&](TimeNs t) {
         if (windows.empty()) return true;
-        auto it = std::upper_bound(windows.begin(), windows.end(), t, [](TimeNs x, const Interval& w) { return x < w.a; });
+        auto it = std::upper_bound(windows.begin(), windows.end(), t,
+                                   [](TimeNs x, const Interval& w) { return x < w.a; });
         return it != windows.begin() && t < std::prev(it)->b;
     };
     for (std::size_t i = 0; i < p.kernels.size(); ++i) {
@@ -131,7 +136,8 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
         a.wait += k.wait;
         ++a.shapeIds[k.inputShapes];
         a.kernels.push_back(i);
-        if (k.wait > 0 && !a.polluted && intersectLength(comm, {k.start - k.wait, k.start}) > 0) a.polluted = true;
+        if (k.wait > 0 && !a.polluted && intersectLength(comm, {k.start - k.wait, k.start}) > 0)
+            a.polluted = true;
     }
     std::vector<OpStats> ops;
     std::vector<const Acc*> src;
@@ -153,14 +159,17 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
         src.push_back(&a);
     }
     std::vector<std::size_t> order(ops.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
     std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
         if (ops[x].durTotal != ops[y].durTotal) return ops[x].durTotal > ops[y].durTotal;
         return ops[x].name < ops[y].name;
     });
-    for (std::size_t i = 0; i < order.size(); ++i) ops[order[i]].rankByTotal = static_cast<int>(i + 1);
+    for (std::size_t i = 0; i < order.size(); ++i)
+        ops[order[i]].rankByTotal = static_cast<int>(i + 1);
     std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
-        if (ops[x].totalCostAvgUs != ops[y].totalCostAvgUs) return ops[x].totalCostAvgUs > ops[y].totalCostAvgUs;
+        if (ops[x].totalCostAvgUs != ops[y].totalCostAvgUs)
+            return ops[x].totalCostAvgUs > ops[y].totalCostAvgUs;
         return ops[x].name < ops[y].name;
     });
     std::vector<OpStats> ranked;
@@ -168,7 +177,8 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
         OpStats o = ops[order[i]];
         o.rankByAvgCost = static_cast<int>(i + 1);
         o.waitAnchor = o.rankByAvgCost <= r.wait_list_top && o.waitRatio > r.wait_list_ratio;
-        o.falseHotspot = o.waitRatio > r.wait_anchor_wait_ratio && o.durAvgUs < r.wait_anchor_max_duration_us &&
+        o.falseHotspot = o.waitRatio > r.wait_anchor_wait_ratio &&
+                         o.durAvgUs < r.wait_anchor_max_duration_us &&
                          o.rankByAvgCost <= r.wait_anchor_max_rank;
         pmuVerdict(p, o, src[order[i]]->kernels, r);
         ranked.push_back(std::move(o));
@@ -176,13 +186,15 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
     return ranked;
 }
 
-std::vector<AicpuOp> analyzeAicpu(const Profile& p, const std::vector<BubbleWindow>& windows, const Rulebook& r) {
+std::vector<AicpuOp> analyzeAicpu(const Profile& p, const std::vector<BubbleWindow>& windows,
+                                  const Rulebook& r) {
     std::vector<Interval> compute;
     for (const auto& k : p.kernels)
         if (k.cls == TaskClass::ComputeCore) compute.push_back({k.start, k.end()});
     compute = mergeIntervals(std::move(compute));
     std::vector<Interval> bubbles;
-    for (const auto& w : windows) bubbles.push_back(w.span);
+    for (const auto& w : windows)
+        bubbles.push_back(w.span);
     bubbles = mergeIntervals(std::move(bubbles));
     std::map<StrId, AicpuOp> byName;
     std::map<StrId, double> maskedWeighted;
@@ -199,7 +211,7 @@ std::vector<AicpuOp> analyzeAicpu(const Profile& p, const std::vector<BubbleWind
     std::vector<AicpuOp> out;
     for (auto& [id, a] : byName) {
         a.maskedRatio = a.durTotal > 0 ? maskedWeighted[id] / static_cast<double>(a.durTotal) : 0;
-        a.cls = a.maskedRatio >= r.aicpu_masked_min   ? "AICPU_MASKED_BUT_UNDESIRABLE"
+        a.cls = a.maskedRatio >= r.aicpu_masked_min    ? "AICPU_MASKED_BUT_UNDESIRABLE"
                 : a.maskedRatio >= r.aicpu_partial_min ? "AICPU_PARTIALLY_EXPOSED"
                                                        : "AICPU_EXPOSED_NOT_ALLOWED";
         out.push_back(a);

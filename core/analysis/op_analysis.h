@@ -7,8 +7,10 @@
 namespace bs {
 
 // `steps` selects the kernels (those whose start lies in one of the step windows); empty → all kernels.
-std::vector<OpStats> analyzeOps(const Profile& profile, const std::vector<Interval>& stepWindows, const Rulebook& rules);
-std::vector<AicpuOp> analyzeAicpu(const Profile& profile, const std::vector<BubbleWindow>& windows, const Rulebook& rules);
+std::vector<OpStats> analyzeOps(const Profile& profile, const std::vector<Interval>& stepWindows,
+                                const Rulebook& rules);
+std::vector<AicpuOp> analyzeAicpu(const Profile& profile, const std::vector<BubbleWindow>& windows,
+                                  const Rulebook& rules);
 bool pmuAvailable(const Profile& profile);
 
 } // namespace bs

@@ -6,6 +6,7 @@
 namespace bs {
 
 void addRecommendations(AnomalyResult& a, const Profile& profile, const std::vector<Finding>& findings);
-void answerBubbleFirstQuestions(AnomalyResult& a, const StepSet& steps, const std::vector<StepMetrics>& metrics);
+void answerBubbleFirstQuestions(AnomalyResult& a, const StepSet& steps,
+                                const std::vector<StepMetrics>& metrics);
 
 } // namespace bs

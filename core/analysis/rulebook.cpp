@@ -8,8 +8,7 @@ namespace bs {
 
 namespace {
 
-template <typename F>
-void forEachField(Rulebook& r, F&& f) {
+template <typename F> void forEachField(Rulebook& r, F&& f) {
     f("bubble_min_us", r.bubble_min_us);
     f("top_windows", r.top_windows);
     f("window_list_cap", r.window_list_cap);
@@ -67,7 +66,8 @@ std::vector<std::string> Rulebook::overrideFromJson(const std::string& text) {
 std::vector<std::pair<std::string, double>> Rulebook::entries() const {
     std::vector<std::pair<std::string, double>> out;
     Rulebook copy = *this;
-    forEachField(copy, [&](const char* name, auto& field) { out.emplace_back(name, static_cast<double>(field)); });
+    forEachField(copy,
+                 [&](const char* name, auto& field) { out.emplace_back(name, static_cast<double>(field)); });
     return out;
 }
 

@@ -7,33 +7,33 @@
 namespace bs {
 
 struct Rulebook {
-    double bubble_min_us = 50.0;             // §4 significant window
-    int top_windows = 5;                     // §4 windows with full evidence
-    int window_list_cap = 200;               // §4 JSON cap
-    int neighbour_kernels = 3;               // §4 each side
-    double sync_ratio_min = 0.20;            // §5.1
-    double comm_ratio_min = 0.20;            // §5.2
-    double untraced_coverage_max = 0.05;     // §5.3
-    double launch_lag_coverage_min = 0.10;   // §5.4
+    double bubble_min_us = 50.0;                // §4 significant window
+    int top_windows = 5;                        // §4 windows with full evidence
+    int window_list_cap = 200;                  // §4 JSON cap
+    int neighbour_kernels = 3;                  // §4 each side
+    double sync_ratio_min = 0.20;               // §5.1
+    double comm_ratio_min = 0.20;               // §5.2
+    double untraced_coverage_max = 0.05;        // §5.3
+    double launch_lag_coverage_min = 0.10;      // §5.4
     double serialization_parallelism_max = 1.2; // §5.5
-    double heavy_gap_min_ms = 1.0;           // §6 X = max(heavy_gap_min_ms, fraction × service)
+    double heavy_gap_min_ms = 1.0;              // §6 X = max(heavy_gap_min_ms, fraction × service)
     double heavy_gap_service_fraction = 0.10;
-    double underfeed_heavy_ratio = 0.30;     // §6 DEVICE_IDLE_GAP_HEAVY, host risks, verdict
-    double recurring_step_fraction = 0.60;   // §6 RECURRING_BUBBLE_PATTERN
+    double underfeed_heavy_ratio = 0.30;   // §6 DEVICE_IDLE_GAP_HEAVY, host risks, verdict
+    double recurring_step_fraction = 0.60; // §6 RECURRING_BUBBLE_PATTERN
     double recurring_position_fraction = 0.60;
-    double host_risk_coverage_min = 0.10;    // §6 HOST_ORIGINATED_RISK
-    double wait_anchor_wait_ratio = 0.95;    // §7
+    double host_risk_coverage_min = 0.10; // §6 HOST_ORIGINATED_RISK
+    double wait_anchor_wait_ratio = 0.95; // §7
     double wait_anchor_max_duration_us = 10.0;
     int wait_anchor_max_rank = 10;
     double wait_list_ratio = 0.80;
     int wait_list_top = 20;
-    double aicpu_masked_min = 0.90;          // §7 AICPU classes
+    double aicpu_masked_min = 0.90; // §7 AICPU classes
     double aicpu_partial_min = 0.20;
-    double pmu_mte2_hot = 0.80;              // §7 PMU
-    double idle_none_ms = 0.05;              // §8 dominant_idle_pattern
+    double pmu_mte2_hot = 0.80; // §7 PMU
+    double idle_none_ms = 0.05; // §8 dominant_idle_pattern
     double idle_none_service_fraction = 0.01;
     double idle_mixed_ratio = 0.80;
-    double block_min_us = 10.0;              // §9 block vs side
+    double block_min_us = 10.0; // §9 block vs side
 
     // Applies overrides from a JSON object; returns one message per problem (unknown key, wrong type).
     std::vector<std::string> overrideFromJson(const std::string& jsonText);

@@ -13,35 +13,46 @@ void attributeWindow(BubbleWindow& w, const Rulebook& r) {
         w.labelEvidence.push_back(std::move(why));
     };
     if (w.boundary) {
-        std::string why = "the window touches the edge of the capture (PARTIAL_CAPTURE_BOUNDARY): boundary gaps are never attributed "
+        std::string why = "the window touches the edge of the capture (PARTIAL_CAPTURE_BOUNDARY): boundary "
+                          "gaps are never attributed "
                           "to the host";
         if (e.hostTraceExists)
-            why += fmt::format("; for the record: coverage {:.2f}, sync {:.2f}, comm {:.2f}", e.coverage, e.syncRatio, e.commRatio);
+            why += fmt::format("; for the record: coverage {:.2f}, sync {:.2f}, comm {:.2f}", e.coverage,
+                               e.syncRatio, e.commRatio);
         add("insufficient_evidence", why);
         return;
     }
     if (!e.hostTraceExists) {
-        add("insufficient_evidence", "no host trace was captured, so nothing is known about the host during this window");
-        add("possible_untraced_host_blocking", "the device idles and no host activity is visible (there is no host trace at all)");
+        add("insufficient_evidence",
+            "no host trace was captured, so nothing is known about the host during this window");
+        add("possible_untraced_host_blocking",
+            "the device idles and no host activity is visible (there is no host trace at all)");
         return;
     }
-    const std::string ratios = fmt::format("coverage {:.2f}, sync {:.2f}, comm {:.2f}, parallelism {}", e.coverage, e.syncRatio,
-                                           e.commRatio, e.parallelism ? fmt::format("{:.2f}", *e.parallelism) : std::string("n/a"));
+    const std::string ratios =
+        fmt::format("coverage {:.2f}, sync {:.2f}, comm {:.2f}, parallelism {}", e.coverage, e.syncRatio,
+                    e.commRatio, e.parallelism ? fmt::format("{:.2f}", *e.parallelism) : std::string("n/a"));
     if (e.syncRatio >= r.sync_ratio_min)
-        add("possible_sync_or_h2d", fmt::format("sync/copy markers cover {:.0f} % of the window (>= {:.0f} %); {}", e.syncRatio * 100,
-                                                r.sync_ratio_min * 100, ratios));
+        add("possible_sync_or_h2d",
+            fmt::format("sync/copy markers cover {:.0f} % of the window (>= {:.0f} %); {}", e.syncRatio * 100,
+                        r.sync_ratio_min * 100, ratios));
     if (e.commRatio >= r.comm_ratio_min)
-        add("possible_comm_wait", fmt::format("communication markers cover {:.0f} % of the window (>= {:.0f} %); {}", e.commRatio * 100,
-                                              r.comm_ratio_min * 100, ratios));
+        add("possible_comm_wait",
+            fmt::format("communication markers cover {:.0f} % of the window (>= {:.0f} %); {}",
+                        e.commRatio * 100, r.comm_ratio_min * 100, ratios));
     if (e.coverage < r.untraced_coverage_max)
-        add("possible_untraced_host_blocking", fmt::format("host events cover only {:.1f} % of the window (< {:.0f} %); {}",
-                                                           e.coverage * 100, r.untraced_coverage_max * 100, ratios));
+        add("possible_untraced_host_blocking",
+            fmt::format("host events cover only {:.1f} % of the window (< {:.0f} %); {}", e.coverage * 100,
+                        r.untraced_coverage_max * 100, ratios));
     if (w.labels.empty() && e.coverage >= r.launch_lag_coverage_min)
-        add("possible_host_launch_lag", fmt::format("the host is busy for {:.0f} % of the window without sync or communication "
-                                                    "markers; {}", e.coverage * 100, ratios));
+        add("possible_host_launch_lag",
+            fmt::format("the host is busy for {:.0f} % of the window without sync or communication "
+                        "markers; {}",
+                        e.coverage * 100, ratios));
     if (w.labels.empty() && e.parallelism && *e.parallelism < r.serialization_parallelism_max)
-        add("possible_python_serialization_or_lock", fmt::format("host threads barely overlap (parallelism {:.2f} < {:.1f}); {}",
-                                                                 *e.parallelism, r.serialization_parallelism_max, ratios));
+        add("possible_python_serialization_or_lock",
+            fmt::format("host threads barely overlap (parallelism {:.2f} < {:.1f}); {}", *e.parallelism,
+                        r.serialization_parallelism_max, ratios));
     if (w.labels.empty()) add("insufficient_evidence", "no rule applies; " + ratios);
 }
 

@@ -17,7 +17,8 @@ double percentile(const std::vector<double>& sorted, double q) {
 }
 
 std::uint64_t fnv(std::uint64_t h, std::string_view s) {
-    for (char c : s) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    for (char c : s)
+        h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
     return (h ^ 0xff) * 1099511628211ULL;
 }
 
@@ -28,7 +29,8 @@ MetricStats statsOf(std::vector<double> v) {
     if (v.empty()) return s;
     std::sort(v.begin(), v.end());
     double sum = 0;
-    for (double x : v) sum += x;
+    for (double x : v)
+        sum += x;
     s.avg = sum / static_cast<double>(v.size());
     s.median = percentile(v, 0.5);
     s.p90 = percentile(v, 0.9);
@@ -42,7 +44,8 @@ std::string templateName(std::string_view name, TaskClass cls) {
     for (std::size_t i = 0; i < name.size(); ++i) {
         if (name[i] >= '0' && name[i] <= '9') {
             out.push_back('#');
-            while (i + 1 < name.size() && name[i + 1] >= '0' && name[i + 1] <= '9') ++i;
+            while (i + 1 < name.size() && name[i + 1] >= '0' && name[i + 1] <= '9')
+                ++i;
         } else {
             out.push_back(name[i]);
         }
@@ -50,7 +53,8 @@ std::string templateName(std::string_view name, TaskClass cls) {
     return out;
 }
 
-std::vector<StepGroup> groupSteps(const Profile& p, const StepSet& steps, const std::vector<StepMetrics>& metrics, const Rulebook& r,
+std::vector<StepGroup> groupSteps(const Profile& p, const StepSet& steps,
+                                  const std::vector<StepMetrics>& metrics, const Rulebook& r,
                                   bool firstStepIsCompile) {
     // Template hash per step: names of the kernels that belong to it, in start order.
     std::vector<std::uint64_t> hash(metrics.size(), 1469598103934665603ULL);
@@ -58,7 +62,8 @@ std::vector<StepGroup> groupSteps(const Profile& p, const StepSet& steps, const 
     std::vector<char> cached(p.strings.size(), 0);
     for (std::size_t i = 0; i < steps.steps.size(); ++i) {
         const auto& s = steps.steps[i];
-        auto it = std::lower_bound(p.kernels.begin(), p.kernels.end(), s.start, [](const Kernel& k, TimeNs t) { return k.start < t; });
+        auto it = std::lower_bound(p.kernels.begin(), p.kernels.end(), s.start,
+                                   [](const Kernel& k, TimeNs t) { return k.start < t; });
         for (; it != p.kernels.end() && it->start < s.end; ++it) {
             if (!cached[it->name]) {
                 tmplCache[it->name] = templateName(p.str(it->name), it->cls);
@@ -68,17 +73,21 @@ std::vector<StepGroup> groupSteps(const Profile& p, const StepSet& steps, const 
         }
     }
     std::map<std::pair<std::uint64_t, std::size_t>, std::vector<int>> byKey;
-    for (std::size_t i = 0; i < metrics.size(); ++i) byKey[{hash[i], metrics[i].kernelCount}].push_back(static_cast<int>(i));
+    for (std::size_t i = 0; i < metrics.size(); ++i)
+        byKey[{hash[i], metrics[i].kernelCount}].push_back(static_cast<int>(i));
     std::vector<StepGroup> groups;
     for (auto& [key, members] : byKey) {
         StepGroup g;
         g.templateHash = key.first;
         g.kernelCount = key.second;
         g.steps = members;
-        for (int i : members) g.totalService += metrics[static_cast<std::size_t>(i)].service;
+        for (int i : members)
+            g.totalService += metrics[static_cast<std::size_t>(i)].service;
         groups.push_back(std::move(g));
     }
-    auto compileOnly = [&](const StepGroup& g) { return firstStepIsCompile && g.steps.size() == 1 && g.steps.front() == 0; };
+    auto compileOnly = [&](const StepGroup& g) {
+        return firstStepIsCompile && g.steps.size() == 1 && g.steps.front() == 0;
+    };
     std::sort(groups.begin(), groups.end(), [&](const StepGroup& a, const StepGroup& b) {
         if (compileOnly(a) != compileOnly(b)) return compileOnly(b);
         if (a.totalService != b.totalService) return a.totalService > b.totalService;
@@ -100,7 +109,9 @@ std::vector<StepGroup> groupSteps(const Profile& p, const StepSet& steps, const 
             count.push_back(static_cast<double>(m.bubbleCount));
             // Idle between this step's window and the next step's (0 when windows tile).
             const std::size_t next = static_cast<std::size_t>(i) + 1;
-            inter.push_back(next < metrics.size() ? nsToMs(std::max<TimeNs>(0, metrics[next].windowStart - m.windowEnd)) : 0.0);
+            inter.push_back(next < metrics.size()
+                                ? nsToMs(std::max<TimeNs>(0, metrics[next].windowStart - m.windowEnd))
+                                : 0.0);
         }
         g.service = statsOf(svc);
         g.busy = statsOf(busy);
@@ -116,11 +127,15 @@ std::vector<StepGroup> groupSteps(const Profile& p, const StepSet& steps, const 
                                                         {"internal_bubble", g.internalTotal.avg},
                                                         {"inter_step", g.interStep.avg}};
         std::vector<std::pair<const char*, double>> sorted(std::begin(parts), std::end(parts));
-        std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+        std::stable_sort(sorted.begin(), sorted.end(),
+                         [](const auto& a, const auto& b) { return a.second > b.second; });
         const double floorMs = std::max(r.idle_none_ms, r.idle_none_service_fraction * g.service.avg);
-        if (sorted[0].second < floorMs) g.dominantIdlePattern = "none";
-        else if (sorted[1].second >= r.idle_mixed_ratio * sorted[0].second) g.dominantIdlePattern = "mixed";
-        else g.dominantIdlePattern = sorted[0].first;
+        if (sorted[0].second < floorMs)
+            g.dominantIdlePattern = "none";
+        else if (sorted[1].second >= r.idle_mixed_ratio * sorted[0].second)
+            g.dominantIdlePattern = "mixed";
+        else
+            g.dominantIdlePattern = sorted[0].first;
     }
     return groups;
 }

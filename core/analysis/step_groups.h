@@ -8,8 +8,9 @@ namespace bs {
 
 // `firstStepIsCompile`: the health check found compile time in the first step (seed 003 problem 3);
 // a group made of that step alone is then ranked last, so the dominant group is steady state.
-std::vector<StepGroup> groupSteps(const Profile& profile, const StepSet& steps, const std::vector<StepMetrics>& metrics,
-                                  const Rulebook& rules, bool firstStepIsCompile = false);
+std::vector<StepGroup> groupSteps(const Profile& profile, const StepSet& steps,
+                                  const std::vector<StepMetrics>& metrics, const Rulebook& rules,
+                                  bool firstStepIsCompile = false);
 MetricStats statsOf(std::vector<double> values);
 // Kernel names used for templates: digit runs in collective names are a running op index
 // (hcom_allReduce__586_0_1), so they are masked.

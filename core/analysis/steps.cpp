@@ -7,11 +7,16 @@ namespace bs {
 
 const char* stepSourceName(StepSource s) {
     switch (s) {
-    case StepSource::ProfilerStep: return "ProfilerStep#N markers";
-    case StepSource::Iteration: return "Iteration#N / Step#N markers";
-    case StepSource::StepIdColumn: return "Step Id column of the kernel table";
-    case StepSource::Pseudo: return "pseudo-step (whole device capture)";
-    case StepSource::None: return "none (no kernels)";
+    case StepSource::ProfilerStep:
+        return "ProfilerStep#N markers";
+    case StepSource::Iteration:
+        return "Iteration#N / Step#N markers";
+    case StepSource::StepIdColumn:
+        return "Step Id column of the kernel table";
+    case StepSource::Pseudo:
+        return "pseudo-step (whole device capture)";
+    case StepSource::None:
+        return "none (no kernels)";
     }
     return "none";
 }
@@ -39,12 +44,13 @@ void finishMarkerSteps(const Profile& p, StepSet& set) {
         TimeNs e = last.markerStart + last.markerDur;
         auto it = std::lower_bound(p.kernels.begin(), p.kernels.end(), last.start,
                                    [](const Kernel& k, TimeNs t) { return k.start < t; });
-        for (; it != p.kernels.end(); ++it) e = std::max(e, it->end());
+        for (; it != p.kernels.end(); ++it)
+            e = std::max(e, it->end());
         last.end = e;
-        set.kernelsBeforeFirst = static_cast<std::size_t>(
-            std::lower_bound(p.kernels.begin(), p.kernels.end(), st.front().start,
-                             [](const Kernel& k, TimeNs t) { return k.start < t; }) -
-            p.kernels.begin());
+        set.kernelsBeforeFirst =
+            static_cast<std::size_t>(std::lower_bound(p.kernels.begin(), p.kernels.end(), st.front().start,
+                                                      [](const Kernel& k, TimeNs t) { return k.start < t; }) -
+                                     p.kernels.begin());
     }
 }
 
@@ -99,7 +105,8 @@ StepSet detectSteps(const Profile& p) {
             s.markerDur = w.second - w.first;
             set.steps.push_back(s);
         }
-        std::sort(set.steps.begin(), set.steps.end(), [](const Step& a, const Step& b) { return a.start < b.start; });
+        std::sort(set.steps.begin(), set.steps.end(),
+                  [](const Step& a, const Step& b) { return a.start < b.start; });
         return set;
     }
     // 4. Pseudo-step.
@@ -107,7 +114,8 @@ StepSet detectSteps(const Profile& p) {
     s.label = "whole capture";
     s.start = s.markerStart = p.kernels.front().start;
     TimeNs e = s.start;
-    for (const auto& k : p.kernels) e = std::max(e, k.end());
+    for (const auto& k : p.kernels)
+        e = std::max(e, k.end());
     s.end = e;
     s.markerDur = e - s.start;
     set.steps.push_back(s);

@@ -8,9 +8,10 @@
 
 namespace bs {
 
-ArchitectureResult analyzeArchitecture(const Profile& profile, const StepSet& steps, const std::vector<BubbleWindow>& windows,
-                                       const Rulebook& rules);
+ArchitectureResult analyzeArchitecture(const Profile& profile, const StepSet& steps,
+                                       const std::vector<BubbleWindow>& windows, const Rulebook& rules);
 // Functional role of each kernel of a layer, in order (attention, attention projection, TP comm, …).
-std::vector<LayerKernel> layerKernels(const Profile& profile, const ArchLayer& layer, const std::string& marker);
+std::vector<LayerKernel> layerKernels(const Profile& profile, const ArchLayer& layer,
+                                      const std::string& marker);
 
 } // namespace bs

@@ -18,13 +18,14 @@ struct Clocks {
 };
 
 struct Structure {
-    std::string id;              // s<step>.<n>
-    std::string type;            // layer type (Dense, MoE+DFC, …) or "pattern block", "gap segment", "prologue"
+    std::string id;   // s<step>.<n>
+    std::string type; // layer type (Dense, MoE+DFC, …) or "pattern block", "gap segment", "prologue"
     std::string stepId;
     int stepIndex = -1;
-    int passIndex = -1;          // architecture pass (sub-step) holding it, -1 when none
+    int passIndex = -1; // architecture pass (sub-step) holding it, -1 when none
     int layerInPass = -1;
-    std::size_t firstKernel = 0, lastKernel = 0; // index range [first, last) into Profile::kernels (start order)
+    std::size_t firstKernel = 0,
+                lastKernel = 0; // index range [first, last) into Profile::kernels (start order)
     Interval span;
     Clocks all, block, side;
     int mainStream = -1;
@@ -37,7 +38,7 @@ struct Structure {
 
 struct DrillDownItem {
     std::string windowId;
-    std::string structureId;     // the structure holding it, or the one after it for boundary gaps
+    std::string structureId; // the structure holding it, or the one after it for boundary gaps
     bool insideStructure = false;
     TimeNs duration = 0;
     std::string kernelBefore, kernelAfter;
@@ -45,8 +46,8 @@ struct DrillDownItem {
 
 struct RoleTiming {
     std::string role;
-    TimeNs wall = 0;             // busy union of the role's kernels
-    double share = 0;            // of the layer's wall
+    TimeNs wall = 0;  // busy union of the role's kernels
+    double share = 0; // of the layer's wall
     std::string streams;
     std::vector<std::string> kernels; // distinct kernel names, in first-seen order
 };
@@ -58,7 +59,7 @@ struct LayerKernel {
 };
 
 struct ArchLayer {
-    int pass = 0, index = 0;     // index within the pass
+    int pass = 0, index = 0; // index within the pass
     std::string type;
     Interval span;
     Clocks clocks;
@@ -69,19 +70,20 @@ struct ArchLayer {
 
 struct ArchPass {
     int index = 0;
-    std::string phase;           // prefill / decode / single
+    std::string phase; // prefill / decode / single
     std::string stepId;
     std::size_t firstMarker = 0, markerCount = 0;
     Interval span;
     std::size_t kernelCount = 0;
     double meanMarkerMs = 0;
-    std::vector<int> layers;     // indices into ArchitectureResult::layers
+    std::vector<int> layers; // indices into ArchitectureResult::layers
 };
 
 struct CrossCheckRowArch {
     int pass = 0;
-    std::size_t markers = 0, layers = 0, dfc = 0, dfcLayers = 0, gmm = 0, gmmLayers = 0, gating = 0, moeLayers = 0;
-    std::string signature;       // layer-type sequence
+    std::size_t markers = 0, layers = 0, dfc = 0, dfcLayers = 0, gmm = 0, gmmLayers = 0, gating = 0,
+                moeLayers = 0;
+    std::string signature; // layer-type sequence
     bool mismatch = false;
     std::string why;
 };
@@ -89,11 +91,11 @@ struct CrossCheckRowArch {
 struct LayerTypeSummary {
     std::string type;
     std::vector<std::pair<int, int>> ranges; // layer index ranges within a pass
-    std::size_t count = 0;       // layers of this type per modal pass
-    std::size_t occurrences = 0; // over all passes
+    std::size_t count = 0;                   // layers of this type per modal pass
+    std::size_t occurrences = 0;             // over all passes
     std::string characteristics;
-    std::vector<LayerKernel> sequence;       // kernel sequence of a representative layer
-    std::vector<RoleTiming> roles;           // timing breakdown of that layer
+    std::vector<LayerKernel> sequence; // kernel sequence of a representative layer
+    std::vector<RoleTiming> roles;     // timing breakdown of that layer
     double wallMinMs = 0, wallAvgMs = 0, wallMaxMs = 0, wallStdMs = 0;
     std::string representativePhase;
 };
@@ -107,15 +109,16 @@ struct StreamRole {
 };
 
 struct ArchitectureResult {
-    std::string marker;          // FusedInferAttentionScore / FlashAttentionScore / … / "" (pattern fallback)
-    std::string markerSource;    // "attention kernels" / "repeating kernel pattern" / "large device gaps" / "none"
-    std::string confidence;      // high / medium / low
+    std::string marker; // FusedInferAttentionScore / FlashAttentionScore / … / "" (pattern fallback)
+    std::string
+        markerSource;       // "attention kernels" / "repeating kernel pattern" / "large device gaps" / "none"
+    std::string confidence; // high / medium / low
     std::vector<std::string> notes;
     std::size_t markerCount = 0;
-    std::string phaseRule;       // how prefill/decode were told apart
+    std::string phaseRule; // how prefill/decode were told apart
     std::vector<ArchPass> passes;
     std::vector<ArchLayer> layers;
-    int layersPerPass = 0;       // mode of pass lengths
+    int layersPerPass = 0; // mode of pass lengths
     bool passCountConsistent = true;
     std::vector<LayerTypeSummary> types;
     std::vector<CrossCheckRowArch> crossCheck;

@@ -10,13 +10,15 @@ namespace bs {
 namespace {
 
 std::size_t kernelIndexAt(const Profile& p, TimeNs t) {
-    return static_cast<std::size_t>(
-        std::lower_bound(p.kernels.begin(), p.kernels.end(), t, [](const Kernel& k, TimeNs x) { return k.start < x; }) - p.kernels.begin());
+    return static_cast<std::size_t>(std::lower_bound(p.kernels.begin(), p.kernels.end(), t,
+                                                     [](const Kernel& k, TimeNs x) { return k.start < x; }) -
+                                    p.kernels.begin());
 }
 
 std::vector<Interval> busyOf(const Profile& p, std::size_t first, std::size_t last, Interval span) {
     std::vector<Interval> v;
-    for (std::size_t i = first; i < last; ++i) v.push_back({std::max(p.kernels[i].start, span.a), std::min(p.kernels[i].end(), span.b)});
+    for (std::size_t i = first; i < last; ++i)
+        v.push_back({std::max(p.kernels[i].start, span.a), std::min(p.kernels[i].end(), span.b)});
     return mergeIntervals(std::move(v));
 }
 
@@ -33,7 +35,8 @@ void finishStructure(const Profile& p, Structure& s, double blockMinUs) {
     TimeNs best = -1;
     for (const auto& [st, t] : computeByStream)
         if (t > best) best = t, s.mainStream = st;
-    for (const auto& [c, t] : byClass) s.taskShares[c] = s.all.kernelSum ? static_cast<double>(t) / static_cast<double>(s.all.kernelSum) : 0;
+    for (const auto& [c, t] : byClass)
+        s.taskShares[c] = s.all.kernelSum ? static_cast<double>(t) / static_cast<double>(s.all.kernelSum) : 0;
     const TimeNs blockMin = static_cast<TimeNs>(blockMinUs * 1000);
     std::vector<Interval> blockIv, sideIv;
     for (std::size_t i = s.firstKernel; i < s.lastKernel; ++i) {
@@ -58,10 +61,13 @@ void finishStructure(const Profile& p, Structure& s, double blockMinUs) {
     }
 }
 
-std::uint32_t symbolOf(const Profile& p, const Kernel& k, std::unordered_map<std::string, std::uint32_t>& ids) {
-    // Op type when present (real kernel names are numbered: Conv2D1, Conv2D3…), else the name with digits masked.
+std::uint32_t symbolOf(const Profile& p, const Kernel& k,
+                       std::unordered_map<std::string, std::uint32_t>& ids) {
+    // Op type when present (real kernel names are numbered: Conv2D1, Conv2D3…), else the name with digits
+    // masked.
     std::string key;
-    if (k.opType) key = std::string(p.str(k.opType));
+    if (k.opType)
+        key = std::string(p.str(k.opType));
     else
         for (char c : p.str(k.name)) {
             if (c >= '0' && c <= '9') {
@@ -115,7 +121,8 @@ std::size_t shortestRepeatingPeriod(const std::vector<std::uint32_t>& seq, std::
                 }
                 if (run >= 3 && run * P > bestCover) {
                     bool uniform = true;
-                    for (std::size_t k = runStart + 1; k < runStart + P && uniform; ++k) uniform = seq[k] == seq[runStart];
+                    for (std::size_t k = runStart + 1; k < runStart + P && uniform; ++k)
+                        uniform = seq[k] == seq[runStart];
                     if (!uniform) {
                         bestCover = run * P;
                         bestP = P;
@@ -128,8 +135,8 @@ std::size_t shortestRepeatingPeriod(const std::vector<std::uint32_t>& seq, std::
     return bestP;
 }
 
-void buildStructures(const Profile& p, const StepSet& steps, const std::vector<BubbleWindow>& windows, double blockMinUs,
-                     ArchitectureResult& arch) {
+void buildStructures(const Profile& p, const StepSet& steps, const std::vector<BubbleWindow>& windows,
+                     double blockMinUs, ArchitectureResult& arch) {
     arch.structures.clear();
     std::unordered_map<std::string, std::uint32_t> ids;
     for (std::size_t si = 0; si < steps.steps.size(); ++si) {
@@ -149,7 +156,8 @@ void buildStructures(const Profile& p, const StepSet& steps, const std::vector<B
             s.firstKernel = a;
             s.lastKernel = b;
             TimeNs end = p.kernels[a].start;
-            for (std::size_t i = a; i < b; ++i) end = std::max(end, p.kernels[i].end());
+            for (std::size_t i = a; i < b; ++i)
+                end = std::max(end, p.kernels[i].end());
             s.span = {p.kernels[a].start, end};
             local.push_back(std::move(s));
         };
@@ -160,7 +168,8 @@ void buildStructures(const Profile& p, const StepSet& steps, const std::vector<B
         if (!layers.empty()) {
             std::size_t cursor = k0;
             for (const auto* l : layers) {
-                const std::size_t a = kernelIndexAt(p, l->span.a), b = std::min(kernelIndexAt(p, l->span.b), k1);
+                const std::size_t a = kernelIndexAt(p, l->span.a),
+                                  b = std::min(kernelIndexAt(p, l->span.b), k1);
                 if (a > cursor) push(cursor == k0 ? "prologue" : "between layers", cursor, a, l->pass, -1);
                 push(l->type, a, b, l->pass, l->index);
                 cursor = std::max(cursor, b);
@@ -169,7 +178,8 @@ void buildStructures(const Profile& p, const StepSet& steps, const std::vector<B
         } else {
             // 2. Shortest repeating pattern.
             std::vector<std::uint32_t> seq;
-            for (std::size_t i = k0; i < k1; ++i) seq.push_back(symbolOf(p, p.kernels[i], ids));
+            for (std::size_t i = k0; i < k1; ++i)
+                seq.push_back(symbolOf(p, p.kernels[i], ids));
             std::size_t off = 0;
             const std::size_t P = shortestRepeatingPeriod(seq, off);
             if (P) {
@@ -182,7 +192,8 @@ void buildStructures(const Profile& p, const StepSet& steps, const std::vector<B
                         if (seq[x - k0 + j] != seq[off + j]) return false;
                     return true;
                 };
-                for (; i + P <= k1 && same(i); i += P) push("pattern block", i, i + P, -1, n++);
+                for (; i + P <= k1 && same(i); i += P)
+                    push("pattern block", i, i + P, -1, n++);
                 if (i < k1) push("epilogue", i, k1, -1, -1);
             } else {
                 // 3. Large device gaps: split where the device idles >= 5x the median gap (and >= 50 µs).
@@ -211,11 +222,14 @@ void buildStructures(const Profile& p, const StepSet& steps, const std::vector<B
             auto& s = local[i];
             s.id = fmt::format("s{}.{}", stepId, i);
             finishStructure(p, s, blockMinUs);
-            s.shareOfStep = st.end > st.start ? static_cast<double>(s.span.length()) / static_cast<double>(st.end - st.start) : 0;
+            s.shareOfStep = st.end > st.start ? static_cast<double>(s.span.length()) /
+                                                    static_cast<double>(st.end - st.start)
+                                              : 0;
             s.gapBefore = std::max<TimeNs>(0, s.span.a - prevEnd);
             prevEnd = std::max(prevEnd, s.span.b);
         }
-        for (auto& s : local) arch.structures.push_back(std::move(s));
+        for (auto& s : local)
+            arch.structures.push_back(std::move(s));
     }
     // Drill-down: where the significant windows sit.
     arch.drillDown.clear();

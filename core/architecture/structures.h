@@ -10,8 +10,8 @@
 namespace bs {
 
 // Fills arch.structures and arch.drillDown. Uses arch.layers/passes when present.
-void buildStructures(const Profile& profile, const StepSet& steps, const std::vector<BubbleWindow>& windows, double blockMinUs,
-                     ArchitectureResult& arch);
+void buildStructures(const Profile& profile, const StepSet& steps, const std::vector<BubbleWindow>& windows,
+                     double blockMinUs, ArchitectureResult& arch);
 Clocks clocksOf(const Profile& profile, std::size_t first, std::size_t last, Interval span);
 // Smallest period P (>= 2) such that some block of P symbols repeats >= 3 times back to back; 0 if none.
 std::size_t shortestRepeatingPeriod(const std::vector<std::uint32_t>& seq, std::size_t& offset);

@@ -59,10 +59,12 @@ bool CsvReader::next(std::vector<std::string_view>& fields) {
                 fields.push_back(raw);
             }
             // Anything between the closing quote and the delimiter (e.g. a trailing TAB) is dropped.
-            while (pos_ < n && text_[pos_] != ',' && text_[pos_] != '\n' && text_[pos_] != '\r') ++pos_;
+            while (pos_ < n && text_[pos_] != ',' && text_[pos_] != '\n' && text_[pos_] != '\r')
+                ++pos_;
         } else {
             std::size_t start = pos_;
-            while (pos_ < n && text_[pos_] != ',' && text_[pos_] != '\n' && text_[pos_] != '\r') ++pos_;
+            while (pos_ < n && text_[pos_] != ',' && text_[pos_] != '\n' && text_[pos_] != '\r')
+                ++pos_;
             fields.push_back(text_.substr(start, pos_ - start));
         }
         if (pos_ >= n) return true;

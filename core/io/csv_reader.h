@@ -12,14 +12,14 @@
 namespace bs {
 
 class CsvReader {
-public:
+  public:
     explicit CsvReader(std::string_view text);
     // Reads the next record. Returns false at end of input. `line` is the 1-based physical line
     // on which the record starts.
     bool next(std::vector<std::string_view>& fields);
     std::uint64_t line() const { return recordLine_; }
 
-private:
+  private:
     std::string_view text_;
     std::size_t pos_ = 0;
     std::uint64_t curLine_ = 1;
@@ -30,7 +30,7 @@ private:
 
 // Header lookup by name, tolerant to case, surrounding whitespace, "(us)"/"(μs)" spelling.
 class CsvHeader {
-public:
+  public:
     explicit CsvHeader(const std::vector<std::string_view>& fields);
     // Index of the first column whose normalised name equals any of the candidates; -1 if none.
     int find(std::initializer_list<std::string_view> names) const;
@@ -38,7 +38,7 @@ public:
     std::size_t size() const { return names_.size(); }
     static std::string normalise(std::string_view s);
 
-private:
+  private:
     std::vector<std::string> names_;
     std::vector<std::string> norm_;
 };

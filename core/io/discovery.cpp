@@ -10,14 +10,17 @@ namespace bs {
 
 namespace {
 
-bool startsWith(const std::string& s, const char* p) { return s.rfind(p, 0) == 0; }
+bool startsWith(const std::string& s, const char* p) {
+    return s.rfind(p, 0) == 0;
+}
 bool endsWith(const std::string& s, const std::string& suf) {
     return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
 }
 
 bool isDataFileName(const std::string& n) {
     return n == "kernel_details.csv" || n == "trace_view.json" || n == "step_trace_time.csv" ||
-           (startsWith(n, "msprof_") && endsWith(n, ".json")) || (startsWith(n, "op_summary") && endsWith(n, ".csv")) ||
+           (startsWith(n, "msprof_") && endsWith(n, ".json")) ||
+           (startsWith(n, "op_summary") && endsWith(n, ".csv")) ||
            (startsWith(n, "task_time") && endsWith(n, ".csv"));
 }
 
@@ -28,8 +31,8 @@ bool isDir(const fs::path& p) {
 
 bool holdsDataFiles(const fs::path& dir) {
     std::error_code ec;
-    for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
-         it.increment(ec)) {
+    for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+         !ec && it != end; it.increment(ec)) {
         std::error_code e2;
         if (it->is_regular_file(e2) && isDataFileName(it->path().filename().string())) return true;
     }
@@ -75,8 +78,8 @@ void searchChildren(const fs::path& dir, const fs::path& top, int depth, std::ve
     if (depth > 5 || visited > 200000) return;
     std::vector<fs::path> children;
     std::error_code ec;
-    for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
-         it.increment(ec)) {
+    for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+         !ec && it != end; it.increment(ec)) {
         ++visited;
         std::error_code e2;
         // Symlinked folders are not followed: they can form loops.
@@ -103,7 +106,8 @@ DiscoveryResult discoverProfiles(const std::string& input) {
     std::error_code ec;
     fs::path p(input);
     if (!fs::exists(p, ec)) {
-        res.error = "'" + input + "' does not exist; expected a profiling folder (*_ascend_pt, PROF_*, "
+        res.error = "'" + input +
+                    "' does not exist; expected a profiling folder (*_ascend_pt, PROF_*, "
                     "ASCEND_PROFILER_OUTPUT) or a file inside one.";
         return res;
     }
@@ -118,7 +122,8 @@ DiscoveryResult discoverProfiles(const std::string& input) {
     std::size_t visited = 0;
     searchChildren(p, p, 0, res.ranks, visited);
     if (res.ranks.empty()) {
-        res.error = "'" + input + "' holds no Ascend profiling data; expected a *_ascend_pt folder with "
+        res.error = "'" + input +
+                    "' holds no Ascend profiling data; expected a *_ascend_pt folder with "
                     "ASCEND_PROFILER_OUTPUT/ (kernel_details.csv, trace_view.json) or a msprof PROF_* folder "
                     "with mindstudio_profiler_output/.";
     }
@@ -130,33 +135,45 @@ RankFiles listRankFiles(const RankFolder& rank) {
     auto scan = [&](const fs::path& dir, bool isOutput) {
         std::error_code ec;
         std::vector<fs::path> entries;
-        for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
-             it.increment(ec)) {
+        for (fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
+             !ec && it != end; it.increment(ec)) {
             std::error_code e2;
             const std::string n = it->path().filename().string();
             // A data file's name on something that is not a regular file is kept, so that reading it
             // reports the problem instead of the file silently not being there.
-            if (it->is_regular_file(e2) || n == "kernel_details.csv" || n == "trace_view.json" || n == "step_trace_time.csv" ||
-                n == "communication.json")
+            if (it->is_regular_file(e2) || n == "kernel_details.csv" || n == "trace_view.json" ||
+                n == "step_trace_time.csv" || n == "communication.json")
                 entries.push_back(it->path());
         }
         std::sort(entries.begin(), entries.end());
         for (const auto& e : entries) {
             const std::string n = e.filename().string();
             const std::string s = e.string();
-            if (startsWith(n, "profiler_info") && endsWith(n, ".json")) f.profilerInfo.push_back(s);
-            else if (n == "profiler_metadata.json") f.profilerInfo.push_back(s);
-            else if (endsWith(n, ".db")) f.sqliteExports.push_back(s);
+            if (startsWith(n, "profiler_info") && endsWith(n, ".json"))
+                f.profilerInfo.push_back(s);
+            else if (n == "profiler_metadata.json")
+                f.profilerInfo.push_back(s);
+            else if (endsWith(n, ".db"))
+                f.sqliteExports.push_back(s);
             if (!isOutput) continue;
-            if (n == "kernel_details.csv") f.kernelDetails = s;
-            else if (n == "step_trace_time.csv") f.stepTraceTime = s;
-            else if (n == "communication.json") f.communication = s;
-            else if (n == "trace_view.json") f.traceView = s;
-            else if (n == "op_statistic.csv" || (startsWith(n, "op_statistic") && endsWith(n, ".csv"))) f.opStatistic = s;
-            else if (startsWith(n, "op_summary") && endsWith(n, ".csv")) f.opSummary.push_back(s);
-            else if (startsWith(n, "task_time") && endsWith(n, ".csv")) f.taskTime.push_back(s);
-            else if (startsWith(n, "msprof_") && endsWith(n, ".json")) f.msprofJson.push_back(s);
-            else if (endsWith(n, ".csv")) f.otherCsv.push_back(s);
+            if (n == "kernel_details.csv")
+                f.kernelDetails = s;
+            else if (n == "step_trace_time.csv")
+                f.stepTraceTime = s;
+            else if (n == "communication.json")
+                f.communication = s;
+            else if (n == "trace_view.json")
+                f.traceView = s;
+            else if (n == "op_statistic.csv" || (startsWith(n, "op_statistic") && endsWith(n, ".csv")))
+                f.opStatistic = s;
+            else if (startsWith(n, "op_summary") && endsWith(n, ".csv"))
+                f.opSummary.push_back(s);
+            else if (startsWith(n, "task_time") && endsWith(n, ".csv"))
+                f.taskTime.push_back(s);
+            else if (startsWith(n, "msprof_") && endsWith(n, ".json"))
+                f.msprofJson.push_back(s);
+            else if (endsWith(n, ".csv"))
+                f.otherCsv.push_back(s);
         }
     };
     if (!rank.outputDir.empty()) scan(rank.outputDir, true);

@@ -8,15 +8,15 @@
 namespace bs {
 
 struct RankFolder {
-    std::string root;       // rank folder (*_ascend_pt, PROF_*, or the folder itself for loose files)
-    std::string outputDir;  // where the CSV/JSON exports are ("" when missing)
-    std::string layout;     // "torch_npu", "msprof", "loose"
-    std::string label;      // relative path from the folder the user gave, or the folder name
+    std::string root;      // rank folder (*_ascend_pt, PROF_*, or the folder itself for loose files)
+    std::string outputDir; // where the CSV/JSON exports are ("" when missing)
+    std::string layout;    // "torch_npu", "msprof", "loose"
+    std::string label;     // relative path from the folder the user gave, or the folder name
 };
 
 struct DiscoveryResult {
     std::vector<RankFolder> ranks;
-    std::string error;      // one sentence when nothing usable was found
+    std::string error; // one sentence when nothing usable was found
 };
 
 DiscoveryResult discoverProfiles(const std::string& path);

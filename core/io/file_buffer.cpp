@@ -19,7 +19,8 @@ std::uint64_t availableMemoryBytes() {
     char line[256];
     std::uint64_t kb = 0;
     while (std::fgets(line, sizeof line, f))
-        if (std::sscanf(line, "MemAvailable: %llu kB", reinterpret_cast<unsigned long long*>(&kb)) == 1) break;
+        if (std::sscanf(line, "MemAvailable: %llu kB", reinterpret_cast<unsigned long long*>(&kb)) == 1)
+            break;
     std::fclose(f);
     return kb ? kb * 1024 : (1ULL << 40);
 }
@@ -41,7 +42,8 @@ FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes, bool r
         return fb;
     }
     if (static_cast<std::uint64_t>(st.st_size) > availableMemoryBytes() / 2) {
-        fb.error = path + " is " + std::to_string(st.st_size >> 20) + " MiB, more than half of the memory available (" +
+        fb.error = path + " is " + std::to_string(st.st_size >> 20) +
+                   " MiB, more than half of the memory available (" +
                    std::to_string(availableMemoryBytes() >> 20) + " MiB); it is not read";
         return fb;
     }
@@ -55,7 +57,8 @@ FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes, bool r
         const std::size_t n = std::fread(head, 1, sizeof head, f);
         if (std::memchr(head, '\0', n)) {
             std::fclose(f);
-            fb.error = path + " holds NUL bytes in its first " + std::to_string(n) + " bytes: it is binary or a sparse/corrupt file, not text";
+            fb.error = path + " holds NUL bytes in its first " + std::to_string(n) +
+                       " bytes: it is binary or a sparse/corrupt file, not text";
             return fb;
         }
         std::rewind(f);

@@ -11,7 +11,7 @@ namespace bs {
 struct FileBuffer {
     std::unique_ptr<char[]> data; // length + kReadPadding bytes; not value-initialised (no extra pass)
     std::size_t length = 0;
-    std::string error;      // non-empty when the read failed
+    std::string error; // non-empty when the read failed
     const char* begin() const { return data.get(); }
     std::string_view view() const { return data ? std::string_view(data.get(), length) : std::string_view(); }
 };
@@ -21,7 +21,8 @@ constexpr std::size_t kReadPadding = 64;
 // Reads a file fully. Refuses, with a message and before allocating, files larger than maxBytes or
 // than half the memory available, and (rejectBinary) files whose first 64 KiB hold NUL bytes —
 // a sparse or binary file is never read into memory.
-FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes = (4ULL << 30), bool rejectBinary = false);
+FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes = (4ULL << 30),
+                         bool rejectBinary = false);
 
 // Memory available to this process in bytes: MemAvailable from /proc/meminfo, or the
 // BUBBLESCOPE_MEMORY_LIMIT_MB environment variable when set (tests, containers).

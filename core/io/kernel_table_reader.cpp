@@ -22,8 +22,8 @@ bool isPmuColumn(const std::string& name) {
 
 } // namespace
 
-KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Profile& profile, FindingSink& sink,
-                                  const LoadControl* control) {
+KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Profile& profile,
+                                  FindingSink& sink, const LoadControl* control) {
     KernelTableResult res;
     FileBuffer fb = readWholeFile(path, 4ULL << 30, true);
     if (!fb.error.empty()) {
@@ -36,8 +36,8 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
     std::vector<std::string_view> f;
     if (!csv.next(f)) {
         sink.add({"csv_empty", Severity::Warning, path, 1, -1, "The file is empty (no header line).",
-                  "No kernels are read from it.", "Re-run the profiler's offline analysis; see seed 003 problem 0.",
-                  "seed 003 problem 0"});
+                  "No kernels are read from it.",
+                  "Re-run the profiler's offline analysis; see seed 003 problem 0.", "seed 003 problem 0"});
         return res;
     }
     CsvHeader h(f);
@@ -60,7 +60,8 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
                   "The header has no start-time / duration / name columns (expected e.g. 'Start Time(us)', "
                   "'Duration(us)', 'Name').",
                   "No kernels are read from this file.",
-                  "Make sure this is a profiler-written kernel_details.csv / op_summary / task_time file.", ""});
+                  "Make sure this is a profiler-written kernel_details.csv / op_summary / task_time file.",
+                  ""});
         return res;
     }
     res.ok = true;
@@ -86,9 +87,12 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
     if (pmuTarget.size() < pmuCols.size()) pmuCols.resize(pmuTarget.size());
     res.hasPmu = !pmuCols.empty();
     if (kind == KernelSource::KernelDetails) {
-        if (!res.hasStream) res.level = "Level0";
-        else if (h.find({"OP State"}) < 0) res.level = "2023";
-        else res.level = "Level1/2";
+        if (!res.hasStream)
+            res.level = "Level0";
+        else if (h.find({"OP State"}) < 0)
+            res.level = "2023";
+        else
+            res.level = "Level1/2";
     } else {
         res.level = "msprof";
     }
@@ -111,7 +115,9 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
                 continue;
             }
         }
-        auto at = [&](int c) -> std::string_view { return c >= 0 && c < static_cast<int>(f.size()) ? f[c] : std::string_view{}; };
+        auto at = [&](int c) -> std::string_view {
+            return c >= 0 && c < static_cast<int>(f.size()) ? f[c] : std::string_view{};
+        };
         auto start = parseMicrosToNs(at(cStart));
         auto dur = parseMicrosToNs(at(cDur));
         if (!start || !dur || *dur < 0) {
@@ -133,8 +139,10 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
         }
         std::string_view name = cName >= 0 ? trimField(at(cName)) : std::string_view{};
         std::string_view taskType;
-        if (cTaskType >= 0 && !isNA(at(cTaskType))) taskType = trimField(at(cTaskType));
-        else if (cCore >= 0 && !isNA(at(cCore))) taskType = trimField(at(cCore));
+        if (cTaskType >= 0 && !isNA(at(cTaskType)))
+            taskType = trimField(at(cTaskType));
+        else if (cCore >= 0 && !isNA(at(cCore)))
+            taskType = trimField(at(cCore));
         if (isNA(name)) name = taskType; // task_time rows of runtime tasks have kernel_name N/A
         k.name = profile.strings.intern(name);
         if (cType >= 0 && !isNA(at(cType))) k.opType = profile.strings.intern(trimField(at(cType)));
@@ -148,19 +156,25 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
                 k.stepId = static_cast<std::int32_t>(*s);
         }
         if (cBlock >= 0) {
-            if (auto b = parseInt(at(cBlock)); b && *b >= 0 && *b < (1LL << 31)) k.blockDim = static_cast<std::uint32_t>(*b);
+            if (auto b = parseInt(at(cBlock)); b && *b >= 0 && *b < (1LL << 31))
+                k.blockDim = static_cast<std::uint32_t>(*b);
         }
-        if (cInShape >= 0 && !isNA(at(cInShape))) k.inputShapes = profile.strings.intern(trimField(at(cInShape)));
-        if (cInType >= 0 && !isNA(at(cInType))) k.inputDtypes = profile.strings.intern(trimField(at(cInType)));
-        if (cOutShape >= 0 && !isNA(at(cOutShape))) k.outputShapes = profile.strings.intern(trimField(at(cOutShape)));
-        if (cOutType >= 0 && !isNA(at(cOutType))) k.outputDtypes = profile.strings.intern(trimField(at(cOutType)));
+        if (cInShape >= 0 && !isNA(at(cInShape)))
+            k.inputShapes = profile.strings.intern(trimField(at(cInShape)));
+        if (cInType >= 0 && !isNA(at(cInType)))
+            k.inputDtypes = profile.strings.intern(trimField(at(cInType)));
+        if (cOutShape >= 0 && !isNA(at(cOutShape)))
+            k.outputShapes = profile.strings.intern(trimField(at(cOutShape)));
+        if (cOutType >= 0 && !isNA(at(cOutType)))
+            k.outputDtypes = profile.strings.intern(trimField(at(cOutType)));
         k.cls = classifyTaskType(taskType, name);
         k.sourceLine = static_cast<std::uint32_t>(line);
         if (!pmuCols.empty()) {
             k.pmuRow = static_cast<std::int32_t>(profile.pmu.values.size() / profile.pmu.columns.size());
             profile.pmu.values.resize(profile.pmu.values.size() + profile.pmu.columns.size(),
                                       std::numeric_limits<float>::quiet_NaN());
-            float* row = profile.pmu.values.data() + static_cast<std::size_t>(k.pmuRow) * profile.pmu.columns.size();
+            float* row =
+                profile.pmu.values.data() + static_cast<std::size_t>(k.pmuRow) * profile.pmu.columns.size();
             for (std::size_t i = 0; i < pmuCols.size(); ++i) {
                 if (auto v = parseDouble(at(pmuCols[i]))) {
                     row[pmuTarget[i]] = static_cast<float>(*v);

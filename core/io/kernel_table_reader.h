@@ -9,17 +9,17 @@
 namespace bs {
 
 struct KernelTableResult {
-    bool ok = false;             // file read and header recognised
-    std::size_t rows = 0;        // data rows seen
-    std::size_t kept = 0;        // kernels appended
+    bool ok = false;      // file read and header recognised
+    std::size_t rows = 0; // data rows seen
+    std::size_t kept = 0; // kernels appended
     bool hasStream = false, hasShapes = false, hasPmu = false, hasTaskTypeColumn = false, hasStepId = false;
     bool pmuAllZero = false;
-    std::string level;           // "Level0", "Level1/2", "2023", "msprof"
+    std::string level; // "Level0", "Level1/2", "2023", "msprof"
     bool cancelled = false;
 };
 
 // Appends kernels to profile.kernels (unsorted) and findings to sink.
-KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Profile& profile, FindingSink& sink,
-                                  const LoadControl* control = nullptr);
+KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Profile& profile,
+                                  FindingSink& sink, const LoadControl* control = nullptr);
 
 } // namespace bs

@@ -1,9 +1,9 @@
 #include "io/profile_loader.h"
 
+#include "io/file_buffer.h"
 #include "io/kernel_table_reader.h"
 #include "io/side_file_readers.h"
 #include "io/trace_json_reader.h"
-#include "io/file_buffer.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -40,7 +40,8 @@ void joinWithTrace(Profile& prof) {
         if (!needType && !needStream) continue;
         if (needStream) ++streamMissing;
         // Kernels are in start order: walk forward from the previous match instead of searching.
-        while (cursor != ev.end() && cursor->ts < k.start) ++cursor;
+        while (cursor != ev.end() && cursor->ts < k.start)
+            ++cursor;
         auto lo = cursor;
         const TraceEvent* best = nullptr;
         for (auto it = lo; it != ev.end() && it->ts == k.start; ++it) {
@@ -107,16 +108,19 @@ struct TablesResult {
 void readTables(const RankFiles& files, TablesResult& t, const LoadControl& control) {
     Profile& prof = t.side;
     FindingSink& sink = t.sink;
-    auto add = [&](std::vector<InventoryFile>& to, const std::string& role, const std::string& path, std::uint64_t records) {
+    auto add = [&](std::vector<InventoryFile>& to, const std::string& role, const std::string& path,
+                   std::uint64_t records) {
         to.push_back({role, path, fileSize(path), records});
     };
     if (!files.kernelDetails.empty()) {
         auto r = readKernelTable(files.kernelDetails, KernelSource::KernelDetails, prof, sink, &control);
         add(t.kernelFiles, "kernel_details", files.kernelDetails, r.rows);
         if (r.ok && r.rows == 0)
-            sink.add({"kernel_table_empty", Severity::Warning, files.kernelDetails, 1, -1, "kernel_details.csv has a header but no rows.",
+            sink.add({"kernel_table_empty", Severity::Warning, files.kernelDetails, 1, -1,
+                      "kernel_details.csv has a header but no rows.",
                       "Kernels come from the next source (op_summary / task_time / trace device events).",
-                      "The offline analysis stopped early; re-run torch_npu.profiler.profiler.analyse (seed 003 problem 0).",
+                      "The offline analysis stopped early; re-run torch_npu.profiler.profiler.analyse (seed "
+                      "003 problem 0).",
                       "seed 003 problem 0"});
         if (r.kept > 0) {
             prof.inventory.kernelSource = KernelSource::KernelDetails;
@@ -126,7 +130,8 @@ void readTables(const RankFiles& files, TablesResult& t, const LoadControl& cont
                 sink.add({"pmu_all_zero", Severity::Warning, files.kernelDetails, -1, -1,
                           "Every PMU column (aic_*/aiv_*) is zero.",
                           "Compute-bound / memory-bound verdicts are unavailable.",
-                          "Collect with Level1 and aic_metrics=PipeUtilization (seed 003 problem 1).", "seed 003 problem 1"});
+                          "Collect with Level1 and aic_metrics=PipeUtilization (seed 003 problem 1).",
+                          "seed 003 problem 1"});
             }
         }
     }
@@ -140,7 +145,8 @@ void readTables(const RankFiles& files, TablesResult& t, const LoadControl& cont
             }
         }
     } else {
-        for (const auto& p : files.opSummary) add(t.kernelFiles, "op_summary (not used: kernel_details present)", p, 0);
+        for (const auto& p : files.opSummary)
+            add(t.kernelFiles, "op_summary (not used: kernel_details present)", p, 0);
     }
     if (prof.inventory.kernelSource == KernelSource::None) {
         for (const auto& p : files.taskTime) {
@@ -152,7 +158,8 @@ void readTables(const RankFiles& files, TablesResult& t, const LoadControl& cont
             }
         }
     } else {
-        for (const auto& p : files.taskTime) add(t.kernelFiles, "task_time (not used)", p, 0);
+        for (const auto& p : files.taskTime)
+            add(t.kernelFiles, "task_time (not used)", p, 0);
     }
     if (!files.stepTraceTime.empty()) {
         readStepTraceTime(files.stepTraceTime, prof, sink);
@@ -162,15 +169,18 @@ void readTables(const RankFiles& files, TablesResult& t, const LoadControl& cont
         readCommunicationJson(files.communication, prof, sink);
         add(t.sideFiles, "communication", files.communication, prof.commOps.size());
     }
-    if (!files.opStatistic.empty()) add(t.sideFiles, "op_statistic", files.opStatistic, readOpStatistic(files.opStatistic, sink));
-    for (const auto& p : files.sqliteExports) add(t.sideFiles, "sqlite export (not read)", p, 0);
+    if (!files.opStatistic.empty())
+        add(t.sideFiles, "op_statistic", files.opStatistic, readOpStatistic(files.opStatistic, sink));
+    for (const auto& p : files.sqliteExports)
+        add(t.sideFiles, "sqlite export (not read)", p, 0);
 }
 
 // Moves the tables into the main profile, re-interning the kernels' strings into its pool.
 void mergeTables(TablesResult& t, Profile& prof) {
     Profile& side = t.side;
     std::vector<StrId> remap(side.strings.size());
-    for (StrId i = 0; i < side.strings.size(); ++i) remap[i] = prof.strings.intern(side.strings.view(i));
+    for (StrId i = 0; i < side.strings.size(); ++i)
+        remap[i] = prof.strings.intern(side.strings.view(i));
     prof.kernels = std::move(side.kernels);
     for (auto& k : prof.kernels) {
         k.name = remap[k.name];
@@ -197,20 +207,24 @@ void checkKernels(Profile& prof, FindingSink& sink) {
     if (ks.empty()) return;
     const std::string file = prof.inventory.kernelSourceFile;
     std::vector<TimeNs> starts;
-    for (std::size_t i = 0; i < ks.size(); i += std::max<std::size_t>(1, ks.size() / 1001)) starts.push_back(ks[i].start);
+    for (std::size_t i = 0; i < ks.size(); i += std::max<std::size_t>(1, ks.size() / 1001))
+        starts.push_back(ks[i].start);
     std::nth_element(starts.begin(), starts.begin() + static_cast<long>(starts.size() / 2), starts.end());
     const TimeNs median = starts[starts.size() / 2];
     // A value 1000x off the median (µs written as ns, or the reverse) cannot be from the same capture.
     std::size_t scaleOff = 0;
     if (median > 1'000'000'000'000LL) {
         auto off = [&](const Kernel& k) { return k.start < median / 100 || k.start / 100 > median; };
-        for (const auto& k : ks) scaleOff += off(k);
+        for (const auto& k : ks)
+            scaleOff += off(k);
         if (scaleOff) {
             ks.erase(std::remove_if(ks.begin(), ks.end(), off), ks.end());
             sink.add({"timestamp_scale_mixed", Severity::Warning, file, -1, -1,
-                      std::to_string(scaleOff) + " kernel(s) have start times more than 100x away from the capture's (a nanosecond "
-                                                  "value in a microsecond column, or the reverse).",
-                      "They are left out; every other kernel is analysed.", "Re-export the kernel table from the profiler.", ""});
+                      std::to_string(scaleOff) +
+                          " kernel(s) have start times more than 100x away from the capture's (a nanosecond "
+                          "value in a microsecond column, or the reverse).",
+                      "They are left out; every other kernel is analysed.",
+                      "Re-export the kernel table from the profiler.", ""});
         }
     }
     std::size_t dups = 0;
@@ -220,13 +234,16 @@ void checkKernels(Profile& prof, FindingSink& sink) {
         bool dup = false;
         for (auto it = kept.rbegin(); it != kept.rend() && it->start == k.start; ++it)
             if (it->dur == k.dur && it->name == k.name && it->stream == k.stream) dup = true;
-        if (dup) ++dups;
-        else kept.push_back(k);
+        if (dup)
+            ++dups;
+        else
+            kept.push_back(k);
     }
     if (dups) {
         ks = std::move(kept);
         sink.add({"duplicate_kernel_rows", Severity::Warning, file, -1, -1,
-                  std::to_string(dups) + " kernel row(s) repeat another row exactly (same name, stream, start and duration).",
+                  std::to_string(dups) +
+                      " kernel row(s) repeat another row exactly (same name, stream, start and duration).",
                   "Duplicates are counted once; otherwise kernel counts and sums would be inflated.",
                   "The table was probably concatenated twice; re-export it.", ""});
     }
@@ -238,16 +255,21 @@ void checkKernels(Profile& prof, FindingSink& sink) {
         auto [it, fresh] = lastEnd.try_emplace(k.stream, k.end());
         if (!fresh) {
             if (k.start + 1000 < it->second) {
-                if (++overlaps == 1) example = std::string(prof.str(k.name)) + " on stream " + std::to_string(k.stream) + " at " + formatNsAsMicros(k.start) + " us";
+                if (++overlaps == 1)
+                    example = std::string(prof.str(k.name)) + " on stream " + std::to_string(k.stream) +
+                              " at " + formatNsAsMicros(k.start) + " us";
             }
             it->second = std::max(it->second, k.end());
         }
     }
     if (overlaps)
         sink.add({"stream_overlap", Severity::Warning, file, -1, -1,
-                  std::to_string(overlaps) + " kernel(s) start more than 1 us before the previous kernel on the same stream ends (first: " +
+                  std::to_string(overlaps) +
+                      " kernel(s) start more than 1 us before the previous kernel on the same stream ends "
+                      "(first: " +
                       example + ").",
-                  "Busy time is a union, so bubbles stay right; per-stream timings and waits of these kernels are suspect.",
+                  "Busy time is a union, so bubbles stay right; per-stream timings and waits of these "
+                  "kernels are suspect.",
                   "Tasks of one stream run in order: check the export's clock alignment.", ""});
 }
 
@@ -268,26 +290,33 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
     {
         std::uint64_t traceBytes = 0, tableBytes = 0, jsonBytes = 0;
         if (!files.traceView.empty()) traceBytes += fileSize(files.traceView);
-        for (const auto& p : files.msprofJson) traceBytes += fileSize(p);
-        if (!files.kernelDetails.empty()) tableBytes += fileSize(files.kernelDetails);
+        for (const auto& p : files.msprofJson)
+            traceBytes += fileSize(p);
+        if (!files.kernelDetails.empty())
+            tableBytes += fileSize(files.kernelDetails);
         else {
-            for (const auto& p : files.opSummary) tableBytes += fileSize(p);
-            for (const auto& p : files.taskTime) tableBytes += fileSize(p);
+            for (const auto& p : files.opSummary)
+                tableBytes += fileSize(p);
+            for (const auto& p : files.taskTime)
+                tableBytes += fileSize(p);
         }
         if (!files.communication.empty()) jsonBytes += fileSize(files.communication);
         // Measured on generated profiles: model ~0.4 x trace, CSV buffer + kernels ~1.4 x table,
         // a JSON DOM ~8 x its text; 10 % margin.
         const double need = (0.45 * static_cast<double>(traceBytes) + 1.4 * static_cast<double>(tableBytes) +
-                             8.0 * static_cast<double>(jsonBytes)) * 1.1;
+                             8.0 * static_cast<double>(jsonBytes)) *
+                            1.1;
         const double avail = static_cast<double>(availableMemoryBytes());
         if (need > avail) {
-            sink.add({"profile_too_large", Severity::Error, rank.root, -1, -1,
-                      fmt::format("Loading this profile needs about {:.0f} MiB (trace {:.0f} MiB, tables {:.0f} MiB) but only {:.0f} MiB of "
-                                  "memory are available.",
-                                  need / 1048576, static_cast<double>(traceBytes) / 1048576, static_cast<double>(tableBytes) / 1048576,
-                                  avail / 1048576),
-                      "Nothing was loaded (refused before reading, instead of being killed for lack of memory).",
-                      "Free memory or use a machine with more; or profile fewer steps (schedule active=…).", ""});
+            sink.add(
+                {"profile_too_large", Severity::Error, rank.root, -1, -1,
+                 fmt::format("Loading this profile needs about {:.0f} MiB (trace {:.0f} MiB, tables {:.0f} "
+                             "MiB) but only {:.0f} MiB of "
+                             "memory are available.",
+                             need / 1048576, static_cast<double>(traceBytes) / 1048576,
+                             static_cast<double>(tableBytes) / 1048576, avail / 1048576),
+                 "Nothing was loaded (refused before reading, instead of being killed for lack of memory).",
+                 "Free memory or use a machine with more; or profile fewer steps (schedule active=…).", ""});
             prof.loadFindings = sink.take();
             out.tooLarge = true;
             return out;
@@ -325,12 +354,14 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
     // Timeline.
     std::vector<std::string> traces;
     if (!files.traceView.empty()) traces.push_back(files.traceView);
-    for (const auto& p : files.msprofJson) traces.push_back(p);
+    for (const auto& p : files.msprofJson)
+        traces.push_back(p);
     FindingSink traceSink;
     std::vector<InventoryFile> traceFiles;
     for (const auto& t : traces) {
         auto r = readTraceJson(t, prof, traceSink, control);
-        traceFiles.push_back({t == files.traceView ? "trace_view" : "msprof_timeline", t, fileSize(t), r.elements});
+        traceFiles.push_back(
+            {t == files.traceView ? "trace_view" : "msprof_timeline", t, fileSize(t), r.elements});
         if (r.cancelled) return abandon();
         if (r.ok) prof.hasTrace = true;
     }
@@ -338,11 +369,16 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
     while (tablesReady.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready)
         if (control.cancelled()) return abandon();
     mergeTables(*tables, prof);
-    for (auto& f : tables->kernelFiles) prof.inventory.files.push_back(std::move(f));
-    for (auto& f : traceFiles) prof.inventory.files.push_back(std::move(f));
-    for (auto& f : tables->sideFiles) prof.inventory.files.push_back(std::move(f));
-    for (auto& f : tables->sink.take()) sink.add(std::move(f));
-    for (auto& f : traceSink.take()) sink.add(std::move(f));
+    for (auto& f : tables->kernelFiles)
+        prof.inventory.files.push_back(std::move(f));
+    for (auto& f : traceFiles)
+        prof.inventory.files.push_back(std::move(f));
+    for (auto& f : tables->sideFiles)
+        prof.inventory.files.push_back(std::move(f));
+    for (auto& f : tables->sink.take())
+        sink.add(std::move(f));
+    for (auto& f : traceSink.take())
+        sink.add(std::move(f));
     if (control.cancelled()) {
         out.cancelled = true;
         return out;

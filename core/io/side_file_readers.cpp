@@ -11,7 +11,8 @@ namespace bs {
 
 namespace {
 
-bool readOrReport(const std::string& path, FileBuffer& fb, FindingSink& sink, std::uint64_t maxBytes = (1ULL << 30)) {
+bool readOrReport(const std::string& path, FileBuffer& fb, FindingSink& sink,
+                  std::uint64_t maxBytes = (1ULL << 30)) {
     fb = readWholeFile(path, maxBytes);
     if (!fb.error.empty()) {
         sink.add({"file_unreadable", Severity::Error, path, -1, -1, fb.error, "This file is ignored.",
@@ -22,8 +23,15 @@ bool readOrReport(const std::string& path, FileBuffer& fb, FindingSink& sink, st
 }
 
 Finding badJson(const std::string& path, const std::string& what) {
-    return {"json_invalid", Severity::Warning, path, -1, -1, what, "This file is ignored.",
-            "Re-run the profiler's offline analysis (torch_npu.profiler.profiler.analyse) to rewrite it.", ""};
+    return {"json_invalid",
+            Severity::Warning,
+            path,
+            -1,
+            -1,
+            what,
+            "This file is ignored.",
+            "Re-run the profiler's offline analysis (torch_npu.profiler.profiler.analyse) to rewrite it.",
+            ""};
 }
 
 TimeNs msToNs(const nlohmann::json& j, const char* key) {
@@ -46,7 +54,8 @@ bool readStepTraceTime(const std::string& path, Profile& profile, FindingSink& s
     while (csv.next(f)) {
         if (f.size() != h.size()) {
             sink.add({"csv_field_count", Severity::Warning, path, static_cast<long long>(csv.line()), -1,
-                      "Row has " + std::to_string(f.size()) + " fields; the header has " + std::to_string(h.size()) + ".",
+                      "Row has " + std::to_string(f.size()) + " fields; the header has " +
+                          std::to_string(h.size()) + ".",
                       "This row is skipped; the cross-check has no profiler figure for it.",
                       "Re-export the file from the profiler.", ""});
             continue;
@@ -145,7 +154,8 @@ std::size_t readOpStatistic(const std::string& path, FindingSink& sink) {
     std::vector<std::string_view> f;
     if (!csv.next(f)) return 0;
     std::size_t n = 0;
-    while (csv.next(f)) ++n;
+    while (csv.next(f))
+        ++n;
     return n;
 }
 

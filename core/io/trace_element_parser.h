@@ -14,13 +14,13 @@ constexpr std::size_t kElementPadding = 64;
 struct RawEvent {
     char ph = 0;
     bool hasName = false;
-    std::string_view name, cat, id, ts, dur, pid, tid;   // id/ts/dur/pid/tid: raw JSON tokens
+    std::string_view name, cat, id, ts, dur, pid, tid; // id/ts/dur/pid/tid: raw JSON tokens
     std::string_view taskType, streamId, argName, argLabels, sortIndex;
     bool hasStack = false, hasShapes = false;
 };
 
 class ElementParser {
-public:
+  public:
     virtual ~ElementParser() = default;
     // false with `error` set when the element is not a valid event object.
     virtual bool parse(const char* data, std::size_t len, RawEvent& out, const char*& error) = 0;

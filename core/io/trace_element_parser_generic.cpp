@@ -4,7 +4,9 @@
 
 namespace bs {
 
-std::unique_ptr<ElementParser> makeGenericElementParser() { return std::make_unique<GenericElementParser>(); }
+std::unique_ptr<ElementParser> makeGenericElementParser() {
+    return std::make_unique<GenericElementParser>();
+}
 
 std::unique_ptr<ElementParser> makeElementParser() {
     // simdjson's run-time detection says whether this CPU has AVX2/BMI/PCLMUL (haswell or better).

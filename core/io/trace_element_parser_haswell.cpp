@@ -7,12 +7,16 @@
 #include "io/trace_element_parser.inc"
 
 namespace bs {
-std::unique_ptr<ElementParser> makeHaswellElementParser() { return std::make_unique<HaswellElementParser>(); }
+std::unique_ptr<ElementParser> makeHaswellElementParser() {
+    return std::make_unique<HaswellElementParser>();
+}
 } // namespace bs
 #else
 #include "io/trace_element_parser.h"
 
 namespace bs {
-std::unique_ptr<ElementParser> makeHaswellElementParser() { return nullptr; }
+std::unique_ptr<ElementParser> makeHaswellElementParser() {
+    return nullptr;
+}
 } // namespace bs
 #endif

@@ -17,7 +17,9 @@ constexpr std::size_t kNpos = static_cast<std::size_t>(-1);
 constexpr std::size_t kPad = kElementPadding;
 constexpr std::size_t kMaxElementBytes = 512u << 20;
 
-bool isWs(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+bool isWs(char c) {
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
 
 // End (exclusive) of the JSON value starting at b[start], or kNpos if it is not complete in [start, len).
 std::size_t scanElement(const char* b, std::size_t start, std::size_t len) {
@@ -34,7 +36,8 @@ std::size_t scanElement(const char* b, std::size_t start, std::size_t len) {
                     if (!q) return kNpos;
                     const std::size_t qi = static_cast<std::size_t>(static_cast<const char*>(q) - b);
                     std::size_t k = qi;
-                    while (k > strStart && b[k - 1] == '\\') --k;
+                    while (k > strStart && b[k - 1] == '\\')
+                        --k;
                     p = qi + 1;
                     if (((qi - k) & 1U) == 0) break;
                 }
@@ -61,7 +64,8 @@ std::size_t scanElement(const char* b, std::size_t start, std::size_t len) {
         }
         return kNpos;
     }
-    while (p < len && b[p] != ',' && b[p] != ']' && !isWs(b[p])) ++p;
+    while (p < len && b[p] != ',' && b[p] != ']' && !isWs(b[p]))
+        ++p;
     return p < len ? p : kNpos;
 }
 
@@ -77,18 +81,20 @@ std::uint64_t flowIdOf(std::string_view t) {
     }
     if (digits) return v;
     std::uint64_t h = 1469598103934665603ULL;
-    for (char c : t) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    for (char c : t)
+        h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
     return h | (1ULL << 63);
 }
 
 struct PairHash {
     std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
-        return std::hash<std::uint64_t>{}(k.first * 0x9E3779B97F4A7C15ULL ^ (k.second + 0x632BE59BD9B4E019ULL));
+        return std::hash<std::uint64_t>{}(k.first * 0x9E3779B97F4A7C15ULL ^
+                                          (k.second + 0x632BE59BD9B4E019ULL));
     }
 };
 
 class TraceBuilder {
-public:
+  public:
     TraceBuilder(Profile& p, FindingSink& s, std::string path) : prof_(p), sink_(s), path_(std::move(path)) {}
 
     // Returns false when the element is not a valid event object.
@@ -101,7 +107,7 @@ public:
 
     std::size_t counters = 0, metadata = 0, ignored = 0, unmatchedEnd = 0;
 
-private:
+  private:
     std::uint64_t pidOf(std::string_view raw);
     std::uint32_t laneOf(std::uint64_t pid, std::uint64_t tid) {
         auto key = std::make_pair(pid, tid);
@@ -129,8 +135,10 @@ private:
 };
 
 std::uint64_t TraceBuilder::pidOf(std::string_view raw) {
-    while (!raw.empty() && isWs(raw.front())) raw.remove_prefix(1);
-    while (!raw.empty() && isWs(raw.back())) raw.remove_suffix(1);
+    while (!raw.empty() && isWs(raw.front()))
+        raw.remove_prefix(1);
+    while (!raw.empty() && isWs(raw.back()))
+        raw.remove_suffix(1);
     if (raw.empty() || raw.front() != '"') {
         if (auto v = parseInt(raw)) return static_cast<std::uint64_t>(*v);
     }
@@ -148,13 +156,16 @@ bool TraceBuilder::handle(const char* data, std::size_t len, std::uint64_t off) 
     const std::uint64_t flowId = r.id.empty() ? 0 : flowIdOf(trimField(r.id));
     const StrId taskType = r.taskType.empty() ? 0 : prof_.strings.intern(r.taskType);
     std::optional<TimeNs> ts, dur;
-    if (!r.ts.empty() && !(ts = parseMicrosToNs(r.ts))) return bad(off, "'ts' is not a decimal number"), false;
-    if (!r.dur.empty() && !(dur = parseMicrosToNs(r.dur))) return bad(off, "'dur' is not a decimal number"), false;
+    if (!r.ts.empty() && !(ts = parseMicrosToNs(r.ts)))
+        return bad(off, "'ts' is not a decimal number"), false;
+    if (!r.dur.empty() && !(dur = parseMicrosToNs(r.dur)))
+        return bad(off, "'dur' is not a decimal number"), false;
     const std::uint64_t pid = r.pid.empty() ? 0 : pidOf(r.pid);
     const std::uint64_t tid = r.tid.empty() ? 0 : pidOf(r.tid);
     std::int32_t streamArg = -1;
     if (!r.streamId.empty())
-        if (auto x = parseInt(r.streamId); x && *x >= 0 && *x < (1LL << 31)) streamArg = static_cast<std::int32_t>(*x);
+        if (auto x = parseInt(r.streamId); x && *x >= 0 && *x < (1LL << 31))
+            streamArg = static_cast<std::int32_t>(*x);
     std::uint16_t flags = 0;
     if (r.hasStack) flags |= EvHasStack;
     if (r.hasShapes) flags |= EvHasShapes;
@@ -200,7 +211,9 @@ bool TraceBuilder::handle(const char* data, std::size_t len, std::uint64_t off) 
         }
         return true;
     }
-    case 'C': ++counters; return true;
+    case 'C':
+        ++counters;
+        return true;
     case 's':
     case 'f': {
         if (!ts) return bad(off, "flow event has no 'ts'"), false;
@@ -216,15 +229,23 @@ bool TraceBuilder::handle(const char* data, std::size_t len, std::uint64_t off) 
     case 'M': {
         ++metadata;
         std::string_view n = prof_.strings.view(name);
-        if (n == "process_name") prof_.processes[pid].name = argName;
-        else if (n == "process_labels") prof_.processes[pid].labels = argLabels;
-        else if (n == "process_sort_index") prof_.processes[pid].sortIndex = sortIndex.value_or(0);
-        else if (n == "thread_name") prof_.threads[{pid, tid}].name = argName;
-        else if (n == "thread_sort_index") prof_.threads[{pid, tid}].sortIndex = sortIndex.value_or(0);
+        if (n == "process_name")
+            prof_.processes[pid].name = argName;
+        else if (n == "process_labels")
+            prof_.processes[pid].labels = argLabels;
+        else if (n == "process_sort_index")
+            prof_.processes[pid].sortIndex = sortIndex.value_or(0);
+        else if (n == "thread_name")
+            prof_.threads[{pid, tid}].name = argName;
+        else if (n == "thread_sort_index")
+            prof_.threads[{pid, tid}].sortIndex = sortIndex.value_or(0);
         return true;
     }
-    case 0: return bad(off, "event has no 'ph'"), false;
-    default: ++ignored; return true;
+    case 0:
+        return bad(off, "event has no 'ph'"), false;
+    default:
+        ++ignored;
+        return true;
     }
 }
 
@@ -241,8 +262,8 @@ void TraceBuilder::finish() {
     }
     if (unclosed || unmatchedEnd) {
         sink_.add({"trace_unbalanced_begin_end", Severity::Warning, path_, -1, -1,
-                   std::to_string(unclosed) + " 'B' event(s) without a matching 'E' and " + std::to_string(unmatchedEnd) +
-                       " 'E' event(s) without a 'B'.",
+                   std::to_string(unclosed) + " 'B' event(s) without a matching 'E' and " +
+                       std::to_string(unmatchedEnd) + " 'E' event(s) without a 'B'.",
                    "Unclosed ranges are shown as zero-length markers; unmatched ends are ignored.",
                    "Usually a capture stopped mid-range; see seed 003 problem 2.", "seed 003 problem 2"});
     }
@@ -255,35 +276,53 @@ void TraceBuilder::finish() {
     for (std::size_t li = 0; li < prof_.lanes.size(); ++li) {
         auto& lane = prof_.lanes[li];
         auto it = prof_.processes.find(lane.pid);
-        std::string_view pname = it != prof_.processes.end() ? std::string_view(it->second.name) : std::string_view{};
-        std::string_view labels = it != prof_.processes.end() ? std::string_view(it->second.labels) : std::string_view{};
-        if (pname == "Ascend Hardware") lane.kind = LaneKind::Device;
-        else if (pname == "HCCL") lane.kind = LaneKind::Hccl;
-        else if (pname == "Overlap Analysis") lane.kind = LaneKind::Overlap;
-        else if (labels.rfind("NPU", 0) == 0) lane.kind = LaneKind::OtherDevice;
+        std::string_view pname =
+            it != prof_.processes.end() ? std::string_view(it->second.name) : std::string_view{};
+        std::string_view labels =
+            it != prof_.processes.end() ? std::string_view(it->second.labels) : std::string_view{};
+        if (pname == "Ascend Hardware")
+            lane.kind = LaneKind::Device;
+        else if (pname == "HCCL")
+            lane.kind = LaneKind::Hccl;
+        else if (pname == "Overlap Analysis")
+            lane.kind = LaneKind::Overlap;
+        else if (labels.rfind("NPU", 0) == 0)
+            lane.kind = LaneKind::OtherDevice;
         else if (pname.empty() && laneHasTaskType[li]) {
             lane.kind = LaneKind::Device;
             ++unnamedDeviceLanes;
-        } else lane.kind = LaneKind::Host;
+        } else
+            lane.kind = LaneKind::Host;
     }
     if (unnamedDeviceLanes) {
         sink_.add({"trace_lanes_unnamed", Severity::Warning, path_, -1, -1,
-                   std::to_string(unnamedDeviceLanes) + " lane(s) carry device tasks but their process is not named "
-                   "(no process_name metadata).",
-                   "They are taken as device streams because their events have a Task Type; HCCL and Overlap Analysis "
+                   std::to_string(unnamedDeviceLanes) +
+                       " lane(s) carry device tasks but their process is not named "
+                       "(no process_name metadata).",
+                   "They are taken as device streams because their events have a Task Type; HCCL and Overlap "
+                   "Analysis "
                    "lanes without names cannot be told from host threads.",
-                   "The file is probably cut before its metadata (seed 003 problem 2); re-run the profiler's analysis.",
+                   "The file is probably cut before its metadata (seed 003 problem 2); re-run the profiler's "
+                   "analysis.",
                    "seed 003 problem 2"});
     }
     // Split by lane kind in place (host first, usually the largest), so no second full copy exists.
-    auto hostEnd = std::partition(events_.begin(), events_.end(),
-                                  [&](const TraceEvent& e) { return prof_.lanes[e.lane].kind == LaneKind::Host; });
+    auto hostEnd = std::partition(events_.begin(), events_.end(), [&](const TraceEvent& e) {
+        return prof_.lanes[e.lane].kind == LaneKind::Host;
+    });
     for (auto it = hostEnd; it != events_.end(); ++it) {
         switch (prof_.lanes[it->lane].kind) {
-        case LaneKind::Device: prof_.deviceEvents.push_back(*it); break;
-        case LaneKind::Hccl: prof_.hcclEvents.push_back(*it); break;
-        case LaneKind::Overlap: prof_.overlapEvents.push_back(*it); break;
-        default: break;
+        case LaneKind::Device:
+            prof_.deviceEvents.push_back(*it);
+            break;
+        case LaneKind::Hccl:
+            prof_.hcclEvents.push_back(*it);
+            break;
+        case LaneKind::Overlap:
+            prof_.overlapEvents.push_back(*it);
+            break;
+        default:
+            break;
         }
     }
     events_.erase(hostEnd, events_.end());
@@ -313,18 +352,20 @@ void TraceBuilder::finish() {
 
 } // namespace
 
-TraceReadResult readTraceJson(const std::string& path, Profile& profile, FindingSink& sink, const LoadControl& control,
-                              const TraceReadOptions& options) {
+TraceReadResult readTraceJson(const std::string& path, Profile& profile, FindingSink& sink,
+                              const LoadControl& control, const TraceReadOptions& options) {
     TraceReadResult res;
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
         sink.add({"file_unreadable", Severity::Error, path, -1, -1, path + " is not a readable regular file",
-                  "No trace events (host activity, flows, device lanes) are available.", "Check the export.", ""});
+                  "No trace events (host activity, flows, device lanes) are available.", "Check the export.",
+                  ""});
         return res;
     }
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) {
-        sink.add({"file_unreadable", Severity::Error, path, -1, -1, "cannot open " + path + ": " + std::strerror(errno),
+        sink.add({"file_unreadable", Severity::Error, path, -1, -1,
+                  "cannot open " + path + ": " + std::strerror(errno),
                   "No trace events (host activity, flows, device lanes) are available.",
                   "Check the file's permissions.", ""});
         return res;
@@ -358,7 +399,8 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
         std::size_t consumed = 0;
         if (phase == Phase::Prefix) {
             if (base == 0 && len >= 3 && static_cast<unsigned char>(b[0]) == 0xEF) p = 3; // BOM
-            while (p < len && isWs(b[p])) ++p;
+            while (p < len && isWs(b[p]))
+                ++p;
             if (p < len && b[p] == '[') {
                 phase = Phase::Array;
                 ++p;
@@ -367,9 +409,11 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
                 auto k = v.find("\"traceEvents\"", p);
                 if (k != std::string_view::npos) {
                     std::size_t q = k + 13;
-                    while (q < len && isWs(b[q])) ++q;
+                    while (q < len && isWs(b[q]))
+                        ++q;
                     if (q < len && b[q] == ':') ++q;
-                    while (q < len && isWs(b[q])) ++q;
+                    while (q < len && isWs(b[q]))
+                        ++q;
                     if (q < len && b[q] == '[') {
                         phase = Phase::Array;
                         p = q + 1;
@@ -384,12 +428,14 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
                     break;
                 }
             } else if (p < len || eof) {
-                sink.add({"trace_not_chrome_format", Severity::Error, path, -1, static_cast<long long>(base + p),
-                          len == 0 ? std::string("The file is empty.")
-                                   : "The file does not start with '[' or '{' (Chrome trace format expected).",
-                          "No trace events are read from it.",
-                          "The collection probably failed before writing the timeline; see seed 003 problems 0 and 2.",
-                          "seed 003 problem 0"});
+                sink.add(
+                    {"trace_not_chrome_format", Severity::Error, path, -1, static_cast<long long>(base + p),
+                     len == 0 ? std::string("The file is empty.")
+                              : "The file does not start with '[' or '{' (Chrome trace format expected).",
+                     "No trace events are read from it.",
+                     "The collection probably failed before writing the timeline; see seed 003 problems 0 "
+                     "and 2.",
+                     "seed 003 problem 0"});
                 failed = true;
                 break;
             }
@@ -397,7 +443,8 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
         }
         if (phase == Phase::Array) {
             while (true) {
-                while (p < len && (isWs(b[p]) || b[p] == ',')) ++p;
+                while (p < len && (isWs(b[p]) || b[p] == ','))
+                    ++p;
                 consumed = p;
                 if (p >= len) break;
                 if (b[p] == ']') {
@@ -407,11 +454,14 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
                 }
                 std::size_t end = scanElement(b, p, len);
                 if (end == kNpos) break; // incomplete: carry from p
-                if (b[p] == '{' && builder.handle(b + p, end - p, base + p)) ++res.elements;
+                if (b[p] == '{' && builder.handle(b + p, end - p, base + p))
+                    ++res.elements;
                 else if (b[p] != '{') {
                     ++res.badElements;
-                    sink.add({"trace_bad_event", Severity::Warning, path, -1, static_cast<long long>(base + p),
-                              "Array element at byte " + std::to_string(base + p) + " is not an event object; skipped.",
+                    sink.add({"trace_bad_event", Severity::Warning, path, -1,
+                              static_cast<long long>(base + p),
+                              "Array element at byte " + std::to_string(base + p) +
+                                  " is not an event object; skipped.",
                               "None beyond this element.", "Re-run the profiler's offline analysis.", ""});
                 } else {
                     ++res.badElements;
@@ -448,7 +498,8 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
             if (buf.size() > kMaxElementBytes) {
                 sink.add({"trace_event_too_large", Severity::Error, path, -1, static_cast<long long>(base),
                           "One event at byte " + std::to_string(base) + " is larger than 512 MB.",
-                          "Reading stops here; events before it are kept.", "The file is probably corrupt.", ""});
+                          "Reading stops here; events before it are kept.", "The file is probably corrupt.",
+                          ""});
                 res.truncated = true;
                 res.cutOffset = base;
                 break;
@@ -466,19 +517,22 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
     if (res.truncated) {
         profile.inventory.traceTruncated = true;
         profile.inventory.truncatedAtByte = res.cutOffset;
-        sink.add({"trace_truncated", Severity::Error, path, -1, static_cast<long long>(res.cutOffset),
-                  (res.cutOffset < res.fileBytes
-                       ? "The trace is cut: the file ends at byte " + std::to_string(res.fileBytes) +
-                             " inside an event that starts at byte " + std::to_string(res.cutOffset)
-                       : "The trace is cut: the file ends at byte " + std::to_string(res.fileBytes) +
-                             " without the closing ']'") +
-                      ". The " + std::to_string(res.elements) + " complete events before byte " +
-                      std::to_string(res.cutOffset) + " were kept.",
-                  "Everything after the cut is missing: the last step may be incomplete and bubbles near the end "
-                  "of the capture are not trustworthy.",
-                  "The profiler was stopped while still recording (\"Incorrect schedule\" warning): call prof.step() "
-                  "at least skip_first + warmup + active + 1 times, or once more after the loop (seed 003 problem 2).",
-                  "seed 003 problem 2"});
+        sink.add(
+            {"trace_truncated", Severity::Error, path, -1, static_cast<long long>(res.cutOffset),
+             (res.cutOffset < res.fileBytes
+                  ? "The trace is cut: the file ends at byte " + std::to_string(res.fileBytes) +
+                        " inside an event that starts at byte " + std::to_string(res.cutOffset)
+                  : "The trace is cut: the file ends at byte " + std::to_string(res.fileBytes) +
+                        " without the closing ']'") +
+                 ". The " + std::to_string(res.elements) + " complete events before byte " +
+                 std::to_string(res.cutOffset) + " were kept.",
+             "Everything after the cut is missing: the last step may be incomplete and bubbles near the end "
+             "of the capture are not trustworthy.",
+             "The profiler was stopped while still recording (\"Incorrect schedule\" warning): call "
+             "prof.step() "
+             "at least skip_first + warmup + active + 1 times, or once more after the loop (seed 003 problem "
+             "2).",
+             "seed 003 problem 2"});
     }
     return res;
 }

@@ -11,12 +11,12 @@
 namespace bs {
 
 struct TraceReadResult {
-    bool ok = false;               // something was read
+    bool ok = false; // something was read
     std::uint64_t fileBytes = 0;
-    std::size_t elements = 0;      // complete top-level elements (events of every phase)
-    std::size_t badElements = 0;   // complete but invalid elements (skipped, reported)
+    std::size_t elements = 0;    // complete top-level elements (events of every phase)
+    std::size_t badElements = 0; // complete but invalid elements (skipped, reported)
     bool truncated = false;
-    std::uint64_t cutOffset = 0;   // byte offset where the incomplete tail starts
+    std::uint64_t cutOffset = 0; // byte offset where the incomplete tail starts
     bool cancelled = false;
 };
 

@@ -6,16 +6,21 @@ namespace bs {
 
 const char* severityName(Severity s) {
     switch (s) {
-    case Severity::Info: return "info";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
+    case Severity::Info:
+        return "info";
+    case Severity::Warning:
+        return "warning";
+    case Severity::Error:
+        return "error";
     }
     return "info";
 }
 
 void FindingSink::add(Finding f) {
-    std::size_t same = static_cast<std::size_t>(std::count_if(
-        findings_.begin(), findings_.end(), [&](const Finding& g) { return g.id == f.id && g.file == f.file; }));
+    std::size_t same =
+        static_cast<std::size_t>(std::count_if(findings_.begin(), findings_.end(), [&](const Finding& g) {
+            return g.id == f.id && g.file == f.file;
+        }));
     if (same < cap_) {
         findings_.push_back(std::move(f));
         return;
@@ -39,7 +44,8 @@ std::vector<Finding> FindingSink::take() {
         f.id = o.id + "_more";
         f.severity = Severity::Warning;
         f.file = o.file;
-        f.seen = std::to_string(o.count) + " more finding(s) of kind '" + o.id + "' in this file (not listed one by one).";
+        f.seen = std::to_string(o.count) + " more finding(s) of kind '" + o.id +
+                 "' in this file (not listed one by one).";
         f.impact = "Same as the listed ones.";
         findings_.push_back(std::move(f));
     }

@@ -10,28 +10,28 @@ enum class Severity { Info, Warning, Error };
 const char* severityName(Severity s);
 
 struct Finding {
-    std::string id;       // stable machine id, e.g. "trace_truncated", "level0_kernel_details"
+    std::string id; // stable machine id, e.g. "trace_truncated", "level0_kernel_details"
     Severity severity = Severity::Info;
-    std::string file;     // file concerned (may be empty)
-    long long line = -1;  // 1-based line, -1 when not applicable
+    std::string file;    // file concerned (may be empty)
+    long long line = -1; // 1-based line, -1 when not applicable
     long long byteOffset = -1;
-    std::string seen;     // what was observed
-    std::string impact;   // what it does to the analysis
-    std::string fix;      // how to fix the collection
-    std::string seedRef;  // e.g. "seed 003 problem 2"
+    std::string seen;    // what was observed
+    std::string impact;  // what it does to the analysis
+    std::string fix;     // how to fix the collection
+    std::string seedRef; // e.g. "seed 003 problem 2"
 };
 
 // Collects findings; keeps at most `perIdCap` detailed entries per id and counts the rest so a
 // file with a million bad rows does not flood the report.
 class FindingSink {
-public:
+  public:
     explicit FindingSink(std::size_t perIdCap = 20) : cap_(perIdCap) {}
     void add(Finding f);
     const std::vector<Finding>& findings() const { return findings_; }
     std::vector<Finding> take();
     bool has(const std::string& id) const;
 
-private:
+  private:
     struct Overflow {
         std::string id;
         std::size_t count = 0;

@@ -4,20 +4,25 @@ namespace bs {
 
 const char* kernelSourceName(KernelSource s) {
     switch (s) {
-    case KernelSource::None: return "none";
-    case KernelSource::KernelDetails: return "kernel_details.csv";
-    case KernelSource::OpSummary: return "op_summary.csv";
-    case KernelSource::TaskTime: return "task_time.csv";
-    case KernelSource::TraceDevice: return "trace device events";
+    case KernelSource::None:
+        return "none";
+    case KernelSource::KernelDetails:
+        return "kernel_details.csv";
+    case KernelSource::OpSummary:
+        return "op_summary.csv";
+    case KernelSource::TaskTime:
+        return "task_time.csv";
+    case KernelSource::TraceDevice:
+        return "trace device events";
     }
     return "none";
 }
 
 std::size_t Profile::modelBytes() const {
-    return kernels.size() * sizeof(Kernel) + pmu.values.size() * sizeof(float) +
-           lanes.size() * sizeof(Lane) + hostEvents.size() * sizeof(TraceEvent) +
-           deviceEvents.size() * sizeof(TraceEvent) + hcclEvents.size() * sizeof(TraceEvent) +
-           overlapEvents.size() * sizeof(TraceEvent) + flows.size() * sizeof(FlowEvent) + strings.bytes();
+    return kernels.size() * sizeof(Kernel) + pmu.values.size() * sizeof(float) + lanes.size() * sizeof(Lane) +
+           hostEvents.size() * sizeof(TraceEvent) + deviceEvents.size() * sizeof(TraceEvent) +
+           hcclEvents.size() * sizeof(TraceEvent) + overlapEvents.size() * sizeof(TraceEvent) +
+           flows.size() * sizeof(FlowEvent) + strings.bytes();
 }
 
 } // namespace bs

@@ -22,15 +22,15 @@ struct Kernel {
     TimeNs wait = 0;
     StrId name = 0;
     StrId opType = 0;
-    StrId taskType = 0;   // as resolved by §1.1 (may be 0 = unknown)
+    StrId taskType = 0; // as resolved by §1.1 (may be 0 = unknown)
     StrId inputShapes = 0;
     StrId inputDtypes = 0;
     StrId outputShapes = 0;
     StrId outputDtypes = 0;
-    std::int32_t stream = -1;   // -1 unknown
-    std::int32_t stepId = -1;   // Step Id column, -1 absent
+    std::int32_t stream = -1; // -1 unknown
+    std::int32_t stepId = -1; // Step Id column, -1 absent
     std::uint32_t blockDim = 0;
-    std::int32_t pmuRow = -1;   // row in Profile::pmu, -1 none
+    std::int32_t pmuRow = -1; // row in Profile::pmu, -1 none
     std::uint32_t sourceLine = 0;
     TaskClass cls = TaskClass::Other;
     TimeNs end() const { return start + dur; }
@@ -67,21 +67,21 @@ struct ThreadInfo {
 };
 
 enum EventFlags : std::uint16_t {
-    EvHasStack = 1,      // args carry "Call stack"
-    EvHasShapes = 2,     // args carry "Input Dims"
-    EvFromBeginEnd = 4,  // built from a B/E pair
-    EvInstant = 8,       // 'i' event
+    EvHasStack = 1,     // args carry "Call stack"
+    EvHasShapes = 2,    // args carry "Input Dims"
+    EvFromBeginEnd = 4, // built from a B/E pair
+    EvInstant = 8,      // 'i' event
 };
 
 // A complete trace event (X, B/E pair or i) on any lane.
 struct TraceEvent {
     TimeNs ts = 0;
     TimeNs dur = 0;
-    std::uint32_t lane = 0;  // index into Profile::lanes
+    std::uint32_t lane = 0; // index into Profile::lanes
     StrId name = 0;
     StrId cat = 0;
-    StrId taskType = 0;      // args."Task Type" (device lanes)
-    std::int32_t streamArg = -1;  // args."Stream Id" / "Physic Stream Id"
+    StrId taskType = 0;          // args."Task Type" (device lanes)
+    std::int32_t streamArg = -1; // args."Stream Id" / "Physic Stream Id"
     std::uint16_t flags = 0;
     TimeNs end() const { return ts + dur; }
 };
@@ -103,8 +103,8 @@ struct StepTraceRow {
 };
 
 struct CommOp {
-    std::string step;   // "step50"
-    std::string kind;   // collective / p2p
+    std::string step; // "step50"
+    std::string kind; // collective / p2p
     std::string name;
     TimeNs start = 0;
     TimeNs elapse = 0, transit = 0, wait = 0, sync = 0, idle = 0;
@@ -112,42 +112,43 @@ struct CommOp {
 };
 
 struct InventoryFile {
-    std::string role;   // kernel_details, trace_view, …
+    std::string role; // kernel_details, trace_view, …
     std::string path;
     std::uint64_t bytes = 0;
     std::uint64_t records = 0;
 };
 
 struct Inventory {
-    std::string rankDir;      // the folder analysed
-    std::string outputDir;    // ASCEND_PROFILER_OUTPUT / mindstudio_profiler_output / the folder
-    std::string layout;       // torch_npu / msprof / loose
-    std::string rankLabel;    // "rank0", from profiler_info or folder name
+    std::string rankDir;   // the folder analysed
+    std::string outputDir; // ASCEND_PROFILER_OUTPUT / mindstudio_profiler_output / the folder
+    std::string layout;    // torch_npu / msprof / loose
+    std::string rankLabel; // "rank0", from profiler_info or folder name
     std::vector<InventoryFile> files;
     KernelSource kernelSource = KernelSource::None;
     std::string kernelSourceFile;
-    std::string kernelDetailsLevel; // "Level0", "Level1/2", "2023", ""
+    std::string kernelDetailsLevel;       // "Level0", "Level1/2", "2023", ""
     std::size_t kernelsWithoutStream = 0; // kernel table rows without a Stream ID
     std::size_t streamsFromTrace = 0;     // of those, filled from the trace join
     std::size_t kernelsTaskTypeFromTrace = 0;
-    std::string profilerLevel;      // from profiler_info
+    std::string profilerLevel; // from profiler_info
     std::optional<bool> recordShapes, withStack;
     std::size_t traceEventCount = 0, counterEventCount = 0, metadataEventCount = 0;
-    std::size_t truncatedAtByte = 0; bool traceTruncated = false;
+    std::size_t truncatedAtByte = 0;
+    bool traceTruncated = false;
 };
 
 struct Profile {
     StringPool strings;
     Inventory inventory;
-    std::vector<Kernel> kernels;      // sorted by (start, stream)
+    std::vector<Kernel> kernels; // sorted by (start, stream)
     PmuTable pmu;
     std::vector<Lane> lanes;
     std::map<std::uint64_t, ProcessInfo> processes;
     std::map<std::pair<std::uint64_t, std::uint64_t>, ThreadInfo> threads;
-    std::vector<TraceEvent> hostEvents;     // non-device X/B-E/i events, sorted by ts
-    std::vector<TraceEvent> deviceEvents;   // Ascend Hardware events, sorted by ts
-    std::vector<TraceEvent> hcclEvents;     // HCCL process events
-    std::vector<TraceEvent> overlapEvents;  // Overlap Analysis lanes
+    std::vector<TraceEvent> hostEvents;    // non-device X/B-E/i events, sorted by ts
+    std::vector<TraceEvent> deviceEvents;  // Ascend Hardware events, sorted by ts
+    std::vector<TraceEvent> hcclEvents;    // HCCL process events
+    std::vector<TraceEvent> overlapEvents; // Overlap Analysis lanes
     std::vector<FlowEvent> flows;
     std::vector<StepTraceRow> stepTrace;
     std::vector<CommOp> commOps;

@@ -14,7 +14,7 @@ namespace bs {
 using StrId = std::uint32_t;
 
 class StringPool {
-public:
+  public:
     StringPool() { intern({}); }
     StrId intern(std::string_view s) {
         // Names repeat millions of times: a small direct-mapped cache in front of the hash map.
@@ -42,9 +42,11 @@ public:
     std::string_view view(StrId id) const { return id < views_.size() ? views_[id] : std::string_view{}; }
     std::string str(StrId id) const { return std::string(view(id)); }
     std::size_t size() const { return views_.size(); }
-    std::size_t bytes() const { return blocksBytes_ + views_.capacity() * sizeof(std::string_view) + index_.size() * 48; }
+    std::size_t bytes() const {
+        return blocksBytes_ + views_.capacity() * sizeof(std::string_view) + index_.size() * 48;
+    }
 
-private:
+  private:
     struct CacheSlot {
         StrId id = 0;
         std::size_t len = 0;

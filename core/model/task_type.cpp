@@ -18,10 +18,14 @@ TaskClass classifyTaskType(std::string_view t, std::string_view name) {
 
 const char* taskClassName(TaskClass c) {
     switch (c) {
-    case TaskClass::ComputeCore: return "compute_core";
-    case TaskClass::AiCpu: return "aicpu";
-    case TaskClass::Comm: return "comm";
-    case TaskClass::Other: return "other";
+    case TaskClass::ComputeCore:
+        return "compute_core";
+    case TaskClass::AiCpu:
+        return "aicpu";
+    case TaskClass::Comm:
+        return "comm";
+    case TaskClass::Other:
+        return "other";
     }
     return "other";
 }

@@ -9,12 +9,16 @@ namespace bs {
 
 std::string_view trimField(std::string_view t) {
     auto isWs = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-    while (!t.empty() && isWs(t.front())) t.remove_prefix(1);
-    while (!t.empty() && isWs(t.back())) t.remove_suffix(1);
+    while (!t.empty() && isWs(t.front()))
+        t.remove_prefix(1);
+    while (!t.empty() && isWs(t.back()))
+        t.remove_suffix(1);
     while (t.size() >= 2 && t.front() == '"' && t.back() == '"') {
         t = t.substr(1, t.size() - 2);
-        while (!t.empty() && isWs(t.front())) t.remove_prefix(1);
-        while (!t.empty() && isWs(t.back())) t.remove_suffix(1);
+        while (!t.empty() && isWs(t.front()))
+            t.remove_prefix(1);
+        while (!t.empty() && isWs(t.back()))
+            t.remove_suffix(1);
     }
     return t;
 }
@@ -33,7 +37,8 @@ std::optional<TimeNs> parseScaled(std::string_view text, int scaleDigits) {
         std::uint64_t v = 0;
         std::size_t i = b;
         int digits = 0;
-        for (; i < e && text[i] >= '0' && text[i] <= '9' && digits < 18; ++i, ++digits) v = v * 10 + static_cast<unsigned>(text[i] - '0');
+        for (; i < e && text[i] >= '0' && text[i] <= '9' && digits < 18; ++i, ++digits)
+            v = v * 10 + static_cast<unsigned>(text[i] - '0');
         int decimals = 0;
         bool ok = digits > 0 && digits < 18;
         if (ok && i < e && text[i] == '.') {
@@ -42,8 +47,10 @@ std::optional<TimeNs> parseScaled(std::string_view text, int scaleDigits) {
                 v = v * 10 + static_cast<unsigned>(text[i] - '0');
         }
         if (ok && i == e && digits + decimals <= 18) {
-            for (int k = decimals; k < scaleDigits; ++k) v *= 10;
-            if (v <= static_cast<std::uint64_t>(std::numeric_limits<TimeNs>::max())) return static_cast<TimeNs>(v);
+            for (int k = decimals; k < scaleDigits; ++k)
+                v *= 10;
+            if (v <= static_cast<std::uint64_t>(std::numeric_limits<TimeNs>::max()))
+                return static_cast<TimeNs>(v);
         }
     }
     std::string_view t = trimField(text);
@@ -117,7 +124,8 @@ std::optional<TimeNs> parseScaled(std::string_view text, int scaleDigits) {
             mant = 0;
         } else {
             u128 div = 1;
-            for (int k = 0; k < drop; ++k) div *= 10;
+            for (int k = 0; k < drop; ++k)
+                div *= 10;
             u128 q = mant / div;
             u128 r = mant % div;
             if (r * 2 >= div) ++q; // half away from zero
@@ -131,8 +139,12 @@ std::optional<TimeNs> parseScaled(std::string_view text, int scaleDigits) {
 
 } // namespace
 
-std::optional<TimeNs> parseMicrosToNs(std::string_view text) { return parseScaled(text, 3); }
-std::optional<TimeNs> parseMillisToNs(std::string_view text) { return parseScaled(text, 6); }
+std::optional<TimeNs> parseMicrosToNs(std::string_view text) {
+    return parseScaled(text, 3);
+}
+std::optional<TimeNs> parseMillisToNs(std::string_view text) {
+    return parseScaled(text, 6);
+}
 
 std::optional<double> parseDouble(std::string_view text) {
     std::string_view t = trimField(text);
@@ -166,9 +178,11 @@ std::optional<std::int64_t> parseInt(std::string_view text) {
 
 std::string formatNsAsMicros(TimeNs ns) {
     bool neg = ns < 0;
-    unsigned long long a = neg ? 0ULL - static_cast<unsigned long long>(ns) : static_cast<unsigned long long>(ns);
+    unsigned long long a =
+        neg ? 0ULL - static_cast<unsigned long long>(ns) : static_cast<unsigned long long>(ns);
     std::string frac = std::to_string(a % 1000);
-    while (frac.size() < 3) frac.insert(frac.begin(), '0');
+    while (frac.size() < 3)
+        frac.insert(frac.begin(), '0');
     return (neg ? "-" : "") + std::to_string(a / 1000) + "." + frac;
 }
 

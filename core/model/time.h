@@ -28,8 +28,12 @@ std::optional<std::int64_t> parseInt(std::string_view text);
 // Trims spaces, tabs, CR/LF and surrounding double quotes.
 std::string_view trimField(std::string_view text);
 
-inline double nsToMs(TimeNs ns) { return static_cast<double>(ns) / 1e6; }
-inline double nsToUs(TimeNs ns) { return static_cast<double>(ns) / 1e3; }
+inline double nsToMs(TimeNs ns) {
+    return static_cast<double>(ns) / 1e6;
+}
+inline double nsToUs(TimeNs ns) {
+    return static_cast<double>(ns) / 1e3;
+}
 
 // "1736408883686740.710" style: exact µs with three decimals, for messages and exports.
 std::string formatNsAsMicros(TimeNs ns);

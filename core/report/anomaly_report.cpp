@@ -12,17 +12,25 @@ namespace {
 std::string esc(std::string_view s) {
     std::string o;
     for (char c : s) {
-        if (c == '|') o += "\\|";
-        else if (c == '\n' || c == '\r') o += ' ';
-        else o += c;
+        if (c == '|')
+            o += "\\|";
+        else if (c == '\n' || c == '\r')
+            o += ' ';
+        else
+            o += c;
     }
     return o;
 }
-std::string code(std::string_view s) { return "`" + esc(s) + "`"; }
-std::string ratioText(const HostEvidence& e, double v) { return e.hostTraceExists ? fmt::format("{:.2f}", v) : std::string("n/a"); }
+std::string code(std::string_view s) {
+    return "`" + esc(s) + "`";
+}
+std::string ratioText(const HostEvidence& e, double v) {
+    return e.hostTraceExists ? fmt::format("{:.2f}", v) : std::string("n/a");
+}
 std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
     std::string o;
-    for (std::size_t i = 0; i < v.size(); ++i) o += (i ? sep : "") + v[i];
+    for (std::size_t i = 0; i < v.size(); ++i)
+        o += (i ? sep : "") + v[i];
     return o;
 }
 std::string stepName(const StepSet& s, int i) {
@@ -54,13 +62,15 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
         p.inventory.kernelDetailsLevel.empty() ? "" : " (" + p.inventory.kernelDetailsLevel + " header)");
     out("| Kernels | {} on {} |\n", p.kernels.size(), "the device");
     out("| Steps | {} ({}) |\n", r.steps.steps.size(), stepSourceName(r.steps.source));
-    out("| Capture (device) | {:.3f} ms, busy {:.3f} ms, idle {:.3f} ms ({:.1f} %) |\n", nsToMs(a.captureEnd - a.captureStart),
-        nsToMs(a.globalBusy), nsToMs(a.captureEnd - a.captureStart - a.globalBusy),
-        a.captureEnd > a.captureStart ? 100.0 * static_cast<double>(a.captureEnd - a.captureStart - a.globalBusy) /
-                                            static_cast<double>(a.captureEnd - a.captureStart)
-                                      : 0.0);
-    out("| Host trace / call stacks / shapes / PMU | {} / {} / {} / {} |\n", a.hostTraceExists ? "yes" : "no", a.stacksExist ? "yes" : "no",
-        a.shapesExist ? "yes" : "no", a.pmuExists ? "yes" : "no");
+    out("| Capture (device) | {:.3f} ms, busy {:.3f} ms, idle {:.3f} ms ({:.1f} %) |\n",
+        nsToMs(a.captureEnd - a.captureStart), nsToMs(a.globalBusy),
+        nsToMs(a.captureEnd - a.captureStart - a.globalBusy),
+        a.captureEnd > a.captureStart
+            ? 100.0 * static_cast<double>(a.captureEnd - a.captureStart - a.globalBusy) /
+                  static_cast<double>(a.captureEnd - a.captureStart)
+            : 0.0);
+    out("| Host trace / call stacks / shapes / PMU | {} / {} / {} / {} |\n", a.hostTraceExists ? "yes" : "no",
+        a.stacksExist ? "yes" : "no", a.shapesExist ? "yes" : "no", a.pmuExists ? "yes" : "no");
     out("| Confidence | {} |\n\n", a.confidence);
     out("Times are relative to the first device kernel (+0.000 ms = {} us).\n\n", formatNsAsMicros(origin));
 
@@ -71,12 +81,16 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
     } else {
         const auto& g = a.groups.front();
         std::vector<std::string> names;
-        for (int s : g.steps) names.push_back(stepName(r.steps, s));
-        out("Dominant step group **{}**: {} of {} steps (steps {}), {} kernels per step. Hidden issue: **{}** (severity {}).\n\n", g.id,
-            g.steps.size(), r.metrics.size(), join(names), g.kernelCount, a.hiddenIssuePresent ? "present" : "not present", a.severity);
+        for (int s : g.steps)
+            names.push_back(stepName(r.steps, s));
+        out("Dominant step group **{}**: {} of {} steps (steps {}), {} kernels per step. Hidden issue: "
+            "**{}** (severity {}).\n\n",
+            g.id, g.steps.size(), r.metrics.size(), join(names), g.kernelCount,
+            a.hiddenIssuePresent ? "present" : "not present", a.severity);
         out("| Metric | avg | median | P90 | P95 |\n|---|---|---|---|---|\n");
         auto row = [&](const char* n, const MetricStats& m, const char* unit) {
-            out("| {} | {:.3f} {} | {:.3f} {} | {:.3f} {} | {:.3f} {} |\n", n, m.avg, unit, m.median, unit, m.p90, unit, m.p95, unit);
+            out("| {} | {:.3f} {} | {:.3f} {} | {:.3f} {} | {:.3f} {} |\n", n, m.avg, unit, m.median, unit,
+                m.p90, unit, m.p95, unit);
         };
         row("service", g.service, "ms");
         row("device busy union", g.busy, "ms");
@@ -87,91 +101,115 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
         row("largest internal bubble", g.largestInternal, "ms");
         row("bubble count", g.bubbleCount, "");
         row("inter-step idle", g.interStep, "ms");
-        out("\nDominant idle pattern: **{}**. Tags: {}.\n\n", g.dominantIdlePattern, g.tags.empty() ? "none" : join(g.tags));
+        out("\nDominant idle pattern: **{}**. Tags: {}.\n\n", g.dominantIdlePattern,
+            g.tags.empty() ? "none" : join(g.tags));
     }
-    const std::size_t topN = std::min<std::size_t>(a.windows.size(), static_cast<std::size_t>(std::max(0, a.rules.top_windows)));
-    out("### Top {} bubble windows (of {} of {:.0f} us or more)\n\n", topN, a.windows.size(), a.rules.bubble_min_us);
+    const std::size_t topN =
+        std::min<std::size_t>(a.windows.size(), static_cast<std::size_t>(std::max(0, a.rules.top_windows)));
+    out("### Top {} bubble windows (of {} of {:.0f} us or more)\n\n", topN, a.windows.size(),
+        a.rules.bubble_min_us);
     if (topN == 0) {
         out("There is no device-idle window of {:.0f} us or more.\n\n", a.rules.bubble_min_us);
     } else {
-        out("| Id | Step | Group | Scope | Start | Duration | Coverage | Sync | Comm | Parallelism | Candidate causes |\n");
+        out("| Id | Step | Group | Scope | Start | Duration | Coverage | Sync | Comm | Parallelism | "
+            "Candidate causes |\n");
         out("|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (std::size_t i = 0; i < topN; ++i) {
             const auto& w = a.windows[i];
-            out("| {} | {} | {} | {}{} | {} | {:.3f} ms | {} | {} | {} | {} | {} |\n", w.id, w.stepId, w.groupId.empty() ? "-" : w.groupId,
-                windowScopeName(w.scope), w.boundary ? " (capture edge)" : "", rel(w.span.a, origin), nsToMs(w.span.length()),
+            out("| {} | {} | {} | {}{} | {} | {:.3f} ms | {} | {} | {} | {} | {} |\n", w.id, w.stepId,
+                w.groupId.empty() ? "-" : w.groupId, windowScopeName(w.scope),
+                w.boundary ? " (capture edge)" : "", rel(w.span.a, origin), nsToMs(w.span.length()),
                 ratioText(w.evidence, w.evidence.coverage), ratioText(w.evidence, w.evidence.syncRatio),
                 ratioText(w.evidence, w.evidence.commRatio),
-                w.evidence.parallelism ? fmt::format("{:.2f}", *w.evidence.parallelism) : std::string("n/a"), join(w.labels));
+                w.evidence.parallelism ? fmt::format("{:.2f}", *w.evidence.parallelism) : std::string("n/a"),
+                join(w.labels));
         }
         out("\n");
         for (std::size_t i = 0; i < topN; ++i) {
             const auto& w = a.windows[i];
-            out("#### {} — {:.3f} ms {} gap in step {} ({} → {})\n\n", w.id, nsToMs(w.span.length()), windowScopeName(w.scope), w.stepId,
-                rel(w.span.a, origin), rel(w.span.b, origin));
-            out("Raw kernels around the window:\n\n| Side | Kernel | Task type | Start | Duration | Wait | Stream |\n|---|---|---|---|---|---|---|\n");
+            out("#### {} — {:.3f} ms {} gap in step {} ({} → {})\n\n", w.id, nsToMs(w.span.length()),
+                windowScopeName(w.scope), w.stepId, rel(w.span.a, origin), rel(w.span.b, origin));
+            out("Raw kernels around the window:\n\n| Side | Kernel | Task type | Start | Duration | Wait | "
+                "Stream |\n|---|---|---|---|---|---|---|\n");
             for (auto it = w.before.rbegin(); it != w.before.rend(); ++it)
-                out("| before | {} | {} | {} | {:.3f} us | {:.3f} us | {} |\n", code(it->name), it->taskType.empty() ? "-" : it->taskType,
-                    rel(it->start, origin), nsToUs(it->dur), nsToUs(it->wait), it->stream >= 0 ? std::to_string(it->stream) : "-");
-            out("| *window* | *device idle* | | {} | {:.3f} us | | |\n", rel(w.span.a, origin), nsToUs(w.span.length()));
+                out("| before | {} | {} | {} | {:.3f} us | {:.3f} us | {} |\n", code(it->name),
+                    it->taskType.empty() ? "-" : it->taskType, rel(it->start, origin), nsToUs(it->dur),
+                    nsToUs(it->wait), it->stream >= 0 ? std::to_string(it->stream) : "-");
+            out("| *window* | *device idle* | | {} | {:.3f} us | | |\n", rel(w.span.a, origin),
+                nsToUs(w.span.length()));
             for (const auto& k : w.after)
-                out("| after | {} | {} | {} | {:.3f} us | {:.3f} us | {} |\n", code(k.name), k.taskType.empty() ? "-" : k.taskType,
-                    rel(k.start, origin), nsToUs(k.dur), nsToUs(k.wait), k.stream >= 0 ? std::to_string(k.stream) : "-");
+                out("| after | {} | {} | {} | {:.3f} us | {:.3f} us | {} |\n", code(k.name),
+                    k.taskType.empty() ? "-" : k.taskType, rel(k.start, origin), nsToUs(k.dur),
+                    nsToUs(k.wait), k.stream >= 0 ? std::to_string(k.stream) : "-");
             if (!w.evidence.topEvents.empty()) {
                 out("\nHost events overlapping the window: ");
                 std::vector<std::string> ev;
-                for (const auto& h : w.evidence.topEvents) ev.push_back(fmt::format("{} on {} ({:.1f} us)", code(h.name), esc(h.thread), nsToUs(h.overlap)));
+                for (const auto& h : w.evidence.topEvents)
+                    ev.push_back(
+                        fmt::format("{} on {} ({:.1f} us)", code(h.name), esc(h.thread), nsToUs(h.overlap)));
                 out("{}.\n", join(ev, "; "));
             } else if (w.evidence.hostTraceExists) {
                 out("\nNo host event overlaps the window.\n");
             }
             out("\nEvidence chain:\n");
             for (std::size_t k = 0; k < w.labels.size(); ++k)
-                out("- {} — {}.\n", code(w.labels[k]), k < w.labelEvidence.size() ? esc(w.labelEvidence[k]) : std::string());
+                out("- {} — {}.\n", code(w.labels[k]),
+                    k < w.labelEvidence.size() ? esc(w.labelEvidence[k]) : std::string());
             out("\n");
         }
     }
     out("### Periodicity\n\n");
     for (const auto& g : a.groups) {
         if (g.recurring)
-            out("- {}: the largest bubble recurs after {} in {:.0f} % of its {} steps (RECURRING_BUBBLE_PATTERN).\n", g.id,
-                code(g.recurringPosition), g.recurringShare * 100, g.steps.size());
+            out("- {}: the largest bubble recurs after {} in {:.0f} % of its {} steps "
+                "(RECURRING_BUBBLE_PATTERN).\n",
+                g.id, code(g.recurringPosition), g.recurringShare * 100, g.steps.size());
         else
-            out("- {}: no recurring bubble position ({} step{}).\n", g.id, g.steps.size(), g.steps.size() == 1 ? "" : "s");
+            out("- {}: no recurring bubble position ({} step{}).\n", g.id, g.steps.size(),
+                g.steps.size() == 1 ? "" : "s");
     }
     out("\n### Host-evidence coverage\n\n");
     if (!a.hostTraceExists) {
-        out("There is no host trace: host coverage cannot be measured and every cause is insufficient evidence.\n\n");
+        out("There is no host trace: host coverage cannot be measured and every cause is insufficient "
+            "evidence.\n\n");
     } else {
         for (const auto& g : a.groups)
             if (g.topWindowCoverageKnown)
-                out("- {}: mean host coverage of its largest windows {:.2f}.\n", g.id, g.topWindowCoverageMean);
+                out("- {}: mean host coverage of its largest windows {:.2f}.\n", g.id,
+                    g.topWindowCoverageMean);
         out("\n");
     }
     out("### Candidate causes (soft attribution)\n\n");
     if (a.softCauses.empty()) out("No window to attribute.\n\n");
     for (const auto& c : a.softCauses) {
-        out("- {} — confidence {}, scope {}{}:\n", code(c.label), c.confidence, c.scope, c.target.empty() ? "" : " " + c.target);
-        for (const auto& e : c.evidence) out("  - {}\n", esc(e));
+        out("- {} — confidence {}, scope {}{}:\n", code(c.label), c.confidence, c.scope,
+            c.target.empty() ? "" : " " + c.target);
+        for (const auto& e : c.evidence)
+            out("  - {}\n", esc(e));
     }
     out("\nThese are possible causes from the host evidence inside each window, never a single verdict.\n\n");
     out("### Follow-up sampling\n\n");
     if (a.requiresHostFollowup)
-        out("Host follow-up is required: sample the host process during the steps with the largest bubbles (py-spy dump --native, "
-            "perf record -g) and re-collect with with_stack=True; the host trace does not explain these windows.\n\n");
+        out("Host follow-up is required: sample the host process during the steps with the largest bubbles "
+            "(py-spy dump --native, "
+            "perf record -g) and re-collect with with_stack=True; the host trace does not explain these "
+            "windows.\n\n");
     else
         out("No host follow-up is required by the evidence at hand.\n\n");
 
     // ---------------------------------------------------------------- Five questions
     out("## 2. Bubble-first Summary\n\n");
     const char* qs[] = {"Are there significant bubbles?", "Which step group holds them?",
-                        "Prelaunch, tail, internal or inter-step?", "Is there a host-side risk?", "Is the evidence enough?"};
-    for (std::size_t i = 0; i < a.answers.size() && i < 5; ++i) out("{}. **{}** {}\n", i + 1, qs[i], esc(a.answers[i]));
+                        "Prelaunch, tail, internal or inter-step?", "Is there a host-side risk?",
+                        "Is the evidence enough?"};
+    for (std::size_t i = 0; i < a.answers.size() && i < 5; ++i)
+        out("{}. **{}** {}\n", i + 1, qs[i], esc(a.answers[i]));
     out("\n");
 
     // ---------------------------------------------------------------- Drill-down
     out("## 3. Structure-level drill-down\n\n### Steps\n\n");
-    out("| Step | Group | Service | Busy | Underfeed | Prelaunch | Internal | Largest | Tail | Windows | Tags |\n");
+    out("| Step | Group | Service | Busy | Underfeed | Prelaunch | Internal | Largest | Tail | Windows | "
+        "Tags |\n");
     out("|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (std::size_t i = 0; i < r.metrics.size(); ++i) {
         const auto& m = r.metrics[i];
@@ -179,107 +217,146 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
         for (const auto& g : a.groups)
             if (std::find(g.steps.begin(), g.steps.end(), static_cast<int>(i)) != g.steps.end()) gid = g.id;
         std::size_t nw = 0;
-        for (const auto& w : a.windows) nw += w.stepIndex == static_cast<int>(i);
-        out("| {} | {} | {:.3f} ms | {:.3f} ms | {:.3f} | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {} | {} |\n", stepName(r.steps, static_cast<int>(i)),
-            gid, nsToMs(m.service), nsToMs(m.busyUnion), m.underfeedRatio, nsToMs(m.prelaunchGap), nsToMs(m.internalBubbleTotal),
+        for (const auto& w : a.windows)
+            nw += w.stepIndex == static_cast<int>(i);
+        out("| {} | {} | {:.3f} ms | {:.3f} ms | {:.3f} | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {} "
+            "| {} |\n",
+            stepName(r.steps, static_cast<int>(i)), gid, nsToMs(m.service), nsToMs(m.busyUnion),
+            m.underfeedRatio, nsToMs(m.prelaunchGap), nsToMs(m.internalBubbleTotal),
             nsToMs(m.largestInternalBubble), nsToMs(m.tailGap), nw, join(a.stepTags[i].tags));
     }
     const auto& arch = r.architecture;
-    out("\n### Structures ({})\n\n", arch.marker.empty() ? arch.structures.empty() ? "none" : "pattern-based: " + arch.markerSource
-                                                               : "layers anchored on `" + arch.marker + "`");
+    out("\n### Structures ({})\n\n",
+        arch.marker.empty() ? arch.structures.empty() ? "none" : "pattern-based: " + arch.markerSource
+                            : "layers anchored on `" + arch.marker + "`");
     if (arch.drillDown.empty()) {
         out("No significant window to place in a structure.\n\n");
     } else {
         std::size_t inside = 0;
-        for (const auto& d : arch.drillDown) inside += d.insideStructure;
-        out("{} of the {} largest windows lie inside a structure, {} at structure boundaries.\n\n", inside, arch.drillDown.size(),
-            arch.drillDown.size() - inside);
-        out("| Window | Duration | Structure | Type | Position | Kernel before | Kernel after |\n|---|---|---|---|---|---|---|\n");
+        for (const auto& d : arch.drillDown)
+            inside += d.insideStructure;
+        out("{} of the {} largest windows lie inside a structure, {} at structure boundaries.\n\n", inside,
+            arch.drillDown.size(), arch.drillDown.size() - inside);
+        out("| Window | Duration | Structure | Type | Position | Kernel before | Kernel after "
+            "|\n|---|---|---|---|---|---|---|\n");
         for (const auto& d : arch.drillDown) {
             std::string type;
             for (const auto& s : arch.structures)
                 if (s.id == d.structureId) type = s.type;
-            out("| {} | {:.3f} ms | {} | {} | {} | {} | {} |\n", d.windowId, nsToMs(d.duration), d.structureId.empty() ? "-" : d.structureId,
-                type.empty() ? "-" : type, d.insideStructure ? "inside" : "boundary (before it)", d.kernelBefore.empty() ? "-" : code(d.kernelBefore),
+            out("| {} | {:.3f} ms | {} | {} | {} | {} | {} |\n", d.windowId, nsToMs(d.duration),
+                d.structureId.empty() ? "-" : d.structureId, type.empty() ? "-" : type,
+                d.insideStructure ? "inside" : "boundary (before it)",
+                d.kernelBefore.empty() ? "-" : code(d.kernelBefore),
                 d.kernelAfter.empty() ? "-" : code(d.kernelAfter));
         }
-        out("\nFour clocks of the structures holding these windows (block = main-stream compute kernels >= {:.0f} us, side = the rest):\n\n",
+        out("\nFour clocks of the structures holding these windows (block = main-stream compute kernels >= "
+            "{:.0f} us, side = the rest):\n\n",
             a.rules.block_min_us);
-        out("| Structure | Part | Wall | Busy union | Kernel sum | Total cost | Internal bubbles | Gap before |\n|---|---|---|---|---|---|---|---|\n");
+        out("| Structure | Part | Wall | Busy union | Kernel sum | Total cost | Internal bubbles | Gap "
+            "before |\n|---|---|---|---|---|---|---|---|\n");
         std::vector<std::string> shown;
         for (const auto& d : arch.drillDown) {
-            if (d.structureId.empty() || std::find(shown.begin(), shown.end(), d.structureId) != shown.end() || shown.size() >= 8) continue;
+            if (d.structureId.empty() ||
+                std::find(shown.begin(), shown.end(), d.structureId) != shown.end() || shown.size() >= 8)
+                continue;
             shown.push_back(d.structureId);
             for (const auto& s : arch.structures) {
                 if (s.id != d.structureId) continue;
-                out("| {} | all | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms |\n", s.id, nsToMs(s.all.wall), nsToMs(s.all.busyUnion),
-                    nsToMs(s.all.kernelSum), nsToMs(s.all.totalCost), nsToMs(s.internalBubbles), nsToMs(s.gapBefore));
-                out("| {} | block | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | | |\n", s.id, nsToMs(s.block.wall), nsToMs(s.block.busyUnion),
-                    nsToMs(s.block.kernelSum), nsToMs(s.block.totalCost));
-                out("| {} | side | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | | |\n", s.id, nsToMs(s.side.wall), nsToMs(s.side.busyUnion),
-                    nsToMs(s.side.kernelSum), nsToMs(s.side.totalCost));
+                out("| {} | all | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms |\n",
+                    s.id, nsToMs(s.all.wall), nsToMs(s.all.busyUnion), nsToMs(s.all.kernelSum),
+                    nsToMs(s.all.totalCost), nsToMs(s.internalBubbles), nsToMs(s.gapBefore));
+                out("| {} | block | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | | |\n", s.id,
+                    nsToMs(s.block.wall), nsToMs(s.block.busyUnion), nsToMs(s.block.kernelSum),
+                    nsToMs(s.block.totalCost));
+                out("| {} | side | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | | |\n", s.id,
+                    nsToMs(s.side.wall), nsToMs(s.side.busyUnion), nsToMs(s.side.kernelSum),
+                    nsToMs(s.side.totalCost));
             }
         }
         out("\n");
     }
-    out("\n## 4. Op-level findings ({})\n\n", a.groups.empty() || r.steps.source == StepSource::Pseudo ? "whole capture" : "dominant group " + a.groups.front().id);
-    out("Top ops by average total cost (duration + wait):\n\n| Rank | Op | Task type | Calls | Duration avg | Wait avg | Total cost avg | Wait ratio | Flags | PMU |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    out("\n## 4. Op-level findings ({})\n\n", a.groups.empty() || r.steps.source == StepSource::Pseudo
+                                                  ? "whole capture"
+                                                  : "dominant group " + a.groups.front().id);
+    out("Top ops by average total cost (duration + wait):\n\n| Rank | Op | Task type | Calls | Duration avg "
+        "| Wait avg | Total cost avg | Wait ratio | Flags | PMU "
+        "|\n|---|---|---|---|---|---|---|---|---|---|\n");
     for (const auto& op : a.ops) {
         if (op.rankByAvgCost > 10) break;
         std::vector<std::string> flags;
-        if (op.falseHotspot) flags.emplace_back("WAIT_ANCHOR_FALSE_HOTSPOT");
-        else if (op.waitAnchor) flags.emplace_back("wait anchor");
+        if (op.falseHotspot)
+            flags.emplace_back("WAIT_ANCHOR_FALSE_HOTSPOT");
+        else if (op.waitAnchor)
+            flags.emplace_back("wait anchor");
         if (op.waitPollution) flags.emplace_back("WAIT_POLLUTION_RISK");
-        out("| {} | {} | {} | {} | {:.3f} us | {:.3f} us | {:.3f} us | {:.2f} | {} | {} |\n", op.rankByAvgCost, code(op.name),
-            op.taskType.empty() ? "-" : op.taskType, op.calls, op.durAvgUs, op.waitAvgUs, op.totalCostAvgUs, op.waitRatio,
-            flags.empty() ? "-" : join(flags), op.pmuVerdict);
+        out("| {} | {} | {} | {} | {:.3f} us | {:.3f} us | {:.3f} us | {:.2f} | {} | {} |\n",
+            op.rankByAvgCost, code(op.name), op.taskType.empty() ? "-" : op.taskType, op.calls, op.durAvgUs,
+            op.waitAvgUs, op.totalCostAvgUs, op.waitRatio, flags.empty() ? "-" : join(flags), op.pmuVerdict);
     }
     std::vector<const OpStats*> byTotal;
-    for (const auto& op : a.ops) byTotal.push_back(&op);
-    std::sort(byTotal.begin(), byTotal.end(), [](const OpStats* x, const OpStats* y) { return x->rankByTotal < y->rankByTotal; });
-    out("\nTop ops by total kernel duration:\n\n| Rank | Op | Task type | Calls | Total | Share of busy | PMU verdict | Cube util. |\n|---|---|---|---|---|---|---|---|\n");
+    for (const auto& op : a.ops)
+        byTotal.push_back(&op);
+    std::sort(byTotal.begin(), byTotal.end(),
+              [](const OpStats* x, const OpStats* y) { return x->rankByTotal < y->rankByTotal; });
+    out("\nTop ops by total kernel duration:\n\n| Rank | Op | Task type | Calls | Total | Share of busy | "
+        "PMU verdict | Cube util. |\n|---|---|---|---|---|---|---|---|\n");
     for (const auto* op : byTotal) {
         if (op->rankByTotal > 10) break;
-        out("| {} | {} | {} | {} | {:.3f} ms | {:.1f} % | {} | {} |\n", op->rankByTotal, code(op->name), op->taskType.empty() ? "-" : op->taskType,
-            op->calls, nsToMs(op->durTotal), a.globalBusy ? 100.0 * static_cast<double>(op->durTotal) / static_cast<double>(a.globalBusy) : 0.0,
-            op->pmuVerdict, op->cubeUtilization ? fmt::format("{:.1f} %", *op->cubeUtilization) : std::string("-"));
+        out("| {} | {} | {} | {} | {:.3f} ms | {:.1f} % | {} | {} |\n", op->rankByTotal, code(op->name),
+            op->taskType.empty() ? "-" : op->taskType, op->calls, nsToMs(op->durTotal),
+            a.globalBusy ? 100.0 * static_cast<double>(op->durTotal) / static_cast<double>(a.globalBusy)
+                         : 0.0,
+            op->pmuVerdict,
+            op->cubeUtilization ? fmt::format("{:.1f} %", *op->cubeUtilization) : std::string("-"));
     }
-    out("\nWait anchors (wait ratio > {:.2f} among the top {} by average total cost): ", a.rules.wait_list_ratio, a.rules.wait_list_top);
+    out("\nWait anchors (wait ratio > {:.2f} among the top {} by average total cost): ",
+        a.rules.wait_list_ratio, a.rules.wait_list_top);
     std::vector<std::string> anchors;
     for (const auto& op : a.ops)
         if (op.waitAnchor)
-            anchors.push_back(fmt::format("{} (wait ratio {:.2f}{}{})", code(op.name), op.waitRatio, op.falseHotspot ? ", false-hotspot risk" : "",
+            anchors.push_back(fmt::format("{} (wait ratio {:.2f}{}{})", code(op.name), op.waitRatio,
+                                          op.falseHotspot ? ", false-hotspot risk" : "",
                                           op.waitPollution ? ", wait overlaps communication" : ""));
     out("{}.\n\n", anchors.empty() ? "none" : join(anchors, "; "));
     out("AICPU ops: ");
     std::vector<std::string> ai;
     for (const auto& x : a.aicpuOps)
-        ai.push_back(fmt::format("{} — {} calls, {:.3f} ms, masked {:.0f} %, {}{}", code(x.name), x.calls, nsToMs(x.durTotal), x.maskedRatio * 100,
-                                 x.cls, x.touchesBubble ? " (next to a significant bubble)" : ""));
+        ai.push_back(fmt::format("{} — {} calls, {:.3f} ms, masked {:.0f} %, {}{}", code(x.name), x.calls,
+                                 nsToMs(x.durTotal), x.maskedRatio * 100, x.cls,
+                                 x.touchesBubble ? " (next to a significant bubble)" : ""));
     out("{}.\n\n", ai.empty() ? "none" : join(ai, "; "));
-    if (!a.pmuExists) out("PMU: pmu_unavailable — collect with Level1 and aic_metrics=PipeUtilization to get compute/memory-bound verdicts.\n\n");
+    if (!a.pmuExists)
+        out("PMU: pmu_unavailable — collect with Level1 and aic_metrics=PipeUtilization to get "
+            "compute/memory-bound verdicts.\n\n");
 
     // ---------------------------------------------------------------- Recommendations
-    out("## 5. Recommendations\n\n| Priority | Scope | Target | Action | Why | Follow-up | Evidence gap |\n|---|---|---|---|---|---|---|\n");
+    out("## 5. Recommendations\n\n| Priority | Scope | Target | Action | Why | Follow-up | Evidence gap "
+        "|\n|---|---|---|---|---|---|---|\n");
     for (const auto& rc : a.recommendations)
-        out("| {} | {} | {} | {} | {} | {} | {} |\n", rc.priority, rc.scope, rc.target.empty() ? "-" : code(rc.target), esc(rc.action),
-            esc(rc.why), rc.followupRequired ? "yes" : "no", rc.evidenceGap.empty() ? "-" : esc(rc.evidenceGap));
+        out("| {} | {} | {} | {} | {} | {} | {} |\n", rc.priority, rc.scope,
+            rc.target.empty() ? "-" : code(rc.target), esc(rc.action), esc(rc.why),
+            rc.followupRequired ? "yes" : "no", rc.evidenceGap.empty() ? "-" : esc(rc.evidenceGap));
     if (a.recommendations.empty()) out("| - | - | - | No action suggested by the evidence. | | | |\n");
 
     // ---------------------------------------------------------------- Data quality
     out("\n## 6. Data quality\n\n");
     if (r.findings.empty()) out("No finding: the collection looks complete.\n");
     for (const auto& f : r.findings)
-        out("- **{}** `{}`: {} {} {}\n", severityName(f.severity), f.id, esc(f.seen), f.impact.empty() ? "" : "Effect: " + esc(f.impact),
-            f.fix.empty() ? "" : "Fix: " + esc(f.fix));
-    for (const auto& n : a.notes) out("- {}\n", esc(n));
+        out("- **{}** `{}`: {} {} {}\n", severityName(f.severity), f.id, esc(f.seen),
+            f.impact.empty() ? "" : "Effect: " + esc(f.impact), f.fix.empty() ? "" : "Fix: " + esc(f.fix));
+    for (const auto& n : a.notes)
+        out("- {}\n", esc(n));
     if (r.crossCheck.available) {
-        out("\nProfiler cross-check (step_trace_time.csv): {} mismatch(es) over {} step(s).\n", r.crossCheck.mismatches, r.crossCheck.rows.size());
+        out("\nProfiler cross-check (step_trace_time.csv): {} mismatch(es) over {} step(s).\n",
+            r.crossCheck.mismatches, r.crossCheck.rows.size());
     }
-    out("\nLimitations: CANN documents a kernel's Wait Time as the gap since the previous task on its stream, so a large wait "
-        "marks where a stream waited, not what it waited for; ops whose waits overlap collectives are flagged and demoted.\n");
+    out("\nLimitations: CANN documents a kernel's Wait Time as the gap since the previous task on its "
+        "stream, so a large wait "
+        "marks where a stream waited, not what it waited for; ops whose waits overlap collectives are "
+        "flagged and demoted.\n");
     out("\n## 7. Thresholds used\n\n| Rule | Value |\n|---|---|\n");
-    for (const auto& [k, v] : a.rules.entries()) out("| `{}` | {} |\n", k, v);
+    for (const auto& [k, v] : a.rules.entries())
+        out("| `{}` | {} |\n", k, v);
 #undef out
     return o;
 }

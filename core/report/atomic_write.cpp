@@ -13,7 +13,9 @@ namespace {
 bool (*gFailBeforeRename)() = nullptr;
 } // namespace
 
-void testing::setAtomicWriteFailpoint(bool (*f)()) { gFailBeforeRename = f; }
+void testing::setAtomicWriteFailpoint(bool (*f)()) {
+    gFailBeforeRename = f;
+}
 
 std::string writeFileAtomically(const std::string& path, std::string_view content) {
     std::string tmpl = path + ".tmp-XXXXXX";

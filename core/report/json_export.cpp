@@ -13,9 +13,15 @@ namespace {
 using json = nlohmann::ordered_json;
 
 // Fixed rounding: ms to the nanosecond, ratios to 1e-6. Keeps files byte-identical across runs.
-double ms(TimeNs ns) { return static_cast<double>(ns) / 1e6; }
-double us(TimeNs ns) { return static_cast<double>(ns) / 1e3; }
-double ratio(double r) { return std::round(r * 1e6) / 1e6; }
+double ms(TimeNs ns) {
+    return static_cast<double>(ns) / 1e6;
+}
+double us(TimeNs ns) {
+    return static_cast<double>(ns) / 1e3;
+}
+double ratio(double r) {
+    return std::round(r * 1e6) / 1e6;
+}
 
 json findingJson(const Finding& f) {
     json j;
@@ -31,18 +37,30 @@ json findingJson(const Finding& f) {
     return j;
 }
 
-json ratioOrNull(bool exists, double v) { return exists ? json(ratio(v)) : json(nullptr); }
-
-json kernelJson(const NeighbourKernel& k) {
-    return {{"name", k.name}, {"task_type", k.taskType}, {"start_us", us(k.start)}, {"start_ns", k.start}, {"duration_us", us(k.dur)},
-            {"wait_us", us(k.wait)}, {"stream", k.stream >= 0 ? json(k.stream) : json(nullptr)}};
+json ratioOrNull(bool exists, double v) {
+    return exists ? json(ratio(v)) : json(nullptr);
 }
 
-json statsJson(const MetricStats& m) { return {{"avg", m.avg}, {"median", m.median}, {"p90", m.p90}, {"p95", m.p95}}; }
+json kernelJson(const NeighbourKernel& k) {
+    return {{"name", k.name},
+            {"task_type", k.taskType},
+            {"start_us", us(k.start)},
+            {"start_ns", k.start},
+            {"duration_us", us(k.dur)},
+            {"wait_us", us(k.wait)},
+            {"stream", k.stream >= 0 ? json(k.stream) : json(nullptr)}};
+}
+
+json statsJson(const MetricStats& m) {
+    return {{"avg", m.avg}, {"median", m.median}, {"p90", m.p90}, {"p95", m.p95}};
+}
 
 json clocksJson(const Clocks& c) {
-    return {{"wall_ms", ms(c.wall)}, {"busy_union_ms", ms(c.busyUnion)}, {"kernel_sum_ms", ms(c.kernelSum)},
-            {"total_cost_ms", ms(c.totalCost)}, {"kernel_count", c.kernels}};
+    return {{"wall_ms", ms(c.wall)},
+            {"busy_union_ms", ms(c.busyUnion)},
+            {"kernel_sum_ms", ms(c.kernelSum)},
+            {"total_cost_ms", ms(c.totalCost)},
+            {"kernel_count", c.kernels}};
 }
 
 // ANALYSIS.md §9 structures with the four clocks for block and side, and the §11 summary.
@@ -51,42 +69,75 @@ void addArchitectureJson(json& root, const AnalysisResult& r) {
     json structures = json::array();
     for (const auto& s : a.structures) {
         json shares = json::object();
-        for (const auto& [k, v] : s.taskShares) shares[k] = ratio(v);
-        structures.push_back({{"structure_id", s.id}, {"type", s.type}, {"step_id", s.stepId},
+        for (const auto& [k, v] : s.taskShares)
+            shares[k] = ratio(v);
+        structures.push_back({{"structure_id", s.id},
+                              {"type", s.type},
+                              {"step_id", s.stepId},
                               {"pass", s.passIndex >= 0 ? json(s.passIndex) : json(nullptr)},
                               {"layer_in_pass", s.layerInPass >= 0 ? json(s.layerInPass) : json(nullptr)},
-                              {"start_us", us(s.span.a)}, {"end_us", us(s.span.b)}, {"start_ns", s.span.a}, {"end_ns", s.span.b},
-                              {"kernel_count", s.all.kernels}, {"wall_ms", ms(s.all.wall)}, {"busy_union_ms", ms(s.all.busyUnion)},
-                              {"kernel_sum_ms", ms(s.all.kernelSum)}, {"total_cost_ms", ms(s.all.totalCost)},
-                              {"share_of_step", ratio(s.shareOfStep)}, {"task_type_shares", shares},
+                              {"start_us", us(s.span.a)},
+                              {"end_us", us(s.span.b)},
+                              {"start_ns", s.span.a},
+                              {"end_ns", s.span.b},
+                              {"kernel_count", s.all.kernels},
+                              {"wall_ms", ms(s.all.wall)},
+                              {"busy_union_ms", ms(s.all.busyUnion)},
+                              {"kernel_sum_ms", ms(s.all.kernelSum)},
+                              {"total_cost_ms", ms(s.all.totalCost)},
+                              {"share_of_step", ratio(s.shareOfStep)},
+                              {"task_type_shares", shares},
                               {"main_stream", s.mainStream >= 0 ? json(s.mainStream) : json(nullptr)},
-                              {"block", clocksJson(s.block)}, {"side", clocksJson(s.side)},
-                              {"gap_before_ms", ms(s.gapBefore)}, {"internal_bubble_ms", ms(s.internalBubbles)},
+                              {"block", clocksJson(s.block)},
+                              {"side", clocksJson(s.side)},
+                              {"gap_before_ms", ms(s.gapBefore)},
+                              {"internal_bubble_ms", ms(s.internalBubbles)},
                               {"internal_bubble_count", s.internalBubbleCount}});
     }
     root["structures"] = structures;
     json drill = json::array();
     for (const auto& d : a.drillDown)
-        drill.push_back({{"bubble_id", d.windowId}, {"structure_id", d.structureId.empty() ? json(nullptr) : json(d.structureId)},
-                         {"inside_structure", d.insideStructure}, {"duration_ms", ms(d.duration)},
-                         {"kernel_before", d.kernelBefore}, {"kernel_after", d.kernelAfter}});
+        drill.push_back({{"bubble_id", d.windowId},
+                         {"structure_id", d.structureId.empty() ? json(nullptr) : json(d.structureId)},
+                         {"inside_structure", d.insideStructure},
+                         {"duration_ms", ms(d.duration)},
+                         {"kernel_before", d.kernelBefore},
+                         {"kernel_after", d.kernelAfter}});
     root["structure_drilldown"] = drill;
     json types = json::array();
     for (const auto& t : a.types) {
         json ranges = json::array();
-        for (const auto& [x, y] : t.ranges) ranges.push_back({x, y});
-        types.push_back({{"type", t.type}, {"layer_ranges", ranges}, {"count_per_pass", t.count}, {"layers_measured", t.occurrences},
-                         {"wall_ms_min", t.wallMinMs}, {"wall_ms_avg", t.wallAvgMs}, {"wall_ms_max", t.wallMaxMs}});
+        for (const auto& [x, y] : t.ranges)
+            ranges.push_back({x, y});
+        types.push_back({{"type", t.type},
+                         {"layer_ranges", ranges},
+                         {"count_per_pass", t.count},
+                         {"layers_measured", t.occurrences},
+                         {"wall_ms_min", t.wallMinMs},
+                         {"wall_ms_avg", t.wallAvgMs},
+                         {"wall_ms_max", t.wallMaxMs}});
     }
     json passes = json::array();
     for (const auto& ps : a.passes)
-        passes.push_back({{"pass", ps.index}, {"step_id", ps.stepId}, {"phase", ps.phase}, {"layers", ps.markerCount},
-                          {"start_us", us(ps.span.a)}, {"wall_ms", ms(ps.span.length())}, {"kernel_count", ps.kernelCount}});
-    root["architecture"] = {{"marker", a.marker.empty() ? json(nullptr) : json(a.marker)}, {"marker_source", a.markerSource},
-                            {"confidence", a.confidence}, {"marker_count", a.markerCount}, {"layers_per_pass", a.layersPerPass},
-                            {"pass_count", a.passes.size()}, {"pass_count_consistent", a.passCountConsistent},
-                            {"cross_check_mismatches", a.crossCheckMismatches}, {"comm_overlap_share", ratio(a.commOverlapShare)},
-                            {"layer_types", types}, {"passes", passes}, {"notes", a.notes}};
+        passes.push_back({{"pass", ps.index},
+                          {"step_id", ps.stepId},
+                          {"phase", ps.phase},
+                          {"layers", ps.markerCount},
+                          {"start_us", us(ps.span.a)},
+                          {"wall_ms", ms(ps.span.length())},
+                          {"kernel_count", ps.kernelCount}});
+    root["architecture"] = {{"marker", a.marker.empty() ? json(nullptr) : json(a.marker)},
+                            {"marker_source", a.markerSource},
+                            {"confidence", a.confidence},
+                            {"marker_count", a.markerCount},
+                            {"layers_per_pass", a.layersPerPass},
+                            {"pass_count", a.passes.size()},
+                            {"pass_count_consistent", a.passCountConsistent},
+                            {"cross_check_mismatches", a.crossCheckMismatches},
+                            {"comm_overlap_share", ratio(a.commOverlapShare)},
+                            {"layer_types", types},
+                            {"passes", passes},
+                            {"notes", a.notes}};
 }
 
 // The anomaly_discovery schema fields (ANALYSIS.md §10.1) plus op rankings, AICPU, recommendations, rules.
@@ -99,11 +150,16 @@ void addAnomalyJson(json& root, const AnalysisResult& r) {
     g["capture_span_ms"] = ms(span);
     g["device_busy_union_ms"] = ms(a.globalBusy);
     g["device_gap_ms"] = ms(span - a.globalBusy);
-    g["device_gap_ratio"] = span > 0 ? ratio(static_cast<double>(span - a.globalBusy) / static_cast<double>(span)) : 0.0;
+    g["device_gap_ratio"] =
+        span > 0 ? ratio(static_cast<double>(span - a.globalBusy) / static_cast<double>(span)) : 0.0;
     g["largest_gap_ms"] = ms(a.largestGap);
     json tg = json::array();
     for (const auto& w : a.topGlobalGaps)
-        tg.push_back({{"start_us", us(w.a)}, {"end_us", us(w.b)}, {"duration_ms", ms(w.length())}, {"start_ns", w.a}, {"end_ns", w.b}});
+        tg.push_back({{"start_us", us(w.a)},
+                      {"end_us", us(w.b)},
+                      {"duration_ms", ms(w.length())},
+                      {"start_ns", w.a},
+                      {"end_ns", w.b}});
     g["top_gap_windows"] = tg;
     root["global_device_gap_analysis"] = g;
 
@@ -146,7 +202,8 @@ void addAnomalyJson(json& root, const AnalysisResult& r) {
     root["step_group_anomalies"] = groups;
 
     json windows = json::array();
-    for (std::size_t i = 0; i < a.windows.size() && i < static_cast<std::size_t>(a.rules.window_list_cap); ++i) {
+    for (std::size_t i = 0; i < a.windows.size() && i < static_cast<std::size_t>(a.rules.window_list_cap);
+         ++i) {
         const auto& w = a.windows[i];
         const bool ev = w.evidence.hostTraceExists;
         json j;
@@ -160,21 +217,26 @@ void addAnomalyJson(json& root, const AnalysisResult& r) {
         j["host_visible_coverage_ratio"] = ratioOrNull(ev, w.evidence.coverage);
         j["sync_marker_overlap_ratio"] = ratioOrNull(ev, w.evidence.syncRatio);
         j["comm_marker_overlap_ratio"] = ratioOrNull(ev, w.evidence.commRatio);
-        j["host_parallelism"] = ev && w.evidence.parallelism ? json(ratio(*w.evidence.parallelism)) : json(nullptr);
+        j["host_parallelism"] =
+            ev && w.evidence.parallelism ? json(ratio(*w.evidence.parallelism)) : json(nullptr);
         j["candidate_labels"] = w.labels;
         json evOps = json::array();
-        for (const auto& h : w.evidence.topEvents) evOps.push_back(h.name);
+        for (const auto& h : w.evidence.topEvents)
+            evOps.push_back(h.name);
         j["evidence_ops"] = evOps;
         j["start_ns"] = w.span.a;
         j["end_ns"] = w.span.b;
         j["capture_boundary"] = w.boundary;
         j["label_evidence"] = w.labelEvidence;
         json top = json::array();
-        for (const auto& h : w.evidence.topEvents) top.push_back({{"name", h.name}, {"thread", h.thread}, {"overlap_us", us(h.overlap)}});
+        for (const auto& h : w.evidence.topEvents)
+            top.push_back({{"name", h.name}, {"thread", h.thread}, {"overlap_us", us(h.overlap)}});
         j["top_host_events"] = top;
         json before = json::array(), after = json::array();
-        for (const auto& k : w.before) before.push_back(kernelJson(k));
-        for (const auto& k : w.after) after.push_back(kernelJson(k));
+        for (const auto& k : w.before)
+            before.push_back(kernelJson(k));
+        for (const auto& k : w.after)
+            after.push_back(kernelJson(k));
         j["kernels_before"] = before;
         j["kernels_after"] = after;
         windows.push_back(j);
@@ -187,18 +249,27 @@ void addAnomalyJson(json& root, const AnalysisResult& r) {
         if (!o.waitAnchor) continue;
         json ev = json::array();
         ev.push_back(fmt::format("rank {} by average total cost, {} calls", o.rankByAvgCost, o.calls));
-        if (o.waitPollution) ev.push_back("wait span overlaps a communication window: wait_not_reliable_for_rootcause");
-        anchors.push_back({{"op_name", o.name}, {"location", o.taskType.empty() ? json(nullptr) : json(o.taskType)},
-                           {"duration_us_avg", o.durAvgUs}, {"wait_us_avg", o.waitAvgUs}, {"total_cost_us_avg", o.totalCostAvgUs},
-                           {"wait_ratio", ratio(o.waitRatio)}, {"is_false_hotspot_risk", o.falseHotspot}, {"evidence", ev},
+        if (o.waitPollution)
+            ev.push_back("wait span overlaps a communication window: wait_not_reliable_for_rootcause");
+        anchors.push_back({{"op_name", o.name},
+                           {"location", o.taskType.empty() ? json(nullptr) : json(o.taskType)},
+                           {"duration_us_avg", o.durAvgUs},
+                           {"wait_us_avg", o.waitAvgUs},
+                           {"total_cost_us_avg", o.totalCostAvgUs},
+                           {"wait_ratio", ratio(o.waitRatio)},
+                           {"is_false_hotspot_risk", o.falseHotspot},
+                           {"evidence", ev},
                            {"wait_not_reliable_for_rootcause", o.waitPollution}});
     }
     root["wait_anchor_ops"] = anchors;
 
     json causes = json::array();
     for (const auto& c : a.softCauses)
-        causes.push_back({{"label", c.label}, {"confidence", c.confidence}, {"scope", c.scope},
-                          {"target_id", c.target.empty() ? json(nullptr) : json(c.target)}, {"evidence", c.evidence}});
+        causes.push_back({{"label", c.label},
+                          {"confidence", c.confidence},
+                          {"scope", c.scope},
+                          {"target_id", c.target.empty() ? json(nullptr) : json(c.target)},
+                          {"evidence", c.evidence}});
     root["soft_root_cause_summary"] = causes;
     root["requires_host_followup"] = a.requiresHostFollowup;
     root["confidence"] = a.confidence;
@@ -207,16 +278,28 @@ void addAnomalyJson(json& root, const AnalysisResult& r) {
     json stepTags = json::array();
     for (const auto& t : a.stepTags) {
         const auto& st = r.steps.steps[static_cast<std::size_t>(t.stepIndex)];
-        stepTags.push_back({{"step_id", st.number >= 0 ? std::to_string(st.number) : std::string("pseudo")}, {"tags", t.tags}});
+        stepTags.push_back({{"step_id", st.number >= 0 ? std::to_string(st.number) : std::string("pseudo")},
+                            {"tags", t.tags}});
     }
     root["step_tags"] = stepTags;
 
     auto opJson = [](const OpStats& o) {
-        json j{{"op_name", o.name}, {"task_type", o.taskType}, {"call_count", o.calls}, {"duration_us_avg", o.durAvgUs},
-               {"duration_ms_total", ms(o.durTotal)}, {"wait_us_avg", o.waitAvgUs}, {"total_cost_us_avg", o.totalCostAvgUs},
-               {"wait_ratio", ratio(o.waitRatio)}, {"rank_by_avg_total_cost", o.rankByAvgCost}, {"rank_by_total_duration", o.rankByTotal},
-               {"representative_shapes", o.shapes}, {"wait_anchor", o.waitAnchor}, {"is_false_hotspot_risk", o.falseHotspot},
-               {"wait_pollution_risk", o.waitPollution}, {"pmu_verdict", o.pmuVerdict}, {"pmu_detail", o.pmuDetail}};
+        json j{{"op_name", o.name},
+               {"task_type", o.taskType},
+               {"call_count", o.calls},
+               {"duration_us_avg", o.durAvgUs},
+               {"duration_ms_total", ms(o.durTotal)},
+               {"wait_us_avg", o.waitAvgUs},
+               {"total_cost_us_avg", o.totalCostAvgUs},
+               {"wait_ratio", ratio(o.waitRatio)},
+               {"rank_by_avg_total_cost", o.rankByAvgCost},
+               {"rank_by_total_duration", o.rankByTotal},
+               {"representative_shapes", o.shapes},
+               {"wait_anchor", o.waitAnchor},
+               {"is_false_hotspot_risk", o.falseHotspot},
+               {"wait_pollution_risk", o.waitPollution},
+               {"pmu_verdict", o.pmuVerdict},
+               {"pmu_detail", o.pmuDetail}};
         j["cube_utilization_pct"] = o.cubeUtilization ? json(*o.cubeUtilization) : json(nullptr);
         return j;
     };
@@ -224,8 +307,10 @@ void addAnomalyJson(json& root, const AnalysisResult& r) {
     for (const auto& o : a.ops)
         if (o.rankByAvgCost <= 50) byCost.push_back(opJson(o));
     std::vector<const OpStats*> t;
-    for (const auto& o : a.ops) t.push_back(&o);
-    std::sort(t.begin(), t.end(), [](const OpStats* x, const OpStats* y) { return x->rankByTotal < y->rankByTotal; });
+    for (const auto& o : a.ops)
+        t.push_back(&o);
+    std::sort(t.begin(), t.end(),
+              [](const OpStats* x, const OpStats* y) { return x->rankByTotal < y->rankByTotal; });
     for (const auto* o : t)
         if (o->rankByTotal <= 50) byTotal.push_back(opJson(*o));
     root["op_rankings"] = {{"scope", a.groups.empty() ? json("whole capture") : json(a.groups.front().id)},
@@ -234,19 +319,28 @@ void addAnomalyJson(json& root, const AnalysisResult& r) {
                            {"by_total_duration", byTotal}};
     json aicpu = json::array();
     for (const auto& ai : a.aicpuOps)
-        aicpu.push_back({{"op_name", ai.name}, {"call_count", ai.calls}, {"duration_ms_total", ms(ai.durTotal)},
-                         {"masked_ratio", ratio(ai.maskedRatio)}, {"class", ai.cls}, {"adjacent_to_bubble", ai.touchesBubble}});
+        aicpu.push_back({{"op_name", ai.name},
+                         {"call_count", ai.calls},
+                         {"duration_ms_total", ms(ai.durTotal)},
+                         {"masked_ratio", ratio(ai.maskedRatio)},
+                         {"class", ai.cls},
+                         {"adjacent_to_bubble", ai.touchesBubble}});
     root["aicpu_ops"] = aicpu;
     json recs = json::array();
     for (const auto& rc : a.recommendations)
-        recs.push_back({{"priority", rc.priority}, {"scope", rc.scope}, {"target", rc.target.empty() ? json(nullptr) : json(rc.target)},
-                        {"action", rc.action}, {"why", rc.why}, {"followup_required", rc.followupRequired},
+        recs.push_back({{"priority", rc.priority},
+                        {"scope", rc.scope},
+                        {"target", rc.target.empty() ? json(nullptr) : json(rc.target)},
+                        {"action", rc.action},
+                        {"why", rc.why},
+                        {"followup_required", rc.followupRequired},
                         {"evidence_gap", rc.evidenceGap.empty() ? json(nullptr) : json(rc.evidenceGap)}});
     root["recommendations"] = recs;
     root["bubble_first_summary"] = a.answers;
     addArchitectureJson(root, r);
     json rules = json::object();
-    for (const auto& [k, v] : a.rules.entries()) rules[k] = v;
+    for (const auto& [k, v] : a.rules.entries())
+        rules[k] = v;
     root["rules"] = rules;
 }
 
@@ -273,7 +367,8 @@ std::string renderJson(const Profile& p, const AnalysisResult& r) {
     inv["trace_truncated"] = p.inventory.traceTruncated;
     inv["step_source"] = stepSourceName(r.steps.source);
     json files = json::array();
-    for (const auto& f : p.inventory.files) files.push_back({{"role", f.role}, {"path", f.path}, {"bytes", f.bytes}, {"records", f.records}});
+    for (const auto& f : p.inventory.files)
+        files.push_back({{"role", f.role}, {"path", f.path}, {"bytes", f.bytes}, {"records", f.records}});
     inv["files"] = files;
     root["inventory"] = inv;
 
@@ -314,8 +409,11 @@ std::string renderJson(const Profile& p, const AnalysisResult& r) {
         jr["matched"] = row.matched;
         json figs = json::array();
         for (const auto& f : row.figures)
-            figs.push_back({{"field", f.field}, {"profiler_column", f.profilerColumn}, {"ours_us", std::round(f.oursUs * 1000) / 1000},
-                            {"profiler_us", f.profilerUs ? json(*f.profilerUs) : json(nullptr)}, {"mismatch", f.mismatch}});
+            figs.push_back({{"field", f.field},
+                            {"profiler_column", f.profilerColumn},
+                            {"ours_us", std::round(f.oursUs * 1000) / 1000},
+                            {"profiler_us", f.profilerUs ? json(*f.profilerUs) : json(nullptr)},
+                            {"mismatch", f.mismatch}});
         jr["figures"] = figs;
         rows.push_back(jr);
     }
@@ -324,7 +422,8 @@ std::string renderJson(const Profile& p, const AnalysisResult& r) {
 
     json dq;
     json fs = json::array();
-    for (const auto& f : r.findings) fs.push_back(findingJson(f));
+    for (const auto& f : r.findings)
+        fs.push_back(findingJson(f));
     dq["findings"] = fs;
     dq["notes"] = r.anomaly.notes;
     root["data_quality"] = dq;

@@ -17,34 +17,41 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
     o += "== Inventory\n";
     for (const auto& f : inv.files)
         o += fmt::format("  {:<44} {:>12} bytes {:>9} records  {}\n", f.role, f.bytes, f.records, f.path);
-    o += fmt::format("  Kernel source: {}{}{}\n", kernelSourceName(inv.kernelSource),
-                     inv.kernelDetailsLevel.empty() ? "" : fmt::format(" ({} header)", inv.kernelDetailsLevel),
-                     inv.kernelsWithoutStream
-                         ? fmt::format("; {} kernels had no Stream ID, {} recovered from the trace", inv.kernelsWithoutStream, inv.streamsFromTrace)
-                         : std::string());
+    o += fmt::format(
+        "  Kernel source: {}{}{}\n", kernelSourceName(inv.kernelSource),
+        inv.kernelDetailsLevel.empty() ? "" : fmt::format(" ({} header)", inv.kernelDetailsLevel),
+        inv.kernelsWithoutStream ? fmt::format("; {} kernels had no Stream ID, {} recovered from the trace",
+                                               inv.kernelsWithoutStream, inv.streamsFromTrace)
+                                 : std::string());
     if (inv.kernelsTaskTypeFromTrace)
-        o += fmt::format("  Task types taken from the trace for {} kernels (kernel table had none)\n", inv.kernelsTaskTypeFromTrace);
+        o += fmt::format("  Task types taken from the trace for {} kernels (kernel table had none)\n",
+                         inv.kernelsTaskTypeFromTrace);
     std::map<std::int32_t, std::size_t> streams;
     std::size_t cls[4] = {0, 0, 0, 0};
     for (const auto& k : p.kernels) {
         ++streams[k.stream];
         ++cls[static_cast<int>(k.cls)];
     }
-    o += fmt::format("  Kernels: {} (compute core {}, AICPU {}, communication {}, other {})\n", p.kernels.size(), cls[0],
-                     cls[1], cls[2], cls[3]);
+    o += fmt::format("  Kernels: {} (compute core {}, AICPU {}, communication {}, other {})\n",
+                     p.kernels.size(), cls[0], cls[1], cls[2], cls[3]);
     std::string sl;
-    for (const auto& [s, n] : streams) sl += fmt::format("{}{}: {}", sl.empty() ? "" : ", ", s < 0 ? std::string("unknown") : std::to_string(s), n);
+    for (const auto& [s, n] : streams)
+        sl += fmt::format("{}{}: {}", sl.empty() ? "" : ", ",
+                          s < 0 ? std::string("unknown") : std::to_string(s), n);
     o += fmt::format("  Streams: {}\n", sl.empty() ? "none" : sl);
     if (!p.kernels.empty()) {
         TimeNs end = 0;
-        for (const auto& k : p.kernels) end = std::max(end, k.end());
-        o += fmt::format("  Device span: {} us → {} us ({:.3f} ms)\n", formatNsAsMicros(p.kernels.front().start),
-                         formatNsAsMicros(end), nsToMs(end - p.kernels.front().start));
+        for (const auto& k : p.kernels)
+            end = std::max(end, k.end());
+        o += fmt::format("  Device span: {} us → {} us ({:.3f} ms)\n",
+                         formatNsAsMicros(p.kernels.front().start), formatNsAsMicros(end),
+                         nsToMs(end - p.kernels.front().start));
     }
     if (p.hasTrace)
-        o += fmt::format("  Trace: {} events ({} host, {} device, {} HCCL, {} overlap-analysis, {} flows, {} counters)\n",
-                         inv.traceEventCount, p.hostEvents.size(), p.deviceEvents.size(), p.hcclEvents.size(),
-                         p.overlapEvents.size(), p.flows.size(), inv.counterEventCount);
+        o += fmt::format(
+            "  Trace: {} events ({} host, {} device, {} HCCL, {} overlap-analysis, {} flows, {} counters)\n",
+            inv.traceEventCount, p.hostEvents.size(), p.deviceEvents.size(), p.hcclEvents.size(),
+            p.overlapEvents.size(), p.flows.size(), inv.counterEventCount);
     o += fmt::format("  Steps: {} from {}\n\n", r.steps.steps.size(), stepSourceName(r.steps.source));
 
     o += "== Health\n";
@@ -52,19 +59,23 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
     for (const auto& f : r.findings) {
         o += fmt::format("  [{}] {}: {}\n", severityName(f.severity), f.id, f.seen);
         if (!f.file.empty())
-            o += fmt::format("      file: {}{}{}\n", f.file, f.line > 0 ? fmt::format(", line {}", f.line) : "",
+            o += fmt::format("      file: {}{}{}\n", f.file,
+                             f.line > 0 ? fmt::format(", line {}", f.line) : "",
                              f.byteOffset >= 0 ? fmt::format(", byte {}", f.byteOffset) : "");
         if (!f.impact.empty()) o += fmt::format("      effect: {}\n", f.impact);
         if (!f.fix.empty()) o += fmt::format("      fix: {}\n", f.fix);
     }
     o += "\n== Steps (ms)\n";
-    o += fmt::format("  {:>8} {:>11} {:>11} {:>11} {:>8} {:>11} {:>11} {:>11} {:>11} {:>7} {:>8}\n", "step", "service",
-                     "busy_union", "underfeed", "ratio", "prelaunch", "tail", "internal", "largest", "bubbles", "kernels");
+    o += fmt::format("  {:>8} {:>11} {:>11} {:>11} {:>8} {:>11} {:>11} {:>11} {:>11} {:>7} {:>8}\n", "step",
+                     "service", "busy_union", "underfeed", "ratio", "prelaunch", "tail", "internal",
+                     "largest", "bubbles", "kernels");
     for (const auto& m : r.metrics) {
-        o += fmt::format("  {:>8} {:>11.3f} {:>11.3f} {:>11.3f} {:>8.4f} {:>11.3f} {:>11.3f} {:>11.3f} {:>11.3f} {:>7} {:>8}\n",
-                         m.stepId < 0 ? std::string("-") : std::to_string(m.stepId), nsToMs(m.service), nsToMs(m.busyUnion),
-                         nsToMs(m.underfeed), m.underfeedRatio, nsToMs(m.prelaunchGap), nsToMs(m.tailGap),
-                         nsToMs(m.internalBubbleTotal), nsToMs(m.largestInternalBubble), m.bubbleCount, m.kernelCount);
+        o += fmt::format("  {:>8} {:>11.3f} {:>11.3f} {:>11.3f} {:>8.4f} {:>11.3f} {:>11.3f} {:>11.3f} "
+                         "{:>11.3f} {:>7} {:>8}\n",
+                         m.stepId < 0 ? std::string("-") : std::to_string(m.stepId), nsToMs(m.service),
+                         nsToMs(m.busyUnion), nsToMs(m.underfeed), m.underfeedRatio, nsToMs(m.prelaunchGap),
+                         nsToMs(m.tailGap), nsToMs(m.internalBubbleTotal), nsToMs(m.largestInternalBubble),
+                         m.bubbleCount, m.kernelCount);
     }
     if (r.crossCheck.available) {
         o += "\n== Profiler cross-check (step_trace_time.csv, us)\n";
@@ -74,9 +85,10 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
                 continue;
             }
             for (const auto& f : row.figures) {
-                o += fmt::format("  step {:<5} {:<24} ours {:>14.3f}   profiler {:>14} ({}){}\n", row.stepId, f.field, f.oursUs,
-                                 f.profilerUs ? fmt::format("{:.3f}", *f.profilerUs) : std::string("n/a"), f.profilerColumn,
-                                 f.mismatch ? "  MISMATCH" : "");
+                o += fmt::format("  step {:<5} {:<24} ours {:>14.3f}   profiler {:>14} ({}){}\n", row.stepId,
+                                 f.field, f.oursUs,
+                                 f.profilerUs ? fmt::format("{:.3f}", *f.profilerUs) : std::string("n/a"),
+                                 f.profilerColumn, f.mismatch ? "  MISMATCH" : "");
             }
         }
     }
@@ -85,21 +97,27 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
     for (std::size_t i = 0; i < a.windows.size() && i < static_cast<std::size_t>(a.rules.top_windows); ++i) {
         const auto& w = a.windows[i];
         std::string labels;
-        for (const auto& l : w.labels) labels += (labels.empty() ? "" : ", ") + l;
-        o += fmt::format("  {} step {:<7} {:<13} {:>10.3f} ms  at {} us  coverage {}  [{}]\n", w.id, w.stepId, windowScopeName(w.scope),
-                         nsToMs(w.span.length()), formatNsAsMicros(w.span.a),
-                         w.evidence.hostTraceExists ? fmt::format("{:.2f}", w.evidence.coverage) : std::string("n/a"), labels);
+        for (const auto& l : w.labels)
+            labels += (labels.empty() ? "" : ", ") + l;
+        o += fmt::format("  {} step {:<7} {:<13} {:>10.3f} ms  at {} us  coverage {}  [{}]\n", w.id, w.stepId,
+                         windowScopeName(w.scope), nsToMs(w.span.length()), formatNsAsMicros(w.span.a),
+                         w.evidence.hostTraceExists ? fmt::format("{:.2f}", w.evidence.coverage)
+                                                    : std::string("n/a"),
+                         labels);
     }
     if (!a.globalTags.empty()) {
         std::string t;
-        for (const auto& x : a.globalTags) t += (t.empty() ? "" : ", ") + x;
+        for (const auto& x : a.globalTags)
+            t += (t.empty() ? "" : ", ") + x;
         o += fmt::format("  Tags: {}\n", t);
     }
     std::string rules;
-    for (const auto& [k, v] : a.rules.entries()) rules += fmt::format("{}{}={}", rules.empty() ? "" : " ", k, v);
+    for (const auto& [k, v] : a.rules.entries())
+        rules += fmt::format("{}{}={}", rules.empty() ? "" : " ", k, v);
     o += "  Thresholds (override with --rules FILE): " + rules + "\n";
     o += "\n== Bubble-first summary\n";
-    for (std::size_t i = 0; i < a.answers.size(); ++i) o += fmt::format("  {}. {}\n", i + 1, a.answers[i]);
+    for (std::size_t i = 0; i < a.answers.size(); ++i)
+        o += fmt::format("  {}. {}\n", i + 1, a.answers[i]);
     return o;
 }
 

@@ -6,24 +6,26 @@
 #include "io/profile_loader.h"
 #include "io/trace_json_reader.h"
 
-#include <simdjson.h>
 #include <fmt/format.h>
+#include <simdjson.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <atomic>
 #include <thread>
-#include <algorithm>
 #include <vector>
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 long peakRssKb() {
     std::ifstream f("/proc/self/status");
@@ -38,7 +40,9 @@ void resetPeakRss() {
     f << "5";
 }
 
-double mb(std::uintmax_t bytes) { return static_cast<double>(bytes) / 1048576.0; }
+double mb(std::uintmax_t bytes) {
+    return static_cast<double>(bytes) / 1048576.0;
+}
 
 // The limit: simdjson On Demand over the whole file, touching every field of every event.
 std::size_t barePass(const std::string& path, double& seconds) {
@@ -73,11 +77,13 @@ void benchRank(const std::string& label, const std::string& path) {
     }
     const auto& rank = found.ranks[0];
     const auto files = bs::listRankFiles(rank);
-    std::string trace = !files.traceView.empty() ? files.traceView : (files.msprofJson.empty() ? "" : files.msprofJson[0]);
+    std::string trace =
+        !files.traceView.empty() ? files.traceView : (files.msprofJson.empty() ? "" : files.msprofJson[0]);
     fmt::print("\n== {}  ({})\n", label, rank.root);
     std::error_code ec;
     const auto traceBytes = trace.empty() ? 0 : std::filesystem::file_size(trace, ec);
-    const auto csvBytes = files.kernelDetails.empty() ? 0 : std::filesystem::file_size(files.kernelDetails, ec);
+    const auto csvBytes =
+        files.kernelDetails.empty() ? 0 : std::filesystem::file_size(files.kernelDetails, ec);
     resetPeakRss();
     const long rss0 = peakRssKb();
 
@@ -91,7 +97,8 @@ void benchRank(const std::string& label, const std::string& path) {
         t = Clock::now();
         auto r = bs::readKernelTable(files.kernelDetails, bs::KernelSource::KernelDetails, p, s);
         const double sec = since(t);
-        fmt::print("  {:<28} {:>9.3f} s  {:>8.1f} MB/s  ({:.1f} MB, {} rows)\n", "kernel CSV", sec, mb(csvBytes) / sec, mb(csvBytes), r.kept);
+        fmt::print("  {:<28} {:>9.3f} s  {:>8.1f} MB/s  ({:.1f} MB, {} rows)\n", "kernel CSV", sec,
+                   mb(csvBytes) / sec, mb(csvBytes), r.kept);
     }
     if (!trace.empty()) {
         bs::Profile p;
@@ -99,8 +106,8 @@ void benchRank(const std::string& label, const std::string& path) {
         t = Clock::now();
         auto r = bs::readTraceJson(trace, p, s);
         const double sec = since(t);
-        fmt::print("  {:<28} {:>9.3f} s  {:>8.1f} MB/s  ({:.1f} MB, {} events)\n", "trace JSON", sec, mb(traceBytes) / sec, mb(traceBytes),
-                   r.elements);
+        fmt::print("  {:<28} {:>9.3f} s  {:>8.1f} MB/s  ({:.1f} MB, {} events)\n", "trace JSON", sec,
+                   mb(traceBytes) / sec, mb(traceBytes), r.elements);
     }
     // End to end three times (this machine is shared and noisy): the median run is reported.
     constexpr int kRuns = 3;
@@ -120,23 +127,27 @@ void benchRank(const std::string& label, const std::string& path) {
         if (run == 0) rss = peakRssKb(); // first run only: later runs inherit the allocator's free lists
     }
     std::vector<std::pair<double, double>> sorted = runs;
-    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first + a.second < b.first + b.second; });
+    std::sort(sorted.begin(), sorted.end(),
+              [](const auto& a, const auto& b) { return a.first + a.second < b.first + b.second; });
     const double loadSec = sorted[kRuns / 2].first;
     const double anaSec = sorted[kRuns / 2].second;
     const double total = loadSec + anaSec;
     fmt::print("  {:<28} {}\n", "end-to-end runs (s)",
-               fmt::format("{:.3f}, {:.3f}, {:.3f} (median reported, best {:.1f} MB/s)", runs[0].first + runs[0].second,
-                           runs[1].first + runs[1].second, runs[2].first + runs[2].second,
+               fmt::format("{:.3f}, {:.3f}, {:.3f} (median reported, best {:.1f} MB/s)",
+                           runs[0].first + runs[0].second, runs[1].first + runs[1].second,
+                           runs[2].first + runs[2].second,
                            mb(traceBytes) / (sorted[0].first + sorted[0].second)));
     fmt::print("  {:<28} {:>9.3f} s\n", "load (all files)", loadSec);
-    fmt::print("  {:<28} {:>9.3f} s  ({} steps, {} bubble windows)\n", "full analysis", anaSec, result.metrics.size(),
-               result.anomaly.windows.size());
-    fmt::print("  {:<28} {:>9.3f} s  {:>8.1f} MB/s of trace JSON\n", "end to end", total, mb(traceBytes) / total);
+    fmt::print("  {:<28} {:>9.3f} s  ({} steps, {} bubble windows)\n", "full analysis", anaSec,
+               result.metrics.size(), result.anomaly.windows.size());
+    fmt::print("  {:<28} {:>9.3f} s  {:>8.1f} MB/s of trace JSON\n", "end to end", total,
+               mb(traceBytes) / total);
     const std::size_t events = loaded.profile->inventory.traceEventCount + loaded.profile->kernels.size();
     fmt::print("  {:<28} {:>9.1f} MB  ({:.2f} x trace size; before: {:.1f} MB)\n", "peak RSS", rss / 1024.0,
                traceBytes ? (rss * 1024.0) / static_cast<double>(traceBytes) : 0.0, rss0 / 1024.0);
-    fmt::print("  {:<28} {:>9.1f} MB  ({:.1f} bytes per event)\n", "model size", mb(loaded.profile->modelBytes()),
-               events ? static_cast<double>(loaded.profile->modelBytes()) / static_cast<double>(events) : 0.0);
+    fmt::print(
+        "  {:<28} {:>9.1f} MB  ({:.1f} bytes per event)\n", "model size", mb(loaded.profile->modelBytes()),
+        events ? static_cast<double>(loaded.profile->modelBytes()) / static_cast<double>(events) : 0.0);
     loaded.profile.reset();
     // Cancellation latency: cancel 0.5 s into a load and time until loadRank returns.
     {
@@ -153,14 +164,19 @@ void benchRank(const std::string& label, const std::string& path) {
         cancelledAt = Clock::now();
         cancel.store(true);
         th.join();
-        if (latency >= 0) fmt::print("  {:<28} {:>9.3f} s  (cancel 0.5 s into the load; target <= 1 s)\n", "cancel latency", latency);
-        else fmt::print("  {:<28} load finished within 0.5 s, nothing to cancel\n", "cancel latency");
+        if (latency >= 0)
+            fmt::print("  {:<28} {:>9.3f} s  (cancel 0.5 s into the load; target <= 1 s)\n", "cancel latency",
+                       latency);
+        else
+            fmt::print("  {:<28} load finished within 0.5 s, nothing to cancel\n", "cancel latency");
     }
     if (!trace.empty()) {
         double sec = 0;
         const std::size_t n = barePass(trace, sec);
-        fmt::print("  {:<28} {:>9.3f} s  {:>8.1f} MB/s  ({} events)\n", "LIMIT bare simdjson pass", sec, mb(traceBytes) / sec, n);
-        fmt::print("  {:<28} {:>9.2f} x  (end to end / limit; target <= 3)\n", "ratio ours / limit", total / sec);
+        fmt::print("  {:<28} {:>9.3f} s  {:>8.1f} MB/s  ({} events)\n", "LIMIT bare simdjson pass", sec,
+                   mb(traceBytes) / sec, n);
+        fmt::print("  {:<28} {:>9.2f} x  (end to end / limit; target <= 3)\n", "ratio ours / limit",
+                   total / sec);
     }
 }
 
@@ -176,7 +192,8 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto eq = a.find('=');
-        benchRank(eq == std::string::npos ? a : a.substr(0, eq), eq == std::string::npos ? a : a.substr(eq + 1));
+        benchRank(eq == std::string::npos ? a : a.substr(0, eq),
+                  eq == std::string::npos ? a : a.substr(eq + 1));
     }
     return 0;
 }

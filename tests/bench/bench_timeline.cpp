@@ -20,9 +20,10 @@ double median(std::vector<double> v) {
 
 std::shared_ptr<bs::Profile> syntheticProfile(std::size_t n) {
     auto p = std::make_shared<bs::Profile>();
-    const bs::StrId names[] = {p->strings.intern("MatMulV3"), p->strings.intern("FusedInferAttentionScore_x"), p->strings.intern("RmsNorm"),
-                               p->strings.intern("hcom_allReduce_1")};
-    const bs::StrId types[] = {p->strings.intern("AI_CORE"), p->strings.intern("MIX_AIC"), p->strings.intern("AI_VECTOR_CORE"), p->strings.intern("HCCL")};
+    const bs::StrId names[] = {p->strings.intern("MatMulV3"), p->strings.intern("FusedInferAttentionScore_x"),
+                               p->strings.intern("RmsNorm"), p->strings.intern("hcom_allReduce_1")};
+    const bs::StrId types[] = {p->strings.intern("AI_CORE"), p->strings.intern("MIX_AIC"),
+                               p->strings.intern("AI_VECTOR_CORE"), p->strings.intern("HCCL")};
     bs::TimeNs t = 1736408883686740710LL;
     p->kernels.reserve(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -52,11 +53,14 @@ int main(int argc, char** argv) {
         w.resize(1600, 900);
         w.setModel(prof, analysis);
         std::vector<double> out, in;
-        for (int i = 0; i < 15; ++i) out.push_back(w.renderOnceMs());
+        for (int i = 0; i < 15; ++i)
+            out.push_back(w.renderOnceMs());
         const bs::TimeNs mid = (w.dataStart() + w.dataEnd()) / 2, span = (w.dataEnd() - w.dataStart()) / 2000;
         w.setView(mid - span, mid + span);
-        for (int i = 0; i < 15; ++i) in.push_back(w.renderOnceMs());
-        std::printf("timeline, 10^6 kernels, 1600x900: zoomed-out frame median %.2f ms (target <= 16), zoomed-in frame median %.2f ms (target <= 5)\n",
+        for (int i = 0; i < 15; ++i)
+            in.push_back(w.renderOnceMs());
+        std::printf("timeline, 10^6 kernels, 1600x900: zoomed-out frame median %.2f ms (target <= 16), "
+                    "zoomed-in frame median %.2f ms (target <= 5)\n",
                     median(out), median(in));
     }
     for (int i = 1; i < argc; ++i) {
@@ -71,7 +75,8 @@ int main(int argc, char** argv) {
         w.resize(1600, 900);
         w.setModel(prof, analysis);
         w.renderOnceMs();
-        std::printf("%s: first timeline painted %.2f s after opening (target <= 3 s for ~100 MB)\n", argv[i], static_cast<double>(t.elapsed()) / 1000.0);
+        std::printf("%s: first timeline painted %.2f s after opening (target <= 3 s for ~100 MB)\n", argv[i],
+                    static_cast<double>(t.elapsed()) / 1000.0);
     }
     return 0;
 }

@@ -19,11 +19,13 @@ Run run(const QStringList& args) {
     QProcess p;
     p.start(QStringLiteral(BS_BINARY), args);
     p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
 }
 
-QString rd(const QString& rel) { return QDir::cleanPath(QStringLiteral(BS_REALDATA_DIR "/") + rel); }
+QString rd(const QString& rel) {
+    return QDir::cleanPath(QStringLiteral(BS_REALDATA_DIR "/") + rel);
+}
 
 } // namespace
 
@@ -31,7 +33,7 @@ class TstAnalyzeCommand : public QObject {
     Q_OBJECT
     QTemporaryDir tmp;
 
-private slots:
+  private slots:
     void missingPathSaysWhatWasExpected() {
         auto r = run({QStringLiteral("analyze"), QStringLiteral("/no/such/profile")});
         QCOMPARE(r.code, 3);
@@ -61,12 +63,22 @@ private slots:
     }
     void usageErrorsExitTwo() {
         QCOMPARE(run({QStringLiteral("analyze")}).code, 2);
-        QCOMPARE(run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp")), QStringLiteral("--bogus")}).code, 2);
-        QCOMPARE(run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp")), QStringLiteral("--format"), QStringLiteral("xml")}).code, 2);
-        QCOMPARE(run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp")), QStringLiteral("--json")}).code, 2);
+        QCOMPARE(run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp")),
+                      QStringLiteral("--bogus")})
+                     .code,
+                 2);
+        QCOMPARE(run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp")),
+                      QStringLiteral("--format"), QStringLiteral("xml")})
+                     .code,
+                 2);
+        QCOMPARE(run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp")),
+                      QStringLiteral("--json")})
+                     .code,
+                 2);
     }
     void textOutputHasInventoryHealthAndStepTable() {
-        auto r = run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp/level0/rank0_ascend_pt"))});
+        auto r = run(
+            {QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp/level0/rank0_ascend_pt"))});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains(QStringLiteral("== Inventory")));
         QVERIFY(r.out.contains(QStringLiteral("Kernel source: kernel_details.csv (Level0 header)")));
@@ -78,7 +90,10 @@ private slots:
         const QString a = tmp.filePath(QStringLiteral("a.json")), b = tmp.filePath(QStringLiteral("b.json"));
         const QString rank = rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
         QCOMPARE(run({QStringLiteral("analyze"), rank, QStringLiteral("--json"), a}).code, 0);
-        QCOMPARE(run({QStringLiteral("analyze"), rank, QStringLiteral("--json"), b, QStringLiteral("--format"), QStringLiteral("json")}).code, 0);
+        QCOMPARE(run({QStringLiteral("analyze"), rank, QStringLiteral("--json"), b,
+                      QStringLiteral("--format"), QStringLiteral("json")})
+                     .code,
+                 0);
         QFile fa(a), fb(b);
         QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly));
         const QByteArray ja = fa.readAll();
@@ -89,8 +104,9 @@ private slots:
         const QJsonArray steps = root.value(QStringLiteral("steps")).toArray();
         QCOMPARE(steps.size(), 1);
         const QJsonObject s = steps.at(0).toObject();
-        for (const char* k : {"step_id", "service_ms", "device_busy_union_ms", "underfeed_ms", "underfeed_ratio", "prelaunch_gap_ms",
-                              "tail_gap_ms", "internal_bubble_total_ms", "largest_internal_bubble_ms", "bubble_count"})
+        for (const char* k : {"step_id", "service_ms", "device_busy_union_ms", "underfeed_ms",
+                              "underfeed_ratio", "prelaunch_gap_ms", "tail_gap_ms",
+                              "internal_bubble_total_ms", "largest_internal_bubble_ms", "bubble_count"})
             QVERIFY2(s.contains(QString::fromLatin1(k)), k);
         QCOMPARE(s.value(QStringLiteral("step_id")).toString(), QStringLiteral("50"));
         // step_trace_time.csv: Free 25744.05 µs, Preparing 17902.5 µs.
@@ -101,7 +117,8 @@ private slots:
     void parentOfRanksWritesOneJsonPerRank() {
         const QString out = tmp.filePath(QStringLiteral("multi/analysis.json"));
         QDir().mkpath(tmp.filePath(QStringLiteral("multi")));
-        auto r = run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp/level1")), QStringLiteral("--json"), out});
+        auto r = run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp/level1")),
+                      QStringLiteral("--json"), out});
         QCOMPARE(r.code, 0);
         QVERIFY(r.err.contains(QStringLiteral("2 ranks found")));
         QVERIFY(QFile::exists(tmp.filePath(QStringLiteral("multi/analysis.rank0_ascend_pt.json"))));
@@ -110,7 +127,9 @@ private slots:
     void unwritableJsonTargetIsAClearError() {
         // A folder that does not exist cannot be written, even by root.
         const QString target = tmp.filePath(QStringLiteral("no-such-dir/x.json"));
-        auto r = run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt")), QStringLiteral("--json"), target});
+        auto r =
+            run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt")),
+                 QStringLiteral("--json"), target});
         QCOMPARE(r.code, 4);
         QVERIFY(r.err.contains(QStringLiteral("the JSON was not written")));
         QVERIFY(!QFile::exists(target));

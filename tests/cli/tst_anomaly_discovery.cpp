@@ -39,7 +39,9 @@ Run analyze(const QString& path, const bs::Rulebook& rules = {}) {
     return out;
 }
 
-bool contains(const std::vector<std::string>& v, const char* s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool contains(const std::vector<std::string>& v, const char* s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 } // namespace
 
@@ -48,9 +50,10 @@ class TstAnomalyDiscovery : public QObject {
     QTemporaryDir tmp;
     const QString sample = QStringLiteral(BS_SOURCE_DIR "/resources/sample");
 
-private slots:
+  private slots:
     void everyPlantedAnomalyIsFoundWithItsLabelAndWindow() {
-        const QJsonObject ex = QJsonDocument::fromJson(slurp(sample + QStringLiteral("/expected.json"))).object();
+        const QJsonObject ex =
+            QJsonDocument::fromJson(slurp(sample + QStringLiteral("/expected.json"))).object();
         auto run = analyze(sample + QStringLiteral("/sample_ascend_pt"));
         const auto& a = run.r.anomaly;
         int checked = 0;
@@ -77,12 +80,14 @@ private slots:
                         if (ai.name == op) found = ai.cls == label;
                 } else {
                     for (const auto& o : a.ops)
-                        if (o.name == op) found = label == "WAIT_ANCHOR_FALSE_HOTSPOT" ? o.falseHotspot : o.waitPollution;
+                        if (o.name == op)
+                            found = label == "WAIT_ANCHOR_FALSE_HOTSPOT" ? o.falseHotspot : o.waitPollution;
                 }
                 QVERIFY2(found, (op + " " + label).c_str());
                 QVERIFY(contains(a.globalTags, label == "AICPU_EXPOSED_NOT_ALLOWED" ? "AICPU_EXPOSED_RISK"
-                                                : label == "AICPU_MASKED_BUT_UNDESIRABLE" ? "AICPU_EXPOSED_RISK"
-                                                                                          : label.c_str()));
+                                               : label == "AICPU_MASKED_BUT_UNDESIRABLE"
+                                                   ? "AICPU_EXPOSED_RISK"
+                                                   : label.c_str()));
                 ++checked;
             } else {
                 // variable shapes: the group holding steps 2 and 3 carries the tag.
@@ -101,16 +106,19 @@ private slots:
     }
     void cleanProfileProducesNoLabelAndNoRisk() {
         QProcess p;
-        p.start(QStringLiteral(BS_SYNTH), {QStringLiteral("--out"), tmp.filePath(QStringLiteral("clean")), QStringLiteral("--name"),
-                                           QStringLiteral("clean"), QStringLiteral("--anomalies"), QStringLiteral("none"), QStringLiteral("--quiet")});
+        p.start(QStringLiteral(BS_SYNTH),
+                {QStringLiteral("--out"), tmp.filePath(QStringLiteral("clean")), QStringLiteral("--name"),
+                 QStringLiteral("clean"), QStringLiteral("--anomalies"), QStringLiteral("none"),
+                 QStringLiteral("--quiet")});
         QVERIFY(p.waitForFinished(60000) && p.exitCode() == 0);
         auto run = analyze(tmp.filePath(QStringLiteral("clean/clean_ascend_pt")));
         const auto& a = run.r.anomaly;
         QCOMPARE(a.windows.size(), std::size_t(0));
         QCOMPARE(a.softCauses.size(), std::size_t(0));
         QVERIFY(a.aicpuOps.empty());
-        for (const char* t : {"HOST_ORIGINATED_RISK", "UNTRACED_HOST_BLOCKING_RISK", "RECURRING_BUBBLE_PATTERN", "AICPU_EXPOSED_RISK",
-                              "WAIT_ANCHOR_FALSE_HOTSPOT", "VARIABLE_SHAPE_SAME_TEMPLATE", "PARTIAL_CAPTURE_BOUNDARY"})
+        for (const char* t : {"HOST_ORIGINATED_RISK", "UNTRACED_HOST_BLOCKING_RISK",
+                              "RECURRING_BUBBLE_PATTERN", "AICPU_EXPOSED_RISK", "WAIT_ANCHOR_FALSE_HOTSPOT",
+                              "VARIABLE_SHAPE_SAME_TEMPLATE", "PARTIAL_CAPTURE_BOUNDARY"})
             QVERIFY2(!contains(a.globalTags, t), t);
         QVERIFY(!a.hiddenIssuePresent);
         QCOMPARE(a.groups.size(), std::size_t(1)); // three identical steps, one template
@@ -132,7 +140,8 @@ private slots:
             // The last step's tail has nothing after it (the capture ends); every other window does.
             QVERIFY(w.scope == bs::WindowScope::Tail || !w.after.empty());
             QVERIFY(w.after.size() <= 3 && w.before.size() <= 3);
-            if (!w.after.empty()) QCOMPARE(w.after.front().start, w.span.b); // the window ends where the next kernel starts
+            if (!w.after.empty())
+                QCOMPARE(w.after.front().start, w.span.b); // the window ends where the next kernel starts
             if (!w.before.empty()) QCOMPARE(w.before.front().start + w.before.front().dur, w.span.a);
         }
         // The first internal window (b0003): 1.319 ms after MaxPool's TransData; recompute its host
@@ -146,7 +155,8 @@ private slots:
             }
         QVERIFY(w);
         QCOMPARE(w->span.length(), Q_INT64_C(1318826));
-        const auto doc = nlohmann::json::parse(slurp(rank + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json")).toStdString());
+        const auto doc = nlohmann::json::parse(
+            slurp(rank + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json")).toStdString());
         std::set<long long> hostPids;
         for (const auto& e : doc)
             if (e.value("ph", "") == "M" && e.value("name", "") == "process_name") {
@@ -155,7 +165,8 @@ private slots:
             }
         // Step window from the marker and the kernels: [S, E) as ANALYSIS §2 defines it.
         const double S = 1736408883686740.710, E = S + 155985.8; // µs; no kernel ends after the marker
-        const double a0 = static_cast<double>(w->span.a) / 1000.0, b0 = static_cast<double>(w->span.b) / 1000.0;
+        const double a0 = static_cast<double>(w->span.a) / 1000.0,
+                     b0 = static_cast<double>(w->span.b) / 1000.0;
         std::vector<std::pair<double, double>> iv;
         for (const auto& e : doc) {
             if (e.value("ph", "") != "X" || !hostPids.count(e["pid"].get<long long>())) continue;
@@ -179,15 +190,17 @@ private slots:
         }
         covered += curB - curA;
         const double handCoverage = covered / (b0 - a0);
-        QVERIFY2(std::abs(handCoverage - w->evidence.coverage) < 1e-6,
-                 qPrintable(QStringLiteral("hand %1 vs ours %2").arg(handCoverage).arg(w->evidence.coverage)));
+        QVERIFY2(
+            std::abs(handCoverage - w->evidence.coverage) < 1e-6,
+            qPrintable(QStringLiteral("hand %1 vs ours %2").arg(handCoverage).arg(w->evidence.coverage)));
     }
     void noHostTraceGivesInsufficientEvidenceAndFollowup() {
         // The sample's tables without its timeline: steps come from the Step Id column.
         const QString out = tmp.filePath(QStringLiteral("nohost_ascend_pt/ASCEND_PROFILER_OUTPUT"));
         QDir().mkpath(out);
         for (const char* f : {"kernel_details.csv", "step_trace_time.csv", "communication.json"})
-            QVERIFY(QFile::copy(sample + QStringLiteral("/sample_ascend_pt/ASCEND_PROFILER_OUTPUT/") + QString::fromLatin1(f),
+            QVERIFY(QFile::copy(sample + QStringLiteral("/sample_ascend_pt/ASCEND_PROFILER_OUTPUT/") +
+                                    QString::fromLatin1(f),
                                 out + QLatin1Char('/') + QString::fromLatin1(f)));
         auto run = analyze(tmp.filePath(QStringLiteral("nohost_ascend_pt")));
         const auto& a = run.r.anomaly;
@@ -201,14 +214,16 @@ private slots:
         QVERIFY(a.requiresHostFollowup);
         QCOMPARE(a.confidence, std::string("low"));
         QVERIFY(!a.softCauses.empty());
-        QVERIFY(a.answers[4].find("evidence is insufficient because there is no host trace") != std::string::npos);
+        QVERIFY(a.answers[4].find("evidence is insufficient because there is no host trace") !=
+                std::string::npos);
     }
     void rulesChangeTheThresholds() {
         bs::Rulebook rules;
         const auto problems = rules.overrideFromJson("{\"bubble_min_us\": 800, \"top_windows\": 2}");
         QVERIFY(problems.empty());
         auto run = analyze(sample + QStringLiteral("/sample_ascend_pt"), rules);
-        QCOMPARE(run.r.anomaly.windows.size(), std::size_t(1)); // only the 1.006 ms untraced window is >= 800 µs
+        QCOMPARE(run.r.anomaly.windows.size(),
+                 std::size_t(1)); // only the 1.006 ms untraced window is >= 800 µs
         QCOMPARE(run.r.anomaly.rules.top_windows, 2);
         bs::Rulebook bad;
         const auto errs = bad.overrideFromJson("{\"bubble_min_us\": \"fifty\", \"no_such_rule\": 1}");

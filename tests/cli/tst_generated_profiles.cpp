@@ -30,7 +30,8 @@ class TstGeneratedProfiles : public QObject {
 
     QString generate(const QString& name, QStringList args, QString dir = {}) {
         const QString out = tmp.filePath(dir.isEmpty() ? name : dir);
-        args << QStringLiteral("--out") << out << QStringLiteral("--name") << name << QStringLiteral("--quiet");
+        args << QStringLiteral("--out") << out << QStringLiteral("--name") << name
+             << QStringLiteral("--quiet");
         QProcess p;
         p.start(QStringLiteral(BS_SYNTH), args);
         if (!p.waitForFinished(120000) || p.exitCode() != 0) {
@@ -41,12 +42,14 @@ class TstGeneratedProfiles : public QObject {
     }
     static QStringList findingIds(const bs::AnalysisResult& r) {
         QStringList ids;
-        for (const auto& f : r.findings) ids << QString::fromStdString(f.id);
+        for (const auto& f : r.findings)
+            ids << QString::fromStdString(f.id);
         return ids;
     }
     static QStringList expectedFindings(const QJsonObject& ex) {
         QStringList ids;
-        for (const auto& v : ex.value(QStringLiteral("findings")).toArray()) ids << v.toObject().value(QStringLiteral("id")).toString();
+        for (const auto& v : ex.value(QStringLiteral("findings")).toArray())
+            ids << v.toObject().value(QStringLiteral("id")).toString();
         return ids;
     }
     struct Loaded {
@@ -56,7 +59,8 @@ class TstGeneratedProfiles : public QObject {
     };
     Loaded loadGenerated(const QString& out, const QString& name) {
         Loaded l;
-        auto found = bs::discoverProfiles((out + QLatin1Char('/') + name + QStringLiteral("_ascend_pt")).toStdString());
+        auto found = bs::discoverProfiles(
+            (out + QLatin1Char('/') + name + QStringLiteral("_ascend_pt")).toStdString());
         if (found.ranks.size() != 1) return l;
         l.load = bs::loadRank(found.ranks[0]);
         l.result = bs::analyzeProfile(*l.load.profile);
@@ -75,9 +79,10 @@ class TstGeneratedProfiles : public QObject {
         }
     }
 
-private slots:
+  private slots:
     void cleanProfileHasNoFindingAndMatchesItsStepTrace() {
-        const QString out = generate(QStringLiteral("clean"), {QStringLiteral("--anomalies"), QStringLiteral("none")});
+        const QString out =
+            generate(QStringLiteral("clean"), {QStringLiteral("--anomalies"), QStringLiteral("none")});
         QVERIFY(!out.isEmpty());
         auto l = loadGenerated(out, QStringLiteral("clean"));
         QVERIFY(l.load.hasAnyData);
@@ -97,7 +102,8 @@ private slots:
         QCOMPARE(l.load.profile->kernels.size(), l.load.profile->deviceEvents.size());
     }
     void everyPlantedBubbleIsADeviceGapOfItsStep() {
-        const QString out = generate(QStringLiteral("planted"), {QStringLiteral("--anomalies"), QStringLiteral("all")});
+        const QString out =
+            generate(QStringLiteral("planted"), {QStringLiteral("--anomalies"), QStringLiteral("all")});
         QVERIFY(!out.isEmpty());
         auto l = loadGenerated(out, QStringLiteral("planted"));
         QCOMPARE(findingIds(l.result), expectedFindings(l.expected));
@@ -122,9 +128,11 @@ private slots:
             QVERIFY2(found, qPrintable(a.value(QStringLiteral("type")).toString()));
         }
         QCOMPARE(bubbles, 4);
-        QCOMPARE(types, (QStringList{QStringLiteral("aicpu_exposed"), QStringLiteral("aicpu_masked"), QStringLiteral("wait_anchor"),
-                                     QStringLiteral("wait_pollution"), QStringLiteral("host_launch_lag"), QStringLiteral("sync_bubble"),
-                                     QStringLiteral("untraced_bubble"), QStringLiteral("comm_wait_bubble"), QStringLiteral("variable_shapes")}));
+        QCOMPARE(types, (QStringList{QStringLiteral("aicpu_exposed"), QStringLiteral("aicpu_masked"),
+                                     QStringLiteral("wait_anchor"), QStringLiteral("wait_pollution"),
+                                     QStringLiteral("host_launch_lag"), QStringLiteral("sync_bubble"),
+                                     QStringLiteral("untraced_bubble"), QStringLiteral("comm_wait_bubble"),
+                                     QStringLiteral("variable_shapes")}));
         // The variable-shape steps really differ in shapes while their compute kernel names are identical
         // (collectives carry a running op index in their names, as real hcom_* kernels do).
         const auto& p = *l.load.profile;
@@ -143,9 +151,11 @@ private slots:
         auto a = loadGenerated(l0, QStringLiteral("lzero"));
         QCOMPARE(a.load.profile->inventory.kernelDetailsLevel, std::string("Level0"));
         QCOMPARE(findingIds(a.result), expectedFindings(a.expected));
-        QCOMPARE(findingIds(a.result), (QStringList{QStringLiteral("level0_kernel_details"), QStringLiteral("no_communication_json")}));
+        QCOMPARE(findingIds(a.result), (QStringList{QStringLiteral("level0_kernel_details"),
+                                                    QStringLiteral("no_communication_json")}));
         checkCrossCheck(a.result, 3);
-        const QString tr = generate(QStringLiteral("cut"), {QStringLiteral("--truncate"), QStringLiteral("0.8")});
+        const QString tr =
+            generate(QStringLiteral("cut"), {QStringLiteral("--truncate"), QStringLiteral("0.8")});
         auto b = loadGenerated(tr, QStringLiteral("cut"));
         QCOMPARE(findingIds(b.result), expectedFindings(b.expected));
         QCOMPARE(findingIds(b.result), QStringList{QStringLiteral("trace_truncated")});
@@ -153,21 +163,28 @@ private slots:
     }
     void sameSeedSameBytesOtherSeedOtherBytes() {
         QVERIFY(tmp.isValid());
-        const QString a = generate(QStringLiteral("d1"), {QStringLiteral("--seed"), QStringLiteral("7"), QStringLiteral("--steps"), QStringLiteral("2")});
-        const QString b = generate(QStringLiteral("d1"), {QStringLiteral("--seed"), QStringLiteral("7"), QStringLiteral("--steps"), QStringLiteral("2")},
-                                   QStringLiteral("again"));
+        const QString a = generate(QStringLiteral("d1"), {QStringLiteral("--seed"), QStringLiteral("7"),
+                                                          QStringLiteral("--steps"), QStringLiteral("2")});
+        const QString b = generate(
+            QStringLiteral("d1"),
+            {QStringLiteral("--seed"), QStringLiteral("7"), QStringLiteral("--steps"), QStringLiteral("2")},
+            QStringLiteral("again"));
         QVERIFY(!a.isEmpty() && !b.isEmpty());
-        for (const char* f : {"trace_view.json", "kernel_details.csv", "step_trace_time.csv", "communication.json"}) {
-            const QString rel = QStringLiteral("/d1_ascend_pt/ASCEND_PROFILER_OUTPUT/") + QString::fromLatin1(f);
+        for (const char* f :
+             {"trace_view.json", "kernel_details.csv", "step_trace_time.csv", "communication.json"}) {
+            const QString rel =
+                QStringLiteral("/d1_ascend_pt/ASCEND_PROFILER_OUTPUT/") + QString::fromLatin1(f);
             QCOMPARE(slurp(a + rel), slurp(b + rel));
         }
-        const QString c = generate(QStringLiteral("d3"), {QStringLiteral("--seed"), QStringLiteral("8"), QStringLiteral("--steps"), QStringLiteral("2")});
+        const QString c = generate(QStringLiteral("d3"), {QStringLiteral("--seed"), QStringLiteral("8"),
+                                                          QStringLiteral("--steps"), QStringLiteral("2")});
         QVERIFY(slurp(c + QStringLiteral("/d3_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv")) !=
                 slurp(a + QStringLiteral("/d1_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv")));
     }
     void embeddedSampleIsWhatItsDocumentedCommandWrites() {
         // resources/README.md: bubblescope-synth --out resources/sample --name sample --anomalies all
-        const QString out = generate(QStringLiteral("sample"), {QStringLiteral("--anomalies"), QStringLiteral("all")});
+        const QString out =
+            generate(QStringLiteral("sample"), {QStringLiteral("--anomalies"), QStringLiteral("all")});
         const QString shipped = QStringLiteral(BS_SOURCE_DIR "/resources/sample");
         int files = 0;
         QDirIterator it(shipped, QDir::Files, QDirIterator::Subdirectories);

@@ -10,7 +10,8 @@
 namespace bstest {
 
 inline QString realdata(const QString& rel = {}) {
-    return QDir::cleanPath(QStringLiteral(BS_REALDATA_DIR) + (rel.isEmpty() ? QString() : QStringLiteral("/") + rel));
+    return QDir::cleanPath(QStringLiteral(BS_REALDATA_DIR) +
+                           (rel.isEmpty() ? QString() : QStringLiteral("/") + rel));
 }
 
 // The real data is a hard requirement: a missing folder fails the test, never skips it.
@@ -35,6 +36,8 @@ inline QByteArray readFile(const QString& path) {
     return f.readAll();
 }
 
-inline std::string s(const QString& q) { return q.toStdString(); }
+inline std::string s(const QString& q) {
+    return q.toStdString();
+}
 
 } // namespace bstest

@@ -19,7 +19,8 @@ using bstest::writeFile;
 
 namespace {
 
-const char* kHeader = "Step Id,Stream ID,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us)\n";
+const char* kHeader =
+    "Step Id,Stream ID,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us)\n";
 
 struct Run {
     bs::LoadResult load;
@@ -38,15 +39,19 @@ struct Run {
 
 Run analyze(const QString& rankDir) {
     Run run;
-    bs::RankFolder rank{bstest::s(rankDir), bstest::s(rankDir + QStringLiteral("/ASCEND_PROFILER_OUTPUT")), "torch_npu", "bad"};
+    bs::RankFolder rank{bstest::s(rankDir), bstest::s(rankDir + QStringLiteral("/ASCEND_PROFILER_OUTPUT")),
+                        "torch_npu", "bad"};
     run.load = bs::loadRank(rank);
     run.r = bs::analyzeProfile(*run.load.profile);
     return run;
 }
 
-const QString kRealTrace = QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json");
+const QString kRealTrace = QStringLiteral(
+    BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json");
 
-bool failAlways() { return true; }
+bool failAlways() {
+    return true;
+}
 
 } // namespace
 
@@ -63,7 +68,7 @@ class TstBadInputs : public QObject {
         return dir;
     }
 
-private slots:
+  private slots:
     void emptyKernelTableFallsBackToTheTrace() {
         auto run = analyze(rank(QByteArray(""), true));
         const auto* f = run.get("csv_empty");
@@ -82,7 +87,8 @@ private slots:
     }
     void binaryGarbageIsRefusedBeforeReading() {
         QByteArray junk(4096, '\0');
-        for (int i = 0; i < junk.size(); ++i) junk[i] = static_cast<char>((i * 7919) % 251);
+        for (int i = 0; i < junk.size(); ++i)
+            junk[i] = static_cast<char>((i * 7919) % 251);
         auto run = analyze(rank(junk, true));
         const auto* f = run.get("file_unreadable");
         QVERIFY(f);
@@ -99,7 +105,8 @@ private slots:
         auto run = analyze(dir);
         const auto* fd = run.get("file_unreadable");
         QVERIFY(fd);
-        QVERIFY(fd->seen.find("sparse") != std::string::npos || fd->seen.find("memory available") != std::string::npos);
+        QVERIFY(fd->seen.find("sparse") != std::string::npos ||
+                fd->seen.find("memory available") != std::string::npos);
         QVERIFY(run.load.hasAnyData); // the trace is still analysed
         QFile::remove(csv);
     }
@@ -108,17 +115,20 @@ private slots:
         csv += "1,2,Mat\xff\xfeMul,MatMul,AI_CORE,100,10,0\n1,2,Add,Add,AI_CORE,120,10,0\n";
         auto run = analyze(rank(csv));
         QCOMPARE(run.load.profile->kernels.size(), std::size_t(2));
-        QCOMPARE(std::string(run.load.profile->str(run.load.profile->kernels[0].name)), std::string("Mat\xff\xfeMul"));
+        QCOMPARE(std::string(run.load.profile->str(run.load.profile->kernels[0].name)),
+                 std::string("Mat\xff\xfeMul"));
         const std::string json = bs::renderJson(*run.load.profile, run.r);
         QVERIFY(json.find("Mat\xef\xbf\xbd\xef\xbf\xbdMul") != std::string::npos); // U+FFFD twice
     }
     void deeplyNestedJsonIsOneBadEvent() {
         const QString dir = rank(QByteArray());
-        QByteArray deep = "[{\"ph\":\"X\",\"name\":\"ok\",\"pid\":1,\"tid\":1,\"ts\":\"5\",\"dur\":1},{\"ph\":\"X\",\"args\":";
+        QByteArray deep = "[{\"ph\":\"X\",\"name\":\"ok\",\"pid\":1,\"tid\":1,\"ts\":\"5\",\"dur\":1},{"
+                          "\"ph\":\"X\",\"args\":";
         deep += QByteArray(100000, '[') + QByteArray(100000, ']');
         deep += "},{\"ph\":\"X\",\"name\":\"ok2\",\"pid\":1,\"tid\":1,\"ts\":\"9\",\"dur\":1}]";
         writeFile(dir + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json"), deep);
-        writeFile(dir + QStringLiteral("/ASCEND_PROFILER_OUTPUT/communication.json"), QByteArray(100000, '[') + QByteArray(100000, ']'));
+        writeFile(dir + QStringLiteral("/ASCEND_PROFILER_OUTPUT/communication.json"),
+                  QByteArray(100000, '[') + QByteArray(100000, ']'));
         auto run = analyze(dir);
         QVERIFY(run.has("trace_bad_event"));
         QCOMPARE(run.load.profile->hostEvents.size(), std::size_t(2));
@@ -128,7 +138,8 @@ private slots:
     }
     void nanInfNegativeAndHugeNumbersAreRowsSkipped() {
         QByteArray csv(kHeader);
-        csv += "1,2,a,A,AI_CORE,NaN,10,0\n1,2,b,B,AI_CORE,inf,10,0\n1,2,c,C,AI_CORE,100,-5,0\n1,2,d,D,AI_CORE,1e300,10,0\n1,2,ok,E,AI_CORE,200,10,0\n";
+        csv += "1,2,a,A,AI_CORE,NaN,10,0\n1,2,b,B,AI_CORE,inf,10,0\n1,2,c,C,AI_CORE,100,-5,0\n1,2,d,D,AI_"
+               "CORE,1e300,10,0\n1,2,ok,E,AI_CORE,200,10,0\n";
         auto run = analyze(rank(csv));
         QCOMPARE(run.load.profile->kernels.size(), std::size_t(1));
         int bad = 0;
@@ -169,21 +180,26 @@ private slots:
         QCOMPARE(run.r.metrics[0].busyUnion, Q_INT64_C(50000)); // the union is unaffected
     }
     void stepMarkersOutOfOrderAndOverlapping() {
-        const QString dir = rank(QByteArray(kHeader) + "1,2,a,A,AI_CORE,1010,10,0\n2,2,b,B,AI_CORE,2010,10,0\n");
+        const QString dir =
+            rank(QByteArray(kHeader) + "1,2,a,A,AI_CORE,1010,10,0\n2,2,b,B,AI_CORE,2010,10,0\n");
         writeFile(dir + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json"),
-                  "[{\"ph\":\"X\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":\"2000\",\"dur\":100,\"cat\":\"cpu_op\"},"
-                  "{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":\"1000\",\"dur\":1500,\"cat\":\"cpu_op\"}]");
+                  "[{\"ph\":\"X\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":\"2000\",\"dur\":"
+                  "100,\"cat\":\"cpu_op\"},"
+                  "{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":\"1000\",\"dur\":"
+                  "1500,\"cat\":\"cpu_op\"}]");
         auto run = analyze(dir);
         QCOMPARE(run.r.steps.steps.size(), std::size_t(2));
-        QCOMPARE(run.r.steps.steps[0].number, Q_INT64_C(1)); // sorted by start
+        QCOMPARE(run.r.steps.steps[0].number, Q_INT64_C(1));    // sorted by start
         QCOMPARE(run.r.steps.steps[0].end, Q_INT64_C(2000000)); // cut at the next marker
-        QVERIFY(run.get("step_markers_overlap")->seen.find("1 step marker(s) overlap the next one") != std::string::npos);
+        QVERIFY(run.get("step_markers_overlap")->seen.find("1 step marker(s) overlap the next one") !=
+                std::string::npos);
     }
     void aStepWithoutKernels() {
         const QString dir = rank(QByteArray(kHeader) + "1,2,a,A,AI_CORE,1010,10,0\n");
-        writeFile(dir + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json"),
-                  "[{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":\"1000\",\"dur\":100},"
-                  "{\"ph\":\"X\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":\"2000\",\"dur\":300}]");
+        writeFile(
+            dir + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json"),
+            "[{\"ph\":\"X\",\"name\":\"ProfilerStep#1\",\"pid\":1,\"tid\":1,\"ts\":\"1000\",\"dur\":100},"
+            "{\"ph\":\"X\",\"name\":\"ProfilerStep#2\",\"pid\":1,\"tid\":1,\"ts\":\"2000\",\"dur\":300}]");
         auto run = analyze(dir);
         const auto& m = run.r.metrics[1];
         QCOMPARE(m.kernelCount, std::size_t(0));
@@ -194,9 +210,9 @@ private slots:
     }
     void timestampsOnTwoScales() {
         QByteArray csv(kHeader);
-        csv += "1,2,a,A,AI_CORE,1736408883704643.212,10,0\n"      // µs, as written
-               "1,2,b,B,AI_CORE,1736408883704843212,10,0\n"       // ns in the µs column: overflows int64 ns
-               "1,2,c,C,AI_CORE,1736408883704.900,10,0\n"         // ms in the µs column: 1000x too small
+        csv += "1,2,a,A,AI_CORE,1736408883704643.212,10,0\n" // µs, as written
+               "1,2,b,B,AI_CORE,1736408883704843212,10,0\n"  // ns in the µs column: overflows int64 ns
+               "1,2,c,C,AI_CORE,1736408883704.900,10,0\n"    // ms in the µs column: 1000x too small
                "1,2,d,D,AI_CORE,1736408883705643.212,10,0\n";
         auto run = analyze(rank(csv));
         QCOMPARE(run.load.profile->kernels.size(), std::size_t(2));
@@ -204,7 +220,8 @@ private slots:
         for (const auto& f : run.r.findings)
             if (f.id == "timestamp_scale_mixed") ++scale;
         QCOMPARE(scale, 2);
-        QVERIFY(run.get("timestamp_scale_mixed")->seen.find("nanosecond value in a microsecond column") != std::string::npos);
+        QVERIFY(run.get("timestamp_scale_mixed")->seen.find("nanosecond value in a microsecond column") !=
+                std::string::npos);
     }
     void unreadableFileIsAFindingNotACrash() {
         const QString dir = rank(QByteArray(), true);
@@ -257,8 +274,11 @@ private slots:
         std::atomic<bool> cancel{true};
         bs::LoadControl ctl;
         ctl.cancel = &cancel;
-        bs::RankFolder r{bstest::s(bstest::realdata(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt"))),
-                         bstest::s(bstest::realdata(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT"))), "torch_npu", "x"};
+        bs::RankFolder r{
+            bstest::s(bstest::realdata(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt"))),
+            bstest::s(bstest::realdata(
+                QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT"))),
+            "torch_npu", "x"};
         auto load = bs::loadRank(r, ctl);
         QVERIFY(load.cancelled);
     }
@@ -276,13 +296,15 @@ private slots:
             const pid_t child = ::fork();
             if (child == 0) {
                 const std::string big(32 << 20, static_cast<char>('a' + round));
-                for (;;) bs::writeFileAtomically(bstest::s(target), big);
+                for (;;)
+                    bs::writeFileAtomically(bstest::s(target), big);
             }
             ::usleep(60000 + round * 37000);
             ::kill(child, SIGKILL);
             ::waitpid(child, nullptr, 0);
             const QByteArray now = bstest::readFile(target);
-            QVERIFY(now == QByteArray("old contents") || (now.size() == (32 << 20) && now.count(now.at(0)) == now.size()));
+            QVERIFY(now == QByteArray("old contents") ||
+                    (now.size() == (32 << 20) && now.count(now.at(0)) == now.size()));
         }
     }
 };

@@ -11,7 +11,8 @@ class TstCsv : public QObject {
     Q_OBJECT
     QTemporaryDir tmp;
 
-    std::vector<std::vector<std::string>> readAll(std::string_view text, std::vector<std::uint64_t>* lines = nullptr) {
+    std::vector<std::vector<std::string>> readAll(std::string_view text,
+                                                  std::vector<std::uint64_t>* lines = nullptr) {
         bs::CsvReader r(text);
         std::vector<std::string_view> f;
         std::vector<std::vector<std::string>> out;
@@ -22,7 +23,7 @@ class TstCsv : public QObject {
         return out;
     }
 
-private slots:
+  private slots:
     void quotedDoubledQuotesAndMultilineFields() {
         std::vector<std::uint64_t> lines;
         auto rows = readAll("a,b,c\r\n1,\"\"\"8,2048,16\"\"\",x\n2,\"line1\nline2\",y\r\n3,,\n", &lines);
@@ -49,13 +50,20 @@ private slots:
 
     void level1RowsWithTrailingTabsQuotesAndNA() {
         const QString p = tmp.filePath("l1/kernel_details.csv");
-        writeFile(p, "Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),Duration(us),"
-                     "Wait Time(us),Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,Input Formats,"
-                     "Output Shapes,Output Data Types,Output Formats,Context ID,aicore_time(us),aic_mac_ratio,aiv_mte2_ratio\r\n"
-                     "50,4294967295,11051,2,trans_TransData_0,TransData,dynamic,AI_VECTOR_CORE,1736408883704643.212\t,53.741,0,32,0,NO,"
-                     "\"\"\"32,3,224,224\"\"\",FLOAT,NCHW,\"\"\"32,1,224,224,8\"\"\",FLOAT,NC1HWC0,N/A,0.0,0.0,0.667\r\n"
-                     "50,4294967295,N/A,N/A,hcom_allReduce__586_0_1,hcom_allReduce_,N/A,HCCL,\"1736408883732241.500\t\",79089.52,5.646633,0,0,N/A,"
-                     "N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A\n");
+        writeFile(
+            p,
+            "Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start "
+            "Time(us),Duration(us),"
+            "Wait Time(us),Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,Input Formats,"
+            "Output Shapes,Output Data Types,Output Formats,Context "
+            "ID,aicore_time(us),aic_mac_ratio,aiv_mte2_ratio\r\n"
+            "50,4294967295,11051,2,trans_TransData_0,TransData,dynamic,AI_VECTOR_CORE,1736408883704643.212\t,"
+            "53.741,0,32,0,NO,"
+            "\"\"\"32,3,224,224\"\"\",FLOAT,NCHW,\"\"\"32,1,224,224,8\"\"\",FLOAT,NC1HWC0,N/"
+            "A,0.0,0.0,0.667\r\n"
+            "50,4294967295,N/A,N/A,hcom_allReduce__586_0_1,hcom_allReduce_,N/"
+            "A,HCCL,\"1736408883732241.500\t\",79089.52,5.646633,0,0,N/A,"
+            "N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A,N/A\n");
         bs::Profile prof;
         bs::FindingSink sink;
         auto r = bs::readKernelTable(bstest::s(p), bs::KernelSource::KernelDetails, prof, sink);
@@ -81,9 +89,10 @@ private slots:
     }
     void level0HeaderIsRecognisedAndRowsRead() {
         const QString p = tmp.filePath("l0/kernel_details.csv");
-        writeFile(p, "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim\r\n"
-                     "50,trans_TransData_0,N/A,N/A,1736405443881410.320\t,50.621,0,0\r\n"
-                     "50,hcom_allReduce__868_0_1,N/A,HCCL,1736405443909176.934\t,72994.438,320.026,0\r\n");
+        writeFile(p,
+                  "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim\r\n"
+                  "50,trans_TransData_0,N/A,N/A,1736405443881410.320\t,50.621,0,0\r\n"
+                  "50,hcom_allReduce__868_0_1,N/A,HCCL,1736405443909176.934\t,72994.438,320.026,0\r\n");
         bs::Profile prof;
         bs::FindingSink sink;
         auto r = bs::readKernelTable(bstest::s(p), bs::KernelSource::KernelDetails, prof, sink);
@@ -96,7 +105,8 @@ private slots:
     }
     void deviceIdFirstAndTaskTypeColumnAreAccepted() {
         const QString p = tmp.filePath("fx/kernel_details.csv");
-        writeFile(p, "Device_id,Step ID,Stream ID,Name,Type,Task Type,Start Time(\xCE\xBCs),Duration(\xCE\xBCs),Wait Time(\xCE\xBCs)\n"
+        writeFile(p, "Device_id,Step ID,Stream ID,Name,Type,Task Type,Start "
+                     "Time(\xCE\xBCs),Duration(\xCE\xBCs),Wait Time(\xCE\xBCs)\n"
                      "0,3,7,MatMul_1,MatMul,AI_CORE,100.5,2.25,1\n"
                      "0,3,7,ArgMax_2,ArgMax,AI_CPU,103.000,4,0\n");
         bs::Profile prof;
@@ -110,10 +120,11 @@ private slots:
     }
     void rowWithWrongFieldCountIsReportedWithFileAndLineAndReadingGoesOn() {
         const QString p = tmp.filePath("short/kernel_details.csv");
-        writeFile(p, "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim\n"
-                     "1,a,N/A,N/A,10,1,0,0\n"
-                     "1,b,N/A,N/A,12,1,0\n"
-                     "1,c,N/A,N/A,14,1,0,0\n");
+        writeFile(p,
+                  "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim\n"
+                  "1,a,N/A,N/A,10,1,0,0\n"
+                  "1,b,N/A,N/A,12,1,0\n"
+                  "1,c,N/A,N/A,14,1,0,0\n");
         bs::Profile prof;
         bs::FindingSink sink;
         bs::readKernelTable(bstest::s(p), bs::KernelSource::KernelDetails, prof, sink);
@@ -127,12 +138,16 @@ private slots:
     }
     void msprofOpSummaryAndTaskTimeColumns() {
         const QString a = tmp.filePath("ms/op_summary_1.csv");
-        writeFile(a, "Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,OP State,Task Type,Task Start Time(us),Task Duration(us),"
+        writeFile(a, "Device_id,Model ID,Task ID,Stream ID,Op Name,OP Type,OP State,Task Type,Task Start "
+                     "Time(us),Task Duration(us),"
                      "Task Wait Time(us),Block Num\n"
-                     "0,4294967295,1,46,aclnnInplaceOne_OnesLikeAiCore_OnesLike,OnesLike,dynamic,AI_VECTOR_CORE,1787504007006637.951\t,8.060,765.149000,40\n");
+                     "0,4294967295,1,46,aclnnInplaceOne_OnesLikeAiCore_OnesLike,OnesLike,dynamic,AI_VECTOR_"
+                     "CORE,1787504007006637.951\t,8.060,765.149000,40\n");
         const QString b = tmp.filePath("ms/task_time_1.csv");
-        writeFile(b, "Device_id,kernel_name,kernel_type,stream_id,task_id,task_time(us),task_start(us),task_stop(us)\n"
-                     "0,N/A,PROFILING_ENABLE,49,3,0.020,1787504006851852.778\t,1787504006851852.798\t\n");
+        writeFile(
+            b,
+            "Device_id,kernel_name,kernel_type,stream_id,task_id,task_time(us),task_start(us),task_stop(us)\n"
+            "0,N/A,PROFILING_ENABLE,49,3,0.020,1787504006851852.778\t,1787504006851852.798\t\n");
         bs::Profile prof;
         bs::FindingSink sink;
         bs::readKernelTable(bstest::s(a), bs::KernelSource::OpSummary, prof, sink);
@@ -146,17 +161,24 @@ private slots:
     }
     void realKernelDetailsFilesAllRead() {
         QVERIFY(bstest::requireRealdata());
-        struct Case { const char* rel; std::size_t rows; const char* level; };
+        struct Case {
+            const char* rel;
+            std::size_t rows;
+            const char* level;
+        };
         const Case cases[] = {
-            {"torch_npu_resnet_ddp/level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv", 191, "Level0"},
-            {"torch_npu_resnet_ddp/level1/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv", 191, "Level1/2"},
+            {"torch_npu_resnet_ddp/level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv", 191,
+             "Level0"},
+            {"torch_npu_resnet_ddp/level1/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv", 191,
+             "Level1/2"},
             {"torch_npu_legacy_2024/advisor_backend_compute_advice/kernel_details.csv", 591, "2023"},
             {"torch_npu_legacy_2024/compute_advice_data/kernel_details.csv", 29, "Level1/2"},
         };
         for (const auto& c : cases) {
             bs::Profile prof;
             bs::FindingSink sink;
-            auto r = bs::readKernelTable(bstest::s(bstest::realdata(QString::fromLatin1(c.rel))), bs::KernelSource::KernelDetails, prof, sink);
+            auto r = bs::readKernelTable(bstest::s(bstest::realdata(QString::fromLatin1(c.rel))),
+                                         bs::KernelSource::KernelDetails, prof, sink);
             QCOMPARE(r.kept, c.rows);
             QCOMPARE(r.level, std::string(c.level));
             QVERIFY2(sink.findings().empty(), c.rel);

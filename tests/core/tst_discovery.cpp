@@ -12,7 +12,7 @@ class TstDiscovery : public QObject {
         return i < r.ranks.size() ? QString::fromStdString(r.ranks[i].root) : QString();
     }
 
-private slots:
+  private slots:
     void initTestCase() { QVERIFY(bstest::requireRealdata()); }
     void rankFolderOutputFolderAndAFileInsideAllResolveToTheRank() {
         const QString rank = bstest::realdata(l1 + QStringLiteral("/rank0_ascend_pt"));
@@ -23,7 +23,8 @@ private slots:
             QCOMPARE(r.ranks.size(), std::size_t(1));
             QCOMPARE(rootOf(r), rank);
             QCOMPARE(r.ranks[0].layout, std::string("torch_npu"));
-            QCOMPARE(QString::fromStdString(r.ranks[0].outputDir), rank + QStringLiteral("/ASCEND_PROFILER_OUTPUT"));
+            QCOMPARE(QString::fromStdString(r.ranks[0].outputDir),
+                     rank + QStringLiteral("/ASCEND_PROFILER_OUTPUT"));
         }
     }
     void parentOfSeveralRanksListsEachRank() {
@@ -35,9 +36,11 @@ private slots:
         QCOMPARE(all.ranks.size(), std::size_t(8)); // 4 resnet + msprof + 3 legacy folders
     }
     void msprofFolderAndItsOutputFolder() {
-        const QString prof = bstest::realdata(QStringLiteral("msprof_vllm_ascend/PROF_000001_20260823165326062_00625538CIGQAHCJ"));
-        for (const QString& p : {prof, prof + QStringLiteral("/mindstudio_profiler_output"),
-                                 prof + QStringLiteral("/mindstudio_profiler_output/msprof_20260823165334.json")}) {
+        const QString prof = bstest::realdata(
+            QStringLiteral("msprof_vllm_ascend/PROF_000001_20260823165326062_00625538CIGQAHCJ"));
+        for (const QString& p :
+             {prof, prof + QStringLiteral("/mindstudio_profiler_output"),
+              prof + QStringLiteral("/mindstudio_profiler_output/msprof_20260823165334.json")}) {
             auto r = bs::discoverProfiles(bstest::s(p));
             QCOMPARE(r.ranks.size(), std::size_t(1));
             QCOMPARE(rootOf(r), prof);

@@ -18,7 +18,8 @@ bs::LoadResult loadDir(const QString& dir) {
 
 QStringList ids(const bs::AnalysisResult& r) {
     QStringList out;
-    for (const auto& f : r.findings) out << QString::fromStdString(f.id);
+    for (const auto& f : r.findings)
+        out << QString::fromStdString(f.id);
     return out;
 }
 
@@ -28,13 +29,15 @@ class TstHealthCheck : public QObject {
     Q_OBJECT
     QTemporaryDir tmp;
 
-private slots:
+  private slots:
     void traceOnlyOutputStillGivesStepMetricsFromDeviceEvents() {
         QVERIFY(bstest::requireRealdata());
         const QString out = tmp.filePath(QStringLiteral("traceonly_ascend_pt/ASCEND_PROFILER_OUTPUT"));
         QDir().mkpath(out);
-        QVERIFY(QFile::copy(bstest::realdata(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json")),
-                            out + QStringLiteral("/trace_view.json")));
+        QVERIFY(QFile::copy(
+            bstest::realdata(QStringLiteral(
+                "torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json")),
+            out + QStringLiteral("/trace_view.json")));
         auto loaded = loadDir(tmp.filePath(QStringLiteral("traceonly_ascend_pt")));
         QVERIFY(loaded.hasAnyData);
         const auto& prof = *loaded.profile;
@@ -48,7 +51,8 @@ private slots:
         // The same marker as with kernel_details: window starts at ProfilerStep#50 (ts 1736408883686740.710).
         QCOMPARE(r.metrics[0].windowStart, Q_INT64_C(1736408883686740710));
         QVERIFY(r.metrics[0].busyUnion > 0);
-        QCOMPARE(r.metrics[0].service, r.metrics[0].busyUnion + r.metrics[0].prelaunchGap + r.metrics[0].internalBubbleTotal + r.metrics[0].tailGap);
+        QCOMPARE(r.metrics[0].service, r.metrics[0].busyUnion + r.metrics[0].prelaunchGap +
+                                           r.metrics[0].internalBubbleTotal + r.metrics[0].tailGap);
         QVERIFY(ids(r).contains(QStringLiteral("trace_only_no_csv")));
         for (const auto& f : r.findings)
             if (f.id == "trace_only_no_csv") QCOMPARE(f.seedRef, std::string("seed 003 problem 0"));
@@ -71,7 +75,8 @@ private slots:
         // k0 starts before the first marker; step 1 holds one 900 µs kernel (compile-like);
         // steps 2 and 3 hold two 10 µs kernels each with a 10 µs gap: busy 20, prelaunch 10, internal 10.
         writeFile(out + QStringLiteral("/kernel_details.csv"),
-                  "Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),"
+                  "Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start "
+                  "Time(us),Duration(us),Wait Time(us),"
                   "Block Dim,Input Shapes,aic_mac_ratio,aiv_vec_ratio\n"
                   "1,0,1,2,k0,Add,dynamic,AI_CORE,990.000\t,5,0,8,\"\"\"4\"\"\",0,0\n"
                   "1,0,2,2,compile,Add,dynamic,AI_CORE,1000.000\t,900,0,8,\"\"\"4\"\"\",0,0\n"
@@ -100,8 +105,9 @@ private slots:
         QCOMPARE(r.metrics[2].windowEnd, Q_INT64_C(2150000));
         QCOMPARE(r.metrics[2].tailGap, Q_INT64_C(10000));
         QCOMPARE(r.steps.kernelsBeforeFirst, std::size_t(1));
-        QCOMPARE(ids(r), (QStringList{QStringLiteral("pmu_all_zero"), QStringLiteral("kernels_before_first_step"),
-                                      QStringLiteral("first_step_compile"), QStringLiteral("crosscheck_mismatch")}));
+        QCOMPARE(ids(r),
+                 (QStringList{QStringLiteral("pmu_all_zero"), QStringLiteral("kernels_before_first_step"),
+                              QStringLiteral("first_step_compile"), QStringLiteral("crosscheck_mismatch")}));
         QCOMPARE(r.crossCheck.mismatches, std::size_t(1));
         const auto& mm = r.findings.back();
         QVERIFY(mm.seen.find("Step 3") != std::string::npos);

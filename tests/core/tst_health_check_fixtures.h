@@ -7,4 +7,3 @@ inline constexpr const char kTstHealthCheckFixture0[] = R"([
 {"ph":"X","name":"ProfilerStep#3","pid":1,"tid":1,"ts":"2100.000","dur":50,"cat":"cpu_op"},
 {"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"Python"}}
 ])";
-

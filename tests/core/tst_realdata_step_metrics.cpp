@@ -17,7 +17,8 @@ QMap<QString, double> profilerRow(const QString& csvPath) {
     const QStringList head = lines.value(0).trimmed().split(QLatin1Char(','));
     const QStringList vals = lines.value(1).trimmed().split(QLatin1Char(','));
     QMap<QString, double> m;
-    for (int i = 0; i < head.size() && i < vals.size(); ++i) m[head[i]] = vals[i].toDouble();
+    for (int i = 0; i < head.size() && i < vals.size(); ++i)
+        m[head[i]] = vals[i].toDouble();
     return m;
 }
 
@@ -25,10 +26,11 @@ QMap<QString, double> profilerRow(const QString& csvPath) {
 
 class TstRealdataStepMetrics : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void stepMetricsMatchStepTraceTime_data() {
         QTest::addColumn<QString>("rank");
-        for (const char* r : {"level0/rank0_ascend_pt", "level0/rank1_ascend_pt", "level1/rank0_ascend_pt", "level1/rank1_ascend_pt"})
+        for (const char* r : {"level0/rank0_ascend_pt", "level0/rank1_ascend_pt", "level1/rank0_ascend_pt",
+                              "level1/rank1_ascend_pt"})
             QTest::newRow(r) << QString::fromLatin1(r);
     }
     void stepMetricsMatchStepTraceTime() {
@@ -52,13 +54,20 @@ private slots:
         QCOMPARE(m.kernelCount, std::size_t(191));
         const double freeUs = theirs.value(QStringLiteral("Free"));
         const double prepUs = theirs.value(QStringLiteral("Preparing"));
-        const double busyUs = theirs.value(QStringLiteral("Computing")) + theirs.value(QStringLiteral("Communication(Not Overlapped)"));
+        const double busyUs = theirs.value(QStringLiteral("Computing")) +
+                              theirs.value(QStringLiteral("Communication(Not Overlapped)"));
         QVERIFY2(std::abs(bs::nsToUs(m.internalBubbleTotal) - freeUs) <= 1.0,
-                 qPrintable(QStringLiteral("internal %1 vs Free %2").arg(bs::nsToUs(m.internalBubbleTotal), 0, 'f', 3).arg(freeUs, 0, 'f', 3)));
+                 qPrintable(QStringLiteral("internal %1 vs Free %2")
+                                .arg(bs::nsToUs(m.internalBubbleTotal), 0, 'f', 3)
+                                .arg(freeUs, 0, 'f', 3)));
         QVERIFY2(std::abs(bs::nsToUs(m.prelaunchGap) - prepUs) <= 1.0,
-                 qPrintable(QStringLiteral("prelaunch %1 vs Preparing %2").arg(bs::nsToUs(m.prelaunchGap), 0, 'f', 3).arg(prepUs, 0, 'f', 3)));
+                 qPrintable(QStringLiteral("prelaunch %1 vs Preparing %2")
+                                .arg(bs::nsToUs(m.prelaunchGap), 0, 'f', 3)
+                                .arg(prepUs, 0, 'f', 3)));
         QVERIFY2(std::abs(bs::nsToUs(m.busyUnion) - busyUs) <= 1.0,
-                 qPrintable(QStringLiteral("busy %1 vs %2").arg(bs::nsToUs(m.busyUnion), 0, 'f', 3).arg(busyUs, 0, 'f', 3)));
+                 qPrintable(QStringLiteral("busy %1 vs %2")
+                                .arg(bs::nsToUs(m.busyUnion), 0, 'f', 3)
+                                .arg(busyUs, 0, 'f', 3)));
         // The identities of §3 hold between our own fields.
         QCOMPARE(m.service, m.busyUnion + m.underfeed);
         QCOMPARE(m.underfeed, m.prelaunchGap + m.internalBubbleTotal + m.tailGap);

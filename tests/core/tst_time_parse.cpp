@@ -6,7 +6,7 @@
 
 class TstTimeParse : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void profilerTimestampRoundTripsExactly() {
         auto v = bs::parseMicrosToNs("1736408883686740.710");
         QVERIFY(v.has_value());
@@ -24,8 +24,8 @@ private slots:
         QCOMPARE(*bs::parseMicrosToNs("  12  "), Q_INT64_C(12000));
     }
     void subNanosecondDigitsRoundHalfAwayFromZero() {
-        QCOMPARE(*bs::parseMicrosToNs("2.30003125"), Q_INT64_C(2300));      // 2300.03125 ns
-        QCOMPARE(*bs::parseMicrosToNs("840.07675"), Q_INT64_C(840077));     // .75 ns rounds up
+        QCOMPARE(*bs::parseMicrosToNs("2.30003125"), Q_INT64_C(2300));  // 2300.03125 ns
+        QCOMPARE(*bs::parseMicrosToNs("840.07675"), Q_INT64_C(840077)); // .75 ns rounds up
         QCOMPARE(*bs::parseMicrosToNs("0.0005"), Q_INT64_C(1));
         QCOMPARE(*bs::parseMicrosToNs("0.0004999"), Q_INT64_C(0));
         QCOMPARE(*bs::parseMicrosToNs("-3.0005"), Q_INT64_C(-3001));
@@ -43,7 +43,7 @@ private slots:
         QVERIFY(!bs::parseMicrosToNs("1.2.3"));
         QVERIFY(!bs::parseMicrosToNs("NaN"));
         QVERIFY(!bs::parseMicrosToNs("inf"));
-        QVERIFY(!bs::parseMicrosToNs("1e300"));           // does not fit in int64 ns
+        QVERIFY(!bs::parseMicrosToNs("1e300"));            // does not fit in int64 ns
         QVERIFY(!bs::parseMicrosToNs("9223372036854776")); // 9.2e18 ns + overflow
         QCOMPARE(*bs::parseMicrosToNs("1e-300"), Q_INT64_C(0));
     }

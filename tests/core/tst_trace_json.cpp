@@ -23,12 +23,16 @@ std::vector<std::pair<std::size_t, std::size_t>> topLevelElements(const QByteArr
     for (int i = 0; i < t.size(); ++i) {
         char c = t[i];
         if (inStr) {
-            if (esc) esc = false;
-            else if (c == '\\') esc = true;
-            else if (c == '"') inStr = false;
+            if (esc)
+                esc = false;
+            else if (c == '\\')
+                esc = true;
+            else if (c == '"')
+                inStr = false;
             continue;
         }
-        if (c == '"') inStr = true;
+        if (c == '"')
+            inStr = true;
         else if (c == '{' || c == '[') {
             if (depth == 1 && c == '{') start = static_cast<std::size_t>(i);
             ++depth;
@@ -46,13 +50,14 @@ class TstTraceJson : public QObject {
     Q_OBJECT
     QTemporaryDir tmp;
 
-    bs::TraceReadResult read(const QString& path, bs::Profile& prof, bs::FindingSink& sink, std::size_t chunk = 16u << 20) {
+    bs::TraceReadResult read(const QString& path, bs::Profile& prof, bs::FindingSink& sink,
+                             std::size_t chunk = 16u << 20) {
         bs::TraceReadOptions o;
         o.chunkBytes = chunk;
         return bs::readTraceJson(bstest::s(path), prof, sink, {}, o);
     }
 
-private slots:
+  private slots:
     void bareArrayWithStringTsMetadataAndFlows() {
         const QString p = tmp.filePath("a/trace_view.json");
         writeFile(p, kTstTraceJsonFixture0);
@@ -107,11 +112,13 @@ private slots:
         QCOMPARE(r.badElements, std::size_t(1));
         QCOMPARE(sink.findings().size(), std::size_t(1));
         QCOMPARE(sink.findings()[0].id, std::string("trace_bad_event"));
-        QCOMPARE(sink.findings()[0].byteOffset, static_cast<long long>(text.indexOf("{\"ph\":\"X\",\"ts\":tru")));
+        QCOMPARE(sink.findings()[0].byteOffset,
+                 static_cast<long long>(text.indexOf("{\"ph\":\"X\",\"ts\":tru")));
     }
     void smallChunksGiveTheSameModelAsOneChunk() {
         QVERIFY(bstest::requireRealdata());
-        const QString p = bstest::realdata(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"));
+        const QString p = bstest::realdata(QStringLiteral(
+            "torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"));
         bs::Profile a, b;
         bs::FindingSink sa, sb;
         auto ra = read(p, a, sa);
@@ -130,7 +137,8 @@ private slots:
             "torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
             "torch_npu_resnet_ddp/level0/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
             "torch_npu_legacy_2024/timeline_advice/trace_view.json",
-            "msprof_vllm_ascend/PROF_000001_20260823165326062_00625538CIGQAHCJ/mindstudio_profiler_output/msprof_20260823165334.json",
+            "msprof_vllm_ascend/PROF_000001_20260823165326062_00625538CIGQAHCJ/mindstudio_profiler_output/"
+            "msprof_20260823165334.json",
         };
         for (const char* rel : files) {
             const QString p = bstest::realdata(QString::fromLatin1(rel));
@@ -138,7 +146,8 @@ private slots:
             std::size_t x = 0, dev = 0;
             std::set<long long> devicePids;
             for (const auto& e : doc)
-                if (e.value("ph", "") == "M" && e.value("name", "") == "process_name" && e["args"].value("name", "") == "Ascend Hardware")
+                if (e.value("ph", "") == "M" && e.value("name", "") == "process_name" &&
+                    e["args"].value("name", "") == "Ascend Hardware")
                     devicePids.insert(e["pid"].get<long long>());
             for (const auto& e : doc) {
                 if (e.value("ph", "") == "X") {
@@ -151,19 +160,23 @@ private slots:
             auto r = read(p, prof, sink);
             QCOMPARE(r.elements, doc.size());
             QCOMPARE(prof.deviceEvents.size(), dev);
-            QCOMPARE(prof.hostEvents.size() + prof.deviceEvents.size() + prof.hcclEvents.size() + prof.overlapEvents.size() <= x, true);
+            QCOMPARE(prof.hostEvents.size() + prof.deviceEvents.size() + prof.hcclEvents.size() +
+                             prof.overlapEvents.size() <=
+                         x,
+                     true);
             QVERIFY2(sink.findings().empty(), rel);
         }
     }
     void truncatedTraceKeepsEveryCompleteEventAndNamesTheCut() {
         QVERIFY(bstest::requireRealdata());
-        const QByteArray full = bstest::readFile(
-            bstest::realdata(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json")));
+        const QByteArray full = bstest::readFile(bstest::realdata(QStringLiteral(
+            "torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json")));
         QVERIFY(full.size() > 1000000);
         const auto elems = topLevelElements(full);
         QCOMPARE(elems.size(), std::size_t(10112));
         std::vector<std::size_t> offsets;
-        for (int i = 1; i <= 60; ++i) offsets.push_back(static_cast<std::size_t>(full.size()) * i / 61);
+        for (int i = 1; i <= 60; ++i)
+            offsets.push_back(static_cast<std::size_t>(full.size()) * i / 61);
         // Exactly at, just before and just after element boundaries.
         for (std::size_t k : {std::size_t(0), std::size_t(1), std::size_t(5000), elems.size() - 1}) {
             offsets.push_back(elems[k].second);
@@ -181,7 +194,8 @@ private slots:
             std::size_t complete = 0;
             std::size_t cut = off;
             for (const auto& e : elems) {
-                if (e.second <= off) ++complete;
+                if (e.second <= off)
+                    ++complete;
                 else {
                     if (e.first < off) cut = e.first;
                     break;
@@ -196,7 +210,8 @@ private slots:
             bool named = false;
             for (const auto& f : sink.findings())
                 if (f.id == "trace_truncated" && f.byteOffset == static_cast<long long>(cut) &&
-                    f.seen.find("byte " + std::to_string(cut)) != std::string::npos && f.seedRef == "seed 003 problem 2")
+                    f.seen.find("byte " + std::to_string(cut)) != std::string::npos &&
+                    f.seedRef == "seed 003 problem 2")
                     named = true;
             QVERIFY2(named, qPrintable(QStringLiteral("offset %1").arg(off)));
         }

@@ -1,7 +1,8 @@
 #pragma once
 // Literal input files for tst_trace_json.cpp (kept out of the test source: moc cannot scan raw strings).
 
-inline constexpr const char kTstTraceJsonFixture0[] = R"([{"ph": "X", "name": "ProfilerStep#7", "pid": 10, "tid": 10, "ts": "1736408883686740.710", "dur": 155985.8, "cat": "cpu_op", "args": {"Call stack": "a.py(1): f;\r\nb.py(2): g"}},
+inline constexpr const char kTstTraceJsonFixture0[] =
+    R"([{"ph": "X", "name": "ProfilerStep#7", "pid": 10, "tid": 10, "ts": "1736408883686740.710", "dur": 155985.8, "cat": "cpu_op", "args": {"Call stack": "a.py(1): f;\r\nb.py(2): g"}},
 {"name": "MatMul_1", "pid": 3170820512, "tid": 2, "ts": "1736408883700059.821", "dur": 840.07675, "args": {"Model Id": 4294967295, "Task Type": "AI_CORE", "Physic Stream Id": 2}, "ph": "X"},
 {"ph": "s", "bp": "e", "name": "HostToDevice1", "id": "111669149696", "pid": 10, "tid": 10, "ts": "1736408883700000.000", "cat": "HostToDevice"},
 {"ph": "f", "bp": "e", "name": "HostToDevice1", "id": "111669149696", "pid": 3170820512, "tid": 2, "ts": "1736408883699999.000", "cat": "HostToDevice"},
@@ -21,5 +22,5 @@ inline constexpr const char kTstTraceJsonFixture1[] = R"({"displayTimeUnit": "ns
  {"ph": "i", "name": "mark", "pid": 1, "tid": 1, "ts": 105, "s": "t"}
 ], "otherData": {}})";
 
-inline constexpr const char kTstTraceJsonFixture2[] = R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":"1","dur":1},{"ph":"X","ts":tru},{"ph":"X","name":"b","pid":1,"tid":1,"ts":"3","dur":1}])";
-
+inline constexpr const char kTstTraceJsonFixture2[] =
+    R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":"1","dur":1},{"ph":"X","ts":tru},{"ph":"X","name":"b","pid":1,"tid":1,"ts":"3","dur":1}])";

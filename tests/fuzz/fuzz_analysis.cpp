@@ -15,7 +15,9 @@
 namespace fs = std::filesystem;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const fs::path out = fs::temp_directory_path() / ("bs_fuzz_rank_" + std::to_string(getpid()) + "_ascend_pt") / "ASCEND_PROFILER_OUTPUT";
+    const fs::path out = fs::temp_directory_path() /
+                         ("bs_fuzz_rank_" + std::to_string(getpid()) + "_ascend_pt") /
+                         "ASCEND_PROFILER_OUTPUT";
     std::error_code ec;
     fs::create_directories(out, ec);
     const std::string text(reinterpret_cast<const char*>(data), size);

@@ -1,4 +1,5 @@
-// libFuzzer target: the CSV readers (kernel_details / op_summary / task_time / step_trace_time) on arbitrary bytes.
+// libFuzzer target: the CSV readers (kernel_details / op_summary / task_time / step_trace_time) on arbitrary
+// bytes.
 #include "io/csv_reader.h"
 #include "io/kernel_table_reader.h"
 #include "io/side_file_readers.h"
@@ -19,7 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<std::string_view> fields;
     while (r.next(fields)) {
     }
-    for (auto kind : {bs::KernelSource::KernelDetails, bs::KernelSource::OpSummary, bs::KernelSource::TaskTime}) {
+    for (auto kind :
+         {bs::KernelSource::KernelDetails, bs::KernelSource::OpSummary, bs::KernelSource::TaskTime}) {
         bs::Profile p;
         bs::FindingSink sink;
         bs::readKernelTable(path, kind, p, sink);

@@ -20,8 +20,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::size_t nl = text.find('\n', pos);
         std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
         pos = nl == std::string::npos ? text.size() : nl + 1;
-        if (line.empty() || line.size() > 200 || line.find("..") != std::string::npos || line.find('\0') != std::string::npos) continue;
-        while (!line.empty() && line.front() == '/') line.erase(0, 1);
+        if (line.empty() || line.size() > 200 || line.find("..") != std::string::npos ||
+            line.find('\0') != std::string::npos)
+            continue;
+        while (!line.empty() && line.front() == '/')
+            line.erase(0, 1);
         if (line.empty()) continue;
         ++made;
         const auto arrow = line.find("->");
@@ -34,13 +37,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             fs::create_directories((root / line).parent_path(), ec);
             std::FILE* f = std::fopen((root / line).c_str(), "wb");
             if (f) {
-                std::fputs("Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim\n1,a,N/A,N/A,1,1,0,0\n", f);
+                std::fputs("Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait "
+                           "Time(us),Block Dim\n1,a,N/A,N/A,1,1,0,0\n",
+                           f);
                 std::fclose(f);
             }
         }
     }
     auto found = bs::discoverProfiles(root.string());
-    for (const auto& r : found.ranks) bs::loadRank(r);
+    for (const auto& r : found.ranks)
+        bs::loadRank(r);
     fs::remove_all(root, ec);
     return 0;
 }

@@ -10,29 +10,33 @@
 namespace {
 
 void usage() {
-    std::fputs(
-        "Usage: bubblescope-synth --out DIR [options]\n"
-        "Writes DIR/<name>_ascend_pt/ (a torch_npu-style profiling folder) and DIR/expected.json.\n"
-        "  --name NAME            folder name prefix (default synth)\n"
-        "  --seed N               random seed (default 1); same seed → same bytes\n"
-        "  --dense N --dfc N --gmm N   layers per pass: dense, MoE+DispatchFFNCombine, MoE+GroupedMatmul (3/4/1)\n"
-        "  --prefill N --decode N      passes per step (2/4)\n"
-        "  --steps N              profiler steps (3)\n"
-        "  --first-step N         number of the first ProfilerStep (1)\n"
-        "  --no-sampling          no ArgMax / rejection_* tail in the last layer\n"
-        "  --anomalies LIST       all | none | comma list of: launch-lag,sync,untraced,comm-wait,aicpu-exposed,\n"
-        "                         aicpu-masked,wait-anchor,variable-shapes,compile (default none)\n"
-        "  --level0               write a Level0 (8-column) kernel_details.csv without stream, shapes or PMU\n"
-        "  --truncate F           cut trace_view.json at fraction F of its size (0<F<1)\n"
-        "  --trace-mb N           add steps until trace_view.json reaches ~N MB\n"
-        "  --quiet\n",
-        stderr);
+    std::fputs("Usage: bubblescope-synth --out DIR [options]\n"
+               "Writes DIR/<name>_ascend_pt/ (a torch_npu-style profiling folder) and DIR/expected.json.\n"
+               "  --name NAME            folder name prefix (default synth)\n"
+               "  --seed N               random seed (default 1); same seed → same bytes\n"
+               "  --dense N --dfc N --gmm N   layers per pass: dense, MoE+DispatchFFNCombine, "
+               "MoE+GroupedMatmul (3/4/1)\n"
+               "  --prefill N --decode N      passes per step (2/4)\n"
+               "  --steps N              profiler steps (3)\n"
+               "  --first-step N         number of the first ProfilerStep (1)\n"
+               "  --no-sampling          no ArgMax / rejection_* tail in the last layer\n"
+               "  --anomalies LIST       all | none | comma list of: "
+               "launch-lag,sync,untraced,comm-wait,aicpu-exposed,\n"
+               "                         aicpu-masked,wait-anchor,variable-shapes,compile (default none)\n"
+               "  --level0               write a Level0 (8-column) kernel_details.csv without stream, shapes "
+               "or PMU\n"
+               "  --truncate F           cut trace_view.json at fraction F of its size (0<F<1)\n"
+               "  --trace-mb N           add steps until trace_view.json reaches ~N MB\n"
+               "  --quiet\n",
+               stderr);
 }
 
 bool setAnomalies(synth::Options& o, const std::string& list) {
     const bool all = list == "all";
     if (list == "none") return true;
-    auto has = [&](const char* k) { return all || ("," + list + ",").find(std::string(",") + k + ",") != std::string::npos; };
+    auto has = [&](const char* k) {
+        return all || ("," + list + ",").find(std::string(",") + k + ",") != std::string::npos;
+    };
     o.hostLaunchLag = has("launch-lag");
     o.syncBubble = has("sync");
     o.untracedBubble = has("untraced");
@@ -58,27 +62,46 @@ int main(int argc, char** argv) {
                 return argv[++i];
             };
             auto num = [&]() { return std::stoi(val()); };
-            if (a == "--out") o.outDir = val(), haveOut = true;
-            else if (a == "--name") o.name = val();
-            else if (a == "--seed") o.seed = std::stoull(val());
-            else if (a == "--dense") o.denseLayers = num();
-            else if (a == "--dfc") o.dfcLayers = num();
-            else if (a == "--gmm") o.gmmLayers = num();
-            else if (a == "--prefill") o.prefillPasses = num();
-            else if (a == "--decode") o.decodePasses = num();
-            else if (a == "--steps") o.steps = num();
-            else if (a == "--first-step") o.firstStepNumber = num();
-            else if (a == "--no-sampling") o.sampling = false;
-            else if (a == "--anomalies") setAnomalies(o, val());
-            else if (a == "--level0") o.level0 = true;
-            else if (a == "--truncate") o.truncateAt = std::stod(val());
-            else if (a == "--trace-mb") o.traceMb = std::stod(val());
-            else if (a == "--quiet") o.quiet = true;
-            else if (a == "-h" || a == "--help") return usage(), 0;
-            else throw std::invalid_argument("unknown option " + a);
+            if (a == "--out")
+                o.outDir = val(), haveOut = true;
+            else if (a == "--name")
+                o.name = val();
+            else if (a == "--seed")
+                o.seed = std::stoull(val());
+            else if (a == "--dense")
+                o.denseLayers = num();
+            else if (a == "--dfc")
+                o.dfcLayers = num();
+            else if (a == "--gmm")
+                o.gmmLayers = num();
+            else if (a == "--prefill")
+                o.prefillPasses = num();
+            else if (a == "--decode")
+                o.decodePasses = num();
+            else if (a == "--steps")
+                o.steps = num();
+            else if (a == "--first-step")
+                o.firstStepNumber = num();
+            else if (a == "--no-sampling")
+                o.sampling = false;
+            else if (a == "--anomalies")
+                setAnomalies(o, val());
+            else if (a == "--level0")
+                o.level0 = true;
+            else if (a == "--truncate")
+                o.truncateAt = std::stod(val());
+            else if (a == "--trace-mb")
+                o.traceMb = std::stod(val());
+            else if (a == "--quiet")
+                o.quiet = true;
+            else if (a == "-h" || a == "--help")
+                return usage(), 0;
+            else
+                throw std::invalid_argument("unknown option " + a);
         }
         if (!haveOut) throw std::invalid_argument("--out is required");
-        if (o.denseLayers + o.dfcLayers + o.gmmLayers <= 0 || o.prefillPasses + o.decodePasses <= 0 || o.steps <= 0)
+        if (o.denseLayers + o.dfcLayers + o.gmmLayers <= 0 || o.prefillPasses + o.decodePasses <= 0 ||
+            o.steps <= 0)
             throw std::invalid_argument("the model needs at least one layer, one pass and one step");
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bubblescope-synth: %s\n", e.what());

@@ -8,7 +8,9 @@ namespace synth {
 
 namespace {
 
-constexpr Ns us(double v) { return static_cast<Ns>(v * 1000.0); }
+constexpr Ns us(double v) {
+    return static_cast<Ns>(v * 1000.0);
+}
 
 } // namespace
 
@@ -18,46 +20,169 @@ struct Simulator::OpDef {
     const char* core;
     double prefillUs, decodeUs;
     int stream;
-    const char* host;       // Python op that launches it
-    const char* shape;      // "{t}" = tokens
+    const char* host;  // Python op that launches it
+    const char* shape; // "{t}" = tokens
 };
 
 // Attention block, common to every layer.
-static const Simulator::OpDef kRmsNorm{"aclnnRmsNorm_RmsNorm_RmsNorm", "RmsNorm", "AI_VECTOR_CORE", 60, 6, Simulator::kMain, "npu::npu_rms_norm", "{t},7168;7168"};
-static const Simulator::OpDef kQkv{"aclnnMatmul_MatMulV3_MatMulV3", "MatMulV3", "AI_CORE", 900, 25, Simulator::kMain, "aten::mm", "{t},7168;7168,2112"};
-static const Simulator::OpDef kRope{"aclnnApplyRotaryPosEmb_ApplyRotaryPosEmb_ApplyRotaryPosEmb", "ApplyRotaryPosEmb", "AI_VECTOR_CORE", 80, 5, Simulator::kMain, "npu::npu_apply_rotary_pos_emb", "{t},128,64;{t},1,64"};
-static const Simulator::OpDef kFiaPrefill{"aclnnFusedInferAttentionScore_FusedInferAttentionScore_FusedInferAttentionScore", "FusedInferAttentionScore", "MIX_AIC", 12000, 80, Simulator::kMain, "npu::npu_fused_infer_attention_score", "1,{t},128,192;1,{t},128,192"};
-static const Simulator::OpDef kOproj{"aclnnMatmul_MatMulV3_MatMulV3", "MatMulV3", "AI_CORE", 600, 18, Simulator::kMain, "aten::mm", "{t},16384;16384,7168"};
-static const Simulator::OpDef kTpAllReduce{"hcom_allReduce_", "hcom_allReduce_", "HCCL", 700, 30, Simulator::kTp, "c10d::allreduce_", "{t},7168"};
-static const Simulator::OpDef kBiasAdd{"aclnnInplaceAdd_AddAiCore_Add", "Add", "AI_VECTOR_CORE", 50, 6, Simulator::kMain, "aten::add_", "{t},7168;{t},7168"};
-static const Simulator::OpDef kAddRmsNorm{"aclnnAddRmsNorm_AddRmsNorm_AddRmsNorm", "AddRmsNorm", "AI_VECTOR_CORE", 70, 8, Simulator::kMain, "npu::npu_add_rms_norm", "{t},7168;{t},7168;7168"};
+static const Simulator::OpDef kRmsNorm{"aclnnRmsNorm_RmsNorm_RmsNorm",
+                                       "RmsNorm",
+                                       "AI_VECTOR_CORE",
+                                       60,
+                                       6,
+                                       Simulator::kMain,
+                                       "npu::npu_rms_norm",
+                                       "{t},7168;7168"};
+static const Simulator::OpDef kQkv{"aclnnMatmul_MatMulV3_MatMulV3",
+                                   "MatMulV3",
+                                   "AI_CORE",
+                                   900,
+                                   25,
+                                   Simulator::kMain,
+                                   "aten::mm",
+                                   "{t},7168;7168,2112"};
+static const Simulator::OpDef kRope{"aclnnApplyRotaryPosEmb_ApplyRotaryPosEmb_ApplyRotaryPosEmb",
+                                    "ApplyRotaryPosEmb",
+                                    "AI_VECTOR_CORE",
+                                    80,
+                                    5,
+                                    Simulator::kMain,
+                                    "npu::npu_apply_rotary_pos_emb",
+                                    "{t},128,64;{t},1,64"};
+static const Simulator::OpDef kFiaPrefill{
+    "aclnnFusedInferAttentionScore_FusedInferAttentionScore_FusedInferAttentionScore",
+    "FusedInferAttentionScore",
+    "MIX_AIC",
+    12000,
+    80,
+    Simulator::kMain,
+    "npu::npu_fused_infer_attention_score",
+    "1,{t},128,192;1,{t},128,192"};
+static const Simulator::OpDef kOproj{
+    "aclnnMatmul_MatMulV3_MatMulV3", "MatMulV3", "AI_CORE", 600, 18, Simulator::kMain, "aten::mm",
+    "{t},16384;16384,7168"};
+static const Simulator::OpDef kTpAllReduce{"hcom_allReduce_", "hcom_allReduce_",  "HCCL",    700, 30,
+                                           Simulator::kTp,    "c10d::allreduce_", "{t},7168"};
+static const Simulator::OpDef kBiasAdd{"aclnnInplaceAdd_AddAiCore_Add",
+                                       "Add",
+                                       "AI_VECTOR_CORE",
+                                       50,
+                                       6,
+                                       Simulator::kMain,
+                                       "aten::add_",
+                                       "{t},7168;{t},7168"};
+static const Simulator::OpDef kAddRmsNorm{"aclnnAddRmsNorm_AddRmsNorm_AddRmsNorm",
+                                          "AddRmsNorm",
+                                          "AI_VECTOR_CORE",
+                                          70,
+                                          8,
+                                          Simulator::kMain,
+                                          "npu::npu_add_rms_norm",
+                                          "{t},7168;{t},7168;7168"};
 // Dense FFN.
-static const Simulator::OpDef kGateUp{"aclnnMatmul_MatMulV3_MatMulV3", "MatMulV3", "AI_CORE", 1500, 40, Simulator::kMain, "aten::mm", "{t},7168;7168,36864"};
-static const Simulator::OpDef kSwiGlu{"aclnnSwiGlu_SwiGlu_SwiGlu", "SwiGlu", "AI_VECTOR_CORE", 200, 8, Simulator::kMain, "npu::npu_swiglu", "{t},36864"};
-static const Simulator::OpDef kDown{"aclnnMatmul_MatMulV3_MatMulV3", "MatMulV3", "AI_CORE", 800, 25, Simulator::kMain, "aten::mm", "{t},18432;18432,7168"};
+static const Simulator::OpDef kGateUp{"aclnnMatmul_MatMulV3_MatMulV3",
+                                      "MatMulV3",
+                                      "AI_CORE",
+                                      1500,
+                                      40,
+                                      Simulator::kMain,
+                                      "aten::mm",
+                                      "{t},7168;7168,36864"};
+static const Simulator::OpDef kSwiGlu{
+    "aclnnSwiGlu_SwiGlu_SwiGlu", "SwiGlu",   "AI_VECTOR_CORE", 200, 8, Simulator::kMain,
+    "npu::npu_swiglu",           "{t},36864"};
+static const Simulator::OpDef kDown{
+    "aclnnMatmul_MatMulV3_MatMulV3", "MatMulV3", "AI_CORE", 800, 25, Simulator::kMain, "aten::mm",
+    "{t},18432;18432,7168"};
 // MoE.
-static const Simulator::OpDef kGating{"aclnnMoeGatingTopK_MoeGatingTopK_MoeGatingTopK", "MoeGatingTopK", "AI_VECTOR_CORE", 60, 12, Simulator::kMain, "npu::npu_moe_gating_top_k", "{t},256"};
-static const Simulator::OpDef kDfc{"aclnnDispatchFFNCombine_DispatchFFNCombine_DispatchFFNCombine", "DispatchFFNCombine", "MIX_AIC", 4000, 180, Simulator::kMain, "npu::npu_dispatch_ffn_combine", "{t},7168;{t},8"};
-static const Simulator::OpDef kInitRouting{"aclnnMoeInitRoutingV2_MoeInitRoutingV2_MoeInitRoutingV2", "MoeInitRoutingV2", "AI_VECTOR_CORE", 150, 15, Simulator::kMain, "npu::npu_moe_init_routing_v2", "{t},7168;{t},8"};
-static const Simulator::OpDef kAllToAll{"hcom_alltoallv_", "hcom_alltoallv_", "HCCL", 900, 60, Simulator::kEp, "c10d::alltoall_base_", "{t},7168"};
-static const Simulator::OpDef kGmm{"aclnnGroupedMatmulV4_GroupedMatmul_GroupedMatmul", "GroupedMatmul", "MIX_AIC", 1200, 45, Simulator::kMain, "npu::npu_grouped_matmul", "{t},7168;16,7168,4096"};
-static const Simulator::OpDef kGmmSwiGlu{"aclnnSwiGlu_SwiGlu_SwiGlu", "SwiGlu", "AI_VECTOR_CORE", 100, 6, Simulator::kMain, "npu::npu_swiglu", "{t},4096"};
-static const Simulator::OpDef kFinalize{"aclnnMoeFinalizeRouting_MoeFinalizeRouting_MoeFinalizeRouting", "MoeFinalizeRouting", "AI_VECTOR_CORE", 120, 12, Simulator::kMain, "npu::npu_moe_finalize_routing", "{t},7168"};
+static const Simulator::OpDef kGating{"aclnnMoeGatingTopK_MoeGatingTopK_MoeGatingTopK",
+                                      "MoeGatingTopK",
+                                      "AI_VECTOR_CORE",
+                                      60,
+                                      12,
+                                      Simulator::kMain,
+                                      "npu::npu_moe_gating_top_k",
+                                      "{t},256"};
+static const Simulator::OpDef kDfc{"aclnnDispatchFFNCombine_DispatchFFNCombine_DispatchFFNCombine",
+                                   "DispatchFFNCombine",
+                                   "MIX_AIC",
+                                   4000,
+                                   180,
+                                   Simulator::kMain,
+                                   "npu::npu_dispatch_ffn_combine",
+                                   "{t},7168;{t},8"};
+static const Simulator::OpDef kInitRouting{"aclnnMoeInitRoutingV2_MoeInitRoutingV2_MoeInitRoutingV2",
+                                           "MoeInitRoutingV2",
+                                           "AI_VECTOR_CORE",
+                                           150,
+                                           15,
+                                           Simulator::kMain,
+                                           "npu::npu_moe_init_routing_v2",
+                                           "{t},7168;{t},8"};
+static const Simulator::OpDef kAllToAll{"hcom_alltoallv_", "hcom_alltoallv_",      "HCCL",    900, 60,
+                                        Simulator::kEp,    "c10d::alltoall_base_", "{t},7168"};
+static const Simulator::OpDef kGmm{"aclnnGroupedMatmulV4_GroupedMatmul_GroupedMatmul",
+                                   "GroupedMatmul",
+                                   "MIX_AIC",
+                                   1200,
+                                   45,
+                                   Simulator::kMain,
+                                   "npu::npu_grouped_matmul",
+                                   "{t},7168;16,7168,4096"};
+static const Simulator::OpDef kGmmSwiGlu{
+    "aclnnSwiGlu_SwiGlu_SwiGlu", "SwiGlu",  "AI_VECTOR_CORE", 100, 6, Simulator::kMain,
+    "npu::npu_swiglu",           "{t},4096"};
+static const Simulator::OpDef kFinalize{"aclnnMoeFinalizeRouting_MoeFinalizeRouting_MoeFinalizeRouting",
+                                        "MoeFinalizeRouting",
+                                        "AI_VECTOR_CORE",
+                                        120,
+                                        12,
+                                        Simulator::kMain,
+                                        "npu::npu_moe_finalize_routing",
+                                        "{t},7168"};
 // Sampling tail.
-static const Simulator::OpDef kArgMax{"aclnnArgMax_ArgMaxV2_ArgMaxV2", "ArgMaxV2", "AI_VECTOR_CORE", 40, 12, Simulator::kMain, "aten::argmax", "{t},129280"};
-static const Simulator::OpDef kRejection{"rejection_greedy_sample_kernel", "rejection_greedy_sample", "AI_VECTOR_CORE", 30, 10, Simulator::kMain, "npu::rejection_greedy_sample", "{t}"};
+static const Simulator::OpDef kArgMax{"aclnnArgMax_ArgMaxV2_ArgMaxV2",
+                                      "ArgMaxV2",
+                                      "AI_VECTOR_CORE",
+                                      40,
+                                      12,
+                                      Simulator::kMain,
+                                      "aten::argmax",
+                                      "{t},129280"};
+static const Simulator::OpDef kRejection{"rejection_greedy_sample_kernel",
+                                         "rejection_greedy_sample",
+                                         "AI_VECTOR_CORE",
+                                         30,
+                                         10,
+                                         Simulator::kMain,
+                                         "npu::rejection_greedy_sample",
+                                         "{t}"};
 // Planted op-level anomalies.
-static const Simulator::OpDef kNonZero{"NonZero", "NonZero", "AI_CPU", 150, 150, Simulator::kMain, "aten::nonzero", "{t},8"};
-static const Simulator::OpDef kTopKCpu{"TopKV2", "TopKV2", "AI_CPU", 100, 100, Simulator::kSide, "aten::topk", "{t},256"};
-static const Simulator::OpDef kBroadcast{"hcom_broadcast_", "hcom_broadcast_", "HCCL", 2000, 2000, Simulator::kTp, "c10d::broadcast_", "16"};
-static const Simulator::OpDef kCast{"aclnnCast_Cast_Cast", "Cast", "AI_VECTOR_CORE", 3, 3, Simulator::kMain, "aten::to", "16"};
+static const Simulator::OpDef kNonZero{"NonZero", "NonZero",        "AI_CPU",        150,
+                                       150,       Simulator::kMain, "aten::nonzero", "{t},8"};
+static const Simulator::OpDef kTopKCpu{"TopKV2", "TopKV2",         "AI_CPU",     100,
+                                       100,      Simulator::kSide, "aten::topk", "{t},256"};
+static const Simulator::OpDef kBroadcast{"hcom_broadcast_", "hcom_broadcast_",  "HCCL", 2000, 2000,
+                                         Simulator::kTp,    "c10d::broadcast_", "16"};
+static const Simulator::OpDef kCast{
+    "aclnnCast_Cast_Cast", "Cast", "AI_VECTOR_CORE", 3, 3, Simulator::kMain, "aten::to", "16"};
 // Compile phase of a polluted first step.
-static const Simulator::OpDef kCompileTransData{"aclnnTransData_TransData_TransData", "TransData", "AI_VECTOR_CORE", 10000, 10000, Simulator::kMain, "npu::npu_format_cast", "7168,7168"};
+static const Simulator::OpDef kCompileTransData{"aclnnTransData_TransData_TransData",
+                                                "TransData",
+                                                "AI_VECTOR_CORE",
+                                                10000,
+                                                10000,
+                                                Simulator::kMain,
+                                                "npu::npu_format_cast",
+                                                "7168,7168"};
 
 Simulator::Simulator(const Options& o) : o_(o), rng_(o.seed) {
-    for (int i = 0; i < o.denseLayers; ++i) shape_.layers.push_back(LayerType::Dense);
-    for (int i = 0; i < o.dfcLayers; ++i) shape_.layers.push_back(LayerType::MoeDfc);
-    for (int i = 0; i < o.gmmLayers; ++i) shape_.layers.push_back(LayerType::MoeGmm);
+    for (int i = 0; i < o.denseLayers; ++i)
+        shape_.layers.push_back(LayerType::Dense);
+    for (int i = 0; i < o.dfcLayers; ++i)
+        shape_.layers.push_back(LayerType::MoeDfc);
+    for (int i = 0; i < o.gmmLayers; ++i)
+        shape_.layers.push_back(LayerType::MoeGmm);
     shape_.prefillPasses = o.prefillPasses;
     shape_.decodePasses = o.decodePasses;
 }
@@ -70,12 +195,13 @@ Ns Simulator::jitter(Ns base) {
 
 Ns Simulator::deviceIdleAt() const {
     Ns t = 0;
-    for (Ns f : devFree_) t = std::max(t, f);
+    for (Ns f : devFree_)
+        t = std::max(t, f);
     return t;
 }
 
-void Simulator::hostEvent(StepOut& out, std::string name, Lane lane, Ns ts, Ns dur, const char* cat, bool stack,
-                          std::string dims, std::uint64_t flow) {
+void Simulator::hostEvent(StepOut& out, std::string name, Lane lane, Ns ts, Ns dur, const char* cat,
+                          bool stack, std::string dims, std::uint64_t flow) {
     HostEvent e;
     e.name = std::move(name);
     e.lane = lane;
@@ -116,8 +242,9 @@ void Simulator::launch(StepOut& out, const OpDef& op, bool prefill, int tokens, 
     const Ns launched = t0 + h;
 
     Ns start = std::max(devFree_[op.stream] + us(1.2), launched + us(5));
-    if (!comm && !prevWasComm_) start = std::max(start, lastCommEnd_); // depends on the last collective's result
-    if (comm) start = std::max(start, devFree_[kMain]);                // sends what the main stream produced
+    if (!comm && !prevWasComm_)
+        start = std::max(start, lastCommEnd_);          // depends on the last collective's result
+    if (comm) start = std::max(start, devFree_[kMain]); // sends what the main stream produced
     k.start = start;
     k.wait = lastEnd_[op.stream] > 0 ? std::max<Ns>(0, start - lastEnd_[op.stream]) : 0;
     devFree_[op.stream] = start + k.dur;
@@ -137,7 +264,8 @@ StepOut Simulator::simulateStep(int index, Ns start) {
     stepNumber_ = out.number;
     out.markerStart = start;
     tHost_ = start + us(5);
-    for (auto& f : devFree_) f = std::max(f, start);
+    for (auto& f : devFree_)
+        f = std::max(f, start);
     const int step1 = o_.steps > 1 ? 1 : 0;
 
     auto plantBubble = [&](const char* type, const char* label, auto&& hostSide) {
@@ -154,9 +282,11 @@ StepOut Simulator::simulateStep(int index, Ns start) {
     if (o_.compileFirstStep && index == 0) {
         // Graph build / JIT inside the capture: long host compile, many format-conversion kernels.
         const Ns compileStart = tHost_;
-        for (int i = 0; i < 330; ++i) launch(out, kCompileTransData, true, 7168, -1);
+        for (int i = 0; i < 330; ++i)
+            launch(out, kCompileTransData, true, 7168, -1);
         tHost_ = std::max(tHost_, deviceIdleAt() - us(100));
-        hostEvent(out, "torchair::compile", Lane::Python, compileStart, tHost_ - compileStart, "python_function", true);
+        hostEvent(out, "torchair::compile", Lane::Python, compileStart, tHost_ - compileStart,
+                  "python_function", true);
     }
 
     if (index == step1) {
@@ -192,7 +322,8 @@ StepOut Simulator::simulateStep(int index, Ns start) {
                     // Python-side work (index bookkeeping) keeps the host busy: the device drains and idles.
                     for (int k = 0; k < 8; ++k) {
                         hostEvent(out, "aten::index_put_", Lane::Python, tHost_, us(95), "cpu_op", true);
-                        hostEvent(out, "python_function: scheduler.update", Lane::Python, tHost_ + us(95), us(5), "python_function");
+                        hostEvent(out, "python_function: scheduler.update", Lane::Python, tHost_ + us(95),
+                                  us(5), "python_function");
                         tHost_ += us(100);
                     }
                 });
@@ -200,8 +331,10 @@ StepOut Simulator::simulateStep(int index, Ns start) {
             if (isStep1 && !prefill && o_.syncBubble && decodeIndex == 1 && li == 0) {
                 plantBubble("sync_bubble", "possible_sync_or_h2d", [&] {
                     const Ns drained = std::max(tHost_ + us(5), deviceIdleAt());
-                    hostEvent(out, "aten::item", Lane::Python, tHost_, drained - tHost_ + us(10), "cpu_op", true);
-                    hostEvent(out, "aclrtSynchronizeStream", Lane::Cann, tHost_ + us(2), drained - tHost_, "");
+                    hostEvent(out, "aten::item", Lane::Python, tHost_, drained - tHost_ + us(10), "cpu_op",
+                              true);
+                    hostEvent(out, "aclrtSynchronizeStream", Lane::Cann, tHost_ + us(2), drained - tHost_,
+                              "");
                     tHost_ = drained + us(10);
                     hostEvent(out, "aten::to", Lane::Python, tHost_, us(600), "cpu_op", true);
                     hostEvent(out, "aten::_to_copy", Lane::Python, tHost_ + us(5), us(590), "cpu_op");
@@ -214,17 +347,25 @@ StepOut Simulator::simulateStep(int index, Ns start) {
                 plantBubble("comm_wait_bubble", "possible_comm_wait", [&] {
                     // A blocking collective on the host waits for the peers before anything is launched.
                     const Ns drained = std::max(tHost_, deviceIdleAt());
-                    hostEvent(out, "c10d::allreduce_", Lane::Python, tHost_, drained - tHost_ + us(700), "cpu_op", true);
-                    hostEvent(out, "HcclAllReduce", Lane::Cann, tHost_ + us(3), drained - tHost_ + us(690), "");
+                    hostEvent(out, "c10d::allreduce_", Lane::Python, tHost_, drained - tHost_ + us(700),
+                              "cpu_op", true);
+                    hostEvent(out, "HcclAllReduce", Lane::Cann, tHost_ + us(3), drained - tHost_ + us(690),
+                              "");
                     tHost_ = drained + us(700);
                 });
             }
-            std::vector<const OpDef*> ops = {&kRmsNorm, &kQkv, &kRope, &kFiaPrefill, &kOproj, &kTpAllReduce, &kBiasAdd, &kAddRmsNorm};
+            std::vector<const OpDef*> ops = {&kRmsNorm, &kQkv,         &kRope,    &kFiaPrefill,
+                                             &kOproj,   &kTpAllReduce, &kBiasAdd, &kAddRmsNorm};
             switch (type) {
-            case LayerType::Dense: ops.insert(ops.end(), {&kGateUp, &kSwiGlu, &kDown, &kTpAllReduce, &kBiasAdd}); break;
-            case LayerType::MoeDfc: ops.insert(ops.end(), {&kGating, &kDfc, &kAddRmsNorm}); break;
+            case LayerType::Dense:
+                ops.insert(ops.end(), {&kGateUp, &kSwiGlu, &kDown, &kTpAllReduce, &kBiasAdd});
+                break;
+            case LayerType::MoeDfc:
+                ops.insert(ops.end(), {&kGating, &kDfc, &kAddRmsNorm});
+                break;
             case LayerType::MoeGmm:
-                ops.insert(ops.end(), {&kGating, &kInitRouting, &kAllToAll, &kGmm, &kGmmSwiGlu, &kGmm, &kAllToAll, &kFinalize});
+                ops.insert(ops.end(), {&kGating, &kInitRouting, &kAllToAll, &kGmm, &kGmmSwiGlu, &kGmm,
+                                       &kAllToAll, &kFinalize});
                 break;
             }
             if (li == nLayers - 1 && o_.sampling) ops.insert(ops.end(), {&kArgMax, &kRejection});
@@ -244,7 +385,8 @@ StepOut Simulator::simulateStep(int index, Ns start) {
                 }
                 launch(out, op, prefill, tokens, li);
                 // Exposed AICPU: alone on the main stream after the router of the first decode pass.
-                if (o_.aicpuExposed && !prefill && decodeIndex == 0 && li == o_.denseLayers && &op == &kGating)
+                if (o_.aicpuExposed && !prefill && decodeIndex == 0 && li == o_.denseLayers &&
+                    &op == &kGating)
                     launch(out, kNonZero, prefill, tokens, li);
             }
             // Wait anchor: a µs Cast after a ms broadcast, in the second decode pass's last layer.

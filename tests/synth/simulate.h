@@ -12,12 +12,12 @@ namespace synth {
 enum class LayerType { Dense, MoeDfc, MoeGmm };
 
 struct ModelShape {
-    std::vector<LayerType> layers;  // per pass
+    std::vector<LayerType> layers; // per pass
     int prefillPasses = 0, decodePasses = 0;
 };
 
 class Simulator {
-public:
+  public:
     explicit Simulator(const Options& o);
     ModelShape shape() const { return shape_; }
     // Simulates step `index` (0-based) starting at host time `start`; returns it.
@@ -26,7 +26,7 @@ public:
     static constexpr int kMain = 2, kTp = 5, kEp = 6, kSide = 7;
     struct OpDef;
 
-private:
+  private:
     void launch(StepOut& out, const OpDef& op, bool prefill, int tokens, int layerIndex);
     void hostEvent(StepOut& out, std::string name, Lane lane, Ns ts, Ns dur, const char* cat = "cpu_op",
                    bool stack = false, std::string dims = {}, std::uint64_t flow = 0);

@@ -14,8 +14,8 @@ struct Options {
     std::string name = "synth";
     std::uint64_t seed = 1;
     int denseLayers = 3;
-    int dfcLayers = 4;   // MoE layers with DispatchFFNCombine
-    int gmmLayers = 1;   // MoE layers with GroupedMatmul + alltoallv
+    int dfcLayers = 4; // MoE layers with DispatchFFNCombine
+    int gmmLayers = 1; // MoE layers with GroupedMatmul + alltoallv
     int prefillPasses = 2;
     int decodePasses = 4;
     int steps = 3;
@@ -25,9 +25,9 @@ struct Options {
     bool hostLaunchLag = false, syncBubble = false, untracedBubble = false, commWaitBubble = false;
     bool aicpuExposed = false, aicpuMasked = false, waitAnchor = false, variableShapes = false;
     bool compileFirstStep = false;
-    bool level0 = false;        // 8-column Level0 kernel_details (no stream, shapes, PMU)
-    double truncateAt = 0.0;    // cut trace_view.json at this fraction of its size (0 = complete)
-    double traceMb = 0.0;       // grow the capture (more steps) until trace_view.json reaches ~N MB
+    bool level0 = false;     // 8-column Level0 kernel_details (no stream, shapes, PMU)
+    double truncateAt = 0.0; // cut trace_view.json at this fraction of its size (0 = complete)
+    double traceMb = 0.0;    // grow the capture (more steps) until trace_view.json reaches ~N MB
     bool quiet = false;
 };
 
@@ -35,13 +35,13 @@ struct Options {
 struct Kernel {
     std::string name;
     const char* opType = "";
-    const char* core = "AI_CORE";     // Accelerator Core column
+    const char* core = "AI_CORE"; // Accelerator Core column
     const char* traceTaskType = "AI_CORE";
     int stream = 2;
     Ns start = 0, dur = 0, wait = 0;
     std::string inShapes, inTypes = "DT_BF16", outShapes, outTypes = "DT_BF16";
     std::uint64_t taskId = 0;
-    std::uint64_t flowId = 0;        // async_npu / HostToDevice id (0 = none)
+    std::uint64_t flowId = 0; // async_npu / HostToDevice id (0 = none)
     int blockDim = 24;
     bool isComm = false;
     bool isAicpu = false;
@@ -56,17 +56,17 @@ struct HostEvent {
     Ns ts = 0, dur = 0;
     bool stack = false;
     std::string inputDims;
-    std::uint64_t flowOut = 0;  // emits a flow 's' at ts+dur (async_npu from Python, HostToDevice from CANN)
+    std::uint64_t flowOut = 0; // emits a flow 's' at ts+dur (async_npu from Python, HostToDevice from CANN)
 };
 
 struct Planted {
-    std::string type;      // host_launch_lag, sync_bubble, …
-    std::string label;     // expected soft label / tag / finding id
-    std::string kind;      // "bubble", "op", "step", "finding"
+    std::string type;  // host_launch_lag, sync_bubble, …
+    std::string label; // expected soft label / tag / finding id
+    std::string kind;  // "bubble", "op", "step", "finding"
     std::int64_t step = -1;
     std::size_t kernelIndex = 0; // bubbles: index (in the step) of the kernel that ends the window
     Ns windowStart = 0, windowEnd = 0;
-    std::string op;        // op name for op-level anomalies
+    std::string op; // op name for op-level anomalies
 };
 
 struct StepOut {

@@ -17,10 +17,12 @@ namespace synth {
 
 namespace {
 
-constexpr std::uint64_t kPidPython = 2716001, kPidCann = 2716002, kPidDevice = 3170820512ULL, kPidHccl = 3170820576ULL,
-                        kPidOverlap = 3170820832ULL, kPidFreq = 3170820544ULL;
+constexpr std::uint64_t kPidPython = 2716001, kPidCann = 2716002, kPidDevice = 3170820512ULL,
+                        kPidHccl = 3170820576ULL, kPidOverlap = 3170820832ULL, kPidFreq = 3170820544ULL;
 
-std::string usStr(Ns ns) { return fmt::format("{}.{:03}", ns / 1000, ns % 1000); }
+std::string usStr(Ns ns) {
+    return fmt::format("{}.{:03}", ns / 1000, ns % 1000);
+}
 
 struct Iv {
     Ns a, b;
@@ -30,14 +32,17 @@ std::vector<Iv> merge(std::vector<Iv> v) {
     std::vector<Iv> out;
     for (const auto& i : v) {
         if (i.b <= i.a) continue;
-        if (!out.empty() && i.a <= out.back().b) out.back().b = std::max(out.back().b, i.b);
-        else out.push_back(i);
+        if (!out.empty() && i.a <= out.back().b)
+            out.back().b = std::max(out.back().b, i.b);
+        else
+            out.push_back(i);
     }
     return out;
 }
 Ns total(const std::vector<Iv>& m) {
     Ns t = 0;
-    for (const auto& i : m) t += i.b - i.a;
+    for (const auto& i : m)
+        t += i.b - i.a;
     return t;
 }
 Ns intersect(const std::vector<Iv>& a, const std::vector<Iv>& b) {
@@ -54,7 +59,8 @@ std::vector<Iv> subtract(const std::vector<Iv>& a, const std::vector<Iv>& b) {
     std::vector<Iv> out;
     std::size_t j = 0;
     for (auto cur : a) {
-        while (j < b.size() && b[j].b <= cur.a) ++j;
+        while (j < b.size() && b[j].b <= cur.a)
+            ++j;
         std::size_t k = j;
         while (k < b.size() && b[k].a < cur.b) {
             if (b[k].a > cur.a) out.push_back({cur.a, b[k].a});
@@ -67,14 +73,18 @@ std::vector<Iv> subtract(const std::vector<Iv>& a, const std::vector<Iv>& b) {
 }
 
 const char* kLevel1Header =
-    "Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),"
-    "Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,Input Formats,Output Shapes,Output Data Types,"
-    "Output Formats,Context ID,aicore_time(us),aic_total_cycles,aic_mac_time(us),aic_mac_ratio,aic_scalar_time(us),"
+    "Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,Accelerator Core,Start Time(us),Duration(us),Wait "
+    "Time(us),"
+    "Block Dim,Mix Block Dim,HF32 Eligible,Input Shapes,Input Data Types,Input Formats,Output Shapes,Output "
+    "Data Types,"
+    "Output Formats,Context "
+    "ID,aicore_time(us),aic_total_cycles,aic_mac_time(us),aic_mac_ratio,aic_scalar_time(us),"
     "aic_scalar_ratio,aic_mte1_time(us),aic_mte1_ratio,aic_mte2_time(us),aic_mte2_ratio,aic_fixpipe_time(us),"
     "aic_fixpipe_ratio,aic_icache_miss_rate,aiv_time(us),aiv_total_cycles,aiv_vec_time(us),aiv_vec_ratio,"
     "aiv_scalar_time(us),aiv_scalar_ratio,aiv_mte2_time(us),aiv_mte2_ratio,aiv_mte3_time(us),aiv_mte3_ratio,"
     "aiv_icache_miss_rate,cube_utilization(%)\r\n";
-const char* kLevel0Header = "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim\r\n";
+const char* kLevel0Header =
+    "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim\r\n";
 
 struct OpStat {
     std::string core;
@@ -83,7 +93,7 @@ struct OpStat {
 };
 
 class Writer {
-public:
+  public:
     Writer(const Options& o, fs::path out) : o_(o), out_(std::move(out)) {
         fs::create_directories(out_);
         trace_ = std::fopen((out_ / "trace_view.json").c_str(), "wb");
@@ -92,8 +102,9 @@ public:
         std::fputs("[", trace_);
         std::fputs(o_.level0 ? kLevel0Header : kLevel1Header, kd_);
         writeMetadata();
-        stepTrace_ = "Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
-                     "Communication(Not Overlapped and Exclude Receive),Preparing\r\n";
+        stepTrace_ =
+            "Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
+            "Communication(Not Overlapped and Exclude Receive),Preparing\r\n";
     }
     ~Writer() {
         if (trace_) std::fclose(trace_);
@@ -101,8 +112,7 @@ public:
     }
     std::uint64_t traceBytes() const { return traceBytes_; }
 
-    template <typename... A>
-    void emit(fmt::memory_buffer& b, fmt::format_string<A...> f, A&&... a) {
+    template <typename... A> void emit(fmt::memory_buffer& b, fmt::format_string<A...> f, A&&... a) {
         if (!first_) b.push_back(',');
         first_ = false;
         b.push_back('\n');
@@ -112,42 +122,60 @@ public:
     void writeStep(const StepOut& s, Ns windowEnd, std::vector<Planted>& planted) {
         fmt::memory_buffer b;
         const Ns S = s.markerStart;
-        emit(b, R"({{"ph": "X", "name": "ProfilerStep#{}", "pid": {}, "tid": {}, "ts": "{}", "dur": {}, "cat": "cpu_op", "args": {{"Sequence number": -1, "Fwd thread id": 0, "Call stack": "torch_npu/profiler/profiler.py(244): step;\r\nrun.py(88): main"}}}})",
-           s.number, kPidPython, kPidPython, usStr(S), usStr(s.markerDur));
+        emit(
+            b,
+            R"({{"ph": "X", "name": "ProfilerStep#{}", "pid": {}, "tid": {}, "ts": "{}", "dur": {}, "cat": "cpu_op", "args": {{"Sequence number": -1, "Fwd thread id": 0, "Call stack": "torch_npu/profiler/profiler.py(244): step;\r\nrun.py(88): main"}}}})",
+            s.number, kPidPython, kPidPython, usStr(S), usStr(s.markerDur));
         for (const auto& h : s.host) {
             const std::uint64_t pid = h.lane == Lane::Cann ? kPidCann : kPidPython;
             std::string args;
             if (h.lane != Lane::Cann) {
                 args = R"(, "args": {"Sequence number": -1, "Fwd thread id": 0)";
                 if (!h.inputDims.empty()) args += fmt::format(R"(, "Input Dims": "[{}]")", h.inputDims);
-                if (h.stack) args += R"(, "Call stack": "vllm_ascend/worker/model_runner.py(1432): execute_model;\r\nvllm/worker/worker_base.py(612): execute_model;\r\nrun.py(88): main")";
+                if (h.stack)
+                    args +=
+                        R"(, "Call stack": "vllm_ascend/worker/model_runner.py(1432): execute_model;\r\nvllm/worker/worker_base.py(612): execute_model;\r\nrun.py(88): main")";
                 args += "}";
             }
             const std::string cat = *h.cat ? fmt::format(R"(, "cat": "{}")", h.cat) : std::string();
-            emit(b, R"({{"ph": "X", "name": "{}", "pid": {}, "tid": {}, "ts": "{}", "dur": {}{}{}}})", h.name, pid, kPidPython, usStr(h.ts),
-               usStr(h.dur), cat, args);
+            emit(b, R"({{"ph": "X", "name": "{}", "pid": {}, "tid": {}, "ts": "{}", "dur": {}{}{}}})", h.name,
+                 pid, kPidPython, usStr(h.ts), usStr(h.dur), cat, args);
             if (h.flowOut) {
                 if (h.lane == Lane::Cann)
-                    emit(b, R"({{"ph": "s", "bp": "e", "name": "HostToDevice{}", "id": "{}", "pid": {}, "tid": {}, "ts": "{}", "cat": "HostToDevice"}})",
-                       h.flowOut * 7919, h.flowOut * 7919, kPidCann, kPidPython, usStr(h.ts));
+                    emit(
+                        b,
+                        R"({{"ph": "s", "bp": "e", "name": "HostToDevice{}", "id": "{}", "pid": {}, "tid": {}, "ts": "{}", "cat": "HostToDevice"}})",
+                        h.flowOut * 7919, h.flowOut * 7919, kPidCann, kPidPython, usStr(h.ts));
                 else
-                    emit(b, R"({{"ph": "s", "bp": "e", "name": "async_npu", "id": {}, "pid": {}, "tid": {}, "ts": "{}", "cat": "async_npu"}})",
-                       h.flowOut, kPidPython, kPidPython, usStr(h.ts + h.dur));
+                    emit(
+                        b,
+                        R"({{"ph": "s", "bp": "e", "name": "async_npu", "id": {}, "pid": {}, "tid": {}, "ts": "{}", "cat": "async_npu"}})",
+                        h.flowOut, kPidPython, kPidPython, usStr(h.ts + h.dur));
             }
         }
         std::vector<Iv> compute, comm, all;
         std::string rows;
         for (const auto& k : s.kernels) {
             streams_.insert(k.stream);
-            emit(b, R"({{"name": "{}", "pid": {}, "tid": {}, "ts": "{}", "dur": {}, "args": {{"Model Id": 4294967295, "Task Type": "{}", "Physic Stream Id": {}, "Task Id": {}, "Batch Id": 0, "Subtask Id": 4294967295, "connection_id": {}}}, "ph": "X"}})",
-               k.name, kPidDevice, k.stream, usStr(k.start), usStr(k.dur), k.traceTaskType, k.stream, k.taskId, k.flowId);
-            emit(b, R"({{"ph": "f", "bp": "e", "name": "async_npu", "id": {}, "pid": {}, "tid": {}, "ts": "{}", "cat": "async_npu"}})", k.flowId,
-               kPidDevice, k.stream, usStr(k.start));
-            emit(b, R"({{"ph": "f", "bp": "e", "name": "HostToDevice{}", "id": "{}", "pid": {}, "tid": {}, "ts": "{}", "cat": "HostToDevice"}})",
-               k.flowId * 7919, k.flowId * 7919, kPidDevice, k.stream, usStr(k.start));
+            emit(
+                b,
+                R"({{"name": "{}", "pid": {}, "tid": {}, "ts": "{}", "dur": {}, "args": {{"Model Id": 4294967295, "Task Type": "{}", "Physic Stream Id": {}, "Task Id": {}, "Batch Id": 0, "Subtask Id": 4294967295, "connection_id": {}}}, "ph": "X"}})",
+                k.name, kPidDevice, k.stream, usStr(k.start), usStr(k.dur), k.traceTaskType, k.stream,
+                k.taskId, k.flowId);
+            emit(
+                b,
+                R"({{"ph": "f", "bp": "e", "name": "async_npu", "id": {}, "pid": {}, "tid": {}, "ts": "{}", "cat": "async_npu"}})",
+                k.flowId, kPidDevice, k.stream, usStr(k.start));
+            emit(
+                b,
+                R"({{"ph": "f", "bp": "e", "name": "HostToDevice{}", "id": "{}", "pid": {}, "tid": {}, "ts": "{}", "cat": "HostToDevice"}})",
+                k.flowId * 7919, k.flowId * 7919, kPidDevice, k.stream, usStr(k.start));
             if (k.isComm) {
-                emit(b, R"({{"name": "{}", "pid": {}, "tid": {}, "ts": "{}", "dur": {}, "args": {{"connection_id": {}, "model id": 4294967295, "data_type": "BF16", "alg_type": "MESH", "count": 0}}, "ph": "X"}})",
-                   k.name, kPidHccl, k.stream == Simulator::kTp ? 0 : 1, usStr(k.start), usStr(k.dur), k.flowId);
+                emit(
+                    b,
+                    R"({{"name": "{}", "pid": {}, "tid": {}, "ts": "{}", "dur": {}, "args": {{"connection_id": {}, "model id": 4294967295, "data_type": "BF16", "alg_type": "MESH", "count": 0}}, "ph": "X"}})",
+                    k.name, kPidHccl, k.stream == Simulator::kTp ? 0 : 1, usStr(k.start), usStr(k.dur),
+                    k.flowId);
                 comm.push_back({k.start, k.start + k.dur});
                 commOps_[fmt::format("step{}", s.number)].push_back(k);
             } else {
@@ -173,27 +201,33 @@ public:
         const auto mc = clip(compute), mm = clip(comm), ma = clip(all);
         const Ns overlapped = intersect(mc, mm);
         Ns freeNs = 0;
-        for (std::size_t i = 1; i < ma.size(); ++i) freeNs += ma[i].a - ma[i - 1].b;
+        for (std::size_t i = 1; i < ma.size(); ++i)
+            freeNs += ma[i].a - ma[i - 1].b;
         const Ns prep = ma.empty() ? windowEnd - S : ma.front().a - S;
         const Ns stage = ma.empty() ? 0 : ma.back().b - ma.front().a;
         const Ns commNo = total(mm) - overlapped;
-        stepTrace_ += fmt::format("{},{},{},{},{},{},{},0,{},{}\r\n", s.number, usStr(total(mc)), usStr(commNo), usStr(overlapped),
-                                  usStr(total(mm)), usStr(freeNs), usStr(stage), usStr(commNo), usStr(prep));
+        stepTrace_ += fmt::format("{},{},{},{},{},{},{},0,{},{}\r\n", s.number, usStr(total(mc)),
+                                  usStr(commNo), usStr(overlapped), usStr(total(mm)), usStr(freeNs),
+                                  usStr(stage), usStr(commNo), usStr(prep));
         commTotal_ += total(mm);
         commOverlapped_ += overlapped;
         // The profiler's Overlap Analysis lanes.
         auto lane = [&](const std::vector<Iv>& v, int tid, const char* name) {
             for (const auto& i : v)
-                emit(b, R"({{"name": "{}", "pid": {}, "tid": {}, "ts": "{}", "dur": {}, "ph": "X"}})", name, kPidOverlap, tid, usStr(i.a),
-                   usStr(i.b - i.a));
+                emit(b, R"({{"name": "{}", "pid": {}, "tid": {}, "ts": "{}", "dur": {}, "ph": "X"}})", name,
+                     kPidOverlap, tid, usStr(i.a), usStr(i.b - i.a));
         };
         lane(mc, 0, "Computing");
         lane(mm, 1, "Communication");
         lane(subtract(mm, mc), 2, "Communication(Not Overlapped)");
         std::vector<Iv> gaps;
-        for (std::size_t i = 1; i < ma.size(); ++i) gaps.push_back({ma[i - 1].b, ma[i].a});
+        for (std::size_t i = 1; i < ma.size(); ++i)
+            gaps.push_back({ma[i - 1].b, ma[i].a});
         lane(gaps, 3, "Free");
-        emit(b, R"({{"name": "AI Core Freq", "pid": {}, "tid": 0, "ts": "{}", "ph": "C", "args": {{"MHz": 1800}}}})", kPidFreq, usStr(S));
+        emit(
+            b,
+            R"({{"name": "AI Core Freq", "pid": {}, "tid": 0, "ts": "{}", "ph": "C", "args": {{"MHz": 1800}}}})",
+            kPidFreq, usStr(S));
         // Resolve the planted bubble windows of this step.
         for (auto& p : planted) {
             if (p.kind != "bubble" || p.step != s.number || p.windowEnd != 0) continue;
@@ -230,21 +264,35 @@ public:
             first_ = false;
             b.push_back('\n');
             b.append(s);
-        };        auto proc = [&](std::uint64_t pid, const char* name, const char* labels, int sort) {
-            meta(fmt::format(R"({{"name": "process_name", "ph": "M", "pid": {}, "tid": 0, "args": {{"name": "{}"}}}})", pid, name));
-            meta(fmt::format(R"({{"name": "process_labels", "ph": "M", "pid": {}, "tid": 0, "args": {{"labels": "{}"}}}})", pid, labels));
-            meta(fmt::format(R"({{"name": "process_sort_index", "ph": "M", "pid": {}, "tid": 0, "args": {{"sort_index": {}}}}})", pid, sort));
+        };
+        auto proc = [&](std::uint64_t pid, const char* name, const char* labels, int sort) {
+            meta(fmt::format(
+                R"({{"name": "process_name", "ph": "M", "pid": {}, "tid": 0, "args": {{"name": "{}"}}}})",
+                pid, name));
+            meta(fmt::format(
+                R"({{"name": "process_labels", "ph": "M", "pid": {}, "tid": 0, "args": {{"labels": "{}"}}}})",
+                pid, labels));
+            meta(fmt::format(
+                R"({{"name": "process_sort_index", "ph": "M", "pid": {}, "tid": 0, "args": {{"sort_index": {}}}}})",
+                pid, sort));
         };
         auto thread = [&](std::uint64_t pid, std::uint64_t tid, const std::string& name, long long sort) {
-            meta(fmt::format(R"({{"name": "thread_name", "ph": "M", "pid": {}, "tid": {}, "args": {{"name": "{}"}}}})", pid, tid, name));
-            meta(fmt::format(R"({{"name": "thread_sort_index", "ph": "M", "pid": {}, "tid": {}, "args": {{"sort_index": {}}}}})", pid, tid, sort));
+            meta(fmt::format(
+                R"({{"name": "thread_name", "ph": "M", "pid": {}, "tid": {}, "args": {{"name": "{}"}}}})",
+                pid, tid, name));
+            meta(fmt::format(
+                R"({{"name": "thread_sort_index", "ph": "M", "pid": {}, "tid": {}, "args": {{"sort_index": {}}}}})",
+                pid, tid, sort));
         };
         proc(kPidPython, "Python", "CPU", 0);
-        thread(kPidPython, kPidPython, fmt::format("Thread {}", kPidPython), static_cast<long long>(kPidPython));
+        thread(kPidPython, kPidPython, fmt::format("Thread {}", kPidPython),
+               static_cast<long long>(kPidPython));
         proc(kPidCann, "CANN", "CPU", 2);
-        thread(kPidCann, kPidPython, fmt::format("Thread {}", kPidPython), static_cast<long long>(kPidPython));
+        thread(kPidCann, kPidPython, fmt::format("Thread {}", kPidPython),
+               static_cast<long long>(kPidPython));
         proc(kPidDevice, "Ascend Hardware", "NPU", 13);
-        for (int s : {Simulator::kMain, Simulator::kTp, Simulator::kEp, Simulator::kSide}) thread(kPidDevice, static_cast<std::uint64_t>(s), fmt::format("Stream {}", s), s);
+        for (int s : {Simulator::kMain, Simulator::kTp, Simulator::kEp, Simulator::kSide})
+            thread(kPidDevice, static_cast<std::uint64_t>(s), fmt::format("Stream {}", s), s);
         proc(kPidHccl, "HCCL", "NPU", 14);
         thread(kPidHccl, 0, "Group 0 Communication", 0);
         thread(kPidHccl, 1, "Group 1 Communication", 1);
@@ -262,24 +310,28 @@ public:
         return commTotal_ > 0 ? static_cast<double>(commOverlapped_) / static_cast<double>(commTotal_) : 0.0;
     }
 
-private:
+  private:
     void appendRow(std::string& rows, std::int64_t step, const Kernel& k) {
         if (o_.level0) {
-            fmt::format_to(std::back_inserter(rows), "{},{},N/A,{},{}\t,{},{},{}\r\n", step, k.name, k.isComm ? "HCCL" : "N/A",
-                           usStr(k.start), usStr(k.dur), usStr(k.wait), k.blockDim);
+            fmt::format_to(std::back_inserter(rows), "{},{},N/A,{},{}\t,{},{},{}\r\n", step, k.name,
+                           k.isComm ? "HCCL" : "N/A", usStr(k.start), usStr(k.dur), usStr(k.wait),
+                           k.blockDim);
             return;
         }
         const std::string taskId = k.isComm ? "N/A" : std::to_string(k.taskId);
         const std::string stream = k.isComm ? "N/A" : std::to_string(k.stream);
-        fmt::format_to(std::back_inserter(rows), "{},4294967295,{},{},{},{},dynamic,{},{}\t,{},{},{},0,NO,", step, taskId, stream, k.name,
-                       k.opType, k.core, usStr(k.start), usStr(k.dur), usStr(k.wait), k.blockDim);
+        fmt::format_to(std::back_inserter(rows), "{},4294967295,{},{},{},{},dynamic,{},{}\t,{},{},{},0,NO,",
+                       step, taskId, stream, k.name, k.opType, k.core, usStr(k.start), usStr(k.dur),
+                       usStr(k.wait), k.blockDim);
         if (k.isComm) {
             rows += "N/A,N/A,N/A,N/A,N/A,N/A,N/A";
-            for (int i = 0; i < 25; ++i) rows += ",N/A";
+            for (int i = 0; i < 25; ++i)
+                rows += ",N/A";
             rows += "\r\n";
             return;
         }
-        fmt::format_to(std::back_inserter(rows), "\"\"\"{}\"\"\",{},ND,\"\"\"{}\"\"\",{},ND,N/A,", k.inShapes, k.inTypes, k.outShapes, k.outTypes);
+        fmt::format_to(std::back_inserter(rows), "\"\"\"{}\"\"\",{},ND,\"\"\"{}\"\"\",{},ND,N/A,", k.inShapes,
+                       k.inTypes, k.outShapes, k.outTypes);
         // PMU (PipeUtilization): cube kernels compute-bound, attention / vector kernels memory-bound.
         const double d = static_cast<double>(k.dur) / 1000.0;
         const std::string_view core(k.core);
@@ -288,14 +340,17 @@ private:
         const bool vec = core == "AI_VECTOR_CORE";
         const double mac = cube ? 0.82 : (mix ? 0.41 : 0.0), mte2 = cube ? 0.46 : (mix ? 0.73 : 0.0);
         const double aic = (cube || mix) ? d * 0.97 : 0.0;
-        fmt::format_to(std::back_inserter(rows), "{:.3f},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},0.002,", aic,
-                       static_cast<long long>(aic * 1800), aic * mac, mac, aic * 0.12, 0.12, aic * 0.3, 0.3, aic * mte2, mte2,
-                       aic * 0.2, 0.2);
+        fmt::format_to(
+            std::back_inserter(rows),
+            "{:.3f},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},0.002,", aic,
+            static_cast<long long>(aic * 1800), aic * mac, mac, aic * 0.12, 0.12, aic * 0.3, 0.3, aic * mte2,
+            mte2, aic * 0.2, 0.2);
         const double vecR = vec ? 0.31 : (mix ? 0.22 : 0.0), vmte2 = vec ? 0.86 : (mix ? 0.64 : 0.0);
         const double aiv = (vec || mix) ? d * 0.95 : 0.0;
-        fmt::format_to(std::back_inserter(rows), "{:.3f},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},0.001,{:.3f}\r\n", aiv,
-                       static_cast<long long>(aiv * 1800), aiv * vecR, vecR, aiv * 0.1, 0.1, aiv * vmte2, vmte2, aiv * 0.25, 0.25,
-                       cube ? 78.5 : (mix ? 41.0 : 0.0));
+        fmt::format_to(std::back_inserter(rows),
+                       "{:.3f},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},0.001,{:.3f}\r\n",
+                       aiv, static_cast<long long>(aiv * 1800), aiv * vecR, vecR, aiv * 0.1, 0.1, aiv * vmte2,
+                       vmte2, aiv * 0.25, 0.25, cube ? 78.5 : (mix ? 41.0 : 0.0));
     }
 
     void writeSmallFiles() {
@@ -306,13 +361,16 @@ private:
             std::fclose(f);
         };
         put("step_trace_time.csv", stepTrace_);
-        std::string st = "OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),Ratio(%)\r\n";
+        std::string st =
+            "OP Type,Core Type,Count,Total Time(us),Min Time(us),Avg Time(us),Max Time(us),Ratio(%)\r\n";
         Ns all = 0;
-        for (const auto& [t, s] : stats_) all += s.total;
         for (const auto& [t, s] : stats_)
-            st += fmt::format("{},{},{},{},{},{:.3f},{},{:.3f}\r\n", t, s.core, s.count, usStr(s.total), usStr(s.min),
-                              static_cast<double>(s.total) / 1000.0 / static_cast<double>(s.count), usStr(s.max),
-                              100.0 * static_cast<double>(s.total) / static_cast<double>(std::max<Ns>(all, 1)));
+            all += s.total;
+        for (const auto& [t, s] : stats_)
+            st += fmt::format(
+                "{},{},{},{},{},{:.3f},{},{:.3f}\r\n", t, s.core, s.count, usStr(s.total), usStr(s.min),
+                static_cast<double>(s.total) / 1000.0 / static_cast<double>(s.count), usStr(s.max),
+                100.0 * static_cast<double>(s.total) / static_cast<double>(std::max<Ns>(all, 1)));
         if (!o_.level0) put("op_statistic.csv", st);
         nlohmann::ordered_json comm = nlohmann::ordered_json::object();
         for (const auto& [step, ops] : commOps_) {
@@ -331,11 +389,14 @@ private:
                 nlohmann::ordered_json bw;
                 for (const char* t : {"RDMA", "HCCS", "PCIE", "SDMA", "SIO"}) {
                     const bool used = std::strcmp(t, "HCCS") == 0 || std::strcmp(t, "SDMA") == 0;
-                    bw[t] = {{"Transit Size(MB)", used ? ms * 6.0 : 0.0}, {"Transit Time(ms)", used ? ms * 0.35 : 0.0},
-                             {"Bandwidth(GB/s)", used ? 17.14 : 0.0}, {"Large Packet Ratio", 0.0}, {"Size Distribution", nlohmann::ordered_json::object()}};
+                    bw[t] = {{"Transit Size(MB)", used ? ms * 6.0 : 0.0},
+                             {"Transit Time(ms)", used ? ms * 0.35 : 0.0},
+                             {"Bandwidth(GB/s)", used ? 17.14 : 0.0},
+                             {"Large Packet Ratio", 0.0},
+                             {"Size Distribution", nlohmann::ordered_json::object()}};
                 }
-                coll[fmt::format("{}@{}", k.name, 17522688603477080000ULL + k.taskId)] = {{"Communication Time Info", info},
-                                                                                         {"Communication Bandwidth Info", bw}};
+                coll[fmt::format("{}@{}", k.name, 17522688603477080000ULL + k.taskId)] = {
+                    {"Communication Time Info", info}, {"Communication Bandwidth Info", bw}};
             }
             comm[step] = {{"p2p", nlohmann::ordered_json::object()}, {"collective", coll}};
         }
@@ -357,29 +418,40 @@ private:
 
 std::string layerTypeName(LayerType t) {
     switch (t) {
-    case LayerType::Dense: return "Dense";
-    case LayerType::MoeDfc: return "MoE+DFC";
-    case LayerType::MoeGmm: return "MoE+GMM";
+    case LayerType::Dense:
+        return "Dense";
+    case LayerType::MoeDfc:
+        return "MoE+DFC";
+    case LayerType::MoeGmm:
+        return "MoE+GMM";
     }
     return "";
 }
 
 void writeProfilerInfo(const fs::path& rankDir, const Options& o) {
     nlohmann::ordered_json j;
-    j["config"]["common_config"] = {{"activities", {"ProfilerActivity.CPU", "ProfilerActivity.NPU"}},
-                                    {"schedule", {{"wait", 0}, {"active", o.steps}, {"warmup", 1}, {"repeat", 1}, {"skip_first", 0}}},
-                                    {"record_shapes", !o.level0}, {"profile_memory", false}, {"with_stack", true},
-                                    {"with_flops", false}, {"with_modules", false}};
-    j["config"]["experimental_config"] = {{"_profiler_level", o.level0 ? "Level0" : "Level1"},
-                                          {"_aic_metrics", o.level0 ? "ACL_AICORE_NONE" : "ACL_AICORE_PIPE_UTILIZATION"},
-                                          {"_l2_cache", false}, {"_export_type", "text"}};
+    j["config"]["common_config"] = {
+        {"activities", {"ProfilerActivity.CPU", "ProfilerActivity.NPU"}},
+        {"schedule", {{"wait", 0}, {"active", o.steps}, {"warmup", 1}, {"repeat", 1}, {"skip_first", 0}}},
+        {"record_shapes", !o.level0},
+        {"profile_memory", false},
+        {"with_stack", true},
+        {"with_flops", false},
+        {"with_modules", false}};
+    j["config"]["experimental_config"] = {
+        {"_profiler_level", o.level0 ? "Level0" : "Level1"},
+        {"_aic_metrics", o.level0 ? "ACL_AICORE_NONE" : "ACL_AICORE_PIPE_UTILIZATION"},
+        {"_l2_cache", false},
+        {"_export_type", "text"}};
     j["rank_id"] = 0;
     std::FILE* f = std::fopen((rankDir / "profiler_info_0.json").c_str(), "wb");
     const std::string s = j.dump(4);
     std::fwrite(s.data(), 1, s.size(), f);
     std::fclose(f);
     f = std::fopen((rankDir / "profiler_metadata.json").c_str(), "wb");
-    std::fputs("{\n    \"ENV_VARIABLES\": {\n        \"ASCEND_GLOBAL_LOG_LEVEL\": \"\",\n        \"ASCEND_LAUNCH_BLOCKING\": \"\"\n    }\n}", f);
+    std::fputs("{\n    \"ENV_VARIABLES\": {\n        \"ASCEND_GLOBAL_LOG_LEVEL\": \"\",\n        "
+               "\"ASCEND_LAUNCH_BLOCKING\": \"\"\n    }\n}",
+               f);
     std::fclose(f);
 }
 
@@ -398,14 +470,19 @@ int run(const Options& o) {
     int steps = 0;
     const double targetBytes = o.traceMb * 1024.0 * 1024.0;
     std::uint64_t lastStepBytes = 0;
-    for (int i = 0; o.traceMb > 0 ? (static_cast<double>(w.traceBytes()) < targetBytes || i < o.steps) : i < o.steps; ++i) {
+    for (int i = 0;
+         o.traceMb > 0 ? (static_cast<double>(w.traceBytes()) < targetBytes || i < o.steps) : i < o.steps;
+         ++i) {
         const std::uint64_t before = w.traceBytes();
         StepOut s = sim.simulateStep(i, start);
         const Ns next = s.markerStart + s.markerDur + 5000;
         for (const auto& p : sim.planted())
-            if (std::none_of(planted.begin(), planted.end(), [&](const Planted& q) { return q.type == p.type; })) planted.push_back(p);
-        const bool last = o.traceMb > 0 ? (i + 1 >= o.steps && static_cast<double>(before + lastStepBytes) >= targetBytes)
-                                        : i + 1 == o.steps;
+            if (std::none_of(planted.begin(), planted.end(),
+                             [&](const Planted& q) { return q.type == p.type; }))
+                planted.push_back(p);
+        const bool last =
+            o.traceMb > 0 ? (i + 1 >= o.steps && static_cast<double>(before + lastStepBytes) >= targetBytes)
+                          : i + 1 == o.steps;
         // Last step: E = max(S + marker duration, last kernel end) = S + marker duration here.
         w.writeStep(s, last ? s.markerStart + s.markerDur : next, planted);
         lastStepBytes = w.traceBytes() - before;
@@ -429,12 +506,15 @@ int run(const Options& o) {
     nlohmann::ordered_json types = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < shape.layers.size();) {
         std::size_t j = i;
-        while (j < shape.layers.size() && shape.layers[j] == shape.layers[i]) ++j;
+        while (j < shape.layers.size() && shape.layers[j] == shape.layers[i])
+            ++j;
         std::string t = layerTypeName(shape.layers[i]);
         if (o.sampling && j == shape.layers.size()) {
             // The last layer carries the sampling tail.
-            if (j - 1 > i) types.push_back({{"type", t}, {"first", i}, {"last", j - 2}, {"count", j - 1 - i}});
-            types.push_back({{"type", t + " with sampling"}, {"first", j - 1}, {"last", j - 1}, {"count", 1}});
+            if (j - 1 > i)
+                types.push_back({{"type", t}, {"first", i}, {"last", j - 2}, {"count", j - 1 - i}});
+            types.push_back(
+                {{"type", t + " with sampling"}, {"first", j - 1}, {"last", j - 1}, {"count", 1}});
         } else {
             types.push_back({{"type", t}, {"first", i}, {"last", j - 1}, {"count", j - i}});
         }
@@ -463,11 +543,15 @@ int run(const Options& o) {
         an.push_back(a);
     }
     if (o.variableShapes && steps >= 3)
-        an.push_back({{"type", "variable_shapes"}, {"kind", "group"}, {"expected_label", "VARIABLE_SHAPE_SAME_TEMPLATE"},
-                      {"steps", {std::to_string(o.firstStepNumber + 1), std::to_string(o.firstStepNumber + 2)}}});
+        an.push_back(
+            {{"type", "variable_shapes"},
+             {"kind", "group"},
+             {"expected_label", "VARIABLE_SHAPE_SAME_TEMPLATE"},
+             {"steps", {std::to_string(o.firstStepNumber + 1), std::to_string(o.firstStepNumber + 2)}}});
     ex["anomalies"] = an;
     nlohmann::ordered_json findings = nlohmann::ordered_json::array();
-    if (o.compileFirstStep) findings.push_back({{"id", "first_step_compile"}, {"step", std::to_string(o.firstStepNumber)}});
+    if (o.compileFirstStep)
+        findings.push_back({{"id", "first_step_compile"}, {"step", std::to_string(o.firstStepNumber)}});
     if (o.level0) {
         findings.push_back({{"id", "level0_kernel_details"}});
         findings.push_back({{"id", "no_communication_json"}}); // Level0 exports write none; a note
@@ -486,8 +570,8 @@ int run(const Options& o) {
     std::fwrite(exs.data(), 1, exs.size(), f);
     std::fclose(f);
     if (!o.quiet)
-        std::fprintf(stderr, "bubblescope-synth: wrote %s (%d steps, trace_view.json %.1f MB)\n", rankDir.c_str(), steps,
-                     static_cast<double>(w.traceBytes()) / 1048576.0);
+        std::fprintf(stderr, "bubblescope-synth: wrote %s (%d steps, trace_view.json %.1f MB)\n",
+                     rankDir.c_str(), steps, static_cast<double>(w.traceBytes()) / 1048576.0);
     return 0;
 }
 

@@ -22,13 +22,14 @@ QByteArray slurp(const QString& p) {
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-const QString kRank = QDir::cleanPath(QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
+const QString kRank =
+    QDir::cleanPath(QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
 
 } // namespace
 
 class TstMainWindow : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void opensARealRankAndShowsTheStepTable() {
         bs::ui::MainWindow w;
         w.show();
@@ -68,8 +69,8 @@ private slots:
         QCOMPARE(table->currentIndex().row(), 2);
         auto* tl = w.timeline();
         QCOMPARE(tl->selectedBubble(), 2);
-        QVERIFY(tl->viewStart() < s && tl->viewEnd() > e);          // the window is in view…
-        QVERIFY(tl->viewEnd() - tl->viewStart() <= 3 * (e - s));    // …with context, not the whole capture
+        QVERIFY(tl->viewStart() < s && tl->viewEnd() > e);       // the window is in view…
+        QVERIFY(tl->viewEnd() - tl->viewStart() <= 3 * (e - s)); // …with context, not the whole capture
     }
     void menuExportsWriteTheSameBytesAsTheHeadlessCommand() {
         QTemporaryDir tmp;
@@ -78,19 +79,24 @@ private slots:
         w.openPath(kRank);
         QVERIFY(spy.wait(60000));
         using E = bs::ui::MainWindow::Export;
-        QCOMPARE(w.defaultExportName(E::ArchitectureReport), QStringLiteral("model_architecture_report_rank0_ascend_pt.md"));
+        QCOMPARE(w.defaultExportName(E::ArchitectureReport),
+                 QStringLiteral("model_architecture_report_rank0_ascend_pt.md"));
         QCOMPARE(w.defaultExportName(E::AnomalyReport), QStringLiteral("anomaly_report_rank0_ascend_pt.md"));
         QVERIFY(w.exportTo(E::AnomalyJson, tmp.filePath(QStringLiteral("gui.json"))).isEmpty());
         QVERIFY(w.exportTo(E::AnomalyReport, tmp.filePath(QStringLiteral("gui.md"))).isEmpty());
         QVERIFY(w.exportTo(E::ArchitectureReport, tmp.filePath(QStringLiteral("gui_arch.md"))).isEmpty());
         QProcess p;
-        p.start(QStringLiteral(BS_BINARY), {QStringLiteral("analyze"), kRank, QStringLiteral("--json"), tmp.filePath(QStringLiteral("cli.json")),
-                                            QStringLiteral("--report"), tmp.filePath(QStringLiteral("cli.md")), QStringLiteral("--arch"),
-                                            tmp.filePath(QStringLiteral("cli_arch.md"))});
+        p.start(QStringLiteral(BS_BINARY),
+                {QStringLiteral("analyze"), kRank, QStringLiteral("--json"),
+                 tmp.filePath(QStringLiteral("cli.json")), QStringLiteral("--report"),
+                 tmp.filePath(QStringLiteral("cli.md")), QStringLiteral("--arch"),
+                 tmp.filePath(QStringLiteral("cli_arch.md"))});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
-        for (const auto& [a, b] : {std::pair{"gui.json", "cli.json"}, {"gui.md", "cli.md"}, {"gui_arch.md", "cli_arch.md"}}) {
-            const QByteArray x = slurp(tmp.filePath(QString::fromLatin1(a))), y = slurp(tmp.filePath(QString::fromLatin1(b)));
+        for (const auto& [a, b] :
+             {std::pair{"gui.json", "cli.json"}, {"gui.md", "cli.md"}, {"gui_arch.md", "cli_arch.md"}}) {
+            const QByteArray x = slurp(tmp.filePath(QString::fromLatin1(a))),
+                             y = slurp(tmp.filePath(QString::fromLatin1(b)));
             QVERIFY(!x.isEmpty());
             QVERIFY2(x == y, a);
         }

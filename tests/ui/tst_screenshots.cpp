@@ -18,8 +18,10 @@ class TstScreenshots : public QObject {
 
     bool load(bs::ui::MainWindow& w, const QString& path, bool sample) {
         QSignalSpy spy(&w, &bs::ui::MainWindow::loadFinished);
-        if (sample) w.openSample(path);
-        else w.openPath(path);
+        if (sample)
+            w.openSample(path);
+        else
+            w.openPath(path);
         return spy.wait(60000) && spy.at(0).at(0).toBool();
     }
     QImage shoot(QWidget& w, const QString& name) {
@@ -29,7 +31,7 @@ class TstScreenshots : public QObject {
         return img;
     }
 
-private slots:
+  private slots:
     void initTestCase() { QDir().mkpath(outDir); }
     void sampleProfile() {
         bs::ui::MainWindow w;
@@ -48,7 +50,8 @@ private slots:
         bs::ui::MainWindow w;
         w.resize(1400, 900);
         w.show();
-        QVERIFY(load(w, QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt"), false));
+        QVERIFY(
+            load(w, QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt"), false));
         w.tabs()->setCurrentIndex(1);
         w.bubbleTable()->selectRow(2);
         QCOMPARE(w.timeline()->selectedBubble(), 2);

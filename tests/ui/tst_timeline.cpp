@@ -18,7 +18,7 @@ class TstTimeline : public QObject {
     std::shared_ptr<const bs::Profile> profile;
     std::shared_ptr<const bs::AnalysisResult> analysis;
 
-private slots:
+  private slots:
     void initTestCase() {
         auto found = bs::discoverProfiles(BS_SOURCE_DIR "/resources/sample/sample_ascend_pt");
         QCOMPARE(found.ranks.size(), std::size_t(1));
@@ -36,7 +36,8 @@ private slots:
         QTest::newRow("end") << qint64(1100) << qint64(100) << qint64(1100) << 1000 << 1000.0;
         QTest::newRow("middle") << qint64(600) << qint64(100) << qint64(1100) << 1000 << 500.0;
         QTest::newRow("before") << qint64(0) << qint64(100) << qint64(1100) << 500 << -50.0;
-        QTest::newRow("absolute ns") << qint64(1736408883686740710LL + 5000) << qint64(1736408883686740710LL) << qint64(1736408883686750710LL) << 200 << 100.0;
+        QTest::newRow("absolute ns") << qint64(1736408883686740710LL + 5000) << qint64(1736408883686740710LL)
+                                     << qint64(1736408883686750710LL) << 200 << 100.0;
     }
     void timeToPixelMapping() {
         QFETCH(qint64, t);
@@ -51,9 +52,10 @@ private slots:
         QTest::addColumn<qint64>("span");
         QTest::addColumn<int>("width");
         QTest::addColumn<qint64>("step");
-        QTest::newRow("1 ms over 1000 px") << qint64(1000000) << 1000 << qint64(100000);   // 90 µs min → 100 µs
-        QTest::newRow("4.2 s over 1200 px") << qint64(4213794000LL) << 1200 << qint64(500000000); // 316 ms → 500 ms
-        QTest::newRow("150 ns over 900 px") << qint64(150) << 900 << qint64(20);          // 15 ns → 20 ns
+        QTest::newRow("1 ms over 1000 px") << qint64(1000000) << 1000 << qint64(100000); // 90 µs min → 100 µs
+        QTest::newRow("4.2 s over 1200 px")
+            << qint64(4213794000LL) << 1200 << qint64(500000000);                // 316 ms → 500 ms
+        QTest::newRow("150 ns over 900 px") << qint64(150) << 900 << qint64(20); // 15 ns → 20 ns
     }
     void ticksAreOneTwoFive() {
         QFETCH(qint64, span);
@@ -67,7 +69,8 @@ private slots:
         bubbles.setAnalysis(profile, analysis);
         QCOMPARE(bubbles.rowCount(), 4);
         QCOMPARE(bubbles.index(0, BubbleTableModel::Rank).data().toString(), QStringLiteral("b0001"));
-        QCOMPARE(bubbles.index(0, BubbleTableModel::Labels).data().toString(), QStringLiteral("possible_untraced_host_blocking"));
+        QCOMPARE(bubbles.index(0, BubbleTableModel::Labels).data().toString(),
+                 QStringLiteral("possible_untraced_host_blocking"));
         OpsTableModel ops;
         QSortFilterProxyModel proxy;
         proxy.setSourceModel(&ops);
@@ -80,11 +83,14 @@ private slots:
         proxy.setFilterKeyColumn(OpsTableModel::Name);
         proxy.setFilterFixedString(QStringLiteral("Cast"));
         QCOMPARE(proxy.rowCount(), 1);
-        QVERIFY(proxy.index(0, OpsTableModel::Flags).data().toString().contains(QStringLiteral("WAIT_ANCHOR_FALSE_HOTSPOT")));
+        QVERIFY(proxy.index(0, OpsTableModel::Flags)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("WAIT_ANCHOR_FALSE_HOTSPOT")));
         QStandardItemModel layers;
         QAbstractItemModelTester t4(&layers, QAbstractItemModelTester::FailureReportingMode::QtTest);
         fillLayerModel(layers, *profile, *analysis);
-        QCOMPARE(layers.rowCount(), 18); // passes
+        QCOMPARE(layers.rowCount(), 18);         // passes
         QCOMPARE(layers.item(0)->rowCount(), 8); // layers per pass
         QVERIFY(layers.item(0)->child(3)->text().contains(QStringLiteral("MoE+DFC")));
     }
@@ -98,7 +104,8 @@ private slots:
         QSignalSpy spy(&w, &TimelineWidget::viewChanged);
         // Ctrl+wheel up zooms in around the cursor.
         const QPointF pos(800, 150);
-        QWheelEvent in(pos, w.mapToGlobal(pos), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QWheelEvent in(pos, w.mapToGlobal(pos), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::ControlModifier,
+                       Qt::NoScrollPhase, false);
         QApplication::sendEvent(&w, &in);
         QVERIFY(w.viewEnd() - w.viewStart() < span0);
         QVERIFY(!spy.isEmpty());
@@ -107,7 +114,8 @@ private slots:
         QTest::keyClick(&w, Qt::Key_W);
         QVERIFY(w.viewEnd() - w.viewStart() < span1);
         QTest::keyClick(&w, Qt::Key_S);
-        QVERIFY(std::llabs((w.viewEnd() - w.viewStart()) - span1) <= 2); // W then S returns to the same span (integer rounding)
+        QVERIFY(std::llabs((w.viewEnd() - w.viewStart()) - span1) <=
+                2); // W then S returns to the same span (integer rounding)
         const qint64 s0 = w.viewStart();
         QTest::keyClick(&w, Qt::Key_D);
         QVERIFY(w.viewStart() > s0);
@@ -116,7 +124,8 @@ private slots:
         // Drag to the right moves the view to earlier times.
         const qint64 before = w.viewStart();
         QTest::mousePress(&w, Qt::LeftButton, Qt::NoModifier, QPoint(700, 200));
-        QMouseEvent move(QEvent::MouseMove, QPointF(900, 200), w.mapToGlobal(QPointF(900, 200)), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QMouseEvent move(QEvent::MouseMove, QPointF(900, 200), w.mapToGlobal(QPointF(900, 200)), Qt::NoButton,
+                         Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&w, &move);
         QTest::mouseRelease(&w, Qt::LeftButton, Qt::NoModifier, QPoint(900, 200));
         QVERIFY(w.viewStart() < before);
@@ -143,8 +152,10 @@ private slots:
         TimelineWidget w;
         w.setModel(profile, analysis);
         QStringList names;
-        for (int i = 0; i < w.trackCount(); ++i) names << w.trackName(i);
-        for (const char* n : {"Steps", "Layers", "Device busy", "Stream 2", "Stream 5", "Stream 6", "Stream 7"})
+        for (int i = 0; i < w.trackCount(); ++i)
+            names << w.trackName(i);
+        for (const char* n :
+             {"Steps", "Layers", "Device busy", "Stream 2", "Stream 5", "Stream 6", "Stream 7"})
             QVERIFY2(names.contains(QString::fromLatin1(n)), n);
     }
 };
