@@ -21,26 +21,43 @@ bool isWs(char c) {
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
+// Eight bytes at a time: does any byte of x equal the byte repeated in pattern?
+inline bool hasByte(std::uint64_t x, std::uint64_t pattern) {
+    const std::uint64_t v = x ^ pattern;
+    return ((v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL) != 0;
+}
+
 // End (exclusive) of the JSON value starting at b[start], or kNpos if it is not complete in [start, len).
+// Strings are skipped eight bytes at a time; outside strings only brackets and quotes matter.
 std::size_t scanElement(const char* b, std::size_t start, std::size_t len) {
+    constexpr std::uint64_t kQuotes = 0x2222222222222222ULL, kSlashes = 0x5C5C5C5C5C5C5C5CULL;
     std::size_t p = start;
     const char c0 = b[p];
+    auto skipString = [&](std::size_t q) -> std::size_t { // q: first byte inside the string; returns past the closing quote
+        while (q < len) {
+            while (q + 8 <= len) {
+                std::uint64_t x;
+                std::memcpy(&x, b + q, 8);
+                if (hasByte(x, kQuotes) || hasByte(x, kSlashes)) break;
+                q += 8;
+            }
+            while (q < len && b[q] != '"' && b[q] != '\\') ++q;
+            if (q >= len) return kNpos;
+            if (b[q] == '\\') {
+                q += 2;
+                continue;
+            }
+            return q + 1;
+        }
+        return kNpos;
+    };
     if (c0 == '{' || c0 == '[') {
         long depth = 0;
         while (p < len) {
             const char c = b[p];
             if (c == '"') {
-                const std::size_t strStart = ++p;
-                while (true) {
-                    const void* q = std::memchr(b + p, '"', len - p);
-                    if (!q) return kNpos;
-                    const std::size_t qi = static_cast<std::size_t>(static_cast<const char*>(q) - b);
-                    std::size_t k = qi;
-                    while (k > strStart && b[k - 1] == '\\')
-                        --k;
-                    p = qi + 1;
-                    if (((qi - k) & 1U) == 0) break;
-                }
+                p = skipString(p + 1);
+                if (p == kNpos) return kNpos;
                 continue;
             }
             if (c == '{' || c == '[') {
@@ -53,19 +70,10 @@ std::size_t scanElement(const char* b, std::size_t start, std::size_t len) {
         return kNpos;
     }
     if (c0 == '"') {
-        ++p;
-        while (p < len) {
-            if (b[p] == '\\') {
-                p += 2;
-                continue;
-            }
-            if (b[p] == '"') return p + 1;
-            ++p;
-        }
-        return kNpos;
+        const std::size_t e = skipString(p + 1);
+        return e > len ? kNpos : e;
     }
-    while (p < len && b[p] != ',' && b[p] != ']' && !isWs(b[p]))
-        ++p;
+    while (p < len && b[p] != ',' && b[p] != ']' && !isWs(b[p])) ++p;
     return p < len ? p : kNpos;
 }
 
@@ -99,6 +107,25 @@ class TraceBuilder {
 
     // Returns false when the element is not a valid event object.
     bool handle(const char* data, std::size_t len, std::uint64_t fileOffset);
+    // Parses a run of whitespace-separated elements; accept(offset) confirms each document's position.
+    // Returns how many were consumed (valid and built); the caller handles the next one on its own.
+    // Returns {elements consumed, of which invalid (already reported)}.
+    template <typename Accept>
+    std::pair<std::size_t, std::size_t> handleBatch(const char* data, std::size_t len, std::size_t maxDoc, std::uint64_t fileOffset,
+                                                    Accept&& accept) {
+        std::size_t n = 0, invalid = 0;
+        bool stop = false;
+        parser_->parseBatch(data, len, maxDoc, [&](std::size_t off, RawEvent& r) {
+            if (stop || !accept(off)) {
+                stop = true;
+                return;
+            }
+            if (!build(r, fileOffset + off)) ++invalid; // build() reported it
+            ++n;
+        });
+        return {n, invalid};
+    }
+    bool build(const RawEvent& r, std::uint64_t fileOffset);
     void finish();
     void reserve(std::size_t events) {
         events_.reserve(events);
@@ -150,8 +177,14 @@ bool TraceBuilder::handle(const char* data, std::size_t len, std::uint64_t off) 
     RawEvent r;
     const char* error = nullptr;
     if (!parser_->parse(data, len, r, error)) return bad(off, error), false;
+    return build(r, off);
+}
+
+bool TraceBuilder::build(const RawEvent& r, std::uint64_t off) {
     const char ph = r.ph;
-    const StrId name = r.hasName ? prof_.strings.intern(r.name) : 0;
+    // Flow names are unique per flow ("HostToDevice<id>") and unused: never interned.
+    const bool flow = ph == 's' || ph == 'f' || ph == 't';
+    const StrId name = r.hasName && !flow ? prof_.strings.intern(r.name) : 0;
     const StrId cat = r.cat.empty() ? 0 : prof_.strings.intern(r.cat);
     const std::uint64_t flowId = r.id.empty() ? 0 : flowIdOf(trimField(r.id));
     const StrId taskType = r.taskType.empty() ? 0 : prof_.strings.intern(r.taskType);
@@ -384,7 +417,7 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
     std::uint64_t base = 0;
     bool eof = false;
     enum class Phase { Prefix, Array, Done } phase = Phase::Prefix;
-    std::size_t sinceCheck = 0;
+    std::vector<std::pair<std::size_t, std::size_t>> elems; // complete elements of the current buffer
     bool failed = false;
 
     while (!failed) {
@@ -442,40 +475,58 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
             consumed = p;
         }
         if (phase == Phase::Array) {
+            // Collect the complete elements of this buffer, blanking the commas between them so that the
+            // run can be parsed as a stream of whitespace-separated documents.
+            elems.clear();
+            std::size_t maxDoc = 0;
             while (true) {
-                while (p < len && (isWs(b[p]) || b[p] == ','))
-                    ++p;
-                consumed = p;
+                std::size_t q = p;
+                while (q < len && (isWs(b[q]) || b[q] == ',')) {
+                    if (b[q] == ',') buf[q] = ' ';
+                    ++q;
+                }
+                p = q;
                 if (p >= len) break;
                 if (b[p] == ']') {
                     phase = Phase::Done;
-                    consumed = p + 1;
                     break;
                 }
-                std::size_t end = scanElement(b, p, len);
-                if (end == kNpos) break; // incomplete: carry from p
-                if (b[p] == '{' && builder.handle(b + p, end - p, base + p))
-                    ++res.elements;
-                else if (b[p] != '{') {
-                    ++res.badElements;
-                    sink.add({"trace_bad_event", Severity::Warning, path, -1,
-                              static_cast<long long>(base + p),
-                              "Array element at byte " + std::to_string(base + p) +
-                                  " is not an event object; skipped.",
-                              "None beyond this element.", "Re-run the profiler's offline analysis.", ""});
-                } else {
-                    ++res.badElements;
-                }
+                const std::size_t end = scanElement(b, p, len);
+                if (end == kNpos) break; // incomplete: carried to the next buffer
+                elems.emplace_back(p, end);
+                maxDoc = std::max(maxDoc, end - p);
                 p = end;
-                consumed = p;
-                if (++sinceCheck >= 65536) {
-                    sinceCheck = 0;
-                    if (control.cancelled()) {
-                        res.cancelled = true;
-                        break;
-                    }
-                }
             }
+            // Parse them: in batches, falling back to one element at a time where a batch stops.
+            std::size_t i = 0;
+            while (i < elems.size() && !res.cancelled) {
+                const std::size_t from = elems[i].first;
+                std::size_t k = i;
+                const auto [got, invalid] = builder.handleBatch(b + from, elems.back().second - from, maxDoc, base + from, [&](std::size_t off) {
+                    // Documents arrive in order; anything else means the batch and our scan disagree.
+                    if (k >= elems.size() || elems[k].first - from != off) return false;
+                    ++k;
+                    return true;
+                });
+                res.elements += got - invalid;
+                res.badElements += invalid;
+                i += got;
+                if (i < elems.size()) {
+                    const auto [s0, e0] = elems[i];
+                    if (b[s0] == '{' && builder.handle(b + s0, e0 - s0, base + s0)) ++res.elements;
+                    else {
+                        ++res.badElements;
+                        if (b[s0] != '{')
+                            sink.add({"trace_bad_event", Severity::Warning, path, -1, static_cast<long long>(base + s0),
+                                      "Array element at byte " + std::to_string(base + s0) + " is not an event object; skipped.",
+                                      "None beyond this element.", "Re-run the profiler's offline analysis.", ""});
+                    }
+                    ++i;
+                }
+                if (control.cancelled()) res.cancelled = true;
+            }
+            // Done: past the ']'. Otherwise p is at the incomplete element (or the end): carry from there.
+            consumed = phase == Phase::Done ? p + 1 : p;
         }
         control.report("trace", base + consumed, res.fileBytes);
         if (res.cancelled || phase == Phase::Done) break;
