@@ -1,6 +1,7 @@
 #include "architecture/structures.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <fmt/format.h>
 #include <map>
 #include <unordered_map>
@@ -206,7 +207,7 @@ void buildStructures(const Profile& p, const StepSet& steps, const std::vector<B
                 std::vector<TimeNs> sorted = gaps;
                 std::sort(sorted.begin(), sorted.end());
                 const TimeNs med = sorted.empty() ? 0 : sorted[sorted.size() / 2];
-                const TimeNs cut = std::max<TimeNs>(50000, 5 * med);
+                const TimeNs cut = med > INT64_MAX / 5 ? INT64_MAX : std::max<TimeNs>(50000, 5 * med); // no overflow on hostile input
                 std::size_t a = k0;
                 int n = 0;
                 for (std::size_t i = k0 + 1; i < k1; ++i)

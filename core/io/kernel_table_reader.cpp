@@ -120,7 +120,7 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
         };
         auto start = parseMicrosToNs(at(cStart));
         auto dur = parseMicrosToNs(at(cDur));
-        if (!start || !dur || *dur < 0) {
+        if (!start || !dur || !plausibleStart(*start) || !plausibleDuration(*dur)) {
             const std::string startText(trimField(at(cStart)));
             const bool nsScale = startText.find('.') == std::string::npos && startText.size() >= 18;
             sink.add({nsScale ? "timestamp_scale_mixed" : "csv_bad_time", Severity::Warning, path, line, -1,

@@ -189,10 +189,11 @@ bool TraceBuilder::build(const RawEvent& r, std::uint64_t off) {
     const std::uint64_t flowId = r.id.empty() ? 0 : flowIdOf(trimField(r.id));
     const StrId taskType = r.taskType.empty() ? 0 : prof_.strings.intern(r.taskType);
     std::optional<TimeNs> ts, dur;
-    if (!r.ts.empty() && !(ts = parseMicrosToNs(r.ts)))
-        return bad(off, "'ts' is not a decimal number"), false;
-    if (!r.dur.empty() && !(dur = parseMicrosToNs(r.dur)))
-        return bad(off, "'dur' is not a decimal number"), false;
+    // Out-of-range values are rejected here so that no later sum overflows (core/model/time.h bounds).
+    if (!r.ts.empty() && (!(ts = parseMicrosToNs(r.ts)) || *ts < -kMaxAbsoluteNs || *ts > kMaxAbsoluteNs))
+        return bad(off, "'ts' is not a plausible decimal timestamp (us)"), false;
+    if (!r.dur.empty() && (!(dur = parseMicrosToNs(r.dur)) || *dur > kMaxDurationNs))
+        return bad(off, "'dur' is not a plausible decimal duration (us)"), false;
     const std::uint64_t pid = r.pid.empty() ? 0 : pidOf(r.pid);
     const std::uint64_t tid = r.tid.empty() ? 0 : pidOf(r.tid);
     std::int32_t streamArg = -1;

@@ -28,6 +28,13 @@ std::optional<std::int64_t> parseInt(std::string_view text);
 // Trims spaces, tabs, CR/LF and surrounding double quotes.
 std::string_view trimField(std::string_view text);
 
+// Plausibility bounds that keep every derived sum inside int64: absolute times between 1970 and ~2096,
+// single durations up to 1000 s. Values outside are rejected by the readers as invalid.
+constexpr TimeNs kMaxAbsoluteNs = 4'000'000'000'000'000'000LL;
+constexpr TimeNs kMaxDurationNs = 1'000'000'000'000LL;
+inline bool plausibleStart(TimeNs t) { return t >= 0 && t <= kMaxAbsoluteNs; }
+inline bool plausibleDuration(TimeNs d) { return d >= 0 && d <= kMaxDurationNs; }
+
 inline double nsToMs(TimeNs ns) {
     return static_cast<double>(ns) / 1e6;
 }

@@ -246,6 +246,26 @@ class TstBadInputs : public QObject {
         auto run = analyze(dir);
         QCOMPARE(run.load.profile->kernels.size(), std::size_t(1));
     }
+    void fuzzRegressionExtremeTimestamps() {
+        // fuzz_analysis crash-7970bee4: a gap of ~2.6e18 ns made 5 x median overflow int64 in the
+        // gap-based structure split. Replayed exactly as the fuzz target does: kernel_details.csv, NUL,
+        // trace_view.json. Under the sanitizer build of .ci/run the old code aborts here.
+        const QByteArray input = bstest::readFile(QStringLiteral(BS_SOURCE_DIR "/tests/core/fuzz_regressions/analysis-7970bee4.bin"));
+        QVERIFY(!input.isEmpty());
+        const int cut = input.indexOf('\0');
+        const QString dir = rank(cut < 0 ? input : input.left(cut));
+        writeFile(dir + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json"), cut < 0 ? QByteArray() : input.mid(cut + 1));
+        auto run = analyze(dir);
+        (void)bs::renderJson(*run.load.profile, run.r);
+        // And the bound itself: absolute times past ~2096 or single durations over 1000 s are rejected.
+        QByteArray csv(kHeader);
+        csv += "1,2,far,A,AI_CORE,9000000000000000,10,0\n1,2,long,B,AI_CORE,100,2000000000,0\n1,2,ok,C,AI_CORE,100,10,0\n";
+        auto run2 = analyze(rank(csv));
+        QCOMPARE(run2.load.profile->kernels.size(), std::size_t(1));
+        int bad = 0;
+        for (const auto& f : run2.r.findings) bad += f.id == "csv_bad_time";
+        QCOMPARE(bad, 2);
+    }
     void aFolderOfOneHundredThousandFiles() {
         const QString dir = tmp.filePath(QStringLiteral("many"));
         QDir().mkpath(dir);
