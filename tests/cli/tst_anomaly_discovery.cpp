@@ -1,5 +1,6 @@
 // Anomaly discovery against ground truth: the planted anomalies of generated profiles (expected.json),
 // a clean profile, real ResNet windows recomputed by hand, a capture without host trace, and rules.
+#include "test_support.h"
 #include "analysis/analysis_run.h"
 #include "analysis/host_evidence.h"
 #include "io/profile_loader.h"
@@ -19,11 +20,6 @@
 #include <set>
 
 namespace {
-
-QByteArray slurp(const QString& p) {
-    QFile f(p);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 struct Run {
     bs::LoadResult load;
@@ -53,7 +49,7 @@ class TstAnomalyDiscovery : public QObject {
   private slots:
     void everyPlantedAnomalyIsFoundWithItsLabelAndWindow() {
         const QJsonObject ex =
-            QJsonDocument::fromJson(slurp(sample + QStringLiteral("/expected.json"))).object();
+            QJsonDocument::fromJson(bstest::readFile(sample + QStringLiteral("/expected.json"))).object();
         auto run = analyze(sample + QStringLiteral("/sample_ascend_pt"));
         const auto& a = run.r.anomaly;
         int checked = 0;
@@ -156,7 +152,7 @@ class TstAnomalyDiscovery : public QObject {
         QVERIFY(w);
         QCOMPARE(w->span.length(), Q_INT64_C(1318826));
         const auto doc = nlohmann::json::parse(
-            slurp(rank + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json")).toStdString());
+            bstest::readFile(rank + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json")).toStdString());
         std::set<long long> hostPids;
         for (const auto& e : doc)
             if (e.value("ph", "") == "M" && e.value("name", "") == "process_name") {

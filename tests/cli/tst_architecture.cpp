@@ -1,5 +1,6 @@
 // Layers and architecture against generated profiles of known structure (expected.json), a corrupted
 // profile, and the real ResNet captures (pattern fallback).
+#include "test_support.h"
 #include "analysis/analysis_run.h"
 #include "io/profile_loader.h"
 #include "report/architecture_report.h"
@@ -14,11 +15,6 @@
 #include <QTest>
 
 namespace {
-
-QByteArray slurp(const QString& p) {
-    QFile f(p);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 struct Run {
     bs::LoadResult load;
@@ -48,7 +44,7 @@ class TstArchitecture : public QObject {
         if (found.ranks.size() != 1) return run;
         run.load = bs::loadRank(found.ranks[0]);
         run.r = bs::analyzeProfile(*run.load.profile);
-        run.expected = QJsonDocument::fromJson(slurp(out + QStringLiteral("/expected.json"))).object();
+        run.expected = QJsonDocument::fromJson(bstest::readFile(out + QStringLiteral("/expected.json"))).object();
         return run;
     }
     // The recovered structure equals the generator's: layers per pass, pass count, types and ranges.
@@ -142,7 +138,7 @@ class TstArchitecture : public QObject {
             generate(QStringLiteral("corrupt"), {QStringLiteral("--steps"), QStringLiteral("2")});
         const QString csv =
             out + QStringLiteral("/corrupt_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv");
-        QByteArray text = slurp(csv);
+        QByteArray text = bstest::readFile(csv);
         const int at = text.indexOf("aclnnDispatchFFNCombine");
         QVERIFY(at > 0);
         const int lineStart = text.lastIndexOf('\n', at) + 1;

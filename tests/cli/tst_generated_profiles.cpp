@@ -2,6 +2,7 @@
 // generated step_trace_time.csv agrees with our metrics like the real profiler's does, expected.json
 // describes windows that really are device-idle gaps, generation is deterministic, and the embedded
 // sample is exactly what its documented command produces.
+#include "test_support.h"
 #include "analysis/analysis_run.h"
 #include "io/profile_loader.h"
 
@@ -16,11 +17,6 @@
 #include <QTest>
 
 namespace {
-
-QByteArray slurp(const QString& p) {
-    QFile f(p);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 } // namespace
 
@@ -64,7 +60,7 @@ class TstGeneratedProfiles : public QObject {
         if (found.ranks.size() != 1) return l;
         l.load = bs::loadRank(found.ranks[0]);
         l.result = bs::analyzeProfile(*l.load.profile);
-        l.expected = QJsonDocument::fromJson(slurp(out + QStringLiteral("/expected.json"))).object();
+        l.expected = QJsonDocument::fromJson(bstest::readFile(out + QStringLiteral("/expected.json"))).object();
         return l;
     }
     // Our figures against the generated step_trace_time.csv: same rule as for real data (§3.1).
@@ -174,12 +170,12 @@ class TstGeneratedProfiles : public QObject {
              {"trace_view.json", "kernel_details.csv", "step_trace_time.csv", "communication.json"}) {
             const QString rel =
                 QStringLiteral("/d1_ascend_pt/ASCEND_PROFILER_OUTPUT/") + QString::fromLatin1(f);
-            QCOMPARE(slurp(a + rel), slurp(b + rel));
+            QCOMPARE(bstest::readFile(a + rel), bstest::readFile(b + rel));
         }
         const QString c = generate(QStringLiteral("d3"), {QStringLiteral("--seed"), QStringLiteral("8"),
                                                           QStringLiteral("--steps"), QStringLiteral("2")});
-        QVERIFY(slurp(c + QStringLiteral("/d3_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv")) !=
-                slurp(a + QStringLiteral("/d1_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv")));
+        QVERIFY(bstest::readFile(c + QStringLiteral("/d3_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv")) !=
+                bstest::readFile(a + QStringLiteral("/d1_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv")));
     }
     void embeddedSampleIsWhatItsDocumentedCommandWrites() {
         // resources/README.md: bubblescope-synth --out resources/sample --name sample --anomalies all
@@ -191,7 +187,7 @@ class TstGeneratedProfiles : public QObject {
         while (it.hasNext()) {
             const QString p = it.next();
             const QString rel = p.mid(shipped.size());
-            QVERIFY2(slurp(p) == slurp(out + rel), qPrintable(rel));
+            QVERIFY2(bstest::readFile(p) == bstest::readFile(out + rel), qPrintable(rel));
             ++files;
         }
         QCOMPARE(files, 8);

@@ -1,5 +1,6 @@
 // The window: loads off the GUI thread, shows the analysis or the error in the window, selecting a
 // bubble row moves the timeline onto it, and menu exports write the bytes the headless command writes.
+#include "test_support.h"
 #include "main_window.h"
 #include "timeline_widget.h"
 
@@ -16,11 +17,6 @@
 #include <QTest>
 
 namespace {
-
-QByteArray slurp(const QString& p) {
-    QFile f(p);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 const QString kRank =
     QDir::cleanPath(QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
@@ -95,8 +91,8 @@ class TstMainWindow : public QObject {
         QCOMPARE(p.exitCode(), 0);
         for (const auto& [a, b] :
              {std::pair{"gui.json", "cli.json"}, {"gui.md", "cli.md"}, {"gui_arch.md", "cli_arch.md"}}) {
-            const QByteArray x = slurp(tmp.filePath(QString::fromLatin1(a))),
-                             y = slurp(tmp.filePath(QString::fromLatin1(b)));
+            const QByteArray x = bstest::readFile(tmp.filePath(QString::fromLatin1(a))),
+                             y = bstest::readFile(tmp.filePath(QString::fromLatin1(b)));
             QVERIFY(!x.isEmpty());
             QVERIFY2(x == y, a);
         }
