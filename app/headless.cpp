@@ -144,14 +144,7 @@ int runAnalyzeCommand(int argc, char** argv) {
             continue;
         }
         if (!loaded.hasAnyData) {
-            std::fprintf(
-                stderr,
-                "bubblescope: %s holds no readable profiling data (no kernel table, no timeline); expected "
-                "ASCEND_PROFILER_OUTPUT/kernel_details.csv or trace_view.json — an empty output folder "
-                "usually "
-                "means prof.step() was never called or the save path was not writable (seed 003 problem "
-                "4).\n",
-                rank.root.c_str());
+            std::fprintf(stderr, "bubblescope: %s\n", bs::noDataMessage(rank, loaded).c_str());
             continue;
         }
         ++analysed;

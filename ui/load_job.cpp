@@ -85,10 +85,8 @@ void LoadJob::start(const QString& path, int rankIndex) {
             return out;
         }
         if (!loaded.hasAnyData) {
-            out.error =
-                QStringLiteral(
-                    "%1 holds no readable profiling data (empty output folder — see seed 003 problem 4).")
-                    .arg(QString::fromStdString(found.ranks[static_cast<std::size_t>(idx)].root));
+            out.error = QString::fromStdString(
+                noDataMessage(found.ranks[static_cast<std::size_t>(idx)], loaded));
             return out;
         }
         auto rank = std::make_shared<LoadedRank>();

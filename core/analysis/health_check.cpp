@@ -35,8 +35,8 @@ std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps,
              "Nothing can be analysed for this rank.",
              "Check that prof.step() is called every iteration, that the loop runs more than warmup steps, "
              "that on_trace_ready=tensorboard_trace_handler(path) is set and the path is writable "
-             "(seed 003 problem 4).",
-             "seed 003 problem 4"});
+             "(see collection-problems.md, \"Empty output folder\").",
+             "collection-problems.md#empty-output-folder"});
         return out;
     }
     // Problem 0: only the trace, no CSV.
@@ -49,14 +49,14 @@ std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps,
              "are the trace's coarse ones, and there is no profiler cross-check.",
              "The offline analysis failed, most often because of the output disk: write the profiling output "
              "to a local disk, or copy the *_ascend_pt folder there and run "
-             "torch_npu.profiler.profiler.analyse(path) (seed 003 problem 0).",
-             "seed 003 problem 0"});
+             "torch_npu.profiler.profiler.analyse(path) (see collection-problems.md, \"Only the timeline, no CSV\").",
+             "collection-problems.md#only-the-timeline-no-csv"});
     } else if (inv.kernelSource == KernelSource::TraceDevice) {
         out.push_back({"kernel_source_trace", Severity::Info, inv.kernelSourceFile, -1, -1,
                        "No kernel table was usable; kernels come from the trace's device events.",
                        "No wait times, shapes or PMU figures.",
                        "Export kernel_details.csv (torch_npu) or op_summary (msprof) with the profile.",
-                       "seed 003 problem 0"});
+                       "collection-problems.md#only-the-timeline-no-csv"});
     }
     // Problem 1: Level0 kernel table.
     if (inv.kernelSource == KernelSource::KernelDetails && inv.kernelDetailsLevel == "Level0") {
@@ -72,8 +72,8 @@ std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps,
                  ", variable-shape detection (VARIABLE_SHAPE_SAME_TEMPLATE), PMU compute/memory-bound "
                  "verdicts, per-stream structure blocks.",
              "Collect with experimental_config=_ExperimentalConfig(profiler_level=Level1, "
-             "aic_metrics=PipeUtilization) passed to torch_npu.profiler.profile (seed 003 problem 1).",
-             "seed 003 problem 1"});
+             "aic_metrics=PipeUtilization) passed to torch_npu.profiler.profile (see collection-problems.md, \"Level0 kernel table\").",
+             "collection-problems.md#level0-kernel-table"});
     }
     if (!p.hasTrace) {
         out.push_back(
@@ -121,8 +121,8 @@ std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps,
                  "compare "
                  "steps from the second one on.",
                  "Run one prefill and one decode (the first compiled call) before entering the profiler "
-                 "(seed 003 problem 3).",
-                 "seed 003 problem 3"});
+                 "(see collection-problems.md, \"Compilation inside the capture\").",
+                 "collection-problems.md#compilation-inside-the-capture"});
         }
     }
     // Problem 5: HCCL kernels without communication.json.
@@ -132,9 +132,8 @@ std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps,
         out.push_back({"no_communication_json", Severity::Info, inv.outputDir, -1, -1,
                        "HCCL kernels exist but communication.json is absent.",
                        "Communication totals and bandwidth come from the HCCL kernels only.",
-                       "Not an error on a single card; for multi-card runs it is written at Level1 (seed 003 "
-                       "problem 5).",
-                       "seed 003 problem 5"});
+                       "Not an error on a single card; for multi-card runs it is written at Level1 (see collection-problems.md, \"No communication.json\").",
+                       "collection-problems.md#no-communicationjson"});
     }
     // Cross-check.
     for (const auto& row : cc.rows) {

@@ -1,6 +1,6 @@
 #pragma once
 // The profile health check: findings about the collection itself, each with what it does to the
-// analysis and how to fix the collection (seed 003).
+// analysis and how to fix the collection (docs/collection-problems.md).
 #include "analysis/crosscheck.h"
 #include "io/discovery.h"
 

@@ -129,10 +129,10 @@ void addRecommendations(AnomalyResult& a, const Profile& p, const std::vector<Fi
         rec("global", "",
             "Warm up (one prefill, one decode) before the profiler starts; compare steps from the second one "
             "on.",
-            "The first step takes 10x or more the device time of the others: graph compilation is probably inside the capture (seed 003 problem 3).", false, "", "P1");
+            "The first step takes 10x or more the device time of the others: graph compilation is probably inside the capture (see collection-problems.md, \"Compilation inside the capture\").", false, "", "P1");
     if (hasFinding(findings, "level0_kernel_details") || !a.pmuExists)
         rec("global", "", "Collect with profiler_level=Level1 and aic_metrics=PipeUtilization.",
-            "Without stream ids, shapes and PMU columns several analyses degrade (seed 003 problem 1).", true,
+            "Without stream ids, shapes and PMU columns several analyses degrade (see collection-problems.md, \"Level0 kernel table\").", true,
             "no PMU / stream data", "P2");
     if (!a.hostTraceExists && bubbles)
         rec("global", "", "Collect the host activity (ProfilerActivity.CPU) together with the NPU.",

@@ -6,7 +6,7 @@
 
 namespace bs {
 
-// `firstStepIsCompile`: the health check found compile time in the first step (seed 003 problem 3);
+// `firstStepIsCompile`: the health check found compile time in the first step (health finding first_step_compile);
 // a group made of that step alone is then ranked last, so the dominant group is steady state.
 std::vector<StepGroup> groupSteps(const Profile& profile, const StepSet& steps,
                                   const std::vector<StepMetrics>& metrics, const Rulebook& rules,

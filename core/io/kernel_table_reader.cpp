@@ -37,7 +37,7 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
     if (!csv.next(f)) {
         sink.add({"csv_empty", Severity::Warning, path, 1, -1, "The file is empty (no header line).",
                   "No kernels are read from it.",
-                  "Re-run the profiler's offline analysis; see seed 003 problem 0.", "seed 003 problem 0"});
+                  "Re-run the profiler's offline analysis; see collection-problems.md, \"Only the timeline, no CSV\".", "collection-problems.md#only-the-timeline-no-csv"});
         return res;
     }
     CsvHeader h(f);

@@ -119,9 +119,8 @@ void readTables(const RankFiles& files, TablesResult& t, const LoadControl& cont
             sink.add({"kernel_table_empty", Severity::Warning, files.kernelDetails, 1, -1,
                       "kernel_details.csv has a header but no rows.",
                       "Kernels come from the next source (op_summary / task_time / trace device events).",
-                      "The offline analysis stopped early; re-run torch_npu.profiler.profiler.analyse (seed "
-                      "003 problem 0).",
-                      "seed 003 problem 0"});
+                      "The offline analysis stopped early; re-run torch_npu.profiler.profiler.analyse (see collection-problems.md, \"Only the timeline, no CSV\").",
+                      "collection-problems.md#only-the-timeline-no-csv"});
         if (r.kept > 0) {
             prof.inventory.kernelSource = KernelSource::KernelDetails;
             prof.inventory.kernelSourceFile = files.kernelDetails;
@@ -130,8 +129,8 @@ void readTables(const RankFiles& files, TablesResult& t, const LoadControl& cont
                 sink.add({"pmu_all_zero", Severity::Warning, files.kernelDetails, -1, -1,
                           "Every PMU column (aic_*/aiv_*) is zero.",
                           "Compute-bound / memory-bound verdicts are unavailable.",
-                          "Collect with Level1 and aic_metrics=PipeUtilization (seed 003 problem 1).",
-                          "seed 003 problem 1"});
+                          "Collect with Level1 and aic_metrics=PipeUtilization (see collection-problems.md, \"Level0 kernel table\").",
+                          "collection-problems.md#level0-kernel-table"});
             }
         }
     }
@@ -400,6 +399,26 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
     prof.loadFindings = sink.take();
     control.report("done", 1, 1);
     return out;
+}
+
+std::string noDataMessage(const RankFolder& rank, const LoadResult& loaded) {
+    if (loaded.profile) {
+        for (const auto& f : loaded.profile->loadFindings) {
+            if (f.severity != Severity::Error || f.file.empty()) continue;
+            std::string where = f.file;
+            if (f.byteOffset >= 0)
+                where += fmt::format(" (byte {})", f.byteOffset);
+            else if (f.line >= 0)
+                where += fmt::format(" (line {})", f.line);
+            return fmt::format("{} holds no readable profiling data: {} could not be read: {} {} {}", rank.root,
+                               where, f.seen, f.impact, f.fix);
+        }
+    }
+    return rank.root +
+           " holds no readable profiling data (no kernel table, no timeline); expected "
+           "ASCEND_PROFILER_OUTPUT/kernel_details.csv or trace_view.json. An empty output folder usually means "
+           "prof.step() was never called, the loop ran fewer steps than warmup + active, on_trace_ready was not "
+           "set, or the save path was not writable (see collection-problems.md, \"Empty output folder\").";
 }
 
 } // namespace bs

@@ -18,4 +18,9 @@ struct LoadResult {
 
 LoadResult loadRank(const RankFolder& rank, const LoadControl& control = {});
 
+// Why a rank gave nothing usable (`!hasAnyData`), in one message: when files were there but could not be
+// read, the first such file with its byte offset or line, what was seen and expected, and the fix; an
+// empty output folder otherwise.
+std::string noDataMessage(const RankFolder& rank, const LoadResult& loaded);
+
 } // namespace bs

@@ -299,7 +299,7 @@ void TraceBuilder::finish() {
                    std::to_string(unclosed) + " 'B' event(s) without a matching 'E' and " +
                        std::to_string(unmatchedEnd) + " 'E' event(s) without a 'B'.",
                    "Unclosed ranges are shown as zero-length markers; unmatched ends are ignored.",
-                   "Usually a capture stopped mid-range; see seed 003 problem 2.", "seed 003 problem 2"});
+                   "Usually a capture stopped mid-range; see collection-problems.md, \"Truncated timeline\".", "collection-problems.md#truncated-timeline"});
     }
     // Lane kinds from process names / labels. A lane whose process was never named (metadata lost in a
     // cut file) is a device lane when its events carry a "Task Type" (only device tasks do).
@@ -336,9 +336,9 @@ void TraceBuilder::finish() {
                    "They are taken as device streams because their events have a Task Type; HCCL and Overlap "
                    "Analysis "
                    "lanes without names cannot be told from host threads.",
-                   "The file is probably cut before its metadata (seed 003 problem 2); re-run the profiler's "
+                   "The file is probably cut before its metadata (see collection-problems.md, \"Truncated timeline\"); re-run the profiler's "
                    "analysis.",
-                   "seed 003 problem 2"});
+                   "collection-problems.md#truncated-timeline"});
     }
     // Split by lane kind in place (host first, usually the largest), so no second full copy exists.
     auto hostEnd = std::partition(events_.begin(), events_.end(), [&](const TraceEvent& e) {
@@ -467,9 +467,9 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
                      len == 0 ? std::string("The file is empty.")
                               : "The file does not start with '[' or '{' (Chrome trace format expected).",
                      "No trace events are read from it.",
-                     "The collection probably failed before writing the timeline; see seed 003 problems 0 "
-                     "and 2.",
-                     "seed 003 problem 0"});
+                     "The collection probably failed before writing the timeline; see collection-problems.md, "
+                     "\"Only the timeline, no CSV\" and \"Truncated timeline\".",
+                     "collection-problems.md#only-the-timeline-no-csv"});
                 failed = true;
                 break;
             }
@@ -582,9 +582,8 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
              "of the capture are not trustworthy.",
              "The profiler was stopped while still recording (\"Incorrect schedule\" warning): call "
              "prof.step() "
-             "at least skip_first + warmup + active + 1 times, or once more after the loop (seed 003 problem "
-             "2).",
-             "seed 003 problem 2"});
+             "at least skip_first + warmup + active + 1 times, or once more after the loop (see collection-problems.md, \"Truncated timeline\").",
+             "collection-problems.md#truncated-timeline"});
     }
     return res;
 }

@@ -18,7 +18,7 @@ struct Finding {
     std::string seen;    // what was observed
     std::string impact;  // what it does to the analysis
     std::string fix;     // how to fix the collection
-    std::string seedRef; // e.g. "seed 003 problem 2"
+    std::string docRef; // e.g. "collection-problems.md#truncated-timeline"
 };
 
 // Collects findings; keeps at most `perIdCap` detailed entries per id and counts the rest so a

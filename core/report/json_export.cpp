@@ -33,7 +33,7 @@ json findingJson(const Finding& f) {
     j["seen"] = f.seen;
     j["impact"] = f.impact;
     j["fix"] = f.fix;
-    j["reference"] = f.seedRef.empty() ? json(nullptr) : json(f.seedRef);
+    j["reference"] = f.docRef.empty() ? json(nullptr) : json(f.docRef);
     return j;
 }
 

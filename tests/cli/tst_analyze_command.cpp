@@ -55,11 +55,29 @@ class TstAnalyzeCommand : public QObject {
         QVERIFY(r.err.contains(QStringLiteral("expected a *_ascend_pt folder")));
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
     }
-    void emptyOutputFolderCitesProblemFour() {
+    void emptyOutputFolderPointsToTheDocs() {
         QDir().mkpath(tmp.filePath(QStringLiteral("run_ascend_pt/ASCEND_PROFILER_OUTPUT")));
         auto r = run({QStringLiteral("analyze"), tmp.filePath(QStringLiteral("run_ascend_pt"))});
         QCOMPARE(r.code, 3);
-        QVERIFY(r.err.contains(QStringLiteral("seed 003 problem 4")));
+        QVERIFY(r.err.contains(QStringLiteral("prof.step() was never called")));
+        QVERIFY(r.err.contains(QStringLiteral("collection-problems.md, \"Empty output folder\"")));
+    }
+    void garbageTraceAloneIsAnUnreadableTrace() {
+        // A trace_view.json with nothing else: the message names the file, the byte where reading
+        // stopped and what was expected, not "empty output folder".
+        const QString out = tmp.filePath(QStringLiteral("garbage_ascend_pt/ASCEND_PROFILER_OUTPUT"));
+        QDir().mkpath(out);
+        QFile f(out + QStringLiteral("/trace_view.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("  \n\tPK\x03\x04 this is a zip, not a trace");
+        f.close();
+        auto r = run({QStringLiteral("analyze"), tmp.filePath(QStringLiteral("garbage_ascend_pt"))});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains(out + QStringLiteral("/trace_view.json (byte 4) could not be read")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("does not start with '[' or '{' (Chrome trace format expected)")),
+                 qPrintable(r.err));
+        QVERIFY(!r.err.contains(QStringLiteral("Empty output folder")));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
     }
     void usageErrorsExitTwo() {
         QCOMPARE(run({QStringLiteral("analyze")}).code, 2);

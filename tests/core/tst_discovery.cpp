@@ -32,8 +32,22 @@ class TstDiscovery : public QObject {
         QCOMPARE(r.ranks.size(), std::size_t(4));
         QCOMPARE(r.ranks[0].label, std::string("level0/rank0_ascend_pt"));
         QCOMPARE(r.ranks[3].label, std::string("level1/rank1_ascend_pt"));
+        // The whole of realdata holds at least the ranks of the sets named here (4 resnet + 1 msprof + 3
+        // legacy folders), each under its own label; other sets may be added beside them.
         auto all = bs::discoverProfiles(bstest::s(bstest::realdata()));
-        QCOMPARE(all.ranks.size(), std::size_t(8)); // 4 resnet + msprof + 3 legacy folders
+        std::size_t named = 0;
+        for (const char* set : {"torch_npu_resnet_ddp", "msprof_vllm_ascend", "torch_npu_legacy_2024"}) {
+            auto one = bs::discoverProfiles(bstest::s(bstest::realdata(QString::fromLatin1(set))));
+            named += one.ranks.size();
+            for (const auto& rk : one.ranks) {
+                bool seen = false;
+                for (const auto& x : all.ranks)
+                    seen = seen || x.root == rk.root;
+                QVERIFY2(seen, rk.root.c_str());
+            }
+        }
+        QCOMPARE(named, std::size_t(8));
+        QVERIFY(all.ranks.size() >= named);
     }
     void msprofFolderAndItsOutputFolder() {
         const QString prof = bstest::realdata(

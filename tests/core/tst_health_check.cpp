@@ -55,7 +55,7 @@ class TstHealthCheck : public QObject {
                                            r.metrics[0].internalBubbleTotal + r.metrics[0].tailGap);
         QVERIFY(ids(r).contains(QStringLiteral("trace_only_no_csv")));
         for (const auto& f : r.findings)
-            if (f.id == "trace_only_no_csv") QCOMPARE(f.seedRef, std::string("seed 003 problem 0"));
+            if (f.id == "trace_only_no_csv") QCOMPARE(f.docRef, std::string("collection-problems.md#only-the-timeline-no-csv"));
     }
     void emptyOutputFolderIsProblemFour() {
         const QString rank = tmp.filePath(QStringLiteral("empty_ascend_pt"));
@@ -65,7 +65,7 @@ class TstHealthCheck : public QObject {
         QVERIFY(!loaded.hasAnyData);
         auto r = bs::analyzeProfile(*loaded.profile);
         QCOMPARE(ids(r), QStringList{QStringLiteral("output_folder_empty")});
-        QCOMPARE(r.findings[0].seedRef, std::string("seed 003 problem 4"));
+        QCOMPARE(r.findings[0].docRef, std::string("collection-problems.md#empty-output-folder"));
         QCOMPARE(r.findings[0].severity, bs::Severity::Error);
     }
     void compileStepEarlyKernelsMismatchAndZeroPmuAreAllFound() {
@@ -113,7 +113,7 @@ class TstHealthCheck : public QObject {
         QVERIFY(mm.seen.find("Step 3") != std::string::npos);
         QVERIFY(mm.seen.find("internal_bubble_total is 10.000 us") != std::string::npos);
         for (const auto& f : r.findings)
-            if (f.id == "first_step_compile") QCOMPARE(f.seedRef, std::string("seed 003 problem 3"));
+            if (f.id == "first_step_compile") QCOMPARE(f.docRef, std::string("collection-problems.md#compilation-inside-the-capture"));
     }
 };
 

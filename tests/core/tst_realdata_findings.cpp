@@ -18,7 +18,7 @@ class TstRealdataFindings : public QObject {
         QTest::addColumn<QString>("label");
         QTest::addColumn<QString>("source");
         QTest::addColumn<QStringList>("findings");
-        // Level0: no Stream ID / shapes / PMU (seed 003 problem 1); 8-card DDP without communication.json,
+        // Level0: no Stream ID / shapes / PMU (collection-problems.md, "Level0 kernel table"); 8-card DDP without communication.json,
         // which torch_npu only writes at Level1 (problem 5, a note).
         const QStringList l0 = {QStringLiteral("level0_kernel_details"),
                                 QStringLiteral("no_communication_json")};
@@ -69,17 +69,24 @@ class TstRealdataFindings : public QObject {
             QVERIFY(m.busyUnion <= m.service);
         }
     }
-    void allRealdataTogetherFindsEightRanks() {
+    void everyRankOfTheTextSetsLoads() {
         QVERIFY(bstest::requireRealdata());
-        auto found = bs::discoverProfiles(bstest::s(bstest::realdata()));
-        QCOMPARE(found.ranks.size(), std::size_t(8));
-        for (const auto& rank : found.ranks)
-            QVERIFY2(bs::loadRank(rank).hasAnyData, rank.label.c_str());
+        // The text-export sets this test is about: 4 resnet ranks, 1 msprof folder, 3 legacy folders.
+        std::size_t n = 0;
+        for (const char* set : {"torch_npu_resnet_ddp", "msprof_vllm_ascend", "torch_npu_legacy_2024"}) {
+            auto found = bs::discoverProfiles(bstest::s(bstest::realdata(QString::fromLatin1(set))));
+            n += found.ranks.size();
+            for (const auto& rank : found.ranks)
+                QVERIFY2(bs::loadRank(rank).hasAnyData, rank.label.c_str());
+        }
+        QCOMPARE(n, std::size_t(8));
     }
     void everyCsvUnderRealdataParsesWithConsistentFieldCounts() {
         QVERIFY(bstest::requireRealdata());
         int files = 0;
-        QDirIterator it(bstest::realdata(), {QStringLiteral("*.csv")}, QDir::Files,
+        // The CSV files of the text-export sets (the DB set has none; other sets may be added).
+        for (const char* set : {"torch_npu_resnet_ddp", "msprof_vllm_ascend", "torch_npu_legacy_2024"}) {
+        QDirIterator it(bstest::realdata(QString::fromLatin1(set)), {QStringLiteral("*.csv")}, QDir::Files,
                         QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QString p = it.next();
@@ -96,6 +103,7 @@ class TstRealdataFindings : public QObject {
             }
             QVERIFY(rows > 0);
             ++files;
+        }
         }
         QCOMPARE(files, 39);
     }

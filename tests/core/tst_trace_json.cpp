@@ -211,7 +211,7 @@ class TstTraceJson : public QObject {
             for (const auto& f : sink.findings())
                 if (f.id == "trace_truncated" && f.byteOffset == static_cast<long long>(cut) &&
                     f.seen.find("byte " + std::to_string(cut)) != std::string::npos &&
-                    f.seedRef == "seed 003 problem 2")
+                    f.docRef == "collection-problems.md#truncated-timeline")
                     named = true;
             QVERIFY2(named, qPrintable(QStringLiteral("offset %1").arg(off)));
         }

@@ -15,6 +15,7 @@ for f in usr/bin/bubblescope \
          usr/share/applications/com.bubblescope.BubbleScope.desktop \
          usr/share/metainfo/com.bubblescope.BubbleScope.metainfo.xml \
          usr/share/mime/packages/bubblescope-mime.xml \
+         usr/share/doc/bubblescope/collection-problems.md \
          usr/share/icons/hicolor/scalable/apps/com.bubblescope.BubbleScope.svg \
          usr/share/icons/hicolor/256x256/apps/com.bubblescope.BubbleScope.png; do
   if [ -f "$work/root/$f" ]; then echo "ok   $f"; else echo "FAIL missing $f"; fail=1; fi
