@@ -4,9 +4,94 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <algorithm>
+#include <string>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace bs {
+
+namespace {
+
+constexpr std::uint64_t kUnlimited = 1ULL << 40;
+
+// First number in a small text file (e.g. a cgroup's memory.max); nullopt for "max" or unreadable.
+std::optional<std::uint64_t> readNumberFile(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "r");
+    if (!f) return std::nullopt;
+    unsigned long long v = 0;
+    const int got = std::fscanf(f, "%llu", &v);
+    std::fclose(f);
+    if (got != 1) return std::nullopt;
+    return static_cast<std::uint64_t>(v);
+}
+
+// MemAvailable of /proc/meminfo.
+std::uint64_t systemAvailable() {
+    std::FILE* f = std::fopen("/proc/meminfo", "r");
+    if (!f) return kUnlimited;
+    char line[256];
+    unsigned long long kb = 0;
+    while (std::fgets(line, sizeof line, f))
+        if (std::sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
+    std::fclose(f);
+    return kb ? static_cast<std::uint64_t>(kb) * 1024 : kUnlimited;
+}
+
+// Headroom under an address-space limit (ulimit -v, prlimit --as): the limit minus what is mapped now.
+std::uint64_t addressSpaceHeadroom() {
+    struct rlimit rl {};
+    if (::getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return kUnlimited;
+    std::uint64_t mapped = 0;
+    if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+        unsigned long long pages = 0;
+        if (std::fscanf(f, "%llu", &pages) == 1)
+            mapped = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+        std::fclose(f);
+    }
+    const auto limit = static_cast<std::uint64_t>(rl.rlim_cur);
+    return limit > mapped ? limit - mapped : 0;
+}
+
+// Headroom under the cgroup memory limit of this process and its parents: v2 (memory.max −
+// memory.current, unified hierarchy) and v1 (memory.limit_in_bytes − memory.usage_in_bytes).
+std::uint64_t cgroupHeadroom() {
+    std::FILE* f = std::fopen("/proc/self/cgroup", "r");
+    if (!f) return kUnlimited;
+    char line[4096];
+    std::string v2, v1;
+    while (std::fgets(line, sizeof line, f)) {
+        std::string l(line);
+        while (!l.empty() && (l.back() == '\n' || l.back() == '\r'))
+            l.pop_back();
+        if (l.rfind("0::", 0) == 0) v2 = l.substr(3);
+        const auto m = l.find(":memory:");
+        if (m != std::string::npos) v1 = l.substr(m + 8);
+    }
+    std::fclose(f);
+    std::uint64_t best = kUnlimited;
+    auto walk = [&](std::string dir, const std::string& root, const char* maxFile, const char* curFile) {
+        if (dir.empty() || dir[0] != '/') return;
+        for (;;) {
+            const std::string base = root + (dir == "/" ? std::string() : dir);
+            if (auto max = readNumberFile(base + maxFile)) {
+                const std::uint64_t cur = readNumberFile(base + curFile).value_or(0);
+                best = std::min(best, *max > cur ? *max - cur : 0);
+            }
+            if (dir == "/") break;
+            const auto slash = dir.rfind('/');
+            dir = slash == 0 ? std::string("/") : dir.substr(0, slash);
+        }
+    };
+    walk(v2, "/sys/fs/cgroup", "/memory.max", "/memory.current");
+    walk(v1, "/sys/fs/cgroup/memory", "/memory.limit_in_bytes", "/memory.usage_in_bytes");
+    return best;
+}
+
+} // namespace
 
 std::uint64_t availableMemoryBytes() {
     if (const char* env = std::getenv("BUBBLESCOPE_MEMORY_LIMIT_MB")) {
@@ -14,44 +99,40 @@ std::uint64_t availableMemoryBytes() {
         const unsigned long long mb = std::strtoull(env, &end, 10);
         if (end != env) return static_cast<std::uint64_t>(mb) << 20;
     }
-    std::FILE* f = std::fopen("/proc/meminfo", "r");
-    if (!f) return 1ULL << 40;
-    char line[256];
-    std::uint64_t kb = 0;
-    while (std::fgets(line, sizeof line, f))
-        if (std::sscanf(line, "MemAvailable: %llu kB", reinterpret_cast<unsigned long long*>(&kb)) == 1)
-            break;
-    std::fclose(f);
-    return kb ? kb * 1024 : (1ULL << 40);
+    return std::min({systemAvailable(), addressSpaceHeadroom(), cgroupHeadroom()});
 }
 
 FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes, bool rejectBinary) {
     FileBuffer fb;
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) {
+    // Open first, then check what was opened (fstat): a path checked before opening can be swapped for a
+    // FIFO in between, and O_NONBLOCK keeps open() from waiting for a FIFO's writer.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         fb.error = "cannot read " + path + ": " + std::strerror(errno);
         return fb;
     }
-    if (!S_ISREG(st.st_mode)) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
         fb.error = path + " is not a regular file";
         return fb;
     }
-    if (static_cast<std::uint64_t>(st.st_size) > maxBytes) {
-        fb.error = path + " is " + std::to_string(st.st_size) + " bytes, larger than the " +
-                   std::to_string(maxBytes) + " bytes this reader accepts";
-        return fb;
-    }
-    if (static_cast<std::uint64_t>(st.st_size) > availableMemoryBytes() / 2) {
-        fb.error = path + " is " + std::to_string(st.st_size >> 20) +
-                   " MiB, more than half of the memory available (" +
-                   std::to_string(availableMemoryBytes() >> 20) + " MiB); it is not read";
-        return fb;
-    }
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) {
-        fb.error = "cannot open " + path + ": " + std::strerror(errno);
-        return fb;
-    }
+    auto refuse = [&](std::string why) {
+        ::close(fd);
+        fb.error = std::move(why);
+        return std::move(fb);
+    };
+    if (static_cast<std::uint64_t>(st.st_size) > maxBytes)
+        return refuse(path + " is " + std::to_string(st.st_size) + " bytes, larger than the " +
+                      std::to_string(maxBytes) + " bytes this reader accepts");
+    const std::uint64_t avail = availableMemoryBytes();
+    if (static_cast<std::uint64_t>(st.st_size) > avail / 2)
+        return refuse(path + " is " + std::to_string(st.st_size >> 20) +
+                      " MiB, more than half of the memory available (" + std::to_string(avail >> 20) +
+                      " MiB); it is not read");
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    std::FILE* f = ::fdopen(fd, "rb");
+    if (!f) return refuse("cannot open " + path + ": " + std::strerror(errno));
     if (rejectBinary) {
         char head[65536];
         const std::size_t n = std::fread(head, 1, sizeof head, f);

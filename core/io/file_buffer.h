@@ -24,8 +24,9 @@ constexpr std::size_t kReadPadding = 64;
 FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes = (4ULL << 30),
                          bool rejectBinary = false);
 
-// Memory available to this process in bytes: MemAvailable from /proc/meminfo, or the
-// BUBBLESCOPE_MEMORY_LIMIT_MB environment variable when set (tests, containers).
+// Memory available to this process in bytes: the smallest of MemAvailable (/proc/meminfo), the headroom
+// under an address-space limit (RLIMIT_AS, e.g. `ulimit -v`) and under the cgroup v2 memory.max of this
+// process and its parents; or the BUBBLESCOPE_MEMORY_LIMIT_MB environment variable when set.
 std::uint64_t availableMemoryBytes();
 
 } // namespace bs

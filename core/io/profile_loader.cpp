@@ -6,6 +6,8 @@
 #include "io/trace_json_reader.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <map>
 
@@ -99,10 +101,31 @@ namespace {
 
 // Everything that is not the timeline: the kernel table (by priority) and the side files. Runs on its
 // own thread with its own string pool while the trace is parsed; merged afterwards.
+// Whether two files hold the same bytes (sizes first; contents compared in blocks only when equal).
+bool sameContents(const std::string& a, const std::string& b) {
+    std::error_code ec1, ec2;
+    const auto sa = std::filesystem::file_size(a, ec1), sb = std::filesystem::file_size(b, ec2);
+    if (ec1 || ec2 || sa != sb) return false;
+    std::FILE* fa = std::fopen(a.c_str(), "rb");
+    std::FILE* fb = std::fopen(b.c_str(), "rb");
+    bool same = fa && fb;
+    std::vector<char> ba(1 << 20), bb(1 << 20);
+    while (same) {
+        const std::size_t na = std::fread(ba.data(), 1, ba.size(), fa);
+        const std::size_t nb = std::fread(bb.data(), 1, bb.size(), fb);
+        if (na != nb || std::memcmp(ba.data(), bb.data(), na) != 0) same = false;
+        if (na < ba.size()) break;
+    }
+    if (fa) std::fclose(fa);
+    if (fb) std::fclose(fb);
+    return same;
+}
+
 struct TablesResult {
     Profile side;
     FindingSink sink;
     std::vector<InventoryFile> kernelFiles, sideFiles;
+    bool outOfMemory = false; // an allocation failed on the tables thread
 };
 
 void readTables(const RankFiles& files, TablesResult& t, const LoadControl& control) {
@@ -274,7 +297,9 @@ void checkKernels(Profile& prof, FindingSink& sink) {
 
 } // namespace
 
-LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
+namespace {
+
+LoadResult loadRankUnguarded(const RankFolder& rank, const LoadControl& control) {
     LoadResult out;
     out.profile = std::make_unique<Profile>();
     Profile& prof = *out.profile;
@@ -287,7 +312,7 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
 
     // Refuse, before reading anything large, a profile whose model would not fit in memory.
     {
-        std::uint64_t traceBytes = 0, tableBytes = 0, jsonBytes = 0;
+        std::uint64_t traceBytes = 0, tableBytes = 0, sideBytes = 0, jsonBytes = 0;
         if (!files.traceView.empty()) traceBytes += fileSize(files.traceView);
         for (const auto& p : files.msprofJson)
             traceBytes += fileSize(p);
@@ -299,21 +324,29 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
             for (const auto& p : files.taskTime)
                 tableBytes += fileSize(p);
         }
+        // Side tables (step_trace_time, op_statistic) become a name → value map per row: a 40 MB
+        // step_trace_time.csv reached 2.5 GB, ~62 x its text: 64 x.
+        if (!files.stepTraceTime.empty()) sideBytes += fileSize(files.stepTraceTime);
+        if (!files.opStatistic.empty()) sideBytes += fileSize(files.opStatistic);
         if (!files.communication.empty()) jsonBytes += fileSize(files.communication);
-        // Measured on generated profiles: model ~0.4 x trace, CSV buffer + kernels ~1.4 x table,
-        // a JSON DOM ~8 x its text; 10 % margin.
+        for (const auto& p : files.profilerInfo)
+            jsonBytes += fileSize(p);
+        // Measured on generated profiles: model ~0.4 x trace, CSV buffer + kernels ~1.4 x table; a JSON
+        // DOM (communication.json, nlohmann) up to ~34 x its text (a 150 MB file reached 5 GB): 36 x.
+        // 10 % margin.
         const double need = (0.45 * static_cast<double>(traceBytes) + 1.4 * static_cast<double>(tableBytes) +
-                             8.0 * static_cast<double>(jsonBytes)) *
+                             64.0 * static_cast<double>(sideBytes) + 36.0 * static_cast<double>(jsonBytes)) *
                             1.1;
         const double avail = static_cast<double>(availableMemoryBytes());
         if (need > avail) {
             sink.add(
                 {"profile_too_large", Severity::Error, rank.root, -1, -1,
-                 fmt::format("Loading this profile needs about {:.0f} MiB (trace {:.0f} MiB, tables {:.0f} "
-                             "MiB) but only {:.0f} MiB of "
-                             "memory are available.",
+                 fmt::format("Loading this profile needs about {:.0f} MiB (trace {:.0f} MiB, kernel tables "
+                             "{:.0f} MiB, side tables {:.0f} MiB, JSON files {:.0f} MiB on disk) but only "
+                             "{:.0f} MiB of memory are available.",
                              need / 1048576, static_cast<double>(traceBytes) / 1048576,
-                             static_cast<double>(tableBytes) / 1048576, avail / 1048576),
+                             static_cast<double>(tableBytes) / 1048576, static_cast<double>(sideBytes) / 1048576,
+                             static_cast<double>(jsonBytes) / 1048576, avail / 1048576),
                  "Nothing was loaded (refused before reading, instead of being killed for lack of memory).",
                  "Free memory or use a machine with more; or profile fewer steps (schedule active=…).", ""});
             prof.loadFindings = sink.take();
@@ -338,7 +371,11 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
     std::thread([tables, tablesCancel, tablesDone, files] {
         LoadControl own;
         own.cancel = tablesCancel.get();
-        readTables(files, *tables, own);
+        try {
+            readTables(files, *tables, own);
+        } catch (const std::bad_alloc&) {
+            tables->outOfMemory = true; // reported by the loading thread; never terminate the process
+        }
         tablesDone->set_value();
     }).detach();
     struct CancelOnExit {
@@ -353,20 +390,34 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
     // Timeline.
     std::vector<std::string> traces;
     if (!files.traceView.empty()) traces.push_back(files.traceView);
-    for (const auto& p : files.msprofJson)
+    for (const auto& p : files.msprofJson) {
+        // A copy of a timeline already listed (the same export saved twice) would double every event.
+        auto same = std::find_if(traces.begin(), traces.end(),
+                                 [&](const std::string& t) { return sameContents(t, p); });
+        if (same != traces.end()) {
+            sink.add({"duplicate_timeline", Severity::Warning, p, -1, -1,
+                      p + " is byte for byte the same as " + *same + ".",
+                      "It was read once: its events would otherwise be counted twice.",
+                      "Remove the copy from the output folder.", ""});
+            continue;
+        }
         traces.push_back(p);
+    }
     FindingSink traceSink;
     std::vector<InventoryFile> traceFiles;
+    std::vector<std::string> emptyTraces; // well-formed but without a single event
     for (const auto& t : traces) {
         auto r = readTraceJson(t, prof, traceSink, control);
         traceFiles.push_back(
             {t == files.traceView ? "trace_view" : "msprof_timeline", t, fileSize(t), r.elements});
         if (r.cancelled) return abandon();
-        if (r.ok) prof.hasTrace = true;
+        if (r.ok && r.elements > 0) prof.hasTrace = true;
+        if (r.ok && r.elements == 0) emptyTraces.push_back(t);
     }
     // Wait for the tables, still listening to the caller's cancel flag.
     while (tablesReady.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready)
         if (control.cancelled()) return abandon();
+    if (tables->outOfMemory) throw std::bad_alloc();
     mergeTables(*tables, prof);
     for (auto& f : tables->kernelFiles)
         prof.inventory.files.push_back(std::move(f));
@@ -381,6 +432,16 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
     if (control.cancelled()) {
         out.cancelled = true;
         return out;
+    }
+    for (const auto& t : emptyTraces) {
+        const bool nothingElse = prof.kernels.empty() && !prof.hasTrace;
+        sink.add({"trace_empty", nothingElse ? Severity::Error : Severity::Warning, t, -1, -1,
+                  "The timeline holds no events (an empty trace array).",
+                  nothingElse ? "There is no kernel table either: nothing can be analysed."
+                              : "No host activity, step markers or flows come from it.",
+                  "The collection stopped before anything was recorded; see collection-problems.md, \"Empty "
+                  "output folder\".",
+                  "collection-problems.md#empty-output-folder"});
     }
 
     if (prof.inventory.kernelSource == KernelSource::None && !prof.deviceEvents.empty()) {
@@ -399,6 +460,31 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
     prof.loadFindings = sink.take();
     control.report("done", 1, 1);
     return out;
+}
+
+} // namespace
+
+LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
+    try {
+        return loadRankUnguarded(rank, control);
+    } catch (const std::bad_alloc&) {
+        // The estimate let it through but memory ran out (a limit that is not visible, other processes
+        // growing): refuse this rank with a message; the caller goes on with the next one.
+        LoadResult out;
+        out.profile = std::make_unique<Profile>();
+        out.profile->inventory.rankDir = rank.root;
+        out.tooLarge = true;
+        out.profile->loadFindings.push_back(
+            {"profile_too_large", Severity::Error, rank.root, -1, -1,
+             fmt::format("Memory ran out while loading this profile ({:.0f} MiB were available at the "
+                         "start).",
+                         static_cast<double>(availableMemoryBytes()) / 1048576),
+             "Nothing was loaded for this rank.",
+             "Free memory or raise the process's memory limit (ulimit -v, the container's or cgroup's "
+             "memory.max); or profile fewer steps (schedule active=…).",
+             ""});
+        return out;
+    }
 }
 
 std::string noDataMessage(const RankFolder& rank, const LoadResult& loaded) {

@@ -2,11 +2,15 @@
 
 #include "io/trace_element_parser.h"
 
+#include <simdjson.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <unordered_map>
 
 namespace bs {
@@ -73,7 +77,7 @@ std::size_t scanElement(const char* b, std::size_t start, std::size_t len) {
         const std::size_t e = skipString(p + 1);
         return e > len ? kNpos : e;
     }
-    while (p < len && b[p] != ',' && b[p] != ']' && !isWs(b[p])) ++p;
+    while (p < len && b[p] != ',' && b[p] != ']' && b[p] != '}' && !isWs(b[p])) ++p;
     return p < len ? p : kNpos;
 }
 
@@ -92,6 +96,40 @@ std::uint64_t flowIdOf(std::string_view t) {
     for (char c : t)
         h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
     return h | (1ULL << 63);
+}
+
+// Copy of [data, data+len) with every byte that is not part of a valid UTF-8 sequence replaced by U+FFFD,
+// padded for the element parser (its size() is the text's length + kPad; `textLen` receives the length).
+// Names written in another encoding (GBK) are kept that way instead of dropping their events.
+std::vector<char> withValidUtf8(const char* data, std::size_t len, std::size_t& textLen) {
+    std::vector<char> out;
+    out.reserve(len + len / 4 + kPad);
+    auto u = [&](std::size_t i) { return static_cast<unsigned char>(data[i]); };
+    auto cont = [&](std::size_t i) { return i < len && (u(i) & 0xC0) == 0x80; };
+    for (std::size_t i = 0; i < len;) {
+        const unsigned char c = u(i);
+        std::size_t n = 0;
+        if (c < 0x80)
+            n = 1;
+        else if (c >= 0xC2 && c <= 0xDF && cont(i + 1))
+            n = 2;
+        else if (c >= 0xE0 && c <= 0xEF && cont(i + 1) && cont(i + 2) && !(c == 0xE0 && u(i + 1) < 0xA0) &&
+                 !(c == 0xED && u(i + 1) >= 0xA0))
+            n = 3;
+        else if (c >= 0xF0 && c <= 0xF4 && cont(i + 1) && cont(i + 2) && cont(i + 3) &&
+                 !(c == 0xF0 && u(i + 1) < 0x90) && !(c == 0xF4 && u(i + 1) >= 0x90))
+            n = 4;
+        if (n) {
+            out.insert(out.end(), data + i, data + i + n);
+            i += n;
+        } else {
+            out.insert(out.end(), {'\xEF', '\xBF', '\xBD'});
+            ++i;
+        }
+    }
+    textLen = out.size();
+    out.resize(textLen + kPad, '\0');
+    return out;
 }
 
 struct PairHash {
@@ -132,7 +170,7 @@ class TraceBuilder {
         prof_.flows.reserve(prof_.flows.size() + events / 2);
     }
 
-    std::size_t counters = 0, metadata = 0, ignored = 0, unmatchedEnd = 0;
+    std::size_t counters = 0, metadata = 0, ignored = 0, unmatchedEnd = 0, invalidUtf8 = 0;
 
   private:
     std::uint64_t pidOf(std::string_view raw);
@@ -235,6 +273,12 @@ bool TraceBuilder::build(const RawEvent& r, std::uint64_t off) {
             }
             TraceEvent b = it->second.back();
             it->second.pop_back();
+            // Both ends are bounded (kMaxAbsoluteNs), so the difference cannot overflow; the span itself
+            // gets the same bound as an 'X' event's 'dur'.
+            if (e.ts - b.ts > kMaxDurationNs)
+                return bad(off, "'E' ends more than " + std::to_string(kMaxDurationNs / 1000000000) +
+                                    " s after its 'B'; the pair is not plausible"),
+                       false;
             b.dur = std::max<TimeNs>(0, e.ts - b.ts);
             b.flags |= EvFromBeginEnd;
             events_.push_back(b);
@@ -300,6 +344,17 @@ void TraceBuilder::finish() {
                        std::to_string(unmatchedEnd) + " 'E' event(s) without a 'B'.",
                    "Unclosed ranges are shown as zero-length markers; unmatched ends are ignored.",
                    "Usually a capture stopped mid-range; see collection-problems.md, \"Truncated timeline\".", "collection-problems.md#truncated-timeline"});
+    }
+    if (invalidUtf8) {
+        sink_.add({"trace_invalid_utf8", Severity::Warning, path_, -1, -1,
+                   std::to_string(invalidUtf8) +
+                       " event(s) hold text that is not valid UTF-8 (names written in another encoding, such "
+                       "as GBK).",
+                   "The events are kept; the bytes that are not UTF-8 are shown as \xEF\xBF\xBD (U+FFFD), so "
+                   "those names read differently from the kernel table's.",
+                   "Run the training script with a UTF-8 locale (LANG=C.UTF-8 or zh_CN.UTF-8) so that names are "
+                   "written as UTF-8.",
+                   ""});
     }
     // Lane kinds from process names / labels. A lane whose process was never named (metadata lost in a
     // cut file) is a device lane when its events carry a "Task Type" (only device tasks do).
@@ -389,24 +444,30 @@ void TraceBuilder::finish() {
 TraceReadResult readTraceJson(const std::string& path, Profile& profile, FindingSink& sink,
                               const LoadControl& control, const TraceReadOptions& options) {
     TraceReadResult res;
+    // Open first, then look at what was opened: a path checked before opening can be swapped for a FIFO
+    // in between. O_NONBLOCK keeps open() from waiting for a FIFO's writer.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st {};
-    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-        sink.add({"file_unreadable", Severity::Error, path, -1, -1, path + " is not a readable regular file",
-                  "No trace events (host activity, flows, device lanes) are available.", "Check the export.",
-                  ""});
+    if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const std::string why = fd < 0 ? std::string("cannot open ") + path + ": " + std::strerror(errno)
+                                       : path + " is not a regular file (a FIFO, device or folder)";
+        if (fd >= 0) ::close(fd);
+        sink.add({"file_unreadable", Severity::Error, path, -1, -1, why,
+                  "No trace events (host activity, flows, device lanes) are available.",
+                  "Point BubbleScope at the profiler's own output files; check the file's permissions.", ""});
         return res;
     }
-    std::FILE* f = std::fopen(path.c_str(), "rb");
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    std::FILE* f = ::fdopen(fd, "rb");
     if (!f) {
+        ::close(fd);
         sink.add({"file_unreadable", Severity::Error, path, -1, -1,
                   "cannot open " + path + ": " + std::strerror(errno),
                   "No trace events (host activity, flows, device lanes) are available.",
                   "Check the file's permissions.", ""});
         return res;
     }
-    std::fseek(f, 0, SEEK_END);
-    res.fileBytes = static_cast<std::uint64_t>(std::ftell(f));
-    std::fseek(f, 0, SEEK_SET);
+    res.fileBytes = static_cast<std::uint64_t>(st.st_size);
 
     TraceBuilder builder(profile, sink, path);
     // Reserve address space for the expected event count (~170+ bytes of JSON per event). Untouched
@@ -417,7 +478,7 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
     std::size_t len = 0;
     std::uint64_t base = 0;
     bool eof = false;
-    enum class Phase { Prefix, Array, Done } phase = Phase::Prefix;
+    enum class Phase { Prefix, Keys, Array, Done } phase = Phase::Prefix;
     std::vector<std::pair<std::size_t, std::size_t>> elems; // complete elements of the current buffer
     bool failed = false;
 
@@ -439,28 +500,8 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
                 phase = Phase::Array;
                 ++p;
             } else if (p < len && b[p] == '{') {
-                std::string_view v(b, len);
-                auto k = v.find("\"traceEvents\"", p);
-                if (k != std::string_view::npos) {
-                    std::size_t q = k + 13;
-                    while (q < len && isWs(b[q]))
-                        ++q;
-                    if (q < len && b[q] == ':') ++q;
-                    while (q < len && isWs(b[q]))
-                        ++q;
-                    if (q < len && b[q] == '[') {
-                        phase = Phase::Array;
-                        p = q + 1;
-                    }
-                }
-                if (phase != Phase::Array) {
-                    sink.add({"trace_not_chrome_format", Severity::Error, path, -1, -1,
-                              "The file is a JSON object without a \"traceEvents\" array near its start.",
-                              "No trace events are read from it.",
-                              "Point BubbleScope at the profiler's trace_view.json / msprof_*.json.", ""});
-                    failed = true;
-                    break;
-                }
+                phase = Phase::Keys;
+                ++p;
             } else if (p < len || eof) {
                 sink.add(
                     {"trace_not_chrome_format", Severity::Error, path, -1, static_cast<long long>(base + p),
@@ -475,11 +516,62 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
             }
             consumed = p;
         }
+        if (phase == Phase::Keys) {
+            // The members of the top-level object one by one, each value skipped whole: a "traceEvents"
+            // key nested in another member (otherData…) or inside a string is never taken for the array.
+            std::size_t member = p;
+            while (true) {
+                std::size_t q = member;
+                while (q < len && (isWs(b[q]) || b[q] == ','))
+                    ++q;
+                if (q >= len) break;
+                if (b[q] == '}' || b[q] != '"') {
+                    sink.add({"trace_not_chrome_format", Severity::Error, path, -1,
+                              static_cast<long long>(base + q),
+                              b[q] == '}' ? std::string("The file is a JSON object without a top-level "
+                                                        "\"traceEvents\" array.")
+                                          : "A key (a string) was expected at byte " + std::to_string(base + q) +
+                                                " of the top-level object.",
+                              "No trace events are read from it.",
+                              "Point BubbleScope at the profiler's trace_view.json / msprof_*.json.", ""});
+                    failed = true;
+                    break;
+                }
+                const std::size_t keyEnd = scanElement(b, q, len);
+                if (keyEnd == kNpos) break;
+                const std::string_view key(b + q + 1, keyEnd - q - 2);
+                std::size_t v = keyEnd;
+                while (v < len && isWs(b[v]))
+                    ++v;
+                if (v < len && b[v] == ':') ++v;
+                while (v < len && isWs(b[v]))
+                    ++v;
+                if (v >= len) break;
+                if (key == "traceEvents") {
+                    if (b[v] == '[') {
+                        phase = Phase::Array;
+                        member = v + 1;
+                    } else {
+                        sink.add({"trace_not_chrome_format", Severity::Error, path, -1,
+                                  static_cast<long long>(base + v), "\"traceEvents\" is not an array.",
+                                  "No trace events are read from it.",
+                                  "Point BubbleScope at the profiler's trace_view.json / msprof_*.json.", ""});
+                        failed = true;
+                    }
+                    break;
+                }
+                const std::size_t valueEnd = scanElement(b, v, len);
+                if (valueEnd == kNpos) break; // carried whole to the next buffer (which grows if needed)
+                member = valueEnd;
+            }
+            if (failed) break;
+            p = member;
+            consumed = p;
+        }
         if (phase == Phase::Array) {
             // Collect the complete elements of this buffer, blanking the commas between them so that the
             // run can be parsed as a stream of whitespace-separated documents.
             elems.clear();
-            std::size_t maxDoc = 0;
             while (true) {
                 std::size_t q = p;
                 while (q < len && (isWs(b[q]) || b[q] == ',')) {
@@ -495,34 +587,69 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
                 const std::size_t end = scanElement(b, p, len);
                 if (end == kNpos) break; // incomplete: carried to the next buffer
                 elems.emplace_back(p, end);
-                maxDoc = std::max(maxDoc, end - p);
                 p = end;
             }
-            // Parse them: in batches, falling back to one element at a time where a batch stops.
+            // Parse them: in batches over runs of objects, one at a time where a batch cannot go. A batch
+            // restart costs its length, so batches start small after a stop and double while they succeed:
+            // the work stays linear however many elements are bad (numbers, broken objects).
+            const bool bufferUtf8 = elems.empty() ||
+                                    simdjson::validate_utf8(b + elems.front().first,
+                                                            elems.back().second - elems.front().first);
+            auto batchable = [&](std::size_t k) {
+                const auto [s0, e0] = elems[k];
+                return b[s0] == '{' && (bufferUtf8 || simdjson::validate_utf8(b + s0, e0 - s0));
+            };
+            auto single = [&](std::size_t k) {
+                const auto [s0, e0] = elems[k];
+                bool ok = false;
+                if (b[s0] != '{') {
+                    sink.add({"trace_bad_event", Severity::Warning, path, -1, static_cast<long long>(base + s0),
+                              "Array element at byte " + std::to_string(base + s0) +
+                                  " is not an event object; skipped.",
+                              "None beyond this element.", "Re-run the profiler's offline analysis.", ""});
+                } else if (!bufferUtf8 && !simdjson::validate_utf8(b + s0, e0 - s0)) {
+                    std::size_t n = 0;
+                    const std::vector<char> fixed = withValidUtf8(b + s0, e0 - s0, n);
+                    ok = builder.handle(fixed.data(), n, base + s0);
+                    ++builder.invalidUtf8;
+                } else {
+                    ok = builder.handle(b + s0, e0 - s0, base + s0);
+                }
+                ++(ok ? res.elements : res.badElements);
+            };
+            constexpr std::size_t kMinBatch = 64;
+            std::size_t budget = kMinBatch;
             std::size_t i = 0;
             while (i < elems.size() && !res.cancelled) {
+                if (!batchable(i)) {
+                    single(i++);
+                    continue;
+                }
+                std::size_t j = i + 1;
+                while (j < elems.size() && j - i < budget && batchable(j))
+                    ++j;
                 const std::size_t from = elems[i].first;
+                std::size_t maxDoc = 0;
+                for (std::size_t k = i; k < j; ++k)
+                    maxDoc = std::max(maxDoc, elems[k].second - elems[k].first);
                 std::size_t k = i;
-                const auto [got, invalid] = builder.handleBatch(b + from, elems.back().second - from, maxDoc, base + from, [&](std::size_t off) {
-                    // Documents arrive in order; anything else means the batch and our scan disagree.
-                    if (k >= elems.size() || elems[k].first - from != off) return false;
-                    ++k;
-                    return true;
-                });
+                const auto [got, invalid] =
+                    builder.handleBatch(b + from, elems[j - 1].second - from, maxDoc, base + from,
+                                        [&](std::size_t off) {
+                                            // Documents arrive in order; anything else means the batch and
+                                            // our scan disagree.
+                                            if (k >= j || elems[k].first - from != off) return false;
+                                            ++k;
+                                            return true;
+                                        });
                 res.elements += got - invalid;
                 res.badElements += invalid;
                 i += got;
-                if (i < elems.size()) {
-                    const auto [s0, e0] = elems[i];
-                    if (b[s0] == '{' && builder.handle(b + s0, e0 - s0, base + s0)) ++res.elements;
-                    else {
-                        ++res.badElements;
-                        if (b[s0] != '{')
-                            sink.add({"trace_bad_event", Severity::Warning, path, -1, static_cast<long long>(base + s0),
-                                      "Array element at byte " + std::to_string(base + s0) + " is not an event object; skipped.",
-                                      "None beyond this element.", "Re-run the profiler's offline analysis.", ""});
-                    }
-                    ++i;
+                if (i < j) {
+                    single(i++); // where the batch stopped
+                    budget = kMinBatch;
+                } else {
+                    budget = std::min<std::size_t>(budget * 2, std::size_t(1) << 20);
                 }
                 if (control.cancelled()) res.cancelled = true;
             }
@@ -536,6 +663,15 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
             break;
         }
         if (eof) {
+            if (phase == Phase::Keys) {
+                sink.add({"trace_not_chrome_format", Severity::Error, path, -1, static_cast<long long>(base + consumed),
+                          "The file ends (byte " + std::to_string(res.fileBytes) +
+                              ") before a top-level \"traceEvents\" array.",
+                          "No trace events are read from it.",
+                          "The file is cut or is not a trace: re-run the profiler's offline analysis.",
+                          "collection-problems.md#truncated-timeline"});
+                break;
+            }
             if (phase == Phase::Array) {
                 res.truncated = true;
                 res.cutOffset = base + consumed;
