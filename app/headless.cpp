@@ -7,12 +7,19 @@
 #include "io/profile_loader.h"
 #include "report/anomaly_report.h"
 #include "report/architecture_report.h"
-#include "report/atomic_write.h"
+#include "report/escape.h"
 #include "report/json_export.h"
+#include "report/output_plan.h"
+#include "report/output_target.h"
+#include "report/ranks_json.h"
 #include "report/text_report.h"
 
+#include <cerrno>
 #include <cstdio>
-#include <filesystem>
+#include <new>
+#include <cstring>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,175 +32,298 @@ constexpr int kExitWriteFailed = 4;
 
 void usage(std::FILE* to) {
     std::fputs(
-        "Usage: bubblescope analyze PATH [--json FILE] [--report FILE] [--arch FILE|DIR] [--rules FILE] "
-        "[--format text|json]\n"
+        "Usage: bubblescope analyze [OPTIONS] [--] PATH\n"
         "  PATH     a profiling folder (*_ascend_pt, ASCEND_PROFILER_OUTPUT, PROF_*,\n"
         "           mindstudio_profiler_output), a parent of several ranks, or a file inside one\n"
-        "  --json FILE     write the analysis JSON to FILE (one file per rank when PATH holds several:\n"
-        "                  FILE's name gets the rank folder appended)\n"
-        "  --report FILE   write the anomaly report (Markdown) to FILE (per rank like --json)\n"
+        "  --json FILE     write the analysis JSON to FILE\n"
+        "  --report FILE   write the anomaly report (Markdown) to FILE\n"
         "  --arch FILE|DIR write the model architecture report (Markdown); given a folder, the file is\n"
-        "                  model_architecture_report_<profiling folder name>.md inside it\n"
+        "                  model_architecture_report_<rank folder name>.md inside it\n"
         "  --rules FILE    override analysis thresholds from a JSON object (see the report's\n"
         "                  \"Thresholds used\" table for the names and defaults)\n"
         "  --format text|json  what to print on standard output (default text)\n"
+        "  --               end of options (for a PATH that starts with '-')\n"
+        "Outputs: a regular file is replaced atomically and keeps its permissions; a character device, a\n"
+        "FIFO, /dev/stdout or '-' (standard output) is written straight, and then nothing else is printed\n"
+        "on standard output. A file of the profile being analysed is refused, as is one output named twice.\n"
+        "Several ranks: each file gets the rank's name before its extension (out.json →\n"
+        "out.level0_rank0_ascend_pt.json; --arch DIR: model_architecture_report_<rank>.md), made unique;\n"
+        "a stream receives every rank in turn; --format json prints one document\n"
+        "{\"ranks\": [{\"label\", \"folder\", \"analysis\" | \"error\"}, …]}.\n"
         "Exit status: 0 ok, 2 usage error, 3 no profiling data / unreadable, 4 output not written.\n",
         to);
 }
 
-std::string perRankPath(const std::string& file, const std::string& label, bool several) {
-    if (!several) return file;
-    std::filesystem::path p(file);
-    std::string tag;
-    for (char c : label)
-        tag += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-') ? c : '_';
-    return (p.parent_path() / (p.stem().string() + "." + tag + p.extension().string())).string();
-}
+struct Options {
+    std::string path, rulesFile, format = "text";
+    bool formatGiven = false;
+    std::vector<bs::OutputRequest> outputs; // in the order --json, --report, --arch
+};
 
-} // namespace
+enum Output { kJson, kReport, kArch };
 
-int runAnalyzeCommand(int argc, char** argv) {
-    std::string path, jsonOut, reportOut, archOut, rulesFile, format = "text";
+// Reads argv into `o`; returns an exit code when the command must stop here.
+std::optional<int> parseArguments(int argc, char** argv, Options& o) {
+    std::map<std::string, std::optional<std::string>> values{
+        {"--json", {}}, {"--report", {}}, {"--arch", {}}, {"--rules", {}}, {"--format", {}}};
+    bool optionsEnded = false;
     for (int i = 2; i < argc; ++i) {
-        std::string a = argv[i];
-        auto needValue = [&](const char* opt) -> const char* {
+        const std::string a = argv[i];
+        if (!optionsEnded && values.count(a)) {
             if (i + 1 >= argc) {
-                std::fprintf(stderr, "bubblescope analyze: %s needs a value.\n", opt);
-                return nullptr;
+                std::fprintf(stderr, "bubblescope analyze: %s needs a value.\n", bs::term(a).c_str());
+                return usage(stderr), kExitUsage;
             }
-            return argv[++i];
-        };
-        if (a == "--json") {
-            const char* v = needValue("--json");
-            if (!v) return usage(stderr), kExitUsage;
-            jsonOut = v;
-        } else if (a == "--report") {
-            const char* v = needValue("--report");
-            if (!v) return usage(stderr), kExitUsage;
-            reportOut = v;
-        } else if (a == "--arch") {
-            const char* v = needValue("--arch");
-            if (!v) return usage(stderr), kExitUsage;
-            archOut = v;
-        } else if (a == "--rules") {
-            const char* v = needValue("--rules");
-            if (!v) return usage(stderr), kExitUsage;
-            rulesFile = v;
-        } else if (a == "--format") {
-            const char* v = needValue("--format");
-            if (!v) return usage(stderr), kExitUsage;
-            format = v;
-            if (format != "text" && format != "json") {
-                std::fprintf(stderr, "bubblescope analyze: --format must be text or json, not '%s'.\n", v);
+            if (values[a]) {
+                std::fprintf(stderr, "bubblescope analyze: %s is given twice.\n", bs::term(a).c_str());
                 return kExitUsage;
             }
-        } else if (a == "-h" || a == "--help") {
+            values[a] = argv[++i];
+            if (values[a]->empty()) {
+                std::fprintf(stderr, "bubblescope analyze: %s needs a value, not an empty string.\n",
+                             bs::term(a).c_str());
+                return kExitUsage;
+            }
+        } else if (!optionsEnded && a == "--") {
+            optionsEnded = true;
+        } else if (!optionsEnded && (a == "-h" || a == "--help")) {
             usage(stdout);
             return kExitOk;
-        } else if (!a.empty() && a[0] == '-') {
-            std::fprintf(stderr, "bubblescope analyze: unknown option '%s'.\n", a.c_str());
+        } else if (!optionsEnded && a.size() > 1 && a[0] == '-') {
+            std::fprintf(
+                stderr,
+                "bubblescope analyze: unknown option '%s' (a PATH starting with '-' goes after --).\n",
+                bs::term(a).c_str());
             usage(stderr);
             return kExitUsage;
-        } else if (path.empty()) {
-            path = a;
+        } else if (o.path.empty()) {
+            o.path = a;
         } else {
             std::fprintf(stderr, "bubblescope analyze: only one PATH is accepted ('%s' is extra).\n",
-                         a.c_str());
+                         bs::term(a).c_str());
             return kExitUsage;
         }
     }
-    if (path.empty()) {
+    if (o.path.empty()) {
         std::fputs("bubblescope analyze: PATH is missing.\n", stderr);
         usage(stderr);
         return kExitUsage;
     }
-
-    bs::Rulebook rules;
-    if (!rulesFile.empty()) {
-        bs::FileBuffer fb = bs::readWholeFile(rulesFile, 1 << 20);
-        if (!fb.error.empty()) {
-            std::fprintf(stderr, "bubblescope analyze: cannot read the rules file: %s\n", fb.error.c_str());
-            return kExitUsage;
-        }
-        auto problems = rules.overrideFromJson(std::string(fb.view()));
-        if (!problems.empty()) {
-            for (const auto& pr : problems)
-                std::fprintf(stderr, "bubblescope analyze: %s: %s\n", rulesFile.c_str(), pr.c_str());
+    if (values["--format"]) {
+        o.format = *values["--format"];
+        o.formatGiven = true;
+        if (o.format != "text" && o.format != "json") {
+            std::fprintf(stderr, "bubblescope analyze: --format must be text or json, not '%s'.\n",
+                         o.format.c_str());
             return kExitUsage;
         }
     }
-    bs::DiscoveryResult found = bs::discoverProfiles(path);
+    o.rulesFile = values["--rules"].value_or("");
+    // Always three requests (an empty one is not written), so kJson/kReport/kArch index them.
+    o.outputs = {{"--json", "the JSON", values["--json"].value_or(""), false},
+                 {"--report", "the report", values["--report"].value_or(""), false},
+                 {"--arch", "the architecture report", values["--arch"].value_or(""), true}};
+    return std::nullopt;
+}
+
+std::optional<int> loadRules(const std::string& rulesFile, bs::Rulebook& rules) {
+    if (rulesFile.empty()) return std::nullopt;
+    bs::FileBuffer fb = bs::readWholeFile(rulesFile, 1 << 20);
+    if (!fb.error.empty()) {
+        std::fprintf(stderr, "bubblescope analyze: cannot read the rules file: %s\n", bs::term(fb.error).c_str());
+        return kExitUsage;
+    }
+    auto problems = rules.overrideFromJson(std::string(fb.view()));
+    if (problems.empty()) return std::nullopt;
+    for (const auto& pr : problems)
+        std::fprintf(stderr, "bubblescope analyze: %s: %s\n", bs::term(rulesFile).c_str(), bs::term(pr).c_str());
+    return kExitUsage;
+}
+
+// Standard output through stdio, remembering the first failure (a full disk, a closed descriptor) so
+// the exit status can say the output was not written.
+class StandardOutput {
+  public:
+    void put(const std::string& s) {
+        if (std::fwrite(s.data(), 1, s.size(), stdout) != s.size() && error_ == 0)
+            error_ = errno ? errno : EIO;
+    }
+    // Flushes; the reason of the first failure, or 0.
+    int finish() {
+        errno = 0;
+        if (std::fflush(stdout) != 0 && error_ == 0) error_ = errno ? errno : EIO;
+        if (std::ferror(stdout) && error_ == 0) error_ = EIO;
+        return error_;
+    }
+
+  private:
+    int error_ = 0;
+};
+
+// What one run produces besides the per-rank files: the streams shared by several ranks and the
+// combined JSON document.
+struct SharedOutputs {
+    std::map<std::size_t, std::string> markdown; // output index → reports one after another
+    std::vector<bs::RankJson> ranksJson;         // for a shared --json stream and --format json
+};
+
+class AnalyzeRun {
+  public:
+    AnalyzeRun(const Options& o, const bs::DiscoveryResult& found, const bs::OutputPlan& plan,
+               const bs::Rulebook& rules)
+        : o_(o), ranks_(found.ranks), plan_(plan), rules_(rules), several_(found.ranks.size() > 1),
+          printing_(!plan.usesStandardOutput) {}
+
+    int run() {
+        std::size_t analysed = 0;
+        for (std::size_t r = 0; r < ranks_.size(); ++r)
+            analysed += analyseRank(r) ? 1 : 0;
+        if (analysed == 0) return kExitNoData;
+        writeSharedOutputs();
+        if (printing_ && o_.format == "json" && several_) out_.put(bs::renderRanksJson(shared_.ranksJson));
+        if (const int e = out_.finish(); e != 0) {
+            std::fprintf(stderr, "bubblescope: cannot write to standard output: %s\n", std::strerror(e));
+            exitCode_ = kExitWriteFailed;
+        }
+        return exitCode_;
+    }
+
+  private:
+    bool wantsJson() const { return !o_.outputs[kJson].given.empty() || (printing_ && o_.format == "json"); }
+    // The combined document is needed for --format json or a --json stream over several ranks.
+    bool keepsRanksJson() const {
+        if (!several_) return false;
+        if (printing_ && o_.format == "json") return true;
+        const std::size_t o = plan_.forRank.empty() ? bs::OutputPlan::kNone : plan_.forRank[0][kJson];
+        return o != bs::OutputPlan::kNone && plan_.outputs[o].shared;
+    }
+
+    bool analyseRank(std::size_t r) {
+        const bs::RankFolder& rank = ranks_[r];
+        bs::LoadResult loaded = bs::loadRank(rank);
+        std::string failure;
+        if (loaded.tooLarge)
+            failure = rank.root + " was not loaded: " + loaded.profile->loadFindings.front().seen + " " +
+                      loaded.profile->loadFindings.front().fix;
+        else if (!loaded.hasAnyData)
+            failure = bs::noDataMessage(rank, loaded);
+        if (!failure.empty()) {
+            std::fprintf(stderr, "bubblescope: %s\n", bs::term(failure).c_str());
+            noteFailure(r, failure);
+            return false;
+        }
+        const bs::Profile& profile = *loaded.profile;
+        bs::AnalysisResult result;
+        std::string json;
+        try {
+            result = bs::analyzeProfile(profile, rules_);
+            json = wantsJson() ? bs::renderJson(profile, result) : std::string();
+        } catch (const std::bad_alloc&) {
+            // One rank that does not fit never takes the others down with it.
+            failure = rank.root + " was not analysed: memory ran out during the analysis. Free memory or raise "
+                                  "the process's memory limit, or profile fewer steps.";
+            std::fprintf(stderr, "bubblescope: %s\n", bs::term(failure).c_str());
+            noteFailure(r, failure);
+            return false;
+        }
+        if (keepsRanksJson()) shared_.ranksJson.push_back({rank.label, rank.root, json, {}});
+        if (printing_) {
+            if (o_.format == "json" && !several_)
+                out_.put(json);
+            else if (o_.format == "text")
+                out_.put(bs::renderTextReport(profile, result) + (several_ ? "\n" : ""));
+        }
+        emit(r, kJson, [&] { return json; });
+        emit(r, kReport, [&] { return bs::renderAnomalyReport(profile, result); });
+        emit(r, kArch, [&] { return bs::renderArchitectureReport(profile, result); });
+        return true;
+    }
+
+    void noteFailure(std::size_t r, const std::string& failure) {
+        if (!several_) return;
+        if (keepsRanksJson()) shared_.ranksJson.push_back({ranks_[r].label, ranks_[r].root, {}, failure});
+        for (Output q : {kReport, kArch}) {
+            const std::size_t o = plan_.forRank[r][q];
+            if (o != bs::OutputPlan::kNone && plan_.outputs[o].shared)
+                appendMarkdown(o, "# " + bs::mdText(ranks_[r].label) + "\n\nNot analysed: " + bs::mdText(failure) + "\n");
+        }
+    }
+
+    void appendMarkdown(std::size_t o, const std::string& text) {
+        std::string& m = shared_.markdown[o];
+        m += (m.empty() ? "" : "\n") + text;
+    }
+
+    // Per-rank files are written now; a stream shared by several ranks collects its part.
+    template <class Render> void emit(std::size_t r, Output q, Render render) {
+        const std::size_t o = plan_.forRank[r][q];
+        if (o == bs::OutputPlan::kNone) return;
+        if (!plan_.outputs[o].shared) {
+            write(o, render());
+        } else if (q != kJson) {
+            appendMarkdown(o, render());
+        }
+    }
+
+    void writeSharedOutputs() {
+        for (std::size_t o = 0; o < plan_.outputs.size(); ++o) {
+            if (!plan_.outputs[o].shared) continue;
+            write(o, plan_.outputs[o].request == kJson ? bs::renderRanksJson(shared_.ranksJson)
+                                                       : shared_.markdown[o]);
+        }
+    }
+
+    void write(std::size_t o, const std::string& content) {
+        const bs::PlannedOutput& out = plan_.outputs[o];
+        const std::string err = bs::writeOutput(out.target, content);
+        if (!err.empty()) {
+            std::fprintf(stderr, "bubblescope: %s was not written: %s\n",
+                         o_.outputs[out.request].what.c_str(), bs::term(err).c_str());
+            exitCode_ = kExitWriteFailed;
+        } else {
+            std::fprintf(stderr, "bubblescope: wrote %s\n", bs::term(out.target.displayName()).c_str());
+        }
+    }
+
+    const Options& o_;
+    const std::vector<bs::RankFolder>& ranks_;
+    const bs::OutputPlan& plan_;
+    const bs::Rulebook& rules_;
+    const bool several_;
+    const bool printing_; // false when an output is standard output itself
+    StandardOutput out_;
+    SharedOutputs shared_;
+    int exitCode_ = kExitOk;
+};
+
+} // namespace
+
+int runAnalyzeCommand(int argc, char** argv) {
+    Options o;
+    if (auto stop = parseArguments(argc, argv, o)) return *stop;
+    bs::Rulebook rules;
+    if (auto stop = loadRules(o.rulesFile, rules)) return *stop;
+    const bs::DiscoveryResult found = bs::discoverProfiles(o.path);
     if (found.ranks.empty()) {
-        std::fprintf(stderr, "bubblescope: %s\n", found.error.c_str());
+        std::fprintf(stderr, "bubblescope: %s\n", bs::term(found.error).c_str());
         return kExitNoData;
     }
-    const bool several = found.ranks.size() > 1;
-    if (several) {
-        std::fprintf(stderr, "bubblescope: %zu ranks found under %s:\n", found.ranks.size(), path.c_str());
+    bs::OutputPlan plan = bs::planOutputs(o.outputs, found.ranks);
+    if (!plan.error.empty()) {
+        std::fprintf(stderr, "%s\n", bs::term(plan.error).c_str());
+        return plan.usageError ? kExitUsage : kExitWriteFailed;
+    }
+    if (plan.usesStandardOutput && o.formatGiven) {
+        std::fputs(
+            "bubblescope analyze: --format prints on standard output, which an output (-, /dev/stdout) "
+            "already uses; drop one of them.\n",
+            stderr);
+        return kExitUsage;
+    }
+    if (found.ranks.size() > 1) {
+        std::fprintf(stderr, "bubblescope: %zu ranks found under %s:\n", found.ranks.size(), bs::term(o.path).c_str());
         for (const auto& r : found.ranks)
-            std::fprintf(stderr, "  %s\n", r.label.c_str());
+            std::fprintf(stderr, "  %s\n", bs::term(r.label).c_str());
     }
-    int exitCode = kExitOk;
-    std::size_t analysed = 0;
-    for (const auto& rank : found.ranks) {
-        bs::LoadResult loaded = bs::loadRank(rank);
-        if (loaded.tooLarge) {
-            std::fprintf(stderr, "bubblescope: %s was not loaded: %s %s\n", rank.root.c_str(),
-                         loaded.profile->loadFindings.front().seen.c_str(),
-                         loaded.profile->loadFindings.front().fix.c_str());
-            continue;
-        }
-        if (!loaded.hasAnyData) {
-            std::fprintf(stderr, "bubblescope: %s\n", bs::noDataMessage(rank, loaded).c_str());
-            continue;
-        }
-        ++analysed;
-        bs::AnalysisResult result = bs::analyzeProfile(*loaded.profile, rules);
-        const std::string json = bs::renderJson(*loaded.profile, result);
-        if (format == "json")
-            std::fputs(json.c_str(), stdout);
-        else
-            std::fputs((bs::renderTextReport(*loaded.profile, result) + (several ? "\n" : "")).c_str(),
-                       stdout);
-        if (!jsonOut.empty()) {
-            const std::string target = perRankPath(jsonOut, rank.label, several);
-            std::string err = bs::writeFileAtomically(target, json);
-            if (!err.empty()) {
-                std::fprintf(stderr, "bubblescope: the JSON was not written: %s\n", err.c_str());
-                exitCode = kExitWriteFailed;
-            } else {
-                std::fprintf(stderr, "bubblescope: wrote %s\n", target.c_str());
-            }
-        }
-        if (!reportOut.empty()) {
-            const std::string target = perRankPath(reportOut, rank.label, several);
-            std::string err =
-                bs::writeFileAtomically(target, bs::renderAnomalyReport(*loaded.profile, result));
-            if (!err.empty()) {
-                std::fprintf(stderr, "bubblescope: the report was not written: %s\n", err.c_str());
-                exitCode = kExitWriteFailed;
-            } else {
-                std::fprintf(stderr, "bubblescope: wrote %s\n", target.c_str());
-            }
-        }
-        if (!archOut.empty()) {
-            std::error_code ec;
-            const std::string target =
-                std::filesystem::is_directory(archOut, ec)
-                    ? (std::filesystem::path(archOut) / bs::defaultArchitectureReportName(*loaded.profile))
-                          .string()
-                    : perRankPath(archOut, rank.label, several);
-            std::string err =
-                bs::writeFileAtomically(target, bs::renderArchitectureReport(*loaded.profile, result));
-            if (!err.empty()) {
-                std::fprintf(stderr, "bubblescope: the architecture report was not written: %s\n",
-                             err.c_str());
-                exitCode = kExitWriteFailed;
-            } else {
-                std::fprintf(stderr, "bubblescope: wrote %s\n", target.c_str());
-            }
-        }
-    }
-    if (analysed == 0) return kExitNoData;
-    return exitCode;
+    return AnalyzeRun(o, found, plan, rules).run();
 }

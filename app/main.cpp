@@ -13,6 +13,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <sys/stat.h>
 
 namespace {
 
@@ -22,8 +23,17 @@ void printHelp() {
         "Usage:\n"
         "  bubblescope [PATH]            open the window (on PATH: a profiling folder or a file inside one)\n"
         "  bubblescope analyze PATH …    headless analysis (see 'bubblescope analyze --help')\n"
-        "  bubblescope --version | --help\n",
+        "  bubblescope --version | --help\n"
+        "Commands: analyze. Any other word that is not an existing file or folder is an error (exit 2).\n",
         stdout);
+}
+
+// `bubblescope WORD` where WORD is neither a command nor an existing file or folder: a mistyped or
+// not-yet-existing subcommand. Starting the window on it would hang a headless caller. A name with a
+// '/' is a path (the window says what is missing); options go to Qt.
+bool isUnknownCommand(const char* arg) {
+    struct stat st {};
+    return arg[0] != '-' && std::strchr(arg, '/') == nullptr && ::stat(arg, &st) != 0;
 }
 
 } // namespace
@@ -40,6 +50,14 @@ int main(int argc, char** argv) {
     if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
         printHelp();
         return 0;
+    }
+    if (argc >= 2 && isUnknownCommand(argv[1])) {
+        std::fprintf(
+            stderr,
+            "bubblescope: unknown command '%s' (and no file or folder of that name exists); commands: "
+            "analyze (and `bubblescope PATH` opens the window). See 'bubblescope --help'.\n",
+            argv[1]);
+        return 2;
     }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("BubbleScope"));

@@ -6,7 +6,7 @@
 #include "panel_models.h"
 #include "report/anomaly_report.h"
 #include "report/architecture_report.h"
-#include "report/atomic_write.h"
+#include "report/output_target.h"
 #include "report/json_export.h"
 #include "timeline_widget.h"
 
@@ -667,7 +667,7 @@ QString MainWindow::exportTo(Export kind, const QString& path) const {
         text = renderArchitectureReport(*profile_, *analysis_);
         break;
     }
-    return QString::fromStdString(writeFileAtomically(path.toStdString(), text));
+    return QString::fromStdString(writeOutput(path.toStdString(), text));
 }
 
 void MainWindow::onExport(Export kind) {

@@ -39,22 +39,38 @@ void groupRisks(AnomalyResult& a, const Profile& p, const StepSet& steps,
         if (w.stepIndex >= 0) w.groupId = groupOfStep[w.stepIndex];
     const bool shapesRecorded =
         std::any_of(p.kernels.begin(), p.kernels.end(), [](const Kernel& k) { return k.inputShapes != 0; });
-    for (auto& g : a.groups) {
+    // One pass over the windows for every group: each step's largest window (the first of equal
+    // length, in window order) and each group's first top_windows windows. Scanning all windows per
+    // step and per group was quadratic (100 k steps).
+    std::vector<const BubbleWindow*> largestOfStep(steps.steps.size(), nullptr);
+    std::map<std::string, std::size_t> groupIndex;
+    for (std::size_t gi = 0; gi < a.groups.size(); ++gi)
+        groupIndex.emplace(a.groups[gi].id, gi);
+    std::vector<std::vector<const BubbleWindow*>> windowsOfGroup(a.groups.size());
+    const auto topWindows = static_cast<std::size_t>(std::max(0, r.top_windows));
+    for (const auto& w : a.windows) {
+        if (w.stepIndex >= 0 && static_cast<std::size_t>(w.stepIndex) < largestOfStep.size()) {
+            const BubbleWindow*& l = largestOfStep[static_cast<std::size_t>(w.stepIndex)];
+            if (!l || w.span.length() > l->span.length()) l = &w;
+        }
+        auto gi = groupIndex.find(w.groupId);
+        if (gi != groupIndex.end() && windowsOfGroup[gi->second].size() < topWindows)
+            windowsOfGroup[gi->second].push_back(&w);
+    }
+    for (std::size_t gi = 0; gi < a.groups.size(); ++gi) {
+        auto& g = a.groups[gi];
         // Recurrence: share of steps with a significant bubble, and where their largest one sits.
         std::map<std::string, int> positions;
         int withBubble = 0;
-        std::vector<const BubbleWindow*> groupWindows;
+        const std::vector<const BubbleWindow*>& groupWindows = windowsOfGroup[gi];
         for (int s : g.steps) {
-            const BubbleWindow* largest = nullptr;
-            for (const auto& w : a.windows)
-                if (w.stepIndex == s && (!largest || w.span.length() > largest->span.length())) largest = &w;
+            const BubbleWindow* largest = s >= 0 && static_cast<std::size_t>(s) < largestOfStep.size()
+                                              ? largestOfStep[static_cast<std::size_t>(s)]
+                                              : nullptr;
             if (!largest) continue;
             ++withBubble;
             ++positions[positionOf(*largest)];
         }
-        for (const auto& w : a.windows)
-            if (w.groupId == g.id && groupWindows.size() < static_cast<std::size_t>(r.top_windows))
-                groupWindows.push_back(&w);
         const double n = static_cast<double>(g.steps.size());
         std::string bestPos;
         int bestCount = 0;

@@ -79,8 +79,9 @@ std::vector<StepMetrics> computeStepMetrics(const Profile& p, const StepSet& set
                 ++m.otherCount;
                 break;
             }
-            m.kernelSum += it->dur;
-            m.kernelWaitSum += it->wait;
+            // Sums of bounded durations can still pass int64 over millions of kernels: saturate (time.h).
+            m.kernelSum = addSaturating(m.kernelSum, it->dur);
+            m.kernelWaitSum = addSaturating(m.kernelWaitSum, it->wait);
             if (it->stream >= 0) streams.insert(it->stream);
         }
         m.distinctStreams = streams.size();

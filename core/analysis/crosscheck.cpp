@@ -1,6 +1,7 @@
 #include "analysis/crosscheck.h"
 
 #include <cmath>
+#include <map>
 
 namespace bs {
 
@@ -18,13 +19,17 @@ CrossCheck crossCheck(const Profile& p, const std::vector<StepMetrics>& metrics)
     CrossCheck cc;
     cc.available = !p.stepTrace.empty();
     if (!cc.available) return cc;
+    // Profiler rows by step number (the last row of a number wins, as a scan would find it): one lookup
+    // per step instead of a scan of every row (steps x rows was quadratic).
+    std::map<std::int64_t, const StepTraceRow*> rowOf;
+    for (const auto& r : p.stepTrace)
+        if (auto n = parseInt(r.step)) rowOf[*n] = &r;
     for (const auto& m : metrics) {
         CrossCheckRow row;
         row.stepId = m.stepId;
         const StepTraceRow* match = nullptr;
-        for (const auto& r : p.stepTrace) {
-            if (m.stepId >= 0 && parseInt(r.step) == m.stepId) match = &r;
-        }
+        if (m.stepId >= 0)
+            if (auto it = rowOf.find(m.stepId); it != rowOf.end()) match = it->second;
         if (!match && metrics.size() == 1 && p.stepTrace.size() == 1) match = &p.stepTrace.front();
         if (match) {
             row.matched = true;

@@ -46,10 +46,20 @@ HostIndex::HostIndex(const Profile& p, const StepSet& steps) : p_(p) {
     hostTraceExists_ = !p.hostEvents.empty();
     // Events that enclose a whole step window (outer Python frames, the marker itself) say nothing
     // about a gap inside it: they are left out (core/README.md).
+    // An event encloses a step when some step starting at or after it ends no later than it: steps by
+    // start with the suffix minimum of their ends answer that with one binary search (a scan of every
+    // step per event was quadratic).
+    std::vector<std::pair<TimeNs, TimeNs>> byStart; // (start, end)
+    for (const auto& s : steps.steps)
+        byStart.emplace_back(s.start, s.end);
+    std::sort(byStart.begin(), byStart.end());
+    std::vector<TimeNs> minEndFrom(byStart.size() + 1, INT64_MAX);
+    for (std::size_t i = byStart.size(); i-- > 0;)
+        minEndFrom[i] = std::min(minEndFrom[i + 1], byStart[i].second);
     auto enclosesAStep = [&](const TraceEvent& e) {
-        for (const auto& s : steps.steps)
-            if (e.ts <= s.start && e.end() >= s.end) return true;
-        return false;
+        auto it = std::lower_bound(byStart.begin(), byStart.end(), e.ts,
+                                   [](const std::pair<TimeNs, TimeNs>& s, TimeNs t) { return s.first < t; });
+        return minEndFrom[static_cast<std::size_t>(it - byStart.begin())] <= e.end();
     };
     TimeNs minService = INT64_MAX;
     for (const auto& s : steps.steps)
@@ -80,8 +90,62 @@ HostIndex::HostIndex(const Profile& p, const StepSet& steps) : p_(p) {
     all_ = mergeIntervals(std::move(all));
     sync_ = mergeIntervals(std::move(sync));
     comm_ = mergeIntervals(std::move(comm));
+    // Lane busy time as a step function (depth = lanes busy at once), so the sum over lanes of their
+    // time inside a window is the area under it: two binary searches per window, however many lanes.
+    std::vector<std::pair<TimeNs, int>> edges;
     for (auto& [lane, v] : lanes)
-        perLane_.push_back(mergeIntervals(std::move(v)));
+        for (const auto& iv : mergeIntervals(std::move(v))) {
+            edges.emplace_back(iv.a, +1);
+            edges.emplace_back(iv.b, -1);
+        }
+    std::sort(edges.begin(), edges.end());
+    std::int64_t depth = 0;
+    LaneArea area = 0;
+    for (std::size_t i = 0; i < edges.size();) {
+        const TimeNs t = edges[i].first;
+        if (!laneEdges_.empty()) area += static_cast<LaneArea>(depth) * (t - laneEdges_.back());
+        for (; i < edges.size() && edges[i].first == t; ++i)
+            depth += edges[i].second;
+        laneEdges_.push_back(t);
+        laneDepth_.push_back(depth);
+        laneArea_.push_back(area);
+    }
+    // Long events, which can reach a window from far before it: a segment tree of their latest ends over
+    // ts order finds those overlapping a window without scanning all of them for every window.
+    longMaxEnd_.assign(longEvents_.empty() ? 0 : 4 * longEvents_.size(), INT64_MIN);
+    if (!longEvents_.empty()) buildLongIndex(1, 0, longEvents_.size());
+}
+
+void HostIndex::buildLongIndex(std::size_t node, std::size_t lo, std::size_t hi) {
+    if (hi - lo == 1) {
+        longMaxEnd_[node] = p_.hostEvents[longEvents_[lo]].end();
+        return;
+    }
+    const std::size_t mid = lo + (hi - lo) / 2;
+    buildLongIndex(2 * node, lo, mid);
+    buildLongIndex(2 * node + 1, mid, hi);
+    longMaxEnd_[node] = std::max(longMaxEnd_[2 * node], longMaxEnd_[2 * node + 1]);
+}
+
+// Appends, in longEvents_ order, the long events among the first `before` (those starting before w.b)
+// that end after w.a: O((k + 1) log n) for k found.
+void HostIndex::longOverlapping(std::size_t node, std::size_t lo, std::size_t hi, std::size_t before,
+                                Interval w, std::vector<std::size_t>& out) const {
+    if (lo >= before || longMaxEnd_[node] <= w.a) return;
+    if (hi - lo == 1) {
+        out.push_back(longEvents_[lo]);
+        return;
+    }
+    const std::size_t mid = lo + (hi - lo) / 2;
+    longOverlapping(2 * node, lo, mid, before, w, out);
+    longOverlapping(2 * node + 1, mid, hi, before, w, out);
+}
+
+HostIndex::LaneArea HostIndex::laneAreaBefore(TimeNs t) const {
+    auto it = std::upper_bound(laneEdges_.begin(), laneEdges_.end(), t);
+    if (it == laneEdges_.begin()) return 0;
+    const auto i = static_cast<std::size_t>(it - laneEdges_.begin()) - 1;
+    return laneArea_[i] + static_cast<LaneArea>(laneDepth_[i]) * (t - laneEdges_[i]);
 }
 
 HostEvidence HostIndex::evidence(Interval w) const {
@@ -94,9 +158,10 @@ HostEvidence HostIndex::evidence(Interval w) const {
     ev.syncRatio = static_cast<double>(intersectLength(sync_, w)) / len;
     ev.commRatio = static_cast<double>(intersectLength(comm_, w)) / len;
     if (covered > 0) {
-        TimeNs sum = 0;
-        for (const auto& lane : perLane_)
-            sum += intersectLength(lane, w);
+        // Sum over lanes of their busy time in the window; a few lanes can pass int64 (each adds up to the
+        // window length, <= ~8e18 ns), so the 128-bit area is capped at the int64 limit.
+        const LaneArea area = laneAreaBefore(w.b) - laneAreaBefore(w.a);
+        const TimeNs sum = area > INT64_MAX ? INT64_MAX : static_cast<TimeNs>(area);
         ev.parallelism = static_cast<double>(sum) / static_cast<double>(covered);
     }
     // Top 3 events by overlap: short events near the window, plus the few long ones.
@@ -110,8 +175,16 @@ HostEvidence HostIndex::evidence(Interval w) const {
                                [&](std::size_t i, TimeNs t) { return p_.hostEvents[i].ts < t; });
     for (auto it = lo; it != used_.end() && p_.hostEvents[*it].ts < w.b; ++it)
         if (p_.hostEvents[*it].dur <= kLong) consider(*it);
-    for (std::size_t idx : longEvents_)
-        consider(idx);
+    if (!longEvents_.empty()) {
+        const auto before = static_cast<std::size_t>(
+            std::lower_bound(longEvents_.begin(), longEvents_.end(), w.b,
+                             [&](std::size_t i, TimeNs t) { return p_.hostEvents[i].ts < t; }) -
+            longEvents_.begin());
+        std::vector<std::size_t> longHits;
+        longOverlapping(1, 0, longEvents_.size(), before, w, longHits);
+        for (std::size_t idx : longHits)
+            consider(idx);
+    }
     std::sort(hits.begin(), hits.end(), [&](const auto& x, const auto& y) {
         if (x.first != y.first) return x.first > y.first;
         // Equal overlap: the shorter (innermost, more specific) event first.

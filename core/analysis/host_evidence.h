@@ -21,10 +21,21 @@ class HostIndex {
     const Profile& p_;
     bool hostTraceExists_ = false;
     std::vector<std::size_t> used_;       // indices of host events taken as evidence (sorted by ts)
-    std::vector<std::size_t> longEvents_; // of those, events longer than kLong (scanned fully)
+    std::vector<std::size_t> longEvents_; // of those, events longer than kLong (sorted by ts)
+    std::vector<TimeNs> longMaxEnd_;      // segment tree over longEvents_: the latest end below each node
     std::vector<Interval> all_, sync_, comm_;
-    std::vector<std::vector<Interval>> perLane_;
+    // Busy lanes as one step function: at laneEdges_[i] the number of lanes busy becomes laneDepth_[i];
+    // laneArea_[i] is the area below it before that point (lane-ns, 128-bit: lanes x span passes int64).
+    __extension__ typedef __int128 LaneArea;
+    std::vector<TimeNs> laneEdges_;
+    std::vector<std::int64_t> laneDepth_;
+    std::vector<LaneArea> laneArea_;
     static constexpr TimeNs kLong = 10'000'000;
+
+    LaneArea laneAreaBefore(TimeNs t) const;
+    void buildLongIndex(std::size_t node, std::size_t lo, std::size_t hi);
+    void longOverlapping(std::size_t node, std::size_t lo, std::size_t hi, std::size_t before, Interval w,
+                         std::vector<std::size_t>& out) const;
 };
 
 } // namespace bs

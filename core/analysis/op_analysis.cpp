@@ -26,7 +26,8 @@ std::vector<Interval> commWindows(const Profile& p) {
     for (const auto& k : p.kernels)
         if (k.cls == TaskClass::Comm) v.push_back({k.start, k.end()});
     for (const auto& c : p.commOps)
-        if (c.start > 0 && c.elapse > 0) v.push_back({c.start, c.start + c.elapse});
+        if (c.start > 0 && c.elapse > 0)
+            v.push_back({c.start, addSaturating(c.start, c.elapse)}); // reader-bounded; belt and braces
     return mergeIntervals(std::move(v));
 }
 
@@ -36,9 +37,28 @@ bool hasNonZeroPmu(const Profile& p) {
     return false;
 }
 
+// The PMU columns the verdict reads, looked up once per analysis: PmuTable::column() is a linear scan
+// and tables can carry 10^5+ columns, so looking them up per op made ops x columns.
+struct PmuColumns {
+    bool available = false;
+    std::optional<std::size_t> cube;
+    std::map<std::string, std::optional<std::size_t>, std::less<>> byName;
+    explicit PmuColumns(const Profile& p) {
+        available = pmuAvailable(p);
+        for (const char* c :
+             {"aic_mac_ratio", "aic_scalar_ratio", "aic_mte1_ratio", "aic_mte2_ratio", "aic_fixpipe_ratio",
+              "aiv_vec_ratio", "aiv_scalar_ratio", "aiv_mte2_ratio", "aiv_mte3_ratio", "cube_utilization(%)"})
+            byName[c] = p.pmu.column(c);
+    }
+    std::optional<std::size_t> operator()(const char* name) const {
+        auto it = byName.find(std::string_view(name));
+        return it == byName.end() ? std::nullopt : it->second;
+    }
+};
+
 // Duration-weighted mean of a PMU column over the op's kernels; nullopt when absent.
-std::optional<double> pmuMean(const Profile& p, const std::vector<std::size_t>& ks, const char* col) {
-    auto c = p.pmu.column(col);
+std::optional<double> pmuMean(const Profile& p, const std::vector<std::size_t>& ks,
+                              std::optional<std::size_t> c) {
     if (!c) return std::nullopt;
     double sum = 0, w = 0;
     for (std::size_t i : ks) {
@@ -53,8 +73,9 @@ std::optional<double> pmuMean(const Profile& p, const std::vector<std::size_t>& 
     return sum / w;
 }
 
-void pmuVerdict(const Profile& p, OpStats& op, const std::vector<std::size_t>& ks, const Rulebook& r) {
-    if (!pmuAvailable(p)) {
+void pmuVerdict(const Profile& p, const PmuColumns& cols, OpStats& op, const std::vector<std::size_t>& ks,
+                const Rulebook& r) {
+    if (!cols.available) {
         op.pmuVerdict = "pmu_unavailable";
         return;
     }
@@ -70,18 +91,18 @@ void pmuVerdict(const Profile& p, OpStats& op, const std::vector<std::size_t>& k
     std::string best;
     double bestV = -1;
     std::string detail;
-    auto scan = [&](const char* const* cols, std::size_t n) {
+    auto scan = [&](const char* const* names, std::size_t n) {
         for (std::size_t i = 0; i < n; ++i) {
-            auto v = pmuMean(p, ks, cols[i]);
+            auto v = pmuMean(p, ks, cols(names[i]));
             if (!v) continue;
-            detail += fmt::format("{}{}={:.2f}", detail.empty() ? "" : ", ", cols[i], *v);
-            if (*v > bestV) bestV = *v, best = cols[i];
+            detail += fmt::format("{}{}={:.2f}", detail.empty() ? "" : ", ", names[i], *v);
+            if (*v > bestV) bestV = *v, best = names[i];
         }
     };
     if (cube) scan(aic, 5);
     if (vector || (cube && bestV <= 0)) scan(aiv, 4);
     op.pmuDetail = detail;
-    op.cubeUtilization = pmuMean(p, ks, "cube_utilization(%)");
+    op.cubeUtilization = pmuMean(p, ks, cols("cube_utilization(%)"));
     if (bestV <= 0) {
         op.pmuVerdict = "pmu_unavailable";
         return;
@@ -92,7 +113,7 @@ void pmuVerdict(const Profile& p, OpStats& op, const std::vector<std::size_t>& k
         op.pmuVerdict = "memory-bound";
     else
         op.pmuVerdict = best.substr(4, best.size() - 10) + "-bound"; // scalar / mte1 / mte3 / fixpipe
-    auto mte2 = pmuMean(p, ks, "aiv_mte2_ratio");
+    auto mte2 = pmuMean(p, ks, cols("aiv_mte2_ratio"));
     if (mte2 && *mte2 > r.pmu_mte2_hot) op.pmuVerdict += fmt::format(", hot (aiv_mte2_ratio {:.2f})", *mte2);
 }
 
@@ -132,8 +153,9 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
             a.taskType = std::string(p.str(k.taskType));
         }
         ++a.calls;
-        a.dur += k.dur;
-        a.wait += k.wait;
+        // Saturating (time.h): each addend is <= 1000 s, the number of calls is not bounded.
+        a.dur = addSaturating(a.dur, k.dur);
+        a.wait = addSaturating(a.wait, k.wait);
         ++a.shapeIds[k.inputShapes];
         a.kernels.push_back(i);
         if (k.wait > 0 && !a.polluted && intersectLength(comm, {k.start - k.wait, k.start}) > 0)
@@ -173,6 +195,7 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
         return ops[x].name < ops[y].name;
     });
     std::vector<OpStats> ranked;
+    const PmuColumns pmuCols(p);
     for (std::size_t i = 0; i < order.size(); ++i) {
         OpStats o = ops[order[i]];
         o.rankByAvgCost = static_cast<int>(i + 1);
@@ -180,7 +203,7 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
         o.falseHotspot = o.waitRatio > r.wait_anchor_wait_ratio &&
                          o.durAvgUs < r.wait_anchor_max_duration_us &&
                          o.rankByAvgCost <= r.wait_anchor_max_rank;
-        pmuVerdict(p, o, src[order[i]]->kernels, r);
+        pmuVerdict(p, pmuCols, o, src[order[i]]->kernels, r);
         ranked.push_back(std::move(o));
     }
     return ranked;
@@ -203,7 +226,7 @@ std::vector<AicpuOp> analyzeAicpu(const Profile& p, const std::vector<BubbleWind
         AicpuOp& a = byName[k.name];
         a.name = std::string(p.str(k.name));
         ++a.calls;
-        a.durTotal += k.dur;
+        a.durTotal = addSaturating(a.durTotal, k.dur);
         maskedWeighted[k.name] += static_cast<double>(intersectLength(compute, {k.start, k.end()}));
         // Adjacent to a significant bubble (within 1 µs of its edge): the exposure may feed that bubble.
         if (intersectLength(bubbles, {k.start - 1000, k.end() + 1000}) > 0) a.touchesBubble = true;

@@ -153,10 +153,11 @@ void answerBubbleFirstQuestions(AnomalyResult& a, const StepSet& steps,
                                 const std::vector<StepMetrics>& metrics) {
     const auto& r = a.rules;
     TimeNs total = 0, service = 0;
+    // Saturating (time.h): windows of overlapping Step Id steps can together pass int64.
     for (const auto& w : a.windows)
-        total += w.span.length();
+        total = addSaturating(total, w.span.length());
     for (const auto& m : metrics)
-        service += m.service;
+        service = addSaturating(service, m.service);
     // 1. Significant bubbles?
     if (a.windows.empty()) {
         a.answers.push_back(fmt::format(
@@ -184,8 +185,10 @@ void answerBubbleFirstQuestions(AnomalyResult& a, const StepSet& steps,
         if (g.steps.size() > 8) stepsList += ", …";
         // Which group holds the largest windows?
         std::map<std::string, TimeNs> bubbleByGroup;
-        for (const auto& w : a.windows)
-            bubbleByGroup[w.groupId.empty() ? std::string("outside steps") : w.groupId] += w.span.length();
+        for (const auto& w : a.windows) {
+            TimeNs& t = bubbleByGroup[w.groupId.empty() ? std::string("outside steps") : w.groupId];
+            t = addSaturating(t, w.span.length()); // overlapping Step Id windows can pass int64
+        }
         std::string holder;
         TimeNs most = 0;
         for (const auto& [gid, t] : bubbleByGroup)

@@ -6,6 +6,17 @@
 
 namespace bs {
 
+// What a rule measures decides which values it accepts (see kRuleRanges in rulebook.cpp).
+enum class RuleKind { Count, Ratio, DurationUs, DurationMs, Factor };
+
+struct RuleInfo {
+    std::string name;
+    double value = 0;
+    RuleKind kind = RuleKind::Ratio;
+    double min = 0, max = 0;
+    std::string accepted; // "an integer from 1 to 1000", "a ratio from 0 to 1", …
+};
+
 struct Rulebook {
     double bubble_min_us = 50.0;                // §4 significant window
     int top_windows = 5;                        // §4 windows with full evidence
@@ -35,10 +46,14 @@ struct Rulebook {
     double idle_mixed_ratio = 0.80;
     double block_min_us = 10.0; // §9 block vs side
 
-    // Applies overrides from a JSON object; returns one message per problem (unknown key, wrong type).
+    // Applies overrides from a JSON object; returns one message per problem, naming the rule, the value
+    // given and the accepted range (unknown rule, not a number, not an integer, out of range, not
+    // finite), or naming the byte offset of a syntax error. A rejected value leaves its rule unchanged.
     std::vector<std::string> overrideFromJson(const std::string& jsonText);
     // name → value, in declaration order, for reports.
     std::vector<std::pair<std::string, double>> entries() const;
+    // Every rule with its value, kind and accepted range, in declaration order.
+    std::vector<RuleInfo> table() const;
 };
 
 } // namespace bs

@@ -82,7 +82,8 @@ std::vector<StepGroup> groupSteps(const Profile& p, const StepSet& steps,
         g.kernelCount = key.second;
         g.steps = members;
         for (int i : members)
-            g.totalService += metrics[static_cast<std::size_t>(i)].service;
+            // Step Id windows may overlap, so the services of many steps can pass int64: saturate.
+            g.totalService = addSaturating(g.totalService, metrics[static_cast<std::size_t>(i)].service);
         groups.push_back(std::move(g));
     }
     auto compileOnly = [&](const StepGroup& g) {

@@ -34,10 +34,83 @@ std::size_t kernelIndexAt(const Profile& p, TimeNs t) {
                                     p.kernels.begin());
 }
 
-int stepOf(const StepSet& steps, TimeNs t) {
-    for (std::size_t i = 0; i < steps.steps.size(); ++i)
-        if (t >= steps.steps[i].start && t < steps.steps[i].end) return static_cast<int>(i);
-    return -1;
+// The step holding a time: the first step (in StepSet order) whose window [start, end) contains it, -1
+// if none. Step Id windows may overlap, so the answer is precomputed per elementary segment between two
+// window boundaries (a sweep with the set of open windows) and each query is one binary search: steps x
+// markers was quadratic.
+class StepLocator {
+  public:
+    explicit StepLocator(const StepSet& steps) {
+        struct Edge {
+            TimeNs t;
+            bool open;
+            int step;
+        };
+        std::vector<Edge> edges;
+        for (std::size_t i = 0; i < steps.steps.size(); ++i) {
+            const auto& s = steps.steps[i];
+            if (s.start >= s.end) continue; // an empty window holds no time
+            edges.push_back({s.start, true, static_cast<int>(i)});
+            edges.push_back({s.end, false, static_cast<int>(i)});
+        }
+        std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) { return x.t < y.t; });
+        std::set<int> open;
+        for (std::size_t e = 0; e < edges.size();) {
+            const TimeNs t = edges[e].t;
+            for (; e < edges.size() && edges[e].t == t; ++e) {
+                if (edges[e].open)
+                    open.insert(edges[e].step);
+                else
+                    open.erase(edges[e].step);
+            }
+            points_.push_back(t);
+            first_.push_back(open.empty() ? -1 : *open.begin());
+        }
+    }
+    int operator()(TimeNs t) const {
+        auto it = std::upper_bound(points_.begin(), points_.end(), t);
+        if (it == points_.begin()) return -1;
+        return first_[static_cast<std::size_t>(it - points_.begin()) - 1];
+    }
+
+  private:
+    std::vector<TimeNs> points_; // window boundaries, ascending
+    std::vector<int> first_;     // first step holding [points_[i], points_[i + 1])
+};
+
+// For each stream, the other streams whose busy time overlaps its own (positive length), ascending.
+// One sweep over all merged intervals by start: an interval overlaps exactly the intervals still open
+// when it starts, and a stream has at most one open at a time (its merged intervals are disjoint). Cost
+// O(N log N + pairs found); comparing every stream with every other was S^2 (40 k streams: 54 s).
+std::map<int, std::vector<int>> overlappingStreams(const std::map<int, std::vector<Interval>>& merged) {
+    struct Iv {
+        TimeNs a, b;
+        int stream;
+    };
+    std::vector<Iv> all;
+    for (const auto& [s, v] : merged)
+        for (const auto& iv : v)
+            all.push_back({iv.a, iv.b, s});
+    std::sort(all.begin(), all.end(), [](const Iv& x, const Iv& y) { return x.a < y.a; });
+    std::multimap<TimeNs, int> open; // end → stream
+    std::vector<std::pair<int, int>> pairs;
+    for (const auto& x : all) {
+        while (!open.empty() && open.begin()->first <= x.a)
+            open.erase(open.begin());
+        for (const auto& [end, o] : open)
+            if (o != x.stream) pairs.emplace_back(std::min(o, x.stream), std::max(o, x.stream));
+        open.emplace(x.b, x.stream);
+    }
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    std::map<int, std::vector<int>> out;
+    for (const auto& [s, o] : pairs) {
+        out[s].push_back(o);
+        out[o].push_back(s);
+    }
+    for (auto& [s, v] : out)
+        std::sort(v.begin(), v.end());
+    return out;
 }
 
 double median(std::vector<double> v) {
@@ -174,6 +247,7 @@ ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
     std::map<std::string, double> medGap;
     for (auto& [ph, g] : gapsByPhase)
         medGap[ph] = median(g);
+    const StepLocator stepOf(steps);
     std::vector<std::size_t> samplingIdx;
     for (std::size_t i = 0; i < p.kernels.size(); ++i)
         if (isSampling(p.str(p.kernels[i].name))) samplingIdx.push_back(i);
@@ -181,8 +255,7 @@ ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
         bool split = i == 0;
         if (!split) {
             const std::size_t m0 = markers[i - 1], m1 = markers[i];
-            split = stepOf(steps, p.kernels[m0].start) != stepOf(steps, p.kernels[m1].start) ||
-                    phase[i] != phase[i - 1] ||
+            split = stepOf(p.kernels[m0].start) != stepOf(p.kernels[m1].start) || phase[i] != phase[i - 1] ||
                     static_cast<double>(p.kernels[m1].start - p.kernels[m0].start) > 5.0 * medGap[phase[i]];
             auto it = std::upper_bound(samplingIdx.begin(), samplingIdx.end(), m0);
             if (it != samplingIdx.end() && *it < m1) split = true;
@@ -192,7 +265,7 @@ ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
             ps.index = static_cast<int>(a.passes.size());
             ps.phase = phase[i];
             ps.firstMarker = i;
-            const int si = stepOf(steps, p.kernels[markers[i]].start);
+            const int si = stepOf(p.kernels[markers[i]].start);
             ps.stepId = si < 0 ? "-"
                                : (steps.steps[static_cast<std::size_t>(si)].number >= 0
                                       ? std::to_string(steps.steps[static_cast<std::size_t>(si)].number)
@@ -215,9 +288,9 @@ ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
     for (std::size_t pi = 0; pi < a.passes.size(); ++pi) {
         auto& ps = a.passes[pi];
         const std::size_t lastMarker = ps.firstMarker + ps.markerCount;
-        const int si = stepOf(steps, p.kernels[markers[ps.firstMarker]].start);
+        const int si = stepOf(p.kernels[markers[ps.firstMarker]].start);
         TimeNs passEnd;
-        if (lastMarker < markers.size() && stepOf(steps, p.kernels[markers[lastMarker]].start) == si)
+        if (lastMarker < markers.size() && stepOf(p.kernels[markers[lastMarker]].start) == si)
             passEnd = p.kernels[markers[lastMarker]].start;
         else if (si >= 0)
             passEnd = steps.steps[static_cast<std::size_t>(si)].end;
@@ -400,8 +473,9 @@ ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
         ++countByStream[k.stream];
         std::string kind =
             k.cls == TaskClass::Comm ? (isAllToAll(p.str(k.name)) ? "ep" : "tp") : taskClassName(k.cls);
-        kindByStream[k.stream][kind] += k.dur;
-        a.kernelSumAll += k.dur;
+        TimeNs& byKind = kindByStream[k.stream][kind];
+        byKind = addSaturating(byKind, k.dur); // durations are bounded, their number is not (time.h)
+        a.kernelSumAll = addSaturating(a.kernelSumAll, k.dur);
     }
     const auto mc = mergeIntervals(comm), mk = mergeIntervals(compute);
     a.commTotal = totalLength(mc);
@@ -424,6 +498,7 @@ ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
     std::map<int, std::vector<Interval>> merged;
     for (auto& [s, v] : byStream)
         merged[s] = mergeIntervals(v);
+    const auto overlaps = overlappingStreams(merged);
     for (const auto& [s, kinds] : kindByStream) {
         StreamRole sr;
         sr.stream = s;
@@ -445,13 +520,7 @@ ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
             sr.purpose = "secondary compute";
         else
             sr.purpose = "runtime / other tasks";
-        for (const auto& [o, v] : merged) {
-            if (o == s) continue;
-            TimeNs ov = 0;
-            for (const auto& iv : merged[s])
-                ov += intersectLength(v, iv);
-            if (ov > 0) sr.overlapsWith.push_back(o);
-        }
+        if (auto it = overlaps.find(s); it != overlaps.end()) sr.overlapsWith = it->second;
         a.streams.push_back(sr);
     }
     buildStructures(p, steps, windows, rules.block_min_us, a);

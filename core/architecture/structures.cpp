@@ -30,8 +30,13 @@ void finishStructure(const Profile& p, Structure& s, double blockMinUs) {
     std::map<std::string, TimeNs> byClass;
     for (std::size_t i = s.firstKernel; i < s.lastKernel; ++i) {
         const Kernel& k = p.kernels[i];
-        if (k.cls == TaskClass::ComputeCore) computeByStream[k.stream] += k.dur;
-        byClass[taskClassName(k.cls)] += k.dur;
+        // Totals saturate (time.h): durations are bounded, their number is not.
+        if (k.cls == TaskClass::ComputeCore) {
+            TimeNs& t = computeByStream[k.stream];
+            t = addSaturating(t, k.dur);
+        }
+        TimeNs& c = byClass[taskClassName(k.cls)];
+        c = addSaturating(c, k.dur);
     }
     TimeNs best = -1;
     for (const auto& [st, t] : computeByStream)
@@ -45,8 +50,8 @@ void finishStructure(const Profile& p, Structure& s, double blockMinUs) {
         const bool block = k.cls == TaskClass::ComputeCore && k.dur >= blockMin && k.stream == s.mainStream;
         Clocks& c = block ? s.block : s.side;
         ++c.kernels;
-        c.kernelSum += k.dur;
-        c.totalCost += k.dur + k.wait;
+        c.kernelSum = addSaturating(c.kernelSum, k.dur);
+        c.totalCost = addSaturating(c.totalCost, k.dur + k.wait); // each <= 1000 s: the pair fits
         (block ? blockIv : sideIv).push_back({std::max(k.start, s.span.a), std::min(k.end(), s.span.b)});
     }
     for (auto* pr : {&blockIv, &sideIv}) {
@@ -87,8 +92,8 @@ Clocks clocksOf(const Profile& p, std::size_t first, std::size_t last, Interval 
     Clocks c;
     c.wall = span.length();
     for (std::size_t i = first; i < last; ++i) {
-        c.kernelSum += p.kernels[i].dur;
-        c.totalCost += p.kernels[i].dur + p.kernels[i].wait;
+        c.kernelSum = addSaturating(c.kernelSum, p.kernels[i].dur);
+        c.totalCost = addSaturating(c.totalCost, p.kernels[i].dur + p.kernels[i].wait);
     }
     c.kernels = last - first;
     c.busyUnion = totalLength(busyOf(p, first, last, span));
@@ -101,37 +106,72 @@ std::size_t shortestRepeatingPeriod(const std::vector<std::uint32_t>& seq, std::
     // (TensorMove, allReduce) x3 over the model's real blocks (core/README.md).
     const std::size_t n = seq.size();
     if (n < 6) return 0;
-    const std::uint64_t B = 1000003ULL;
-    std::vector<std::uint64_t> h(n + 1, 0), pw(n + 1, 1);
-    for (std::size_t i = 0; i < n; ++i) {
-        h[i + 1] = h[i] * B + seq[i] + 1;
-        pw[i + 1] = pw[i] * B;
-    }
-    auto hash = [&](std::size_t a, std::size_t len) { return h[a + len] - h[a] * pw[len]; };
+    // sameFrom[k]: how many symbols from k on equal seq[k]. A block is "uniform" (one symbol repeated,
+    // not a pattern) when sameFrom[start] >= P: an O(1) test. Scanning the block instead cost O(P) at
+    // every position of a long one-symbol run, ~P^2 n / 2 in all (500 k kernels of one op type: 65 s).
+    std::vector<std::size_t> sameFrom(n);
+    for (std::size_t k = n; k-- > 0;)
+        sameFrom[k] = k + 1 < n && seq[k + 1] == seq[k] ? sameFrom[k + 1] + 1 : 1;
     const std::size_t maxP = std::min<std::size_t>(n / 3, n > 20000 ? 512 : 4096);
+    // The block at i repeats the one before it when seq[j] == seq[j + P] for the P positions j in
+    // [i - P, i): `equalRun` counts those matches back to back, so each period is one pass over seq.
+    // The blocks of one residue class r = i mod P form runs; per class we keep the best cover (first
+    // position reaching it), then the best class (first class reaching it) — the order of a walk over
+    // one class at a time, which is how the answer is defined.
+    // A full pass per period streamed seq from memory maxP times and grew faster than n once seq left
+    // the cache: periods now share each chunk of seq while it is in cache.
+    struct Period {
+        std::size_t equalRun = 0, r = 0, base = 0; // base: this period's slice of the class arrays
+    };
+    // Periods go in batches whose class state stays small (~2 MB); within a batch all periods advance
+    // together, one cache-sized chunk of seq at a time.
+    constexpr std::size_t kMaxClasses = 1 << 16, kChunk = 1 << 15;
+    std::vector<Period> per(maxP + 1);
+    std::vector<std::size_t> runStart, run, coverOf, offsetOf;
     std::size_t bestP = 0, bestCover = 0;
-    for (std::size_t P = 2; P <= maxP; ++P) {
-        for (std::size_t r = 0; r < P && r + 3 * P <= n; ++r) {
-            std::size_t runStart = r, run = 1;
-            for (std::size_t i = r + P; i + P <= n; i += P) {
-                if (hash(i, P) == hash(i - P, P)) {
-                    ++run;
-                } else {
-                    runStart = i;
-                    run = 1;
-                }
-                if (run >= 3 && run * P > bestCover) {
-                    bool uniform = true;
-                    for (std::size_t k = runStart + 1; k < runStart + P && uniform; ++k)
-                        uniform = seq[k] == seq[runStart];
-                    if (!uniform) {
-                        bestCover = run * P;
-                        bestP = P;
-                        offset = runStart;
+    for (std::size_t P0 = 2, P1 = 2; P0 <= maxP; P0 = P1) {
+        std::size_t classes = 0;
+        for (; P1 <= maxP && (P1 == P0 || classes + P1 <= kMaxClasses); ++P1) {
+            per[P1] = {0, 0, classes};
+            classes += P1;
+        }
+        runStart.assign(classes, 0);
+        run.assign(classes, 1);
+        coverOf.assign(classes, 0);
+        offsetOf.assign(classes, 0);
+        for (std::size_t P = P0; P < P1; ++P)
+            for (std::size_t r = 0; r < P; ++r)
+                runStart[per[P].base + r] = r;
+        for (std::size_t j0 = 0; j0 < n; j0 += kChunk) {
+            const std::size_t j1 = std::min(n, j0 + kChunk);
+            for (std::size_t P = P0; P < P1; ++P) {
+                Period& st = per[P];
+                const std::size_t end = std::min(j1, n - P); // seq[j + P] exists
+                for (std::size_t j = j0; j < end; ++j) {
+                    st.equalRun = seq[j] == seq[j + P] ? st.equalRun + 1 : 0;
+                    if (j + 1 < P) continue; // block i = j + 1 has no block before it yet
+                    const std::size_t i = j + 1, c = st.base + st.r;
+                    if (st.equalRun >= P) {
+                        ++run[c];
+                    } else {
+                        runStart[c] = i;
+                        run[c] = 1;
                     }
+                    if (run[c] >= 3 && run[c] * P > coverOf[c] && sameFrom[runStart[c]] < P) {
+                        coverOf[c] = run[c] * P;
+                        offsetOf[c] = runStart[c];
+                    }
+                    st.r = st.r + 1 == P ? 0 : st.r + 1;
                 }
             }
         }
+        for (std::size_t P = P0; P < P1; ++P)
+            for (std::size_t r = 0; r < P; ++r)
+                if (coverOf[per[P].base + r] > bestCover) {
+                    bestCover = coverOf[per[P].base + r];
+                    bestP = P;
+                    offset = offsetOf[per[P].base + r];
+                }
     }
     return bestP;
 }
@@ -140,6 +180,14 @@ void buildStructures(const Profile& p, const StepSet& steps, const std::vector<B
                      double blockMinUs, ArchitectureResult& arch) {
     arch.structures.clear();
     std::unordered_map<std::string, std::uint32_t> ids;
+    // Layers by start, so each step finds its own with a binary search instead of scanning all of them
+    // (steps x layers was quadratic). Within a step they are taken back in arch.layers order.
+    std::vector<std::size_t> layerByStart(arch.layers.size());
+    for (std::size_t i = 0; i < layerByStart.size(); ++i)
+        layerByStart[i] = i;
+    std::stable_sort(layerByStart.begin(), layerByStart.end(), [&](std::size_t x, std::size_t y) {
+        return arch.layers[x].span.a < arch.layers[y].span.a;
+    });
     for (std::size_t si = 0; si < steps.steps.size(); ++si) {
         const auto& st = steps.steps[si];
         const std::string stepId = st.number >= 0 ? std::to_string(st.number) : std::string("pseudo");
@@ -164,8 +212,17 @@ void buildStructures(const Profile& p, const StepSet& steps, const std::vector<B
         };
         // 1. Attention-anchored layers of the architecture analysis.
         std::vector<const ArchLayer*> layers;
-        for (const auto& l : arch.layers)
-            if (l.span.a >= st.start && l.span.a < st.end) layers.push_back(&l);
+        {
+            auto startOf = [&](std::size_t i) { return arch.layers[i].span.a; };
+            auto lo = std::lower_bound(layerByStart.begin(), layerByStart.end(), st.start,
+                                       [&](std::size_t i, TimeNs t) { return startOf(i) < t; });
+            auto hi = std::lower_bound(lo, layerByStart.end(), st.end,
+                                       [&](std::size_t i, TimeNs t) { return startOf(i) < t; });
+            std::vector<std::size_t> inStep(lo, hi);
+            std::sort(inStep.begin(), inStep.end());
+            for (std::size_t i : inStep)
+                layers.push_back(&arch.layers[i]);
+        }
         if (!layers.empty()) {
             std::size_t cursor = k0;
             for (const auto* l : layers) {

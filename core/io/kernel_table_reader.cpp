@@ -3,7 +3,11 @@
 #include "io/csv_reader.h"
 #include "io/file_buffer.h"
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <cstdint>
+#include <functional>
 #include <limits>
 
 namespace bs {
@@ -18,6 +22,99 @@ bool isNA(std::string_view v) {
 bool isPmuColumn(const std::string& name) {
     return name.rfind("aic_", 0) == 0 || name.rfind("aiv_", 0) == 0 || name.rfind("aicore_time", 0) == 0 ||
            name.rfind("cube_utilization", 0) == 0;
+}
+
+// Plausible ranges of the numeric columns besides start and duration (those are csv_bad_time). Block dim:
+// CANN launches 1 … 65535 blocks. Ids fit int32. PMU figures are times (≤ 1000 s like any duration),
+// cycles, ratios, rates or flop counts: never negative, and they must fit the float they are kept in.
+constexpr std::int64_t kMaxBlockDim = 65535;
+constexpr double kMaxPmuTimeUs = 1e9;
+
+// A numeric field outside its plausible range: the row keeps its interval, the field is dropped.
+void outOfRange(FindingSink& sink, const std::string& path, long long line, const std::string& column,
+                std::string_view value, const char* expected, const char* dropped) {
+    sink.add(
+        {"csv_value_out_of_range", Severity::Warning, path, line, -1,
+         "Column '" + column + "' holds '" + std::string(trimField(value)) + "'; expected " + expected + ".",
+         std::string("The row is kept (start and duration are valid); ") + dropped + ".",
+         "A value this far out comes from a corrupted, cut or hand-edited export, not from the device: "
+         "re-export the table from the profiler (torch_npu.profiler.profiler.analyse, or msprof --export "
+         "on the PROF_* folder).",
+         ""});
+}
+
+// For each entry, the position of the first entry with the same text. Sorting (hash, position) pairs
+// keeps this O(n log n) and cache-friendly for 10^6 names; equal hashes are settled on the text.
+std::vector<std::size_t> firstOccurrences(const std::vector<std::string_view>& names) {
+    std::vector<std::pair<std::size_t, std::size_t>> byHash(names.size());
+    for (std::size_t i = 0; i < names.size(); ++i)
+        byHash[i] = {std::hash<std::string_view>{}(names[i]), i};
+    std::sort(byHash.begin(), byHash.end());
+    std::vector<std::size_t> first(names.size());
+    for (std::size_t a = 0; a < byHash.size();) {
+        std::size_t b = a + 1;
+        while (b < byHash.size() && byHash[b].first == byHash[a].first)
+            ++b;
+        // A run of equal hashes (nearly always one name): by text, then position.
+        std::sort(byHash.begin() + static_cast<long>(a), byHash.begin() + static_cast<long>(b),
+                  [&](const auto& x, const auto& y) {
+                      return names[x.second] != names[y.second] ? names[x.second] < names[y.second]
+                                                                : x.second < y.second;
+                  });
+        for (std::size_t k = a; k < b; ++k)
+            first[byHash[k].second] = k > a && names[byHash[k].second] == names[byHash[k - 1].second]
+                                          ? first[byHash[k - 1].second]
+                                          : byHash[k].second;
+        a = b;
+    }
+    return first;
+}
+
+struct PmuColumnMap {
+    std::vector<int> cols;           // header index of each PMU column read
+    std::vector<std::size_t> target; // its column in the PmuTable
+    std::vector<char> isTime;        // a "(us)" column: bounded like durations
+};
+
+// Maps the header's PMU columns onto profile.pmu.columns: a name already there keeps its column; new
+// names are added only while the table holds no values (the first PMU-bearing table defines them), so
+// a later table's unknown columns are not read. Linear in the header up to a sort: a header of 10^6
+// aic_* columns took minutes with a lookup per column. False when cancelled.
+bool mapPmuColumns(const CsvHeader& h, PmuTable& table, PmuColumnMap& out, const LoadControl* control) {
+    const std::size_t known = table.columns.size();
+    std::vector<std::string_view> names; // the table's columns, then the header's PMU columns
+    std::vector<std::size_t> headerIndex;
+    const std::vector<std::string> before = table.columns; // views stay valid while columns grow
+    for (const auto& c : before)
+        names.push_back(c);
+    for (std::size_t i = 0; i < h.size(); ++i) {
+        if ((i & 0xFFFF) == 0xFFFF && control && control->cancelled()) return false;
+        if (!isPmuColumn(h.names()[i])) continue;
+        names.push_back(h.names()[i]);
+        headerIndex.push_back(i);
+    }
+    const auto first = firstOccurrences(names);
+    const bool mayAdd = table.values.empty();
+    std::vector<std::size_t> added(names.size(), SIZE_MAX); // first occurrence → new column
+    for (std::size_t k = 0; k < headerIndex.size(); ++k) {
+        const std::size_t pos = known + k, f = first[pos];
+        std::size_t target;
+        if (f < known) {
+            target = f;
+        } else if (!mayAdd) {
+            continue;
+        } else {
+            if (added[f] == SIZE_MAX) {
+                table.columns.emplace_back(names[f]);
+                added[f] = table.columns.size() - 1;
+            }
+            target = added[f];
+        }
+        out.cols.push_back(static_cast<int>(headerIndex[k]));
+        out.target.push_back(target);
+        out.isTime.push_back(CsvHeader::normalise(names[pos]).find("(us)") != std::string::npos);
+    }
+    return true;
 }
 
 } // namespace
@@ -69,22 +166,14 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
     res.hasShapes = cInShape >= 0;
     res.hasTaskTypeColumn = cTaskType >= 0;
     res.hasStepId = cStep >= 0;
-    std::vector<int> pmuCols;
-    std::vector<std::size_t> pmuTarget;
-    for (std::size_t i = 0; i < h.size(); ++i) {
-        if (isPmuColumn(h.names()[i])) {
-            pmuCols.push_back(static_cast<int>(i));
-            auto existing = profile.pmu.column(h.names()[i]);
-            if (!existing) {
-                // Only the first PMU-bearing table defines the PMU columns.
-                if (!profile.pmu.values.empty()) continue;
-                profile.pmu.columns.push_back(h.names()[i]);
-                existing = profile.pmu.columns.size() - 1;
-            }
-            pmuTarget.push_back(*existing);
-        }
+    PmuColumnMap pmu;
+    if (!mapPmuColumns(h, profile.pmu, pmu, control)) {
+        res.cancelled = true;
+        return res;
     }
-    if (pmuTarget.size() < pmuCols.size()) pmuCols.resize(pmuTarget.size());
+    const std::vector<int>& pmuCols = pmu.cols;
+    const std::vector<std::size_t>& pmuTarget = pmu.target;
+    const std::vector<char>& pmuIsTime = pmu.isTime;
     res.hasPmu = !pmuCols.empty();
     if (kind == KernelSource::KernelDetails) {
         if (!res.hasStream)
@@ -133,9 +222,14 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
         Kernel k;
         k.start = *start;
         k.dur = *dur;
-        if (cWait >= 0) {
+        if (cWait >= 0 && !isNA(at(cWait))) {
             auto w = parseMicrosToNs(at(cWait));
-            if (w && *w >= 0) k.wait = *w;
+            if (w && plausibleDuration(*w))
+                k.wait = *w;
+            else
+                outOfRange(sink, path, line, h.names()[static_cast<std::size_t>(cWait)], at(cWait),
+                           "a non-negative decimal in µs of at most 1000 s (1e9 µs)",
+                           "its wait is counted as 0 (unknown)");
         }
         std::string_view name = cName >= 0 ? trimField(at(cName)) : std::string_view{};
         std::string_view taskType;
@@ -147,17 +241,22 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
         k.name = profile.strings.intern(name);
         if (cType >= 0 && !isNA(at(cType))) k.opType = profile.strings.intern(trimField(at(cType)));
         k.taskType = profile.strings.intern(taskType);
-        if (cStream >= 0) {
-            if (auto s = parseInt(at(cStream)); s && *s >= 0 && *s < std::numeric_limits<std::int32_t>::max())
-                k.stream = static_cast<std::int32_t>(*s);
-        }
-        if (cStep >= 0) {
-            if (auto s = parseInt(at(cStep)); s && *s >= 0 && *s < std::numeric_limits<std::int32_t>::max())
-                k.stepId = static_cast<std::int32_t>(*s);
-        }
-        if (cBlock >= 0) {
-            if (auto b = parseInt(at(cBlock)); b && *b >= 0 && *b < (1LL << 31))
+        auto readId = [&](int c, std::int32_t& to, const char* dropped) {
+            if (c < 0 || isNA(at(c))) return;
+            if (auto v = parseInt(at(c)); v && *v >= 0 && *v < std::numeric_limits<std::int32_t>::max())
+                to = static_cast<std::int32_t>(*v);
+            else
+                outOfRange(sink, path, line, h.names()[static_cast<std::size_t>(c)], at(c),
+                           "an integer id from 0 to 2147483646", dropped);
+        };
+        readId(cStream, k.stream, "its stream is unknown (filled from the trace when it has the kernel)");
+        readId(cStep, k.stepId, "its step id is unknown, so steps do not come from the Step Id column");
+        if (cBlock >= 0 && !isNA(at(cBlock))) {
+            if (auto b = parseInt(at(cBlock)); b && *b >= 0 && *b <= kMaxBlockDim)
                 k.blockDim = static_cast<std::uint32_t>(*b);
+            else
+                outOfRange(sink, path, line, h.names()[static_cast<std::size_t>(cBlock)], at(cBlock),
+                           "an integer block count from 0 to 65535", "its block dim is shown as 0");
         }
         if (cInShape >= 0 && !isNA(at(cInShape)))
             k.inputShapes = profile.strings.intern(trimField(at(cInShape)));
@@ -176,10 +275,19 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
             float* row =
                 profile.pmu.values.data() + static_cast<std::size_t>(k.pmuRow) * profile.pmu.columns.size();
             for (std::size_t i = 0; i < pmuCols.size(); ++i) {
-                if (auto v = parseDouble(at(pmuCols[i]))) {
-                    row[pmuTarget[i]] = static_cast<float>(*v);
-                    if (*v != 0.0) anyPmuNonZero = true;
+                const std::string_view text = at(pmuCols[i]);
+                const double limit = pmuIsTime[i] ? kMaxPmuTimeUs : static_cast<double>(FLT_MAX);
+                auto v = parseDouble(text);
+                if (!v && isNA(text)) continue;
+                if (!v || *v < 0 || *v > limit) {
+                    outOfRange(sink, path, line, h.names()[static_cast<std::size_t>(pmuCols[i])], text,
+                               pmuIsTime[i] ? "a non-negative PMU time in µs of at most 1000 s (1e9 µs)"
+                                            : "a non-negative PMU figure that fits a float (<= 3.4e38)",
+                               "this PMU value is treated as N/A");
+                    continue;
                 }
+                row[pmuTarget[i]] = static_cast<float>(*v);
+                if (*v != 0.0) anyPmuNonZero = true;
             }
         }
         profile.kernels.push_back(k);

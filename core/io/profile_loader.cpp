@@ -1,6 +1,7 @@
 #include "io/profile_loader.h"
 
 #include "io/file_buffer.h"
+#include "io/kernel_checks.h"
 #include "io/kernel_table_reader.h"
 #include "io/side_file_readers.h"
 #include "io/trace_json_reader.h"
@@ -29,59 +30,31 @@ void addFile(Profile& prof, const std::string& role, const std::string& path, st
     prof.inventory.files.push_back({role, path, fileSize(path), records});
 }
 
-// Fills task type and stream of CSV kernels from the device events of the trace, joining on the
-// start time (kernel_details "Start Time(us)" equals the device event ts), preferring the same stream.
-void joinWithTrace(Profile& prof) {
-    if (prof.deviceEvents.empty()) return;
-    const auto& ev = prof.deviceEvents;
-    std::size_t typeFilled = 0, streamFilled = 0, streamMissing = 0;
-    auto cursor = ev.begin();
-    for (auto& k : prof.kernels) {
-        const bool needType = prof.str(k.taskType).empty();
-        const bool needStream = k.stream < 0;
-        if (!needType && !needStream) continue;
-        if (needStream) ++streamMissing;
-        // Kernels are in start order: walk forward from the previous match instead of searching.
-        while (cursor != ev.end() && cursor->ts < k.start)
-            ++cursor;
-        auto lo = cursor;
-        const TraceEvent* best = nullptr;
-        for (auto it = lo; it != ev.end() && it->ts == k.start; ++it) {
-            const auto tid = static_cast<std::int64_t>(prof.lanes[it->lane].tid);
-            const std::int64_t stream = it->streamArg >= 0 ? it->streamArg : tid;
-            if (!best) best = &*it;
-            if (k.stream >= 0 && stream == k.stream) {
-                best = &*it;
-                break;
-            }
-            if (k.stream < 0 && prof.str(it->name) == prof.str(k.name)) {
-                best = &*it;
-                break;
-            }
-        }
-        if (!best) continue;
-        if (needType && best->taskType) {
-            k.taskType = best->taskType;
-            k.cls = classifyTaskType(prof.str(k.taskType), prof.str(k.name));
-            ++typeFilled;
-        }
-        if (needStream) {
-            const auto tid = static_cast<std::int64_t>(prof.lanes[best->lane].tid);
-            const std::int64_t stream = best->streamArg >= 0 ? best->streamArg : tid;
-            if (stream >= 0 && stream < (1LL << 31)) {
-                k.stream = static_cast<std::int32_t>(stream);
-                ++streamFilled;
-            }
-        }
-    }
-    prof.inventory.kernelsTaskTypeFromTrace = typeFilled;
-    prof.inventory.kernelsWithoutStream = streamMissing;
-    prof.inventory.streamsFromTrace = streamFilled;
+// Device tasks that the profiler's own kernel table leaves out: stream synchronisation, notifications,
+// memory copies and placeholders. They occupy a stream lane but are not kernels, and counting them makes
+// busy time and bubbles differ from step_trace_time.csv (core/io/README.md, "Kernels from the trace").
+bool housekeepingTaskType(std::string_view t) {
+    static constexpr std::string_view kSkip[] = {
+        "EVENT_RECORD_SQE", "EVENT_WAIT_SQE", "EVENT_RECORD", "EVENT_WAIT", "Notify Wait", "Notify Record",
+        "NOTIFY_WAIT_SQE", "NOTIFY_RECORD_SQE", "Write Value", "WRITE_VALUE_SQE", "SDMA", "SDMA_SQE",
+        "PCIE_DMA", "PCIE_DMA_SQE", "PLACE_HOLDER_SQE", "PLACE_HOLDER", "MEMCPY_ASYNC", "Memcpy"};
+    for (auto k : kSkip)
+        if (t == k) return true;
+    return false;
 }
 
+// Kernels from the trace's device lanes when no kernel table is usable: every task of the `Ascend
+// Hardware` streams except housekeeping, plus the collectives of the HCCL group lanes ("Group N
+// Communication"; the "Plane" lanes hold their internal transfers, which the kernel table leaves out too).
 void kernelsFromTrace(Profile& prof) {
+    std::map<std::string, std::size_t> counted, skipped;
     for (const auto& e : prof.deviceEvents) {
         if (e.flags & EvInstant) continue;
+        const std::string_view type = prof.str(e.taskType);
+        if (housekeepingTaskType(type)) {
+            ++skipped[std::string(type)];
+            continue;
+        }
         Kernel k;
         k.start = e.ts;
         k.dur = e.dur;
@@ -91,16 +64,39 @@ void kernelsFromTrace(Profile& prof) {
         const std::int64_t stream = e.streamArg >= 0 ? e.streamArg : tid;
         if (stream >= 0 && stream < (1LL << 31)) k.stream = static_cast<std::int32_t>(stream);
         k.cls = classifyTaskType(prof.str(k.taskType), prof.str(k.name));
+        ++counted[type.empty() ? std::string("(no task type)") : std::string(type)];
         prof.kernels.push_back(k);
     }
+    const StrId hccl = prof.strings.intern("HCCL");
+    std::size_t collectives = 0, planeTasks = 0;
+    for (const auto& e : prof.hcclEvents) {
+        if (e.flags & EvInstant) continue;
+        const auto& lane = prof.lanes[e.lane];
+        auto t = prof.threads.find({lane.pid, lane.tid});
+        const std::string_view tname = t != prof.threads.end() ? std::string_view(t->second.name) : "";
+        if (tname.rfind("Group", 0) != 0) {
+            ++planeTasks;
+            continue;
+        }
+        Kernel k;
+        k.start = e.ts;
+        k.dur = e.dur;
+        k.name = e.name;
+        k.taskType = hccl;
+        k.cls = TaskClass::Comm;
+        ++collectives;
+        prof.kernels.push_back(k);
+    }
+    if (collectives) counted["HCCL (group lane collectives)"] = collectives;
+    if (planeTasks) skipped["HCCL plane tasks"] = planeTasks;
+    prof.inventory.traceTaskTypesCounted.assign(counted.begin(), counted.end());
+    prof.inventory.traceTaskTypesSkipped.assign(skipped.begin(), skipped.end());
 }
 
 } // namespace
 
 namespace {
 
-// Everything that is not the timeline: the kernel table (by priority) and the side files. Runs on its
-// own thread with its own string pool while the trace is parsed; merged afterwards.
 // Whether two files hold the same bytes (sizes first; contents compared in blocks only when equal).
 bool sameContents(const std::string& a, const std::string& b) {
     std::error_code ec1, ec2;
@@ -121,6 +117,8 @@ bool sameContents(const std::string& a, const std::string& b) {
     return same;
 }
 
+// Everything that is not the timeline: the kernel table (by priority) and the side files. Runs on its
+// own thread with its own string pool while the trace is parsed; merged afterwards.
 struct TablesResult {
     Profile side;
     FindingSink sink;
@@ -220,79 +218,6 @@ void mergeTables(TablesResult& t, Profile& prof) {
     prof.inventory.kernelSource = side.inventory.kernelSource;
     prof.inventory.kernelSourceFile = side.inventory.kernelSourceFile;
     prof.inventory.kernelDetailsLevel = side.inventory.kernelDetailsLevel;
-}
-
-// Bad-input checks on the kernel list (sorted by start): timestamps on another scale, exact duplicate
-// rows, and tasks that overlap on one stream (a stream runs its tasks in order).
-void checkKernels(Profile& prof, FindingSink& sink) {
-    auto& ks = prof.kernels;
-    if (ks.empty()) return;
-    const std::string file = prof.inventory.kernelSourceFile;
-    std::vector<TimeNs> starts;
-    for (std::size_t i = 0; i < ks.size(); i += std::max<std::size_t>(1, ks.size() / 1001))
-        starts.push_back(ks[i].start);
-    std::nth_element(starts.begin(), starts.begin() + static_cast<long>(starts.size() / 2), starts.end());
-    const TimeNs median = starts[starts.size() / 2];
-    // A value 1000x off the median (µs written as ns, or the reverse) cannot be from the same capture.
-    std::size_t scaleOff = 0;
-    if (median > 1'000'000'000'000LL) {
-        auto off = [&](const Kernel& k) { return k.start < median / 100 || k.start / 100 > median; };
-        for (const auto& k : ks)
-            scaleOff += off(k);
-        if (scaleOff) {
-            ks.erase(std::remove_if(ks.begin(), ks.end(), off), ks.end());
-            sink.add({"timestamp_scale_mixed", Severity::Warning, file, -1, -1,
-                      std::to_string(scaleOff) +
-                          " kernel(s) have start times more than 100x away from the capture's (a nanosecond "
-                          "value in a microsecond column, or the reverse).",
-                      "They are left out; every other kernel is analysed.",
-                      "Re-export the kernel table from the profiler.", ""});
-        }
-    }
-    std::size_t dups = 0;
-    std::vector<Kernel> kept;
-    kept.reserve(ks.size());
-    for (const auto& k : ks) {
-        bool dup = false;
-        for (auto it = kept.rbegin(); it != kept.rend() && it->start == k.start; ++it)
-            if (it->dur == k.dur && it->name == k.name && it->stream == k.stream) dup = true;
-        if (dup)
-            ++dups;
-        else
-            kept.push_back(k);
-    }
-    if (dups) {
-        ks = std::move(kept);
-        sink.add({"duplicate_kernel_rows", Severity::Warning, file, -1, -1,
-                  std::to_string(dups) +
-                      " kernel row(s) repeat another row exactly (same name, stream, start and duration).",
-                  "Duplicates are counted once; otherwise kernel counts and sums would be inflated.",
-                  "The table was probably concatenated twice; re-export it.", ""});
-    }
-    std::map<int, TimeNs> lastEnd;
-    std::size_t overlaps = 0;
-    std::string example;
-    for (const auto& k : ks) {
-        if (k.stream < 0 || k.cls == TaskClass::Comm) continue; // HCCL tasks overlap each other by design
-        auto [it, fresh] = lastEnd.try_emplace(k.stream, k.end());
-        if (!fresh) {
-            if (k.start + 1000 < it->second) {
-                if (++overlaps == 1)
-                    example = std::string(prof.str(k.name)) + " on stream " + std::to_string(k.stream) +
-                              " at " + formatNsAsMicros(k.start) + " us";
-            }
-            it->second = std::max(it->second, k.end());
-        }
-    }
-    if (overlaps)
-        sink.add({"stream_overlap", Severity::Warning, file, -1, -1,
-                  std::to_string(overlaps) +
-                      " kernel(s) start more than 1 us before the previous kernel on the same stream ends "
-                      "(first: " +
-                      example + ").",
-                  "Busy time is a union, so bubbles stay right; per-stream timings and waits of these "
-                  "kernels are suspect.",
-                  "Tasks of one stream run in order: check the export's clock alignment.", ""});
 }
 
 } // namespace
@@ -453,8 +378,8 @@ LoadResult loadRankUnguarded(const RankFolder& rank, const LoadControl& control)
     auto byStart = [](const Kernel& a, const Kernel& b) { return a.start < b.start; };
     if (!std::is_sorted(prof.kernels.begin(), prof.kernels.end(), byStart))
         std::stable_sort(prof.kernels.begin(), prof.kernels.end(), byStart);
-    if (prof.inventory.kernelSource != KernelSource::TraceDevice) joinWithTrace(prof);
-    checkKernels(prof, sink);
+    if (prof.inventory.kernelSource != KernelSource::TraceDevice) joinKernelsWithTrace(prof);
+    checkKernelTable(prof, sink);
 
     out.hasAnyData = !prof.kernels.empty() || prof.hasTrace;
     prof.loadFindings = sink.take();

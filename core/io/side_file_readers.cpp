@@ -34,12 +34,47 @@ Finding badJson(const std::string& path, const std::string& what) {
             ""};
 }
 
-TimeNs msToNs(const nlohmann::json& j, const char* key) {
-    auto it = j.find(key);
-    if (it == j.end() || !it->is_number()) return 0;
-    // Durations in ms with many decimals; a double is exact enough for durations (not timestamps).
-    return static_cast<TimeNs>(std::llround(it->get<double>() * 1e6));
+// Where a communication.json value sits, for messages: "step50 › collective › hcom_… › Elapse Time(ms)".
+std::string jsonPlace(const std::string& step, const std::string& kind, const std::string& op,
+                      const char* key) {
+    return step + " › " + kind + " › " + op + " › " + key;
 }
+
+void jsonOutOfRange(FindingSink& sink, const std::string& path, const std::string& place,
+                    const nlohmann::json& value, const char* expected, const char* dropped) {
+    sink.add(
+        {"json_value_out_of_range", Severity::Warning, path, -1, -1,
+         "'" + place + "' is " + value.dump() + "; expected " + expected + ".",
+         std::string("The collective is kept; ") + dropped + ".",
+         "A value this far out comes from a corrupted or hand-edited file, not from the profiler: re-run "
+         "the profiler's offline analysis (torch_npu.profiler.profiler.analyse) to rewrite "
+         "communication.json.",
+         ""});
+}
+
+// A duration in ms (Elapse, Transit, Wait, …) bounded like every duration: 0 … 1000 s. Absent or N/A
+// → 0 without a finding; out of range → 0 with one. A double is exact enough for durations (not
+// timestamps), and the bound is checked before the conversion, which would otherwise overflow.
+TimeNs msToNs(const nlohmann::json& j, const char* key, FindingSink& sink, const std::string& path,
+              const std::string& place) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null() || (it->is_string() && it->get<std::string>() == "N/A")) return 0;
+    const double ms = it->is_number() ? it->get<double>() : -1.0;
+    if (ms < 0 && ms > -1e-3) return 0; // rounding noise of a difference (Idle = Elapse − …), below 1 µs
+    if (!(ms >= 0 && ms * 1e6 <= static_cast<double>(kMaxDurationNs))) {
+        jsonOutOfRange(sink, path, place, *it, "a duration in ms from 0 to 1e6 (1000 s)",
+                       "this duration counts as 0 (unknown)");
+        return 0;
+    }
+    return static_cast<TimeNs>(std::llround(ms * 1e6));
+}
+
+// Values of step_trace_time.csv are per-step times in µs. None can be negative or longer than any
+// capture that ends before ~2096 (the bound on absolute times).
+constexpr double kMaxStepTraceUs = static_cast<double>(kMaxAbsoluteNs) / 1000.0;
+
+// Transit sizes per link and collective: 0 … 1e9 MB (a petabyte) is far beyond any real collective.
+constexpr double kMaxTransitMB = 1e9;
 
 } // namespace
 
@@ -65,7 +100,20 @@ bool readStepTraceTime(const std::string& path, Profile& profile, FindingSink& s
         if (cStep >= 0) r.step = std::string(trimField(f[cStep]));
         for (std::size_t i = 0; i < f.size(); ++i) {
             if (static_cast<int>(i) == cStep) continue;
-            if (auto v = parseDouble(f[i])) r.values[h.names()[i]] = *v;
+            auto v = parseDouble(f[i]);
+            if (!v) continue; // N/A or text: no profiler figure for this column
+            if (*v < 0 || *v > kMaxStepTraceUs) {
+                sink.add({"csv_value_out_of_range", Severity::Warning, path, static_cast<long long>(r.line),
+                          -1,
+                          "Column '" + h.names()[i] + "' holds '" + std::string(trimField(f[i])) +
+                              "'; expected a per-step time in µs from 0 to 4e15.",
+                          "This figure is dropped: the cross-check shows no profiler value for it.",
+                          "A value this far out comes from a corrupted or hand-edited file: re-run the "
+                          "profiler's offline analysis (torch_npu.profiler.profiler.analyse) to rewrite it.",
+                          ""});
+                continue;
+            }
+            r.values[h.names()[i]] = *v;
         }
         profile.stepTrace.push_back(std::move(r));
     }
@@ -95,20 +143,37 @@ bool readCommunicationJson(const std::string& path, Profile& profile, FindingSin
                 auto st = ti->find("Start Timestamp(us)");
                 if (st != ti->end() && st->is_number()) {
                     // The file writes this as a JSON number; re-read its text exactly.
-                    if (auto ns = parseMicrosToNs(st->dump())) c.start = *ns;
+                    auto ns = parseMicrosToNs(st->dump());
+                    if (ns && plausibleStart(*ns)) // 0: not written ("Total Op Info")
+                        c.start = *ns;
+                    else
+                        jsonOutOfRange(sink, path, jsonPlace(step, kind, name, "Start Timestamp(us)"), *st,
+                                       "a timestamp in µs between 1970 and ~2096 (at most 4e15)",
+                                       "its start is unknown, so it marks no communication window");
                 }
-                c.elapse = msToNs(*ti, "Elapse Time(ms)");
-                c.transit = msToNs(*ti, "Transit Time(ms)");
-                c.wait = msToNs(*ti, "Wait Time(ms)");
-                c.sync = msToNs(*ti, "Synchronization Time(ms)");
-                c.idle = msToNs(*ti, "Idle Time(ms)");
+                auto dur = [&](const char* key) {
+                    return msToNs(*ti, key, sink, path, jsonPlace(step, kind, name, key));
+                };
+                c.elapse = dur("Elapse Time(ms)");
+                c.transit = dur("Transit Time(ms)");
+                c.wait = dur("Wait Time(ms)");
+                c.sync = dur("Synchronization Time(ms)");
+                c.idle = dur("Idle Time(ms)");
                 auto bw = op.find("Communication Bandwidth Info");
                 if (bw != op.end() && bw->is_object()) {
                     for (auto& [transport, info] : bw->items()) {
                         // SDMA repeats HCCS/SIO traffic in these exports; count the physical links only.
                         if (transport == "SDMA" || !info.is_object()) continue;
                         auto sz = info.find("Transit Size(MB)");
-                        if (sz != info.end() && sz->is_number()) c.transitSizeMB += sz->get<double>();
+                        if (sz == info.end() || !sz->is_number()) continue;
+                        const double mb = sz->get<double>();
+                        if (mb >= 0 && mb <= kMaxTransitMB)
+                            c.transitSizeMB += mb;
+                        else
+                            jsonOutOfRange(sink, path,
+                                           jsonPlace(step, kind, name, "Communication Bandwidth Info") +
+                                               " › " + transport + " › Transit Size(MB)",
+                                           *sz, "a size in MB from 0 to 1e9", "this link's size counts as 0");
                     }
                 }
                 profile.commOps.push_back(std::move(c));

@@ -135,6 +135,9 @@ struct Inventory {
     std::size_t traceEventCount = 0, counterEventCount = 0, metadataEventCount = 0;
     std::size_t truncatedAtByte = 0;
     bool traceTruncated = false;
+    // Kernels taken from the trace (no kernel table): task types counted as kernels and those left out as
+    // housekeeping, with their event counts (core/io/README.md, "Kernels from the trace").
+    std::vector<std::pair<std::string, std::size_t>> traceTaskTypesCounted, traceTaskTypesSkipped;
 };
 
 struct Profile {

@@ -35,6 +35,16 @@ constexpr TimeNs kMaxDurationNs = 1'000'000'000'000LL;
 inline bool plausibleStart(TimeNs t) { return t >= 0 && t <= kMaxAbsoluteNs; }
 inline bool plausibleDuration(TimeNs d) { return d >= 0 && d <= kMaxDurationNs; }
 
+// Totals over many rows. Every addend is bounded by the readers (a duration or wait <= 1000 s = 1e12 ns),
+// yet 9.3 million rows at that bound already pass INT64_MAX, and kernel tables of 10^8 rows fit in the
+// 4 GB the reader accepts. A total that would overflow stays at the int64 limit (~292 years, which no
+// report can mistake for a real figure) instead of wrapping negative; real captures never come near it.
+inline TimeNs addSaturating(TimeNs a, TimeNs b) {
+    TimeNs r;
+    if (__builtin_add_overflow(a, b, &r)) return b > 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
 inline double nsToMs(TimeNs ns) {
     return static_cast<double>(ns) / 1e6;
 }

@@ -1,5 +1,7 @@
 #include "report/anomaly_report.h"
 
+#include "report/escape.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,20 +11,19 @@ namespace bs {
 
 namespace {
 
+// Every string that comes from the profiling folder (names, paths, texts quoting them) goes through one
+// of these: text → esc (escCell in a table cell), a name → code (cell in a table cell).
 std::string esc(std::string_view s) {
-    std::string o;
-    for (char c : s) {
-        if (c == '|')
-            o += "\\|";
-        else if (c == '\n' || c == '\r')
-            o += ' ';
-        else
-            o += c;
-    }
-    return o;
+    return mdText(s);
 }
 std::string code(std::string_view s) {
-    return "`" + esc(s) + "`";
+    return mdCode(s);
+}
+std::string cell(std::string_view s) {
+    return mdCode(s, MdPlace::TableCell);
+}
+std::string escCell(std::string_view s) {
+    return mdText(s, MdPlace::TableCell);
 }
 std::string ratioText(const HostEvidence& e, double v) {
     return e.hostTraceExists ? fmt::format("{:.2f}", v) : std::string("n/a");
@@ -57,9 +58,10 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
 #define out(...) fmt::format_to(std::back_inserter(o), __VA_ARGS__)
     out("# Anomaly report — {}\n\n", esc(p.inventory.rankLabel));
     out("| Item | Value |\n|---|---|\n");
-    out("| Profiling folder | {} |\n", code(p.inventory.rankDir));
+    out("| Profiling folder | {} |\n", cell(p.inventory.rankDir));
     out("| Kernel source | {}{} |\n", kernelSourceName(p.inventory.kernelSource),
-        p.inventory.kernelDetailsLevel.empty() ? "" : " (" + p.inventory.kernelDetailsLevel + " header)");
+        p.inventory.kernelDetailsLevel.empty() ? ""
+                                               : " (" + escCell(p.inventory.kernelDetailsLevel) + " header)");
     out("| Kernels | {} on {} |\n", p.kernels.size(), "the device");
     out("| Steps | {} ({}) |\n", r.steps.steps.size(), stepSourceName(r.steps.source));
     out("| Capture (device) | {:.3f} ms, busy {:.3f} ms, idle {:.3f} ms ({:.1f} %) |\n",
@@ -132,14 +134,14 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
             out("Raw kernels around the window:\n\n| Side | Kernel | Task type | Start | Duration | Wait | "
                 "Stream |\n|---|---|---|---|---|---|---|\n");
             for (auto it = w.before.rbegin(); it != w.before.rend(); ++it)
-                out("| before | {} | {} | {} | {:.3f} us | {:.3f} us | {} |\n", code(it->name),
-                    it->taskType.empty() ? "-" : it->taskType, rel(it->start, origin), nsToUs(it->dur),
-                    nsToUs(it->wait), it->stream >= 0 ? std::to_string(it->stream) : "-");
+                out("| before | {} | {} | {} | {:.3f} us | {:.3f} us | {} |\n", cell(it->name),
+                    it->taskType.empty() ? "-" : escCell(it->taskType), rel(it->start, origin),
+                    nsToUs(it->dur), nsToUs(it->wait), it->stream >= 0 ? std::to_string(it->stream) : "-");
             out("| *window* | *device idle* | | {} | {:.3f} us | | |\n", rel(w.span.a, origin),
                 nsToUs(w.span.length()));
             for (const auto& k : w.after)
-                out("| after | {} | {} | {} | {:.3f} us | {:.3f} us | {} |\n", code(k.name),
-                    k.taskType.empty() ? "-" : k.taskType, rel(k.start, origin), nsToUs(k.dur),
+                out("| after | {} | {} | {} | {:.3f} us | {:.3f} us | {} |\n", cell(k.name),
+                    k.taskType.empty() ? "-" : escCell(k.taskType), rel(k.start, origin), nsToUs(k.dur),
                     nsToUs(k.wait), k.stream >= 0 ? std::to_string(k.stream) : "-");
             if (!w.evidence.topEvents.empty()) {
                 out("\nHost events overlapping the window: ");
@@ -183,7 +185,7 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
     if (a.softCauses.empty()) out("No window to attribute.\n\n");
     for (const auto& c : a.softCauses) {
         out("- {} — confidence {}, scope {}{}:\n", code(c.label), c.confidence, c.scope,
-            c.target.empty() ? "" : " " + c.target);
+            c.target.empty() ? "" : " " + esc(c.target));
         for (const auto& e : c.evidence)
             out("  - {}\n", esc(e));
     }
@@ -227,8 +229,8 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
     }
     const auto& arch = r.architecture;
     out("\n### Structures ({})\n\n",
-        arch.marker.empty() ? arch.structures.empty() ? "none" : "pattern-based: " + arch.markerSource
-                            : "layers anchored on `" + arch.marker + "`");
+        arch.marker.empty() ? arch.structures.empty() ? "none" : "pattern-based: " + esc(arch.markerSource)
+                            : "layers anchored on " + code(arch.marker));
     if (arch.drillDown.empty()) {
         out("No significant window to place in a structure.\n\n");
     } else {
@@ -246,8 +248,8 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
             out("| {} | {:.3f} ms | {} | {} | {} | {} | {} |\n", d.windowId, nsToMs(d.duration),
                 d.structureId.empty() ? "-" : d.structureId, type.empty() ? "-" : type,
                 d.insideStructure ? "inside" : "boundary (before it)",
-                d.kernelBefore.empty() ? "-" : code(d.kernelBefore),
-                d.kernelAfter.empty() ? "-" : code(d.kernelAfter));
+                d.kernelBefore.empty() ? "-" : cell(d.kernelBefore),
+                d.kernelAfter.empty() ? "-" : cell(d.kernelAfter));
         }
         out("\nFour clocks of the structures holding these windows (block = main-stream compute kernels >= "
             "{:.0f} us, side = the rest):\n\n",
@@ -290,8 +292,9 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
             flags.emplace_back("wait anchor");
         if (op.waitPollution) flags.emplace_back("WAIT_POLLUTION_RISK");
         out("| {} | {} | {} | {} | {:.3f} us | {:.3f} us | {:.3f} us | {:.2f} | {} | {} |\n",
-            op.rankByAvgCost, code(op.name), op.taskType.empty() ? "-" : op.taskType, op.calls, op.durAvgUs,
-            op.waitAvgUs, op.totalCostAvgUs, op.waitRatio, flags.empty() ? "-" : join(flags), op.pmuVerdict);
+            op.rankByAvgCost, cell(op.name), op.taskType.empty() ? "-" : escCell(op.taskType), op.calls,
+            op.durAvgUs, op.waitAvgUs, op.totalCostAvgUs, op.waitRatio, flags.empty() ? "-" : join(flags),
+            escCell(op.pmuVerdict));
     }
     std::vector<const OpStats*> byTotal;
     for (const auto& op : a.ops)
@@ -302,11 +305,11 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
         "PMU verdict | Cube util. |\n|---|---|---|---|---|---|---|---|\n");
     for (const auto* op : byTotal) {
         if (op->rankByTotal > 10) break;
-        out("| {} | {} | {} | {} | {:.3f} ms | {:.1f} % | {} | {} |\n", op->rankByTotal, code(op->name),
-            op->taskType.empty() ? "-" : op->taskType, op->calls, nsToMs(op->durTotal),
+        out("| {} | {} | {} | {} | {:.3f} ms | {:.1f} % | {} | {} |\n", op->rankByTotal, cell(op->name),
+            op->taskType.empty() ? "-" : escCell(op->taskType), op->calls, nsToMs(op->durTotal),
             a.globalBusy ? 100.0 * static_cast<double>(op->durTotal) / static_cast<double>(a.globalBusy)
                          : 0.0,
-            op->pmuVerdict,
+            escCell(op->pmuVerdict),
             op->cubeUtilization ? fmt::format("{:.1f} %", *op->cubeUtilization) : std::string("-"));
     }
     out("\nWait anchors (wait ratio > {:.2f} among the top {} by average total cost): ",
@@ -334,16 +337,22 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
         "|\n|---|---|---|---|---|---|---|\n");
     for (const auto& rc : a.recommendations)
         out("| {} | {} | {} | {} | {} | {} | {} |\n", rc.priority, rc.scope,
-            rc.target.empty() ? "-" : code(rc.target), esc(rc.action), esc(rc.why),
-            rc.followupRequired ? "yes" : "no", rc.evidenceGap.empty() ? "-" : esc(rc.evidenceGap));
+            rc.target.empty() ? "-" : cell(rc.target), escCell(rc.action), escCell(rc.why),
+            rc.followupRequired ? "yes" : "no", rc.evidenceGap.empty() ? "-" : escCell(rc.evidenceGap));
     if (a.recommendations.empty()) out("| - | - | - | No action suggested by the evidence. | | | |\n");
 
     // ---------------------------------------------------------------- Data quality
     out("\n## 6. Data quality\n\n");
     if (r.findings.empty()) out("No finding: the collection looks complete.\n");
-    for (const auto& f : r.findings)
-        out("- **{}** `{}`: {} {} {}\n", severityName(f.severity), f.id, esc(f.seen),
+    for (const auto& f : r.findings) {
+        // Where it was seen, as in the text output: file, line or byte offset.
+        std::string where;
+        if (!f.file.empty())
+            where = " (" + mdCode(f.file) + (f.line > 0 ? fmt::format(", line {}", f.line) : "") +
+                    (f.byteOffset >= 0 ? fmt::format(", byte {}", f.byteOffset) : "") + ")";
+        out("- **{}** `{}`{}: {} {} {}\n", severityName(f.severity), f.id, where, esc(f.seen),
             f.impact.empty() ? "" : "Effect: " + esc(f.impact), f.fix.empty() ? "" : "Fix: " + esc(f.fix));
+    }
     for (const auto& n : a.notes)
         out("- {}\n", esc(n));
     if (r.crossCheck.available) {
@@ -354,9 +363,9 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
         "stream, so a large wait "
         "marks where a stream waited, not what it waited for; ops whose waits overlap collectives are "
         "flagged and demoted.\n");
-    out("\n## 7. Thresholds used\n\n| Rule | Value |\n|---|---|\n");
-    for (const auto& [k, v] : a.rules.entries())
-        out("| `{}` | {} |\n", k, v);
+    out("\n## 7. Thresholds used\n\n| Rule | Value | Accepted |\n|---|---|---|\n");
+    for (const auto& rule : a.rules.table())
+        out("| `{}` | {} | {} |\n", rule.name, rule.value, rule.accepted);
 #undef out
     return o;
 }

@@ -1,6 +1,7 @@
 #include "report/architecture_report.h"
 
 #include "architecture/architecture_analysis.h"
+#include "report/escape.h"
 
 #include <fmt/format.h>
 
@@ -13,11 +14,20 @@ namespace bs {
 
 namespace {
 
+// Every string that comes from the profiling folder goes through one of these (see report/escape.h):
+// a name → code (cell in a table cell), other text → esc (escCell in a table cell), a name inside a fenced
+// block → term (the block itself is built by mdFence).
 std::string code(std::string_view s) {
-    std::string o = "`";
-    for (char c : s)
-        o += c == '|' ? '/' : c;
-    return o + "`";
+    return mdCode(s);
+}
+std::string cell(std::string_view s) {
+    return mdCode(s, MdPlace::TableCell);
+}
+std::string esc(std::string_view s) {
+    return mdText(s);
+}
+std::string escCell(std::string_view s) {
+    return mdText(s, MdPlace::TableCell);
 }
 std::string ms(TimeNs t) {
     return fmt::format("{:.3f} ms", nsToMs(t));
@@ -39,13 +49,13 @@ std::string tree(const std::vector<LayerKernel>& ks, TimeNs origin) {
         if (groups.empty() || groups.back().first != k.role) groups.push_back({k.role, {}});
         groups.back().second.push_back(&k);
     }
-    std::string o = "```\nlayer\n";
+    std::string o = "layer\n";
     for (std::size_t g = 0; g < groups.size(); ++g) {
         const bool lastG = g + 1 == groups.size();
         TimeNs sum = 0;
         for (const auto* k : groups[g].second)
             sum += k->dur;
-        o += fmt::format("{} {} ({} kernel{}, {})\n", lastG ? "└─" : "├─", groups[g].first,
+        o += fmt::format("{} {} ({} kernel{}, {})\n", lastG ? "└─" : "├─", term(groups[g].first),
                          groups[g].second.size(), groups[g].second.size() == 1 ? "" : "s", usText(sum));
         const std::size_t n = groups[g].second.size();
         const std::size_t show = std::min<std::size_t>(n, 6);
@@ -53,13 +63,13 @@ std::string tree(const std::vector<LayerKernel>& ks, TimeNs origin) {
             const auto* k = groups[g].second[i];
             const bool lastK = i + 1 == show && show == n;
             o += fmt::format("{}  {} {}  {}  stream {}  +{:.3f} ms\n", lastG ? "   " : "│ ",
-                             lastK ? "└─" : "├─", k->name, usText(k->dur),
+                             lastK ? "└─" : "├─", term(k->name), usText(k->dur),
                              k->stream >= 0 ? std::to_string(k->stream) : std::string("?"),
                              nsToMs(k->start - origin));
         }
         if (show < n) o += fmt::format("{}  └─ … {} more\n", lastG ? "   " : "│ ", n - show);
     }
-    return o + "```\n";
+    return mdFence(o);
 }
 
 void timingTable(std::string& o, const LayerTypeSummary& t, TimeNs layerWall) {
@@ -67,10 +77,10 @@ void timingTable(std::string& o, const LayerTypeSummary& t, TimeNs layerWall) {
     for (const auto& r : t.roles) {
         std::string names;
         for (std::size_t i = 0; i < r.kernels.size() && i < 3; ++i)
-            names += (i ? ", " : "") + code(r.kernels[i]);
+            names += (i ? ", " : "") + cell(r.kernels[i]);
         if (r.kernels.size() > 3) names += ", …";
-        o += fmt::format("| {} | {} | {:.1f} % | {} | {} |\n", r.role, ms(r.wall), r.share * 100, r.streams,
-                         names);
+        o += fmt::format("| {} | {} | {:.1f} % | {} | {} |\n", escCell(r.role), ms(r.wall), r.share * 100,
+                         escCell(r.streams), names);
     }
     o += fmt::format("| **layer** | {} | 100 % | | |\n\n", ms(layerWall));
 }
@@ -94,19 +104,20 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
     const bool anchored = !a.marker.empty();
     const TimeNs origin = p.kernels.empty() ? 0 : p.kernels.front().start;
     std::string o;
-    o += fmt::format("# Model architecture report — {}\n\n", p.inventory.rankLabel);
-    o += fmt::format("Reverse-engineered from the device kernels of `{}`. Confidence: **{}**.\n\n",
-                     p.inventory.rankDir, a.confidence);
+    o += fmt::format("# Model architecture report — {}\n\n", esc(p.inventory.rankLabel));
+    o += fmt::format("Reverse-engineered from the device kernels of {}. Confidence: **{}**.\n\n",
+                     code(p.inventory.rankDir), a.confidence);
 
     // 1
     o += "## 1. Configuration context\n\n| Item | Value |\n|---|---|\n";
-    o += fmt::format("| Profiling folder | {} |\n| Layout | {} |\n", code(p.inventory.rankDir),
-                     p.inventory.layout);
-    o += fmt::format(
-        "| Kernel source | {}{} |\n", kernelSourceName(p.inventory.kernelSource),
-        p.inventory.kernelDetailsLevel.empty() ? "" : " (" + p.inventory.kernelDetailsLevel + " header)");
+    o += fmt::format("| Profiling folder | {} |\n| Layout | {} |\n", cell(p.inventory.rankDir),
+                     escCell(p.inventory.layout));
+    o += fmt::format("| Kernel source | {}{} |\n", kernelSourceName(p.inventory.kernelSource),
+                     p.inventory.kernelDetailsLevel.empty()
+                         ? ""
+                         : " (" + escCell(p.inventory.kernelDetailsLevel) + " header)");
     o += fmt::format("| Profiler level | {} |\n",
-                     p.inventory.profilerLevel.empty() ? "unknown" : p.inventory.profilerLevel);
+                     p.inventory.profilerLevel.empty() ? "unknown" : escCell(p.inventory.profilerLevel));
     o += fmt::format("| Kernels | {} |\n| Steps | {} ({}) |\n", p.kernels.size(), r.steps.steps.size(),
                      stepSourceName(r.steps.source));
     std::set<int> streams;
@@ -124,13 +135,13 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
     // 2
     o += "## 2. Architecture determination\n\n| Evidence | Value | Interpretation |\n|---|---|---|\n";
     if (anchored) {
-        o += fmt::format("| Layer marker | {} × {} | one attention kernel per layer |\n", code(a.marker),
+        o += fmt::format("| Layer marker | {} × {} | one attention kernel per layer |\n", cell(a.marker),
                          a.markerCount);
         o += fmt::format("| Phases | {} | {} |\n",
                          a.hasPrefill && a.hasDecode
                              ? "prefill + decode"
                              : (a.hasPrefill ? "prefill only" : (a.hasDecode ? "decode only" : "one phase")),
-                         a.phaseRule);
+                         escCell(a.phaseRule));
         o += fmt::format(
             "| Forward passes | {} | split at steps, phase changes, large gaps and sampling tails |\n",
             a.passes.size());
@@ -154,7 +165,7 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
                         "pattern-based fallback (ANALYSIS.md §9): repeating kernel pattern, else large gaps");
     }
     for (const auto& n : a.notes)
-        o += fmt::format("\n> {}\n", n);
+        o += fmt::format("\n> {}\n", esc(n));
     o += "\n";
 
     // 3
@@ -198,7 +209,7 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
         o += "Pattern-based structures (no attention marker, so no layer types):\n\n| Type | Layers | Count "
              "| Characteristics |\n|---|---|---|---|\n";
         for (const auto& [t, n] : types)
-            o += fmt::format("| {} | – | {} | {} |\n", t, n,
+            o += fmt::format("| {} | – | {} | {} |\n", escCell(t), n,
                              t == "pattern block"
                                  ? "one period of the repeating kernel sequence that covers most kernels"
                                  : (t == "gap segment" ? "kernels between large device gaps"
@@ -206,8 +217,8 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
     } else {
         o += "| Type | Layers | Count | Characteristics |\n|---|---|---|---|\n";
         for (const auto& t : a.types)
-            o += fmt::format("| {} | {} | {} | {} |\n", t.type, rangesText(t.ranges), t.count,
-                             t.characteristics);
+            o += fmt::format("| {} | {} | {} | {} |\n", escCell(t.type), rangesText(t.ranges), t.count,
+                             escCell(t.characteristics));
     }
     o += "\n";
 
@@ -221,7 +232,7 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
         for (const auto& c : a.crossCheck)
             o += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", c.pass, c.markers,
                              c.layers, c.dfc, c.dfcLayers, c.gmm, c.gmmLayers, c.gating, c.moeLayers,
-                             c.mismatch ? "**MISMATCH**: " + c.why : "ok");
+                             c.mismatch ? "**MISMATCH**: " + escCell(c.why) : "ok");
         o +=
             fmt::format("\n{} mismatch(es) over {} passes.\n\n", a.crossCheckMismatches, a.crossCheck.size());
     }
@@ -238,20 +249,21 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
                 break;
             }
         if (s0) {
-            o += fmt::format("Structure {} ({} kernels, wall {}, busy {}, kernel sum {}):\n\n```\n{}\n",
-                             s0->id, s0->all.kernels, ms(s0->all.wall), ms(s0->all.busyUnion),
-                             ms(s0->all.kernelSum), s0->type);
+            o += fmt::format("Structure {} ({} kernels, wall {}, busy {}, kernel sum {}):\n\n", esc(s0->id),
+                             s0->all.kernels, ms(s0->all.wall), ms(s0->all.busyUnion), ms(s0->all.kernelSum));
+            std::string block = term(s0->type) + "\n";
             for (std::size_t i = s0->firstKernel; i < s0->lastKernel; ++i) {
                 const auto& k = p.kernels[i];
-                o += fmt::format("{} {}  {}  stream {}\n", i + 1 == s0->lastKernel ? "└─" : "├─",
-                                 p.str(k.name), usText(k.dur), k.stream);
+                block += fmt::format("{} {}  {}  stream {}\n", i + 1 == s0->lastKernel ? "└─" : "├─",
+                                     term(p.str(k.name)), usText(k.dur), k.stream);
             }
-            o += "```\n\n";
+            o += mdFence(block) + "\n";
         }
     }
     for (const auto& t : a.types) {
         const ArchLayer* l = representative(a, t.type, t.representativePhase);
-        o += fmt::format("### {} ({}, {} pass)\n\n", t.type, rangesText(t.ranges), t.representativePhase);
+        o +=
+            fmt::format("### {} ({}, {} pass)\n\n", esc(t.type), rangesText(t.ranges), t.representativePhase);
         if (l) {
             o += tree(t.sequence, l->span.a);
             timingTable(o, t, l->clocks.wall);
@@ -316,7 +328,7 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
                     pw += nsToMs(l.clocks.wall), pa += nsToMs(l.markerDur), ++pn;
             }
             o += fmt::format(
-                "| {} | {} | {} | {} | {} |\n", t.type, pn ? fmt::format("{:.3f} ms", pw / pn) : "–",
+                "| {} | {} | {} | {} | {} |\n", escCell(t.type), pn ? fmt::format("{:.3f} ms", pw / pn) : "–",
                 dn ? fmt::format("{:.3f} ms", dw / dn) : "–", pn ? fmt::format("{:.3f} ms", pa / pn) : "–",
                 dn ? fmt::format("{:.3f} ms", da / dn) : "–");
         }
@@ -324,7 +336,7 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
             const ArchLayer* l = representative(a, t.type, "decode");
             if (!l) continue;
             auto seq = layerKernels(p, *l, a.marker);
-            o += fmt::format("\n### Decode {} layer (pass {}, L{})\n\n", t.type, l->pass, l->index);
+            o += fmt::format("\n### Decode {} layer (pass {}, L{})\n\n", esc(t.type), l->pass, l->index);
             o += tree(seq, l->span.a);
             std::map<std::string, TimeNs> cost;
             for (const auto& k : seq)
@@ -333,7 +345,7 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
             std::sort(c.begin(), c.end(), [](const auto& x, const auto& y) { return x.second > y.second; });
             o += "| Component | Kernel time | Share of layer wall |\n|---|---|---|\n";
             for (const auto& [role, t2] : c)
-                o += fmt::format("| {} | {} | {:.1f} % |\n", role, usText(t2),
+                o += fmt::format("| {} | {} | {:.1f} % |\n", escCell(role), usText(t2),
                                  l->clocks.wall
                                      ? 100.0 * static_cast<double>(t2) / static_cast<double>(l->clocks.wall)
                                      : 0.0);
@@ -349,7 +361,7 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
         for (int x : s.overlapsWith)
             ov += (ov.empty() ? "" : ", ") + std::to_string(x);
         o += fmt::format("| {} | {} | {} | {} | {} |\n", s.stream >= 0 ? std::to_string(s.stream) : "unknown",
-                         s.purpose, s.kernels, ms(s.busy), ov.empty() ? "–" : ov);
+                         escCell(s.purpose), s.kernels, ms(s.busy), ov.empty() ? "–" : ov);
     }
     o += fmt::format("\nCommunication kernels are busy for {}; {} of it ({:.1f} %) is hidden under compute "
                      "(|comm ∩ compute| / |comm|), {} is exposed.\n\n",
@@ -382,11 +394,12 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
                 row[static_cast<std::size_t>(x)] = c;
         }
         o += fmt::format("Layer L{} of pass {} ({}), one row per stream (A attention, E experts, C "
-                         "communication, # other):\n\n```\n",
+                         "communication, # other):\n\n",
                          rl->index, rl->pass, ms(rl->span.length()));
+        std::string diagram;
         for (const auto& [st, row] : rows)
-            o += fmt::format("stream {:>3} |{}|\n", st, row);
-        o += "```\n\n";
+            diagram += fmt::format("stream {:>3} |{}|\n", st, row);
+        o += mdFence(diagram) + "\n";
     }
     o += fmt::format("Why kernel_sum > wall: kernels on different streams run at the same time "
                      "(communication beside compute, "
@@ -406,7 +419,7 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
             double sum = 0;
             for (double x : v)
                 sum += x;
-            o += fmt::format("| {} | {} | {:.3f} ms | {:.3f} ms | {:.3f} ms |\n", t, v.size(),
+            o += fmt::format("| {} | {} | {:.3f} ms | {:.3f} ms | {:.3f} ms |\n", escCell(t), v.size(),
                              *std::min_element(v.begin(), v.end()), sum / static_cast<double>(v.size()),
                              *std::max_element(v.begin(), v.end()));
         }
@@ -415,7 +428,7 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
         o += "| Type | Layers measured | Wall min | Wall avg | Wall max | Std dev "
              "|\n|---|---|---|---|---|---|\n";
         for (const auto& t : a.types)
-            o += fmt::format("| {} | {} | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms |\n", t.type,
+            o += fmt::format("| {} | {} | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms |\n", escCell(t.type),
                              t.occurrences, t.wallMinMs, t.wallAvgMs, t.wallMaxMs, t.wallStdMs);
         std::map<std::string, std::pair<TimeNs, TimeNs>> dfcRange;
         for (const auto& k : p.kernels) {
@@ -435,35 +448,38 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
     }
 
     // 10
-    o += "## 10. Summary\n\n```\n";
+    o += "## 10. Summary\n\n";
+    std::string box;
     if (anchored) {
-        o += "┌──────────────────────────────────────────────┐\n";
-        o += fmt::format("│ forward pass: {:<3} layers{:<21}│\n", a.layersPerPass, "");
+        box += "┌──────────────────────────────────────────────┐\n";
+        box += fmt::format("│ forward pass: {:<3} layers{:<21}│\n", a.layersPerPass, "");
         for (const auto& t : a.types) {
-            std::string line = fmt::format("{:<10} {} ×{}", rangesText(t.ranges), t.type, t.count);
+            std::string line = fmt::format("{:<10} {} ×{}", rangesText(t.ranges), term(t.type), t.count);
             if (line.size() > 42) line = line.substr(0, 42);
-            o += fmt::format("│  {:<44}│\n", line);
+            box += fmt::format("│  {:<44}│\n", line);
         }
-        o += "└──────────────────────────────────────────────┘\n";
+        box += "└──────────────────────────────────────────────┘\n";
     } else {
-        o += "┌──────────────────────────────────────────────┐\n│ no attention marker: pattern-based "
-             "structures │\n└──────────────────────────────────────────────┘\n";
+        box += "┌──────────────────────────────────────────────┐\n│ no attention marker: pattern-based "
+               "structures │\n└──────────────────────────────────────────────┘\n";
     }
-    o += "```\n\n";
+    o += mdFence(box) + "\n";
     if (anchored && !a.passes.empty()) {
         TimeNs longest = 0;
         for (const auto& ps : a.passes)
             longest = std::max(longest, ps.span.length());
-        o += "Per-pass timeline (bar length ∝ wall time):\n\n```\n";
+        o += "Per-pass timeline (bar length ∝ wall time):\n\n";
+        std::string bars;
         for (const auto& ps : a.passes) {
             const int n = longest
                               ? std::max(1, static_cast<int>(48.0 * static_cast<double>(ps.span.length()) /
                                                              static_cast<double>(longest)))
                               : 1;
-            o += fmt::format("pass {:>3} {:<7} step {:<6} {:<48} {:.3f} ms\n", ps.index, ps.phase, ps.stepId,
-                             std::string(static_cast<std::size_t>(n), '='), nsToMs(ps.span.length()));
+            bars += fmt::format("pass {:>3} {:<7} step {:<6} {:<48} {:.3f} ms\n", ps.index, ps.phase,
+                                term(ps.stepId), std::string(static_cast<std::size_t>(n), '='),
+                                nsToMs(ps.span.length()));
         }
-        o += "```\n";
+        o += mdFence(bars);
     }
     return o;
 }

@@ -1,6 +1,7 @@
 #include "report/atomic_write.h"
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -11,6 +12,69 @@ namespace bs {
 
 namespace {
 bool (*gFailBeforeRename)() = nullptr;
+
+constexpr std::string_view kTempSuffix = ".tmp-XXXXXX";
+
+// The temporary file sits in the target's folder (rename is atomic only within one file system). Its
+// name is the target's plus a suffix, unless that would pass NAME_MAX: then a short hidden name, so a
+// 250-byte file name is not refused because of our suffix.
+std::string temporaryNameFor(const std::string& path) {
+    const std::size_t slash = path.rfind('/');
+    const std::size_t nameLength = slash == std::string::npos ? path.size() : path.size() - slash - 1;
+    if (nameLength + kTempSuffix.size() <= NAME_MAX) return path + std::string(kTempSuffix);
+    return (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + ".bs-XXXXXX";
+}
+
+// umask() can only be read by setting it, which races with other threads creating files; Linux shows
+// it in /proc/self/status (since 4.7).
+mode_t currentUmask() {
+    mode_t mask = 022;
+    if (std::FILE* f = std::fopen("/proc/self/status", "re")) {
+        char line[256];
+        while (std::fgets(line, sizeof line, f)) {
+            unsigned m = 0;
+            if (std::sscanf(line, "Umask: %o", &m) == 1) {
+                mask = static_cast<mode_t>(m & 0777);
+                break;
+            }
+        }
+        std::fclose(f);
+    }
+    return mask;
+}
+
+// mkstemp creates 0600; give the new file the mode the old one had, or a new file's usual mode.
+std::string applyTargetMode(int fd, const std::string& path) {
+    struct stat old {};
+    if (::stat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode)) {
+        struct stat now {};
+        // Keeping the owner only works for root (or when nothing changes); failing to is not an error.
+        if (::fstat(fd, &now) == 0 && (now.st_uid != old.st_uid || now.st_gid != old.st_gid))
+            (void)!::fchown(fd, old.st_uid, old.st_gid);
+        if (::fchmod(fd, old.st_mode & 07777) != 0)
+            return "cannot set the permissions of " + path + ": " + std::strerror(errno);
+        return {};
+    }
+    if (::fchmod(fd, 0666 & ~currentUmask()) != 0)
+        return "cannot set the permissions of " + path + ": " + std::strerror(errno);
+    return {};
+}
+
+std::string writeAll(int fd, std::string_view content, const std::string& path) {
+    const char* p = content.data();
+    std::size_t left = content.size();
+    while (left > 0) {
+        const ssize_t n = ::write(fd, p, left);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return "cannot write " + path + ": " + std::strerror(errno);
+        }
+        p += n;
+        left -= static_cast<std::size_t>(n);
+    }
+    return {};
+}
+
 } // namespace
 
 void testing::setAtomicWriteFailpoint(bool (*f)()) {
@@ -18,44 +82,19 @@ void testing::setAtomicWriteFailpoint(bool (*f)()) {
 }
 
 std::string writeFileAtomically(const std::string& path, std::string_view content) {
-    std::string tmpl = path + ".tmp-XXXXXX";
-    int fd = ::mkstemp(tmpl.data());
+    std::string tmp = temporaryNameFor(path);
+    const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
     if (fd < 0) return "cannot create a temporary file beside " + path + ": " + std::strerror(errno);
-    const char* p = content.data();
-    std::size_t left = content.size();
-    while (left > 0) {
-        ssize_t n = ::write(fd, p, left);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            std::string err = "cannot write " + path + ": " + std::strerror(errno);
-            ::close(fd);
-            ::unlink(tmpl.c_str());
-            return err;
-        }
-        p += n;
-        left -= static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0 || ::fchmod(fd, 0644) != 0) {
-        std::string err = "cannot flush " + path + ": " + std::strerror(errno);
-        ::close(fd);
-        ::unlink(tmpl.c_str());
-        return err;
-    }
-    if (::close(fd) != 0) {
-        std::string err = "cannot close " + path + ": " + std::strerror(errno);
-        ::unlink(tmpl.c_str());
-        return err;
-    }
-    if (gFailBeforeRename && gFailBeforeRename()) {
-        ::unlink(tmpl.c_str());
-        return "cannot move the finished file onto " + path + ": simulated failure before the rename";
-    }
-    if (std::rename(tmpl.c_str(), path.c_str()) != 0) {
-        std::string err = "cannot move the finished file onto " + path + ": " + std::strerror(errno);
-        ::unlink(tmpl.c_str());
-        return err;
-    }
-    return {};
+    std::string err = writeAll(fd, content, path);
+    if (err.empty()) err = applyTargetMode(fd, path);
+    if (err.empty() && ::fsync(fd) != 0) err = "cannot flush " + path + ": " + std::strerror(errno);
+    if (::close(fd) != 0 && err.empty()) err = "cannot close " + path + ": " + std::strerror(errno);
+    if (err.empty() && gFailBeforeRename && gFailBeforeRename())
+        err = "cannot move the finished file onto " + path + ": simulated failure before the rename";
+    if (err.empty() && std::rename(tmp.c_str(), path.c_str()) != 0)
+        err = "cannot move the finished file onto " + path + ": " + std::strerror(errno);
+    if (!err.empty()) ::unlink(tmp.c_str());
+    return err;
 }
 
 } // namespace bs

@@ -1,12 +1,17 @@
 #pragma once
 // Exports are written to a temporary file beside the target and renamed over it, so a reader
 // (or a crash) sees either the old file or the complete new one, never a half-written file.
+// Only for regular files and new paths: devices, FIFOs and standard output go through
+// report/output_target.h, which decides.
 #include <string>
 #include <string_view>
 
 namespace bs {
 
-// Returns an empty string on success, else a sentence saying what failed.
+// Writes `path` (taken literally: the caller resolves symbolic links) through a temporary file in the
+// same folder. An existing file keeps its permission bits (and, when we may, its owner); a new file
+// gets 0666 minus the umask, as if created by a shell redirection. Returns an empty string on success,
+// else a sentence saying what failed; the temporary file never stays behind.
 std::string writeFileAtomically(const std::string& path, std::string_view content);
 
 namespace testing {

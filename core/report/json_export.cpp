@@ -357,6 +357,15 @@ std::string renderJson(const Profile& p, const AnalysisResult& r) {
     inv["layout"] = p.inventory.layout;
     inv["kernel_source"] = kernelSourceName(p.inventory.kernelSource);
     inv["kernel_source_file"] = p.inventory.kernelSourceFile;
+    if (p.inventory.kernelSource == KernelSource::TraceDevice) {
+        json counted = json::object(), skipped = json::object();
+        for (const auto& [type, n] : p.inventory.traceTaskTypesCounted)
+            counted[type] = n;
+        for (const auto& [type, n] : p.inventory.traceTaskTypesSkipped)
+            skipped[type] = n;
+        inv["trace_task_types_counted"] = counted;
+        inv["trace_task_types_left_out"] = skipped;
+    }
     inv["kernel_details_level"] = p.inventory.kernelDetailsLevel;
     inv["kernels_without_stream_id"] = p.inventory.kernelsWithoutStream;
     inv["stream_ids_from_trace"] = p.inventory.streamsFromTrace;

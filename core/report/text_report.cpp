@@ -1,5 +1,7 @@
 #include "report/text_report.h"
 
+#include "report/escape.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,18 +10,22 @@
 
 namespace bs {
 
+// Every string that comes from the profiling folder (names, paths, findings quoting them) is passed
+// through term(): a name may hold terminal control sequences, and this text goes to stdout.
 std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
     std::string o;
     const auto& inv = p.inventory;
-    o += fmt::format("BubbleScope analysis — {}\n", inv.rankLabel.empty() ? inv.rankDir : inv.rankLabel);
-    o += fmt::format("Folder: {} ({} layout)\n\n", inv.rankDir, inv.layout);
+    o +=
+        fmt::format("BubbleScope analysis — {}\n", term(inv.rankLabel.empty() ? inv.rankDir : inv.rankLabel));
+    o += fmt::format("Folder: {} ({} layout)\n\n", term(inv.rankDir), term(inv.layout));
 
     o += "== Inventory\n";
     for (const auto& f : inv.files)
-        o += fmt::format("  {:<44} {:>12} bytes {:>9} records  {}\n", f.role, f.bytes, f.records, f.path);
+        o += fmt::format("  {:<44} {:>12} bytes {:>9} records  {}\n", term(f.role), f.bytes, f.records,
+                         term(f.path));
     o += fmt::format(
         "  Kernel source: {}{}{}\n", kernelSourceName(inv.kernelSource),
-        inv.kernelDetailsLevel.empty() ? "" : fmt::format(" ({} header)", inv.kernelDetailsLevel),
+        inv.kernelDetailsLevel.empty() ? "" : fmt::format(" ({} header)", term(inv.kernelDetailsLevel)),
         inv.kernelsWithoutStream ? fmt::format("; {} kernels had no Stream ID, {} recovered from the trace",
                                                inv.kernelsWithoutStream, inv.streamsFromTrace)
                                  : std::string());
@@ -52,18 +58,28 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
             "  Trace: {} events ({} host, {} device, {} HCCL, {} overlap-analysis, {} flows, {} counters)\n",
             inv.traceEventCount, p.hostEvents.size(), p.deviceEvents.size(), p.hcclEvents.size(),
             p.overlapEvents.size(), p.flows.size(), inv.counterEventCount);
+    if (!inv.traceTaskTypesCounted.empty() || !inv.traceTaskTypesSkipped.empty()) {
+        auto list = [](const std::vector<std::pair<std::string, std::size_t>>& v) {
+            std::string s;
+            for (const auto& [type, n] : v)
+                s += (s.empty() ? "" : ", ") + term(type) + " " + std::to_string(n);
+            return s.empty() ? std::string("none") : s;
+        };
+        o += "  Kernels from the trace: counted " + list(inv.traceTaskTypesCounted) + "\n";
+        o += "  Left out (housekeeping, not kernels): " + list(inv.traceTaskTypesSkipped) + "\n";
+    }
     o += fmt::format("  Steps: {} from {}\n\n", r.steps.steps.size(), stepSourceName(r.steps.source));
 
     o += "== Health\n";
     if (r.findings.empty()) o += "  No findings: the collection looks complete.\n";
     for (const auto& f : r.findings) {
-        o += fmt::format("  [{}] {}: {}\n", severityName(f.severity), f.id, f.seen);
+        o += fmt::format("  [{}] {}: {}\n", severityName(f.severity), term(f.id), term(f.seen));
         if (!f.file.empty())
-            o += fmt::format("      file: {}{}{}\n", f.file,
+            o += fmt::format("      file: {}{}{}\n", term(f.file),
                              f.line > 0 ? fmt::format(", line {}", f.line) : "",
                              f.byteOffset >= 0 ? fmt::format(", byte {}", f.byteOffset) : "");
-        if (!f.impact.empty()) o += fmt::format("      effect: {}\n", f.impact);
-        if (!f.fix.empty()) o += fmt::format("      fix: {}\n", f.fix);
+        if (!f.impact.empty()) o += fmt::format("      effect: {}\n", term(f.impact));
+        if (!f.fix.empty()) o += fmt::format("      fix: {}\n", term(f.fix));
     }
     o += "\n== Steps (ms)\n";
     o += fmt::format("  {:>8} {:>11} {:>11} {:>11} {:>8} {:>11} {:>11} {:>11} {:>11} {:>7} {:>8}\n", "step",
@@ -86,9 +102,9 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
             }
             for (const auto& f : row.figures) {
                 o += fmt::format("  step {:<5} {:<24} ours {:>14.3f}   profiler {:>14} ({}){}\n", row.stepId,
-                                 f.field, f.oursUs,
+                                 term(f.field), f.oursUs,
                                  f.profilerUs ? fmt::format("{:.3f}", *f.profilerUs) : std::string("n/a"),
-                                 f.profilerColumn, f.mismatch ? "  MISMATCH" : "");
+                                 term(f.profilerColumn), f.mismatch ? "  MISMATCH" : "");
             }
         }
     }
@@ -98,7 +114,7 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
         const auto& w = a.windows[i];
         std::string labels;
         for (const auto& l : w.labels)
-            labels += (labels.empty() ? "" : ", ") + l;
+            labels += (labels.empty() ? "" : ", ") + term(l);
         o += fmt::format("  {} step {:<7} {:<13} {:>10.3f} ms  at {} us  coverage {}  [{}]\n", w.id, w.stepId,
                          windowScopeName(w.scope), nsToMs(w.span.length()), formatNsAsMicros(w.span.a),
                          w.evidence.hostTraceExists ? fmt::format("{:.2f}", w.evidence.coverage)
@@ -108,7 +124,7 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
     if (!a.globalTags.empty()) {
         std::string t;
         for (const auto& x : a.globalTags)
-            t += (t.empty() ? "" : ", ") + x;
+            t += (t.empty() ? "" : ", ") + term(x);
         o += fmt::format("  Tags: {}\n", t);
     }
     std::string rules;
@@ -117,7 +133,7 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
     o += "  Thresholds (override with --rules FILE): " + rules + "\n";
     o += "\n== Bubble-first summary\n";
     for (std::size_t i = 0; i < a.answers.size(); ++i)
-        o += fmt::format("  {}. {}\n", i + 1, a.answers[i]);
+        o += fmt::format("  {}. {}\n", i + 1, term(a.answers[i]));
     return o;
 }
 

@@ -5,6 +5,7 @@
 #include "io/profile_loader.h"
 #include "test_support.h"
 
+#include <QTemporaryDir>
 #include <QTextStream>
 
 namespace {
@@ -75,6 +76,51 @@ class TstRealdataStepMetrics : public QObject {
         QCOMPARE(r.crossCheck.mismatches, std::size_t(0));
         QCOMPARE(r.crossCheck.rows.size(), std::size_t(1));
         QVERIFY(r.crossCheck.rows[0].matched);
+    }
+    // The trace-only path (a collection whose offline parse wrote only trace_view.json): the same folder
+    // with every CSV hidden. Kernels come from the trace's device lanes, housekeeping tasks (event
+    // record/wait, notify, write value, SDMA/PCIe copies, placeholders) and the HCCL plane tasks left out,
+    // the HCCL group-lane collectives counted: the same 191 kernels, and the same figures within 1 µs.
+    void traceOnlyMatchesStepTraceTime_data() { stepMetricsMatchStepTraceTime_data(); }
+    void traceOnlyMatchesStepTraceTime() {
+        QVERIFY(bstest::requireRealdata());
+        QFETCH(QString, rank);
+        const QString dir = bstest::realdata(QStringLiteral("torch_npu_resnet_ddp/") + rank);
+        const auto theirs = profilerRow(dir + QStringLiteral("/ASCEND_PROFILER_OUTPUT/step_trace_time.csv"));
+        QVERIFY(theirs.contains(QStringLiteral("Free")));
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath(QStringLiteral("only_ascend_pt/ASCEND_PROFILER_OUTPUT"));
+        QVERIFY(QDir().mkpath(out));
+        QVERIFY(QFile::copy(dir + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json"),
+                            out + QStringLiteral("/trace_view.json")));
+        bs::RankFolder rk{bstest::s(tmp.filePath(QStringLiteral("only_ascend_pt"))), bstest::s(out), "torch_npu",
+                          "only"};
+        auto loaded = bs::loadRank(rk);
+        QVERIFY(loaded.hasAnyData);
+        const auto& inv = loaded.profile->inventory;
+        QCOMPARE(inv.kernelSource, bs::KernelSource::TraceDevice);
+        auto r = bs::analyzeProfile(*loaded.profile);
+        QCOMPARE(r.metrics.size(), std::size_t(1));
+        const auto& m = r.metrics[0];
+        QCOMPARE(m.kernelCount, std::size_t(191)); // = kernel_details.csv's rows
+        const double freeUs = theirs.value(QStringLiteral("Free"));
+        const double prepUs = theirs.value(QStringLiteral("Preparing"));
+        const double busyUs = theirs.value(QStringLiteral("Computing")) +
+                              theirs.value(QStringLiteral("Communication(Not Overlapped)"));
+        QVERIFY2(std::abs(bs::nsToUs(m.internalBubbleTotal) - freeUs) <= 1.0,
+                 qPrintable(QStringLiteral("internal %1 vs Free %2").arg(bs::nsToUs(m.internalBubbleTotal)).arg(freeUs)));
+        QVERIFY2(std::abs(bs::nsToUs(m.prelaunchGap) - prepUs) <= 1.0,
+                 qPrintable(QStringLiteral("prelaunch %1 vs Preparing %2").arg(bs::nsToUs(m.prelaunchGap)).arg(prepUs)));
+        QVERIFY2(std::abs(bs::nsToUs(m.busyUnion) - busyUs) <= 1.0,
+                 qPrintable(QStringLiteral("busy %1 vs %2").arg(bs::nsToUs(m.busyUnion)).arg(busyUs)));
+        // The inventory says what was counted and what was left out.
+        std::size_t hcclCollectives = 0, notifyWait = 0;
+        for (const auto& [type, n] : inv.traceTaskTypesCounted)
+            if (type == "HCCL (group lane collectives)") hcclCollectives = n;
+        for (const auto& [type, n] : inv.traceTaskTypesSkipped)
+            if (type == "Notify Wait") notifyWait = n;
+        QCOMPARE(hcclCollectives, std::size_t(4)); // kernel_details.csv: 4 rows with Accelerator Core HCCL
+        QVERIFY(notifyWait > 0);
     }
 };
 

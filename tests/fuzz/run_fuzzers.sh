@@ -8,7 +8,7 @@ SECONDS_PER=${1:-1200}
 JOBS=${2:-2}
 B=build-fuzz
 CXX=clang++ CC=clang cmake -S . -B $B -G Ninja -DBUBBLESCOPE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" > $B.log 2>&1
+  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow -fno-omit-frame-pointer" > $B.log 2>&1
 cmake --build $B --target fuzz_csv fuzz_trace_json fuzz_comm_json fuzz_discovery fuzz_analysis >> $B.log 2>&1
 R=../shared/realdata
 mkdir -p $B/corpus/{fuzz_csv,fuzz_trace_json,fuzz_comm_json,fuzz_discovery,fuzz_analysis} $B/crashes
