@@ -1,6 +1,7 @@
 #include "analysis/analysis_run.h"
 
 #include "analysis/anomaly_discovery.h"
+#include "analysis/comm_waits.h"
 
 #include "analysis/health_check.h"
 #include "analysis/recommendations.h"
@@ -32,8 +33,10 @@ AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules) {
     const bool compile = std::any_of(r.findings.begin(), r.findings.end(),
                                      [](const Finding& f) { return f.id == "first_step_compile"; });
     r.anomaly = discoverAnomalies(profile, r.steps, r.metrics, rules, compile);
+    lowerConfidenceForDataErrors(r.anomaly, r.findings);
     addRecommendations(r.anomaly, profile, r.findings);
-    answerBubbleFirstQuestions(r.anomaly, r.steps, r.metrics);
+    answerBubbleFirstQuestions(r.anomaly, r.steps, r.metrics, r.findings);
+    answerCommWaits(r.anomaly, r.steps); // §1: a waiting collective's time is the slowest peer's
     r.architecture = analyzeArchitecture(profile, r.steps, r.anomaly.windows, rules);
     return r;
 }

@@ -1,6 +1,7 @@
 #include "analysis/anomaly_discovery.h"
 
 #include "analysis/bubble_windows.h"
+#include "analysis/comm_waits.h"
 #include "analysis/host_evidence.h"
 #include "analysis/op_analysis.h"
 #include "analysis/step_groups.h"
@@ -126,6 +127,69 @@ void groupRisks(AnomalyResult& a, const Profile& p, const StepSet& steps,
     (void)metrics;
 }
 
+// PARTIAL_CAPTURE_BOUNDARY (§6): the largest gap is a capture-boundary gap (any window of the largest
+// length, so that the order of equal windows decides nothing), a step is cut by the capture edge (a cut
+// timeline), or kernels ran before the first step marker. The note says which.
+void partialCapture(AnomalyResult& a, const Profile& p, const StepSet& steps) {
+    std::vector<std::string> why;
+    for (const auto& w : a.windows) {
+        if (w.span.length() != a.windows.front().span.length()) break;
+        if (!w.boundary) continue;
+        why.push_back(
+            fmt::format("the largest window {} is a capture-boundary gap ({})", w.id, w.boundaryReason));
+        break;
+    }
+    if (p.inventory.traceTruncated)
+        why.emplace_back("the trace is cut, so its last step is cut by the capture edge");
+    if (steps.kernelsBeforeFirst > 0)
+        why.push_back(fmt::format("{} kernel{} ran before the first step marker", steps.kernelsBeforeFirst,
+                                  steps.kernelsBeforeFirst == 1 ? "" : "s"));
+    if (why.empty()) return;
+    addTag(a.globalTags, "PARTIAL_CAPTURE_BOUNDARY");
+    std::string note = "PARTIAL_CAPTURE_BOUNDARY: ";
+    for (std::size_t i = 0; i < why.size(); ++i)
+        note += (i ? "; " : "") + why[i];
+    a.notes.push_back(note + ".");
+}
+
+// Hidden-issue verdict on the dominant group (§6): present when its underfeed ratio avg reaches
+// underfeed_heavy_ratio or any of its steps carries a prelaunch / tail / internal heavy tag (each step
+// against its own X); hiddenIssueReasons names every condition that fired.
+void hiddenIssueVerdict(AnomalyResult& a, const StepSet& steps, const std::vector<StepMetrics>& metrics) {
+    const Rulebook& r = a.rules;
+    if (a.groups.empty()) {
+        a.severity = "none";
+        return;
+    }
+    const StepGroup& g = a.groups.front();
+    if (g.underfeedRatio.avg >= r.underfeed_heavy_ratio)
+        a.hiddenIssueReasons.push_back(fmt::format("underfeed ratio avg {:.3f} >= {:.2f}",
+                                                   g.underfeedRatio.avg, r.underfeed_heavy_ratio));
+    const char* const heavyTags[] = {"PRELAUNCH_GAP_HEAVY", "TAIL_GAP_HEAVY", "INTERNAL_BUBBLE_HEAVY"};
+    std::vector<std::vector<int>> heavySteps(3);
+    for (int s : g.steps)
+        for (const auto& t : a.stepTags[static_cast<std::size_t>(s)].tags)
+            if (t == "PRELAUNCH_GAP_HEAVY" || t == "TAIL_GAP_HEAVY" || t == "INTERNAL_BUBBLE_HEAVY")
+                heavySteps[static_cast<std::size_t>(std::find(std::begin(heavyTags), std::end(heavyTags), t) -
+                                                    std::begin(heavyTags))]
+                    .push_back(s);
+    for (std::size_t k = 0; k < 3; ++k) {
+        if (heavySteps[k].empty()) continue;
+        const auto first = static_cast<std::size_t>(heavySteps[k].front());
+        const StepMetrics& m = metrics[first];
+        const TimeNs gap = k == 0 ? m.prelaunchGap : (k == 1 ? m.tailGap : m.largestInternalBubble);
+        const double X = std::max(r.heavy_gap_min_ms, r.heavy_gap_service_fraction * nsToMs(m.service));
+        const auto& st = steps.steps[first];
+        a.hiddenIssueReasons.push_back(fmt::format(
+            "{} on {} of {} step{} (step {}: {} {:.3f} ms >= X = {:.3f} ms)", heavyTags[k],
+            heavySteps[k].size(), g.steps.size(), g.steps.size() == 1 ? "" : "s",
+            st.number >= 0 ? std::to_string(st.number) : std::string("pseudo"),
+            k == 0 ? "prelaunch" : (k == 1 ? "tail" : "largest internal bubble"), nsToMs(gap), X));
+    }
+    a.hiddenIssuePresent = !a.hiddenIssueReasons.empty();
+    a.severity = !a.hiddenIssuePresent ? "none" : (g.recurring ? "high" : "medium");
+}
+
 void stepTagsOf(AnomalyResult& a, const std::vector<StepMetrics>& metrics) {
     const Rulebook& r = a.rules;
     for (std::size_t i = 0; i < metrics.size(); ++i) {
@@ -140,6 +204,62 @@ void stepTagsOf(AnomalyResult& a, const std::vector<StepMetrics>& metrics) {
             t.tags.insert(t.tags.begin(), "DEVICE_IDLE_GAP_HEAVY");
         a.stepTags.push_back(std::move(t));
     }
+}
+
+// soft_root_cause_summary (core/README.md, "Soft-cause confidence"): each label with the significant
+// windows carrying it, their time and share of all significant bubble time, largest first; evidence from
+// its three largest windows. Labels outside the top windows count too: a label on many small windows
+// can hold more time than the top five.
+void summarizeSoftCauses(AnomalyResult& a) {
+    const Rulebook& r = a.rules;
+    TimeNs total = 0;
+    std::map<std::string, std::vector<const BubbleWindow*>> byLabel;
+    for (const auto& w : a.windows) {
+        total = addSaturating(total, w.span.length());
+        for (const auto& l : w.labels)
+            byLabel[l].push_back(&w);
+    }
+    for (const auto& [label, ws] : byLabel) {
+        SoftCause c;
+        c.label = label;
+        c.windowCount = ws.size();
+        std::set<std::string> groupsHit, stepsHit;
+        for (const auto* w : ws) {
+            c.duration = addSaturating(c.duration, w->span.length());
+            groupsHit.insert(w->groupId);
+            stepsHit.insert(w->stepId);
+        }
+        c.share = total > 0 ? static_cast<double>(c.duration) / static_cast<double>(total) : 0.0;
+        const bool oneStep = stepsHit.size() == 1 && ws.front()->stepIndex >= 0;
+        const bool oneGroup = groupsHit.size() == 1 && !ws.front()->groupId.empty();
+        c.scope = oneStep ? "step" : (oneGroup ? "group" : "global");
+        c.target = oneStep ? ws.front()->stepId : (oneGroup ? ws.front()->groupId : "");
+        const bool high = ws.size() >= 3 && c.share >= r.soft_cause_high_share;
+        const bool medium =
+            c.share >= r.soft_cause_medium_share && (ws.size() >= 2 || c.share >= r.soft_cause_high_share);
+        c.confidence = label == "insufficient_evidence" || a.confidence == "low"
+                           ? "low"
+                           : (high ? "high" : (medium ? "medium" : "low"));
+        for (std::size_t i = 0; i < ws.size() && i < 3; ++i) {
+            const auto* w = ws[i];
+            const auto idx = static_cast<std::size_t>(std::find(w->labels.begin(), w->labels.end(), label) -
+                                                      w->labels.begin());
+            c.evidence.push_back(
+                fmt::format("{} (step {}, {:.3f} ms): {}", w->id, w->stepId, nsToMs(w->span.length()),
+                            idx < w->labelEvidence.size() ? w->labelEvidence[idx] : std::string()));
+        }
+        if (ws.size() > 3) {
+            TimeNs rest = 0;
+            for (std::size_t i = 3; i < ws.size(); ++i)
+                rest = addSaturating(rest, ws[i]->span.length());
+            c.evidence.push_back(fmt::format("and {} more window{} ({:.3f} ms)", ws.size() - 3,
+                                             ws.size() - 3 == 1 ? "" : "s", nsToMs(rest)));
+        }
+        a.softCauses.push_back(std::move(c));
+    }
+    std::stable_sort(a.softCauses.begin(), a.softCauses.end(), [](const SoftCause& x, const SoftCause& y) {
+        return x.duration != y.duration ? x.duration > y.duration : x.windowCount > y.windowCount;
+    });
 }
 
 } // namespace
@@ -214,7 +334,8 @@ AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps,
         std::min<std::size_t>(a.windows.size(), static_cast<std::size_t>(std::max(0, r.top_windows)));
     bool commTop = false;
     for (std::size_t i = 0; i < topN; ++i)
-        if (a.windows[i].evidence.hostTraceExists && a.windows[i].evidence.commRatio >= r.comm_ratio_min)
+        if (a.windows[i].evidence.hostTraceExists && !a.windows[i].boundary &&
+            a.windows[i].evidence.commRatio >= r.comm_ratio_min)
             commTop = true;
     bool polluted = false, anchor = false;
     for (const auto& o : a.ops) {
@@ -226,9 +347,8 @@ AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps,
     if (anchor) addTag(a.globalTags, "WAIT_ANCHOR_FALSE_HOTSPOT");
     for (const auto& ai : a.aicpuOps)
         if (ai.cls == "AICPU_EXPOSED_NOT_ALLOWED") addTag(a.globalTags, "AICPU_EXPOSED_RISK");
-    const bool largestAtEdge = !a.windows.empty() && a.windows.front().boundary;
-    if (largestAtEdge || steps.kernelsBeforeFirst > 0 || p.inventory.traceTruncated)
-        addTag(a.globalTags, "PARTIAL_CAPTURE_BOUNDARY");
+    analyzeCommunication(a, p, steps, metrics); // §1: per-step comm time, COMM_WAIT_HEAVY collectives
+    partialCapture(a, p, steps);
     for (const auto& g : a.groups)
         for (const auto& t : g.tags)
             if (t == "HOST_ORIGINATED_RISK" || t == "UNTRACED_HOST_BLOCKING_RISK" ||
@@ -241,24 +361,12 @@ AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps,
     if (!a.hostTraceExists)
         a.notes.push_back("No host trace: bubbles are facts, their causes cannot be attributed.");
     if (!a.pmuExists)
-        a.notes.push_back("No usable PMU columns: compute/memory-bound verdicts are pmu_unavailable (collect "
-                          "Level1 + PipeUtilization).");
+        a.notes.push_back("No usable PMU columns: compute/memory-bound verdicts are pmu_unavailable (the "
+                          "recommendations say what the collection lacks).");
 
-    // Verdict on the dominant group.
-    if (!a.groups.empty()) {
-        const StepGroup& g = a.groups.front();
-        const double X = std::max(r.heavy_gap_min_ms, r.heavy_gap_service_fraction * g.service.avg);
-        double largest = 0;
-        for (int s : g.steps)
-            largest = std::max(largest, nsToMs(metrics[static_cast<std::size_t>(s)].largestInternalBubble));
-        a.hiddenIssuePresent = !(g.underfeedRatio.avg < r.underfeed_heavy_ratio && largest < X);
-        a.severity = !a.hiddenIssuePresent ? "none" : (g.recurring ? "high" : "medium");
-    } else {
-        a.severity = "none";
-    }
-    for (const auto& g : a.groups)
-        a.requiresHostFollowup |= g.requiresFollowup;
-    if (!a.hostTraceExists && !a.windows.empty()) a.requiresHostFollowup = true;
+    hiddenIssueVerdict(a, steps, metrics);
+    // requires_host_followup is settled from the recommendations (recommendations.cpp): one rule for the
+    // JSON flag, the report's follow-up sentence and each recommendation's follow-up.
 
     // Confidence (§10.1).
     double topCov = 0;
@@ -273,36 +381,8 @@ AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps,
     else
         a.confidence = "medium";
 
-    // Soft root-cause summary: labels over the top windows.
-    std::map<std::string, std::vector<const BubbleWindow*>> byLabel;
-    for (std::size_t i = 0; i < topN; ++i)
-        for (const auto& l : a.windows[i].labels)
-            byLabel[l].push_back(&a.windows[i]);
-    for (const auto& [label, ws] : byLabel) {
-        SoftCause c;
-        c.label = label;
-        std::set<std::string> groupsHit;
-        for (const auto* w : ws)
-            groupsHit.insert(w->groupId);
-        const bool oneGroup = groupsHit.size() == 1 && !ws.front()->groupId.empty();
-        c.scope = ws.size() == 1 ? "step" : (oneGroup ? "group" : "global");
-        c.target = ws.size() == 1 ? ws.front()->stepId : (oneGroup ? ws.front()->groupId : "");
-        c.confidence = label == "insufficient_evidence"
-                           ? "low"
-                           : (ws.size() >= 3 ? "high" : (ws.size() == 2 ? "medium" : "low"));
-        if (a.confidence == "low") c.confidence = "low";
-        for (const auto* w : ws) {
-            const auto idx = static_cast<std::size_t>(std::find(w->labels.begin(), w->labels.end(), label) -
-                                                      w->labels.begin());
-            c.evidence.push_back(
-                fmt::format("{} (step {}, {:.3f} ms): {}", w->id, w->stepId, nsToMs(w->span.length()),
-                            idx < w->labelEvidence.size() ? w->labelEvidence[idx] : std::string()));
-        }
-        a.softCauses.push_back(std::move(c));
-    }
-    std::stable_sort(a.softCauses.begin(), a.softCauses.end(), [](const SoftCause& x, const SoftCause& y) {
-        return x.evidence.size() > y.evidence.size();
-    });
+    // Soft root-cause summary: every label over all significant windows, weighted by their time.
+    summarizeSoftCauses(a);
     return a;
 }
 

@@ -31,6 +31,9 @@ struct HostEvidence {
     double coverage = 0, syncRatio = 0, commRatio = 0;
     std::optional<double> parallelism;       // undefined when coverage is 0
     std::vector<HostEventOverlap> topEvents; // top 3 by overlap
+    // The sync / copy and communication markers behind syncRatio and commRatio: top 3 by overlap, one
+    // per nest of frames on a thread.
+    std::vector<HostEventOverlap> topSyncMarkers, topCommMarkers;
 };
 
 struct BubbleWindow {
@@ -40,7 +43,10 @@ struct BubbleWindow {
     std::string stepId;  // "50", "pseudo", "global"
     std::string groupId; // "" when none
     Interval span;
-    bool boundary = false; // touches the capture edge: never attributed to the host
+    // A capture-boundary gap (ANALYSIS.md §6): one the capture itself may have produced. Never attributed
+    // to the host; boundaryReason says which condition made it one.
+    bool boundary = false;
+    std::string boundaryReason;
     std::vector<NeighbourKernel> before, after;
     HostEvidence evidence;
     std::vector<std::string> labels;
@@ -102,13 +108,39 @@ struct Recommendation {
     std::string action;
     std::string why;
     bool followupRequired = false;
+    // What the follow-up is (empty when none): "host" (sample the host process, or collect the host
+    // activity the capture lacks — these make requires_host_followup true), "recollect" (a collection
+    // setting or export), "other_ranks" (compare with the other ranks).
+    std::string followupKind;
     std::string evidenceGap;
     std::string priority; // P0…P3
 };
 
+// One candidate label over all significant windows (not only the top ones), weighted by their time.
 struct SoftCause {
     std::string label, confidence, scope, target;
+    std::size_t windowCount = 0; // significant windows carrying the label
+    TimeNs duration = 0;         // their total length
+    double share = 0;            // of the total length of all significant windows
     std::vector<std::string> evidence;
+};
+
+// One communication.json op (ANALYSIS.md §1): its time split by what the collective was doing.
+struct CollectiveWait {
+    std::string name, kind, stepKey; // op name, collective / p2p, the file's step key ("step50")
+    int stepIndex = -1;              // the step it belongs to (-1: none found)
+    TimeNs start = 0;                // 0: not written
+    TimeNs elapse = 0, wait = 0, transit = 0, sync = 0, idle = 0;
+    double waitRatio = 0;          // Wait / (Wait + Transit), 0 when both are 0
+    std::vector<std::string> tags; // COMM_WAIT_HEAVY
+};
+
+// Per step: device time spent in communication, and from communication.json what it was made of.
+struct StepComm {
+    TimeNs exposed = 0;    // HCCL busy time not overlapped by other kernels (Communication(Not Overlapped))
+    bool fromJson = false; // communication.json exists (wait/transit/sync are known, 0 included)
+    TimeNs elapse = 0, wait = 0, transit = 0, sync = 0;
+    std::size_t collectives = 0, waitHeavy = 0;
 };
 
 struct AnomalyResult {
@@ -125,7 +157,10 @@ struct AnomalyResult {
     TimeNs captureStart = 0, captureEnd = 0, globalBusy = 0, largestGap = 0;
     std::vector<Interval> topGlobalGaps;
     bool hiddenIssuePresent = false;
-    std::string severity; // none / medium / high
+    std::string severity;                        // none / medium / high
+    std::vector<std::string> hiddenIssueReasons; // which §6 conditions made the verdict true
+    std::vector<CollectiveWait> collectives;     // communication.json ops, by start
+    std::vector<StepComm> stepComm;              // one per step
     bool requiresHostFollowup = false;
     std::string confidence; // high / medium / low
     bool hostTraceExists = false, stacksExist = false, shapesExist = false, pmuExists = false;

@@ -14,6 +14,39 @@ NeighbourKernel neighbour(const Profile& p, std::size_t i) {
     return {i, std::string(p.str(k.name)), std::string(p.str(k.taskType)), k.start, k.dur, k.wait, k.stream};
 }
 
+// ANALYSIS.md §6: is this a capture-boundary gap, one the capture itself may have produced? Only a global
+// gap before the first step or after the last one, the first step's prelaunch when kernels ran before its
+// marker or the host trace starts after it, and the last step's tail when the host trace ends before the
+// step does. Every other prelaunch / tail window happened while the host was recorded: an ordinary window.
+bool captureBoundary(WindowScope scope, int stepIndex, Interval span, const StepSet& steps,
+                     const HostIndex& host, std::string& reason) {
+    if (steps.steps.empty()) return false;
+    const Step& first = steps.steps.front();
+    const Step& last = steps.steps.back();
+    if (scope == WindowScope::Global) {
+        if (span.b <= first.start)
+            reason = "a gap before the first step: the capture may have started inside the work";
+        else if (span.a >= last.end)
+            reason = "a gap after the last step: the capture may have stopped inside the work";
+        return !reason.empty();
+    }
+    const auto i = static_cast<std::size_t>(stepIndex);
+    const bool emptyStep = scope == WindowScope::Prelaunch && span.b == steps.steps[i].end;
+    if (scope == WindowScope::Prelaunch && i == 0) {
+        if (steps.kernelsBeforeFirst > 0)
+            reason =
+                fmt::format("the first step's prelaunch, and {} kernel{} ran before its marker: the capture "
+                            "began inside the work",
+                            steps.kernelsBeforeFirst, steps.kernelsBeforeFirst == 1 ? "" : "s");
+        else if (host.hostTraceExists() && host.traceStart() > first.start)
+            reason = "the first step's prelaunch, and the host trace starts after the step does";
+    }
+    if (reason.empty() && (scope == WindowScope::Tail || emptyStep) && i + 1 == steps.steps.size() &&
+        host.hostTraceExists() && host.traceEnd() < last.end)
+        reason = "the last step's tail, and the host trace ends before the step does";
+    return !reason.empty();
+}
+
 } // namespace
 
 std::vector<BubbleWindow> findBubbleWindows(const Profile& p, const StepSet& steps,
@@ -32,7 +65,7 @@ std::vector<BubbleWindow> findBubbleWindows(const Profile& p, const StepSet& ste
                               ? std::to_string(steps.steps[static_cast<std::size_t>(stepIndex)].number)
                               : std::string("pseudo"));
         w.span = span;
-        w.boundary = span.a <= capture.a || span.b >= capture.b;
+        w.boundary = captureBoundary(scope, stepIndex, span, steps, host, w.boundaryReason);
         out.push_back(std::move(w));
     };
     for (std::size_t i = 0; i < metrics.size(); ++i) {

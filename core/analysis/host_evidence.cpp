@@ -66,9 +66,13 @@ HostIndex::HostIndex(const Profile& p, const StepSet& steps) : p_(p) {
         minService = std::min(minService, s.end - s.start);
     std::vector<Interval> all, sync, comm;
     std::map<std::uint32_t, std::vector<Interval>> lanes;
-    std::vector<signed char> cls(p.strings.size(), -1); // per name: bit0 sync, bit1 comm, 4 = marker
+    std::vector<signed char>& cls = nameClass_;
+    cls.assign(p.strings.size(), -1); // per name: bit0 sync, bit1 comm, 4 = marker
+    if (hostTraceExists_) traceStart_ = INT64_MAX, traceEnd_ = INT64_MIN;
     for (std::size_t i = 0; i < p.hostEvents.size(); ++i) {
         const auto& e = p.hostEvents[i];
+        traceStart_ = std::min(traceStart_, e.ts);
+        traceEnd_ = std::max(traceEnd_, e.end());
         signed char& c = cls[e.name];
         if (c < 0) {
             const std::string_view n = p.str(e.name);
@@ -193,8 +197,8 @@ HostEvidence HostIndex::evidence(Interval w) const {
         if (ex.dur != ey.dur) return ex.dur < ey.dur;
         return ex.ts < ey.ts;
     });
-    for (std::size_t k = 0; k < hits.size() && k < 3; ++k) {
-        const auto& e = p_.hostEvents[hits[k].second];
+    auto overlapOf = [&](const std::pair<TimeNs, std::size_t>& h) {
+        const auto& e = p_.hostEvents[h.second];
         const auto& lane = p_.lanes[e.lane];
         std::string thread;
         auto pit = p_.processes.find(lane.pid);
@@ -202,8 +206,30 @@ HostEvidence HostIndex::evidence(Interval w) const {
         auto tit = p_.threads.find({lane.pid, lane.tid});
         thread += tit != p_.threads.end() && !tit->second.name.empty() ? tit->second.name
                                                                        : "thread " + std::to_string(lane.tid);
-        ev.topEvents.push_back({std::string(p_.str(e.name)), thread, hits[k].first});
-    }
+        return HostEventOverlap{std::string(p_.str(e.name)), thread, h.first};
+    };
+    for (std::size_t k = 0; k < hits.size() && k < 3; ++k)
+        ev.topEvents.push_back(overlapOf(hits[k]));
+    // The markers behind the sync and communication ratios, top 3 each. Frames of one call nest on their
+    // thread (a Python `to` ⊃ aten::to ⊃ aten::_to_copy ⊃ aten::copy_): only the first of a nest counts,
+    // so that one call does not hide a marker on another thread (the CANN aclrtSynchronize* beside it).
+    auto markers = [&](int bit, std::vector<HostEventOverlap>& out) {
+        std::vector<std::size_t> chosen;
+        for (const auto& h : hits) {
+            if (out.size() >= 3) break;
+            const auto& e = p_.hostEvents[h.second];
+            if (!(nameClass_[e.name] & bit)) continue;
+            const bool nested = std::any_of(chosen.begin(), chosen.end(), [&](std::size_t c) {
+                const auto& x = p_.hostEvents[c];
+                return x.lane == e.lane && x.ts < e.end() && e.ts < x.end();
+            });
+            if (nested) continue;
+            chosen.push_back(h.second);
+            out.push_back(overlapOf(h));
+        }
+    };
+    markers(1, ev.topSyncMarkers);
+    markers(2, ev.topCommMarkers);
     return ev;
 }
 

@@ -11,6 +11,10 @@ class HostIndex {
   public:
     HostIndex(const Profile& profile, const StepSet& steps);
     bool hostTraceExists() const { return hostTraceExists_; }
+    // First start and last end of any host event (markers and enclosing frames included): what the host
+    // side of the capture recorded. Both 0 without a host trace.
+    TimeNs traceStart() const { return traceStart_; }
+    TimeNs traceEnd() const { return traceEnd_; }
     HostEvidence evidence(Interval window) const;
     std::size_t eventsUsed() const { return used_.size(); }
 
@@ -20,6 +24,8 @@ class HostIndex {
   private:
     const Profile& p_;
     bool hostTraceExists_ = false;
+    TimeNs traceStart_ = 0, traceEnd_ = 0;
+    std::vector<signed char> nameClass_;  // per string id: bit0 sync marker, bit1 comm marker, 4 step marker
     std::vector<std::size_t> used_;       // indices of host events taken as evidence (sorted by ts)
     std::vector<std::size_t> longEvents_; // of those, events longer than kLong (sorted by ts)
     std::vector<TimeNs> longMaxEnd_;      // segment tree over longEvents_: the latest end below each node

@@ -16,7 +16,7 @@ struct Acc {
     std::string name, taskType;
     std::size_t calls = 0;
     TimeNs dur = 0, wait = 0;
-    bool polluted = false;
+    std::size_t pollutedCalls = 0; // calls whose wait span overlaps a communication window
     std::map<StrId, std::size_t> shapeIds;
     std::vector<std::size_t> kernels;
 };
@@ -158,8 +158,7 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
         a.wait = addSaturating(a.wait, k.wait);
         ++a.shapeIds[k.inputShapes];
         a.kernels.push_back(i);
-        if (k.wait > 0 && !a.polluted && intersectLength(comm, {k.start - k.wait, k.start}) > 0)
-            a.polluted = true;
+        if (k.wait > 0 && intersectLength(comm, {k.start - k.wait, k.start}) > 0) ++a.pollutedCalls;
     }
     std::vector<OpStats> ops;
     std::vector<const Acc*> src;
@@ -173,7 +172,9 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
         o.waitAvgUs = nsToUs(a.wait) / static_cast<double>(a.calls);
         o.totalCostAvgUs = o.durAvgUs + o.waitAvgUs;
         o.waitRatio = o.totalCostAvgUs > 0 ? o.waitAvgUs / o.totalCostAvgUs : 0;
-        o.waitPollution = a.polluted;
+        // §6 WAIT_POLLUTION_RISK: a real wait (not the ~1.5 us launch wait every op next to a collective
+        // shows) on at least half of the calls.
+        o.waitPollution = o.waitAvgUs >= r.wait_pollution_min_us && 2 * a.pollutedCalls >= a.calls;
         std::size_t best = 0;
         for (const auto& [sid, n] : a.shapeIds)
             if (n > best) best = n, o.shapes = std::string(p.str(sid));

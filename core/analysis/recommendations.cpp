@@ -1,5 +1,7 @@
 #include "analysis/recommendations.h"
 
+#include "analysis/collection_advice.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
@@ -11,262 +13,400 @@ namespace {
 bool hasTag(const std::vector<std::string>& v, const char* t) {
     return std::find(v.begin(), v.end(), t) != v.end();
 }
+bool hasLabel(const BubbleWindow& w, const char* l) {
+    return std::find(w.labels.begin(), w.labels.end(), l) != w.labels.end();
+}
 bool hasFinding(const std::vector<Finding>& f, const char* id) {
     return std::any_of(f.begin(), f.end(), [&](const Finding& x) { return x.id == id; });
 }
-std::size_t labelCount(const AnomalyResult& a, const char* label, std::size_t topN) {
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < topN && i < a.windows.size(); ++i)
-        if (std::find(a.windows[i].labels.begin(), a.windows[i].labels.end(), label) !=
-            a.windows[i].labels.end())
-            ++n;
-    return n;
+bool groupHasTag(const AnomalyResult& a, const std::string& groupId, const char* tag) {
+    for (const auto& g : a.groups)
+        if (g.id == groupId) return hasTag(g.tags, tag);
+    return false;
 }
 
-} // namespace
+std::size_t topCount(const AnomalyResult& a) {
+    return std::min<std::size_t>(a.windows.size(),
+                                 static_cast<std::size_t>(std::max(0, a.rules.top_windows)));
+}
 
-void addRecommendations(AnomalyResult& a, const Profile& p, const std::vector<Finding>& findings) {
-    auto rec = [&](const char* scope, std::string target, std::string action, std::string why, bool followup,
-                   std::string gap, const char* prio) {
-        a.recommendations.push_back(
-            {scope, std::move(target), std::move(action), std::move(why), followup, std::move(gap), prio});
-    };
-    const std::size_t topN =
-        std::min<std::size_t>(a.windows.size(), static_cast<std::size_t>(std::max(0, a.rules.top_windows)));
-    const bool bubbles = !a.windows.empty();
-    const std::string dom = a.groups.empty() ? std::string() : a.groups.front().id;
-    if (hasTag(a.globalTags, "UNTRACED_HOST_BLOCKING_RISK"))
-        rec("step_group", dom,
-            "Sample the host during the bubbles (py-spy dump / perf record on the training or serving "
-            "process) and "
-            "look for locks, GC or blocking I/O.",
-            "The device idles while the host trace shows almost nothing: the cause is possibly outside the "
-            "traced code.",
-            true, "host activity during the windows is not traced", "P0");
-    if (hasTag(a.globalTags, "HOST_ORIGINATED_RISK"))
-        rec("step_group", dom,
-            "Reduce host work between launches at the recurring position (move Python bookkeeping off the "
-            "critical path, batch small ops, enable graph mode / task queue).",
-            "Recurring bubbles are covered by host activity without sync or communication markers: probable "
-            "host launch lag.",
-            false, "", "P0");
-    // Single windows (no recurring risk tag) still deserve a look when their evidence points somewhere.
-    for (std::size_t i = 0; i < topN; ++i) {
+TimeNs bubbleTime(const AnomalyResult& a) {
+    TimeNs t = 0;
+    // Saturating (time.h): windows of overlapping Step Id steps can together pass int64.
+    for (const auto& w : a.windows)
+        t = addSaturating(t, w.span.length());
+    return t;
+}
+
+// The windows carrying a label, over all significant windows: "15 significant windows (4.782 ms, 10.6 %
+// of the bubble time)".
+std::string labelWindows(const AnomalyResult& a, const char* label, std::size_t* count = nullptr) {
+    std::size_t n = 0;
+    TimeNs t = 0;
+    for (const auto& w : a.windows)
+        if (hasLabel(w, label)) ++n, t = addSaturating(t, w.span.length());
+    if (count) *count = n;
+    const TimeNs total = bubbleTime(a);
+    return fmt::format("{} significant window{} ({:.3f} ms, {:.1f} % of the bubble time)", n,
+                       n == 1 ? "" : "s", nsToMs(t),
+                       total ? 100.0 * static_cast<double>(t) / static_cast<double>(total) : 0.0);
+}
+
+std::string baseName(const std::string& path) {
+    const auto pos = path.find_last_of('/');
+    return pos == std::string::npos ? path : path.substr(pos + 1);
+}
+
+// Appends recommendations; the follow-up flag follows from its kind (empty: none).
+struct Recs {
+    AnomalyResult& a;
+    void add(const char* scope, std::string target, std::string action, std::string why, const char* followup,
+             std::string gap, const char* prio) {
+        a.recommendations.push_back({scope, std::move(target), std::move(action), std::move(why),
+                                     *followup != 0, followup, std::move(gap), prio});
+    }
+    void add(const char* scope, const CollectionAdvice& c, const char* followup, const char* prio) {
+        add(scope, "", c.action, c.why, followup, c.gap, prio);
+    }
+};
+
+void hostRiskRecommendations(Recs& rec, const AnomalyResult& a) {
+    for (const auto& g : a.groups) {
+        if (hasTag(g.tags, "UNTRACED_HOST_BLOCKING_RISK"))
+            rec.add(
+                "step_group", g.id,
+                "Sample the host during the bubbles (py-spy dump / perf record on the training or serving "
+                "process) and look for locks, GC or blocking I/O.",
+                a.hostTraceExists
+                    ? fmt::format(
+                          "The device idles ({:.0f} % underfeed) while host events cover only {:.0f} % "
+                          "of its largest windows: the cause is possibly outside the traced code.",
+                          g.underfeedRatio.avg * 100, g.topWindowCoverageMean * 100)
+                    : fmt::format(
+                          "The device idles ({:.0f} % underfeed) and there is no host trace: sampling "
+                          "the host is the only evidence of what it did meanwhile.",
+                          g.underfeedRatio.avg * 100),
+                "host",
+                a.hostTraceExists ? "host activity during the windows is not traced" : "no host trace", "P0");
+        if (hasTag(g.tags, "HOST_ORIGINATED_RISK"))
+            rec.add(
+                "step_group", g.id,
+                "Reduce host work between launches at the recurring position (move Python bookkeeping off "
+                "the critical path, batch small ops, enable graph mode / task queue).",
+                "Recurring bubbles are covered by host activity without sync or communication markers: "
+                "probable host launch lag.",
+                "", "", "P0");
+    }
+}
+
+// Single windows (no risk tag on their group) still deserve a look when their evidence points somewhere.
+void windowRecommendations(Recs& rec, const AnomalyResult& a) {
+    for (std::size_t i = 0; i < topCount(a); ++i) {
         const auto& w = a.windows[i];
-        const auto has = [&](const char* l) {
-            return std::find(w.labels.begin(), w.labels.end(), l) != w.labels.end();
-        };
         const std::string after =
             w.after.empty() ? std::string("the next kernel") : "`" + w.after.front().name + "`";
-        if (has("possible_untraced_host_blocking") && w.evidence.hostTraceExists &&
-            !hasTag(a.globalTags, "UNTRACED_HOST_BLOCKING_RISK"))
-            rec("step_group", w.groupId,
-                fmt::format(
-                    "Sample the host (py-spy / perf) around step {} before {}: nothing traced covers {}.",
-                    w.stepId, after, w.id),
-                fmt::format("{} ({:.3f} ms) has {:.0f} % host coverage.", w.id, nsToMs(w.span.length()),
-                            w.evidence.coverage * 100),
-                true, "host activity during the window is not traced", "P2");
-        if (has("possible_host_launch_lag") && !hasTag(a.globalTags, "HOST_ORIGINATED_RISK"))
-            rec("step_group", w.groupId,
+        if (hasLabel(w, "possible_untraced_host_blocking") && w.evidence.hostTraceExists &&
+            !groupHasTag(a, w.groupId, "UNTRACED_HOST_BLOCKING_RISK"))
+            rec.add("step_group", w.groupId,
+                    fmt::format(
+                        "Sample the host (py-spy / perf) around step {} before {}: nothing traced covers {}.",
+                        w.stepId, after, w.id),
+                    fmt::format("{} ({:.3f} ms) has {:.0f} % host coverage.", w.id, nsToMs(w.span.length()),
+                                w.evidence.coverage * 100),
+                    "host", "host activity during the window is not traced", "P2");
+        if (hasLabel(w, "possible_host_launch_lag") && !groupHasTag(a, w.groupId, "HOST_ORIGINATED_RISK"))
+            rec.add(
+                "step_group", w.groupId,
                 fmt::format("Look at the host work before {} in step {} ({}): the device waits for launches.",
                             after, w.stepId, w.id),
                 fmt::format("{} ({:.3f} ms) is covered by host events without sync or communication markers.",
                             w.id, nsToMs(w.span.length())),
-                false, "", "P2");
+                "", "", "P2");
     }
-    if (labelCount(a, "possible_sync_or_h2d", topN) > 0)
-        rec("step_group", dom,
+}
+
+// Sync and communication labels over all significant windows, by their time.
+void labelRecommendations(Recs& rec, const AnomalyResult& a) {
+    const std::string dom = a.groups.empty() ? std::string() : a.groups.front().id;
+    std::size_t sync = 0, comm = 0;
+    const std::string syncText = labelWindows(a, "possible_sync_or_h2d", &sync);
+    const std::string commText = labelWindows(a, "possible_comm_wait", &comm);
+    if (sync > 0)
+        rec.add(
+            "step_group", dom,
             "Remove host-device synchronisation from the step (.item(), .cpu(), .to() of results, blocking "
-            "copies); "
-            "use non_blocking copies and keep values on the device.",
-            fmt::format("{} of the top {} windows are covered by sync/copy markers.",
-                        labelCount(a, "possible_sync_or_h2d", topN), topN),
-            false, "", "P1");
-    if (labelCount(a, "possible_comm_wait", topN) > 0 || hasTag(a.globalTags, "COMM_SYNC_RISK"))
-        rec("global", "",
+            "copies); use non_blocking copies and keep values on the device.",
+            fmt::format("{} {} covered by sync/copy markers.", syncText, sync == 1 ? "is" : "are"), "", "",
+            "P1");
+    const bool polluted = hasTag(a.globalTags, "WAIT_POLLUTION_RISK");
+    if (comm > 0 || hasTag(a.globalTags, "COMM_SYNC_RISK")) {
+        std::string why;
+        if (comm > 0)
+            why = fmt::format("{} {} covered by communication markers", commText, comm == 1 ? "is" : "are");
+        if (polluted)
+            why +=
+                std::string(why.empty() ? "O" : "; o") + "p waits overlap collectives (WAIT_POLLUTION_RISK)";
+        if (why.empty()) why = "Top windows are covered by communication markers";
+        rec.add(
+            "global", "",
             "Check the communication path: rank imbalance (compare the same step on other ranks), collective "
-            "placement, "
-            "and overlap of collectives with compute.",
-            "Top windows are covered by communication markers or op waits overlap collectives.", true,
-            "one rank's view cannot tell a slow peer from a slow link", "P1");
+            "placement, and overlap of collectives with compute.",
+            why + ".", "other_ranks", "one rank's view cannot tell a slow peer from a slow link", "P1");
+    }
+}
+
+void opRecommendations(Recs& rec, const AnomalyResult& a) {
     // Only the ops whose cost is mostly wait (wait anchors) and whose wait overlaps a collective: the
     // ones a wait-sorted ranking would wrongly put on top. At most five, by average total cost.
     int polluted = 0;
     for (const auto& o : a.ops)
         if (o.waitPollution && o.waitAnchor && ++polluted <= 5)
-            rec("op", o.name,
+            rec.add(
+                "op", o.name,
                 "Do not rank this op by its wait time: re-check it on the communication / sync path that "
                 "precedes it.",
                 fmt::format("Its wait span overlaps a collective (wait {:.1f} us of {:.1f} us total cost): "
                             "wait_not_reliable_for_rootcause.",
                             o.waitAvgUs, o.totalCostAvgUs),
-                false, "", "P2");
+                "", "", "P2");
     for (const auto& ai : a.aicpuOps)
         if (ai.cls == "AICPU_EXPOSED_NOT_ALLOWED")
-            rec("op", ai.name,
+            rec.add(
+                "op", ai.name,
                 "Replace the AI CPU kernel with an AI Core implementation or move it off the critical path.",
                 fmt::format("{} calls, {:.3f} ms, {:.0f} % hidden under compute{}.", ai.calls,
                             nsToMs(ai.durTotal), ai.maskedRatio * 100,
                             ai.touchesBubble ? ", next to a significant bubble" : ""),
-                false, "", ai.touchesBubble ? "P0" : "P1");
-    if (bubbles && !a.stacksExist)
-        rec("global", "", "Re-collect with with_stack=True.",
-            "Bubbles exist but host events carry no Python call stacks, so the code "
-            "behind a host-side cause cannot be located.",
-            true, "no call stacks", "P1");
-    if (!a.shapesExist)
-        rec("global", "", "Re-collect with record_shapes=True.",
-            "Shapes are missing: step grouping cannot tell shape changes from "
-            "template changes and VARIABLE_SHAPE_SAME_TEMPLATE is skipped.",
-            true, "no input shapes", a.groups.size() > 1 ? "P1" : "P3");
+                "", "", ai.touchesBubble ? "P0" : "P1");
     if (hasTag(a.globalTags, "VARIABLE_SHAPE_SAME_TEMPLATE"))
-        rec("step_group", dom,
+        rec.add(
+            "step_group", a.groups.empty() ? std::string() : a.groups.front().id,
             "Pad or bucket the input shapes (or compile per bucket) so steps of one template run the same "
             "kernels.",
-            "Steps with the same kernel sequence ran with different input shapes.", false, "", "P2");
+            "Steps with the same kernel sequence ran with different input shapes.", "", "", "P2");
+}
+
+// What the collection lacks, read against profiler_info_*.json (collection_advice.h).
+void collectionRecommendations(Recs& rec, const AnomalyResult& a, const Profile& p,
+                               const std::vector<Finding>& findings) {
+    const bool bubbles = !a.windows.empty();
+    if (bubbles)
+        if (auto c = hostTraceAdvice(p)) rec.add("global", *c, "host", "P0");
+    if (bubbles)
+        if (auto c = stackAdvice(p)) rec.add("global", *c, "recollect", "P1");
+    if (auto c = shapeAdvice(p)) rec.add("global", *c, "recollect", a.groups.size() > 1 ? "P1" : "P3");
+    if (auto c = pmuAdvice(p, findings, a.pmuExists)) rec.add("global", *c, "recollect", "P2");
+    if (auto c = truncatedTraceAdvice(p)) rec.add("global", *c, "recollect", "P1");
     if (hasFinding(findings, "first_step_compile"))
-        rec("global", "",
+        rec.add(
+            "global", "",
             "Warm up (one prefill, one decode) before the profiler starts; compare steps from the second one "
             "on.",
-            "The first step takes 10x or more the device time of the others: graph compilation is probably inside the capture (see collection-problems.md, \"Compilation inside the capture\").", false, "", "P1");
-    if (hasFinding(findings, "level0_kernel_details") || !a.pmuExists)
-        rec("global", "", "Collect with profiler_level=Level1 and aic_metrics=PipeUtilization.",
-            "Without stream ids, shapes and PMU columns several analyses degrade (see collection-problems.md, \"Level0 kernel table\").", true,
-            "no PMU / stream data", "P2");
-    if (!a.hostTraceExists && bubbles)
-        rec("global", "", "Collect the host activity (ProfilerActivity.CPU) together with the NPU.",
-            "There is no host trace: every bubble cause is insufficient evidence.", true, "no host trace",
-            "P0");
-    if (hasTag(a.globalTags, "PARTIAL_CAPTURE_BOUNDARY"))
-        rec("global", "",
+            "The first step takes 10x or more the device time of the others: graph compilation is probably "
+            "inside the capture (see collection-problems.md, \"Compilation inside the capture\").",
+            "", "", "P1");
+    // A cut trace has its own advice above; widening the capture helps only when an edge window is the cause.
+    const bool edgeWindow = bubbles && a.windows.front().boundary;
+    if (hasTag(a.globalTags, "PARTIAL_CAPTURE_BOUNDARY") && (edgeWindow || !p.inventory.traceTruncated))
+        rec.add(
+            "global", "",
             "Widen the capture by one step on each side (schedule warmup/active) so edge gaps can be judged.",
-            "The largest gap or a step touches the capture edge; boundary gaps are not attributed.", false,
-            "", "P3");
+            "The largest gap or a step touches the capture edge; boundary gaps are not attributed.", "", "",
+            "P3");
+}
+
+// requires_host_followup and each group's requires_followup, from the host follow-ups recommended.
+void settleFollowup(AnomalyResult& a) {
+    a.requiresHostFollowup = false;
+    for (auto& g : a.groups) {
+        g.requiresFollowup = false;
+        for (const auto& r : a.recommendations)
+            if (isHostFollowup(r) && (r.scope == "global" || (r.scope == "step_group" && r.target == g.id)))
+                g.requiresFollowup = true;
+    }
+    for (const auto& r : a.recommendations)
+        a.requiresHostFollowup |= isHostFollowup(r);
+}
+
+} // namespace
+
+bool isHostFollowup(const Recommendation& r) {
+    return r.followupRequired && r.followupKind == "host";
+}
+
+std::vector<std::string> dataErrorNames(const std::vector<Finding>& findings) {
+    std::vector<std::string> out;
+    for (const auto& f : findings) {
+        if (f.severity != Severity::Error) continue;
+        std::string where = f.file.empty() ? std::string() : " in " + baseName(f.file);
+        if (f.line > 0) where += fmt::format(" at line {}", f.line);
+        if (f.byteOffset >= 0) where += fmt::format(" at byte {}", f.byteOffset);
+        out.push_back(f.id + where);
+    }
+    return out;
+}
+
+void lowerConfidenceForDataErrors(AnomalyResult& a, const std::vector<Finding>& findings) {
+    if (dataErrorNames(findings).empty()) return;
+    a.confidence = a.confidence == "high" ? "medium" : "low";
+    if (a.confidence == "low")
+        for (auto& c : a.softCauses)
+            c.confidence = "low";
+}
+
+void addRecommendations(AnomalyResult& a, const Profile& p, const std::vector<Finding>& findings) {
+    Recs rec{a};
+    hostRiskRecommendations(rec, a);
+    windowRecommendations(rec, a);
+    labelRecommendations(rec, a);
+    opRecommendations(rec, a);
+    collectionRecommendations(rec, a, p, findings);
     std::stable_sort(
         a.recommendations.begin(), a.recommendations.end(),
         [](const Recommendation& x, const Recommendation& y) { return x.priority < y.priority; });
-    (void)p;
+    settleFollowup(a);
 }
 
-void answerBubbleFirstQuestions(AnomalyResult& a, const StepSet& steps,
-                                const std::vector<StepMetrics>& metrics) {
-    const auto& r = a.rules;
-    TimeNs total = 0, service = 0;
-    // Saturating (time.h): windows of overlapping Step Id steps can together pass int64.
-    for (const auto& w : a.windows)
-        total = addSaturating(total, w.span.length());
+namespace {
+
+std::string answerSignificant(const AnomalyResult& a, const std::vector<StepMetrics>& metrics) {
+    TimeNs service = 0;
     for (const auto& m : metrics)
         service = addSaturating(service, m.service);
-    // 1. Significant bubbles?
-    if (a.windows.empty()) {
-        a.answers.push_back(fmt::format(
-            "Significant bubbles: no — no device-idle window of {:.0f} us or more.", r.bubble_min_us));
-    } else {
-        const auto& w = a.windows.front();
-        a.answers.push_back(
-            fmt::format("Significant bubbles: yes — {} windows of {:.0f} us or more, {:.3f} ms in total "
-                        "({:.1f} % of {:.3f} ms of step service time); "
-                        "the largest is {} ({} in step {}, {:.3f} ms).",
-                        a.windows.size(), r.bubble_min_us, nsToMs(total),
-                        service ? 100.0 * static_cast<double>(total) / static_cast<double>(service) : 0.0,
-                        nsToMs(service), w.id, windowScopeName(w.scope), w.stepId, nsToMs(w.span.length())));
+    if (a.windows.empty())
+        return fmt::format("Significant bubbles: no — no device-idle window of {:.0f} us or more.",
+                           a.rules.bubble_min_us);
+    const TimeNs total = bubbleTime(a);
+    const auto& w = a.windows.front();
+    return fmt::format(
+        "Significant bubbles: yes — {} windows of {:.0f} us or more, {:.3f} ms in total "
+        "({:.1f} % of {:.3f} ms of step service time); the largest is {} ({} in step {}, {:.3f} ms).",
+        a.windows.size(), a.rules.bubble_min_us, nsToMs(total),
+        service ? 100.0 * static_cast<double>(total) / static_cast<double>(service) : 0.0, nsToMs(service),
+        w.id, windowScopeName(w.scope), w.stepId, nsToMs(w.span.length()));
+}
+
+std::string answerGroup(const AnomalyResult& a, const StepSet& steps,
+                        const std::vector<StepMetrics>& metrics) {
+    if (a.groups.empty()) return "Which step group: none — there are no steps.";
+    const auto& g = a.groups.front();
+    std::string stepsList;
+    for (std::size_t i = 0; i < g.steps.size() && i < 8; ++i) {
+        const auto& s = steps.steps[static_cast<std::size_t>(g.steps[i])];
+        stepsList += (i ? ", " : "") + (s.number >= 0 ? std::to_string(s.number) : std::string("pseudo"));
     }
-    // 2. Which group?
-    if (a.groups.empty()) {
-        a.answers.push_back("Which step group: none — there are no steps.");
-    } else {
-        const auto& g = a.groups.front();
-        std::string stepsList;
-        for (std::size_t i = 0; i < g.steps.size() && i < 8; ++i) {
-            const auto& s = steps.steps[static_cast<std::size_t>(g.steps[i])];
-            stepsList += (i ? ", " : "") + (s.number >= 0 ? std::to_string(s.number) : std::string("pseudo"));
-        }
-        if (g.steps.size() > 8) stepsList += ", …";
-        // Which group holds the largest windows?
-        std::map<std::string, TimeNs> bubbleByGroup;
-        for (const auto& w : a.windows) {
-            TimeNs& t = bubbleByGroup[w.groupId.empty() ? std::string("outside steps") : w.groupId];
-            t = addSaturating(t, w.span.length()); // overlapping Step Id windows can pass int64
-        }
-        std::string holder;
-        TimeNs most = 0;
-        for (const auto& [gid, t] : bubbleByGroup)
-            if (t > most) most = t, holder = gid;
-        a.answers.push_back(fmt::format(
-            "Which step group: dominant group {} ({} of {} steps: {}; {} kernels per step) — underfeed ratio "
-            "avg {:.3f}, internal bubbles "
-            "avg {:.3f} ms, largest internal bubble P95 {:.3f} ms; hidden issue {} (severity {}).{}",
-            g.id, g.steps.size(), metrics.size(), stepsList, g.kernelCount, g.underfeedRatio.avg,
-            g.internalTotal.avg, g.largestInternal.p95, a.hiddenIssuePresent ? "present" : "not present",
-            a.severity,
-            holder.empty()
-                ? std::string()
-                : fmt::format(" The significant windows are mostly in {} ({:.3f} ms of {:.3f} ms).", holder,
-                              nsToMs(most), nsToMs(total))));
+    if (g.steps.size() > 8) stepsList += ", …";
+    // Which group holds the largest windows?
+    std::map<std::string, TimeNs> bubbleByGroup;
+    for (const auto& w : a.windows) {
+        TimeNs& t = bubbleByGroup[w.groupId.empty() ? std::string("outside steps") : w.groupId];
+        t = addSaturating(t, w.span.length()); // overlapping Step Id windows can pass int64
     }
-    // 3. Where?
-    if (!a.groups.empty()) {
-        const auto& g = a.groups.front();
-        a.answers.push_back(fmt::format(
-            "Where the device idles in {}: {} — prelaunch avg {:.3f} ms, tail avg {:.3f} ms, internal "
-            "bubbles avg {:.3f} ms, inter-step avg {:.3f} ms{}.",
-            g.id, g.dominantIdlePattern, g.prelaunch.avg, g.tail.avg, g.internalTotal.avg, g.interStep.avg,
-            g.recurring ? fmt::format("; the largest bubble recurs after `{}` in {:.0f} % of the steps",
-                                      g.recurringPosition, g.recurringShare * 100)
-                        : std::string()));
-    } else {
-        a.answers.push_back("Where the device idles: unknown — no steps.");
-    }
-    // 4. Host risk?
-    const std::size_t topN =
-        std::min<std::size_t>(a.windows.size(), static_cast<std::size_t>(std::max(0, r.top_windows)));
-    std::map<std::string, int> labels;
-    for (std::size_t i = 0; i < topN; ++i)
-        for (const auto& l : a.windows[i].labels)
-            ++labels[l];
-    std::string lbl;
-    for (const auto& [l, n] : labels)
-        lbl += fmt::format("{}{} ({}/{})", lbl.empty() ? "" : ", ", l, n, topN);
+    std::string holder;
+    TimeNs most = 0;
+    for (const auto& [gid, t] : bubbleByGroup)
+        if (t > most) most = t, holder = gid;
+    return fmt::format(
+        "Which step group: dominant group {} ({} of {} steps: {}; {} kernels per step) — underfeed ratio avg "
+        "{:.3f}, internal bubbles avg {:.3f} ms, largest internal bubble P95 {:.3f} ms; hidden issue {} "
+        "(severity {}).{}",
+        g.id, g.steps.size(), metrics.size(), stepsList, g.kernelCount, g.underfeedRatio.avg,
+        g.internalTotal.avg, g.largestInternal.p95, a.hiddenIssuePresent ? "present" : "not present",
+        a.severity,
+        holder.empty() ? std::string()
+                       : fmt::format(" The significant windows are mostly in {} ({:.3f} ms of {:.3f} ms).",
+                                     holder, nsToMs(most), nsToMs(bubbleTime(a))));
+}
+
+std::string answerWhere(const AnomalyResult& a) {
+    if (a.groups.empty()) return "Where the device idles: unknown — no steps.";
+    const auto& g = a.groups.front();
+    return fmt::format(
+        "Where the device idles in {}: {} — prelaunch avg {:.3f} ms, tail avg {:.3f} ms, internal bubbles "
+        "avg "
+        "{:.3f} ms, inter-step avg {:.3f} ms{}.",
+        g.id, g.dominantIdlePattern, g.prelaunch.avg, g.tail.avg, g.internalTotal.avg, g.interStep.avg,
+        g.recurring ? fmt::format("; the largest bubble recurs after `{}` in {:.0f} % of the steps",
+                                  g.recurringPosition, g.recurringShare * 100)
+                    : std::string());
+}
+
+// Every label of soft_root_cause_summary, by its share of all significant bubble time.
+std::string answerHostRisk(const AnomalyResult& a) {
+    if (a.windows.empty()) return "Host-side risk: none to judge — no significant window.";
     std::string risks;
     for (const char* t : {"HOST_ORIGINATED_RISK", "UNTRACED_HOST_BLOCKING_RISK", "COMM_SYNC_RISK"})
-        if (std::find(a.globalTags.begin(), a.globalTags.end(), t) != a.globalTags.end())
-            risks += std::string(risks.empty() ? "" : ", ") + t;
-    if (topN == 0)
-        a.answers.push_back("Host-side risk: none to judge — no significant window.");
-    else
-        a.answers.push_back(fmt::format("Host-side risk: {} — candidate causes over the top {} windows: {}. "
-                                        "These are possible causes, not "
-                                        "a verdict.",
-                                        risks.empty() ? "no risk tag" : risks, topN, lbl));
-    // 5. Evidence enough?
+        if (hasTag(a.globalTags, t)) risks += std::string(risks.empty() ? "" : ", ") + t;
+    std::string labels;
+    double shares = 0;
+    for (const auto& c : a.softCauses) {
+        labels += fmt::format("{}{} {:.1f} % ({} window{})", labels.empty() ? "" : ", ", c.label,
+                              c.share * 100, c.windowCount, c.windowCount == 1 ? "" : "s");
+        shares += c.share;
+    }
+    return fmt::format(
+        "Host-side risk: {} — candidate causes over all {} significant windows ({:.3f} ms), by "
+        "share of that time: {}{}. These are possible causes, not a verdict.",
+        risks.empty() ? "no risk tag" : risks, a.windows.size(), nsToMs(bubbleTime(a)), labels,
+        shares > 1.0005 ? " (a window may carry several labels)" : "");
+}
+
+std::string answerEvidence(const AnomalyResult& a, const StepSet& steps,
+                           const std::vector<Finding>& findings) {
     std::vector<std::string> gaps;
+    const auto errors = dataErrorNames(findings);
+    if (!errors.empty()) {
+        std::string e;
+        for (const auto& x : errors)
+            e += (e.empty() ? "" : ", ") + x;
+        gaps.push_back(fmt::format("the data has {} error finding{} ({}), which lower{} the confidence",
+                                   errors.size(), errors.size() == 1 ? "" : "s", e,
+                                   errors.size() == 1 ? "s" : ""));
+    }
     if (!a.hostTraceExists) gaps.push_back("there is no host trace");
-    if (!a.stacksExist) gaps.push_back("host events carry no call stacks");
+    if (a.hostTraceExists && !a.stacksExist) gaps.push_back("host events carry no call stacks");
     if (!a.shapesExist) gaps.push_back("input shapes were not recorded");
     if (steps.source == StepSource::Pseudo) gaps.push_back("there are no step markers (one pseudo-step)");
-    std::size_t boundary = 0, insufficient = 0;
+    const std::size_t topN = topCount(a);
+    std::size_t boundary = 0, insufficient = 0, covN = 0;
+    double cov = 0;
     for (std::size_t i = 0; i < topN; ++i) {
-        boundary += a.windows[i].boundary;
-        insufficient += std::find(a.windows[i].labels.begin(), a.windows[i].labels.end(),
-                                  "insufficient_evidence") != a.windows[i].labels.end();
+        const auto& w = a.windows[i];
+        boundary += w.boundary;
+        insufficient += hasLabel(w, "insufficient_evidence");
+        if (!w.boundary) cov += w.evidence.coverage, ++covN;
     }
+    // The same coverage condition as the confidence (§10.1).
+    if (a.hostTraceExists && covN && cov / static_cast<double>(covN) < 0.10)
+        gaps.push_back(fmt::format("host events cover only {:.0f} % of the top windows on average",
+                                   100 * cov / static_cast<double>(covN)));
     if (boundary)
         gaps.push_back(fmt::format("{} of the top {} windows touch the capture edge", boundary, topN));
     if (insufficient && insufficient != boundary)
         gaps.push_back(fmt::format("{} of the top {} windows match no attribution rule", insufficient, topN));
+    if (gaps.empty())
+        return fmt::format(
+            "Is the evidence enough: yes for candidate causes (confidence {}): host trace, call "
+            "stacks and shapes exist, the host trace covers the top windows and no data error was "
+            "found.",
+            a.confidence);
     std::string gapText;
     for (std::size_t i = 0; i < gaps.size(); ++i)
         gapText += (i ? "; " : "") + gaps[i];
-    if (gaps.empty())
-        a.answers.push_back(fmt::format(
-            "Is the evidence enough: yes for candidate causes (confidence {}): host trace, call stacks and "
-            "shapes exist.",
-            a.confidence));
-    else
-        a.answers.push_back(
-            fmt::format("Is the evidence enough: {} (confidence {}) — evidence is insufficient because {}.",
-                        a.confidence == "high" ? "mostly" : "no", a.confidence, gapText));
+    return fmt::format("Is the evidence enough: {} (confidence {}) — evidence is insufficient because {}.",
+                       a.confidence == "high" ? "mostly" : "no", a.confidence, gapText);
+}
+
+} // namespace
+
+void answerBubbleFirstQuestions(AnomalyResult& a, const StepSet& steps,
+                                const std::vector<StepMetrics>& metrics,
+                                const std::vector<Finding>& findings) {
+    a.answers.push_back(answerSignificant(a, metrics));
+    a.answers.push_back(answerGroup(a, steps, metrics));
+    a.answers.push_back(answerWhere(a));
+    a.answers.push_back(answerHostRisk(a));
+    a.answers.push_back(answerEvidence(a, steps, findings));
 }
 
 } // namespace bs

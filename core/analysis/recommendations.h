@@ -5,8 +5,19 @@
 
 namespace bs {
 
+// Any error finding (a cut trace, an unreadable file) lowers the confidence one level: high → medium,
+// medium → low; at low every soft cause is low too.
+void lowerConfidenceForDataErrors(AnomalyResult& a, const std::vector<Finding>& findings);
+// Also settles requires_host_followup and each group's requires_followup from the recommendations that
+// need a host follow-up (followupKind "host"): one rule for the JSON, the reports and the table.
 void addRecommendations(AnomalyResult& a, const Profile& profile, const std::vector<Finding>& findings);
 void answerBubbleFirstQuestions(AnomalyResult& a, const StepSet& steps,
-                                const std::vector<StepMetrics>& metrics);
+                                const std::vector<StepMetrics>& metrics,
+                                const std::vector<Finding>& findings);
+
+// The error findings, named for a sentence: "trace_truncated in trace_view.json at byte 1895573".
+std::vector<std::string> dataErrorNames(const std::vector<Finding>& findings);
+// True when the recommendation asks for a host follow-up.
+bool isHostFollowup(const Recommendation& r);
 
 } // namespace bs

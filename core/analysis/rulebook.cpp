@@ -44,6 +44,8 @@ template <typename R, typename F> void forEachField(R& r, F&& f) {
     f("recurring_step_fraction", r.recurring_step_fraction, kRatio);
     f("recurring_position_fraction", r.recurring_position_fraction, kRatio);
     f("host_risk_coverage_min", r.host_risk_coverage_min, kRatio);
+    f("wait_pollution_min_us", r.wait_pollution_min_us, Range{RuleKind::DurationUs, 0, 1e6});
+    f("comm_wait_heavy_ratio", r.comm_wait_heavy_ratio, kRatio);
     f("wait_anchor_wait_ratio", r.wait_anchor_wait_ratio, kRatio);
     f("wait_anchor_max_duration_us", r.wait_anchor_max_duration_us, Range{RuleKind::DurationUs, 0, 1e6});
     f("wait_anchor_max_rank", r.wait_anchor_max_rank, kCount1k);
@@ -56,6 +58,8 @@ template <typename R, typename F> void forEachField(R& r, F&& f) {
     f("idle_none_service_fraction", r.idle_none_service_fraction, kRatio);
     f("idle_mixed_ratio", r.idle_mixed_ratio, kRatio);
     f("block_min_us", r.block_min_us, Range{RuleKind::DurationUs, 0, 1e6});
+    f("soft_cause_high_share", r.soft_cause_high_share, kRatio);
+    f("soft_cause_medium_share", r.soft_cause_medium_share, kRatio);
 }
 
 std::string acceptedText(const Range& r) {

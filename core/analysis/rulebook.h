@@ -33,6 +33,8 @@ struct Rulebook {
     double recurring_step_fraction = 0.60; // §6 RECURRING_BUBBLE_PATTERN
     double recurring_position_fraction = 0.60;
     double host_risk_coverage_min = 0.10; // §6 HOST_ORIGINATED_RISK
+    double wait_pollution_min_us = 20.0;  // §6 WAIT_POLLUTION_RISK: minimum average wait of the op
+    double comm_wait_heavy_ratio = 0.20;  // §1 COMM_WAIT_HEAVY: Wait / (Wait + Transit) above this
     double wait_anchor_wait_ratio = 0.95; // §7
     double wait_anchor_max_duration_us = 10.0;
     int wait_anchor_max_rank = 10;
@@ -45,6 +47,11 @@ struct Rulebook {
     double idle_none_service_fraction = 0.01;
     double idle_mixed_ratio = 0.80;
     double block_min_us = 10.0; // §9 block vs side
+    // soft_root_cause_summary confidence (core/README.md): share of the significant bubble time a label's
+    // windows hold — high from ≥ 3 windows and this share, medium from this share with ≥ 2 windows
+    // (or the high share with one).
+    double soft_cause_high_share = 0.25;
+    double soft_cause_medium_share = 0.10;
 
     // Applies overrides from a JSON object; returns one message per problem, naming the rule, the value
     // given and the accepted range (unknown rule, not a number, not an integer, out of range, not

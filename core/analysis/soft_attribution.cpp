@@ -4,6 +4,19 @@
 
 namespace bs {
 
+namespace {
+
+// "aten::to on Python thread 1 (6666.7 us), …": the markers that make a ratio, for the label's evidence.
+std::string markerList(const std::vector<HostEventOverlap>& v) {
+    std::string out;
+    for (const auto& m : v)
+        out += fmt::format("{}{} on {} ({:.1f} us)", out.empty() ? "" : ", ", m.name, m.thread,
+                           nsToUs(m.overlap));
+    return out.empty() ? out : ": " + out;
+}
+
+} // namespace
+
 void attributeWindow(BubbleWindow& w, const Rulebook& r) {
     w.labels.clear();
     w.labelEvidence.clear();
@@ -13,9 +26,9 @@ void attributeWindow(BubbleWindow& w, const Rulebook& r) {
         w.labelEvidence.push_back(std::move(why));
     };
     if (w.boundary) {
-        std::string why = "the window touches the edge of the capture (PARTIAL_CAPTURE_BOUNDARY): boundary "
-                          "gaps are never attributed "
-                          "to the host";
+        std::string why = "capture-boundary gap (" +
+                          (w.boundaryReason.empty() ? std::string("at the capture edge") : w.boundaryReason) +
+                          "): the capture itself may have produced it, so it is never attributed to the host";
         if (e.hostTraceExists)
             why += fmt::format("; for the record: coverage {:.2f}, sync {:.2f}, comm {:.2f}", e.coverage,
                                e.syncRatio, e.commRatio);
@@ -34,12 +47,12 @@ void attributeWindow(BubbleWindow& w, const Rulebook& r) {
                     e.commRatio, e.parallelism ? fmt::format("{:.2f}", *e.parallelism) : std::string("n/a"));
     if (e.syncRatio >= r.sync_ratio_min)
         add("possible_sync_or_h2d",
-            fmt::format("sync/copy markers cover {:.0f} % of the window (>= {:.0f} %); {}", e.syncRatio * 100,
-                        r.sync_ratio_min * 100, ratios));
+            fmt::format("sync/copy markers cover {:.0f} % of the window (>= {:.0f} %){}; {}",
+                        e.syncRatio * 100, r.sync_ratio_min * 100, markerList(e.topSyncMarkers), ratios));
     if (e.commRatio >= r.comm_ratio_min)
         add("possible_comm_wait",
-            fmt::format("communication markers cover {:.0f} % of the window (>= {:.0f} %); {}",
-                        e.commRatio * 100, r.comm_ratio_min * 100, ratios));
+            fmt::format("communication markers cover {:.0f} % of the window (>= {:.0f} %){}; {}",
+                        e.commRatio * 100, r.comm_ratio_min * 100, markerList(e.topCommMarkers), ratios));
     if (e.coverage < r.untraced_coverage_max)
         add("possible_untraced_host_blocking",
             fmt::format("host events cover only {:.1f} % of the window (< {:.0f} %); {}", e.coverage * 100,

@@ -1,9 +1,10 @@
 #include "architecture/architecture_analysis.h"
 
+#include "architecture/comm_pipeline.h"
+#include "architecture/layer_types.h"
 #include "architecture/structures.h"
 
 #include <algorithm>
-#include <cmath>
 #include <fmt/format.h>
 #include <map>
 #include <set>
@@ -15,23 +16,11 @@ namespace {
 bool has(std::string_view s, std::string_view n) {
     return s.find(n) != std::string_view::npos;
 }
-bool iHas(std::string_view s, std::string_view n) {
-    std::string a(s), b(n);
-    std::transform(a.begin(), a.end(), a.begin(), ::tolower);
-    std::transform(b.begin(), b.end(), b.begin(), ::tolower);
-    return a.find(b) != std::string::npos;
-}
 bool isSampling(std::string_view n) {
     return has(n, "ArgMax") || n.rfind("rejection_", 0) == 0;
 }
 bool isAllToAll(std::string_view n) {
-    return iHas(n, "alltoall");
-}
-
-std::size_t kernelIndexAt(const Profile& p, TimeNs t) {
-    return static_cast<std::size_t>(std::lower_bound(p.kernels.begin(), p.kernels.end(), t,
-                                                     [](const Kernel& k, TimeNs x) { return k.start < x; }) -
-                                    p.kernels.begin());
+    return iContains(n, "alltoall");
 }
 
 // The step holding a time: the first step (in StepSet order) whose window [start, end) contains it, -1
@@ -78,103 +67,16 @@ class StepLocator {
     std::vector<int> first_;     // first step holding [points_[i], points_[i + 1])
 };
 
-// For each stream, the other streams whose busy time overlaps its own (positive length), ascending.
-// One sweep over all merged intervals by start: an interval overlaps exactly the intervals still open
-// when it starts, and a stream has at most one open at a time (its merged intervals are disjoint). Cost
-// O(N log N + pairs found); comparing every stream with every other was S^2 (40 k streams: 54 s).
-std::map<int, std::vector<int>> overlappingStreams(const std::map<int, std::vector<Interval>>& merged) {
-    struct Iv {
-        TimeNs a, b;
-        int stream;
-    };
-    std::vector<Iv> all;
-    for (const auto& [s, v] : merged)
-        for (const auto& iv : v)
-            all.push_back({iv.a, iv.b, s});
-    std::sort(all.begin(), all.end(), [](const Iv& x, const Iv& y) { return x.a < y.a; });
-    std::multimap<TimeNs, int> open; // end → stream
-    std::vector<std::pair<int, int>> pairs;
-    for (const auto& x : all) {
-        while (!open.empty() && open.begin()->first <= x.a)
-            open.erase(open.begin());
-        for (const auto& [end, o] : open)
-            if (o != x.stream) pairs.emplace_back(std::min(o, x.stream), std::max(o, x.stream));
-        open.emplace(x.b, x.stream);
-    }
-    std::sort(pairs.begin(), pairs.end());
-    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
-    std::map<int, std::vector<int>> out;
-    for (const auto& [s, o] : pairs) {
-        out[s].push_back(o);
-        out[o].push_back(s);
-    }
-    for (auto& [s, v] : out)
-        std::sort(v.begin(), v.end());
-    return out;
-}
-
 double median(std::vector<double> v) {
     if (v.empty()) return 0;
     std::sort(v.begin(), v.end());
     return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-} // namespace
+constexpr TimeNs kPrefillMin = 10'000'000, kDecodeMax = 1'000'000; // §11: > 10 ms prefill, < 1 ms decode
 
-std::vector<LayerKernel> layerKernels(const Profile& p, const ArchLayer& l, const std::string& marker) {
-    std::vector<LayerKernel> out;
-    const std::size_t a = kernelIndexAt(p, l.span.a), b = kernelIndexAt(p, l.span.b);
-    const bool dense = l.type.rfind("Dense", 0) == 0;
-    bool seenMarker = false, projDone = false, ffnDone = false, moe = false, experts = false;
-    int denseMatmuls = 0;
-    for (std::size_t i = a; i < b; ++i) {
-        const Kernel& k = p.kernels[i];
-        const std::string_view n = p.str(k.name);
-        std::string role;
-        if (!marker.empty() && has(n, marker))
-            role = "attention", seenMarker = true;
-        else if (isSampling(n))
-            role = "sampling";
-        else if (k.cls == TaskClass::Comm)
-            role = isAllToAll(n) ? "EP comm" : "TP comm";
-        else if (has(n, "MoeGatingTopK") || has(n, "MoeInitRouting"))
-            role = "MoE routing", moe = true;
-        else if (has(n, "DispatchFFNCombine"))
-            role = "expert dispatch+FFN+combine", ffnDone = true, moe = true;
-        else if (has(n, "GroupedMatmul"))
-            role = "expert FFN", experts = true;
-        else if (has(n, "MoeFinalizeRouting"))
-            role = "expert combine", ffnDone = true;
-        else if (has(n, "SwiGlu") && experts && !ffnDone)
-            role = "expert FFN";
-        else if (has(n, "SwiGlu") && dense && !ffnDone)
-            role = "dense FFN";
-        else if (k.cls == TaskClass::AiCpu)
-            role = "AICPU op";
-        else if (iHas(n, "matmul") && seenMarker && !projDone)
-            role = "attention projection", projDone = true;
-        else if (iHas(n, "matmul") && dense && projDone && !ffnDone) {
-            role = "dense FFN";
-            if (++denseMatmuls == 2) ffnDone = true;
-        } else if (has(n, "AddRmsNorm"))
-            role = moe && ffnDone ? "post-MoE norm" : "residual norm";
-        else if (has(n, "Add") && k.cls == TaskClass::ComputeCore)
-            role = "residual add";
-        else if (ffnDone && (iHas(n, "rmsnorm") || iHas(n, "matmul") || iHas(n, "rotary") || iHas(n, "rope")))
-            role = "next-layer prep";
-        else if (k.dur < 10000)
-            role = "small ops";
-        else
-            role = "other";
-        out.push_back({std::string(n), role, std::string(p.str(k.taskType)), k.start, k.dur, k.stream});
-    }
-    return out;
-}
-
-ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
-                                       const std::vector<BubbleWindow>& windows, const Rulebook& rules) {
-    ArchitectureResult a;
-    // A1: attention timeline.
+// A1: the attention timeline — the first candidate kernel family that exists marks the layers.
+std::vector<std::size_t> findMarkers(const Profile& p, ArchitectureResult& a) {
     const char* candidates[] = {"FusedInferAttentionScore", "FlashAttentionScore", "PromptFlashAttention",
                                 "IncreFlashAttention", "FlashAttention"};
     std::vector<std::size_t> markers;
@@ -202,43 +104,72 @@ ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
             a.notes.push_back(fmt::format(
                 "No FusedInferAttentionScore kernel: `{}` is used as the layer marker.", a.marker));
     }
-    // A2: phases.
+    return markers;
+}
+
+// A2: phase of each marker. §11 read literally: > 10 ms is prefill and < 1 ms is decode. The jump rule
+// only decides kernels of the 1–10 ms band when no kernel exceeds 10 ms (core/README.md).
+std::vector<std::string> assignPhases(const Profile& p, const std::vector<std::size_t>& markers,
+                                      ArchitectureResult& a) {
     std::vector<std::string> phase(markers.size(), "single");
-    if (!markers.empty()) {
-        std::vector<TimeNs> d;
-        for (std::size_t m : markers)
-            d.push_back(p.kernels[m].dur);
-        const bool anyLong = std::any_of(d.begin(), d.end(), [](TimeNs x) { return x > 10'000'000; });
-        if (anyLong) {
-            a.phaseRule = "prefill: attention kernel > 10 ms; decode: < 1 ms";
-            for (std::size_t i = 0; i < d.size(); ++i)
-                phase[i] = d[i] >= 1'000'000 ? "prefill" : "decode";
-            if (std::any_of(d.begin(), d.end(), [](TimeNs x) { return x >= 1'000'000 && x <= 10'000'000; }))
-                a.notes.push_back(
-                    "Some attention kernels last between 1 and 10 ms; they are counted as prefill.");
-        } else {
-            std::vector<TimeNs> s = d;
-            std::sort(s.begin(), s.end());
-            double bestRatio = 0;
-            TimeNs cut = 0;
-            for (std::size_t i = 1; i < s.size(); ++i) {
-                const double r = s[i - 1] > 0 ? static_cast<double>(s[i]) / static_cast<double>(s[i - 1]) : 0;
-                if (r > bestRatio) bestRatio = r, cut = s[i];
-            }
-            if (bestRatio >= 5.0) {
-                a.phaseRule = fmt::format(
-                    "no attention kernel exceeds 10 ms: split at the largest jump between sorted durations "
-                    "({:.1f}x at {:.3f} ms)",
-                    bestRatio, nsToMs(cut));
-                for (std::size_t i = 0; i < d.size(); ++i)
-                    phase[i] = d[i] >= cut ? "prefill" : "decode";
-            } else {
-                a.phaseRule = "one phase: no attention kernel exceeds 10 ms and durations show no 5x jump";
-            }
-        }
+    if (markers.empty()) return phase;
+    std::vector<TimeNs> d;
+    for (std::size_t m : markers)
+        d.push_back(p.kernels[m].dur);
+    const auto [mn, mx] = std::minmax_element(d.begin(), d.end());
+    const std::string range = fmt::format("{:.3f}–{:.3f} ms", nsToMs(*mn), nsToMs(*mx));
+    const bool anyLong = *mx > kPrefillMin;
+    const bool band =
+        std::any_of(d.begin(), d.end(), [](TimeNs x) { return x >= kDecodeMax && x <= kPrefillMin; });
+    if (anyLong) {
+        a.phaseRule = "prefill: attention kernel > 10 ms; decode: < 1 ms";
+        for (std::size_t i = 0; i < d.size(); ++i)
+            phase[i] = d[i] >= kDecodeMax ? "prefill" : "decode";
+        if (band)
+            a.notes.push_back(
+                "Some attention kernels last between 1 and 10 ms; they are counted as prefill.");
+        return phase;
     }
-    // A3: passes — split at step boundaries, phase changes, gaps > 5x the phase's median gap, and (where
-    // ANALYSIS is silent, core/README.md) a sampling tail between two markers.
+    if (!band) {
+        a.phaseRule = fmt::format("decode: every attention kernel lasts under 1 ms ({})", range);
+        std::fill(phase.begin(), phase.end(), "decode");
+        return phase;
+    }
+    std::vector<TimeNs> s = d;
+    std::sort(s.begin(), s.end());
+    double bestRatio = 0;
+    TimeNs cut = 0;
+    for (std::size_t i = 1; i < s.size(); ++i) {
+        const double r = s[i - 1] > 0 ? static_cast<double>(s[i]) / static_cast<double>(s[i - 1]) : 0;
+        if (r > bestRatio) bestRatio = r, cut = s[i];
+    }
+    if (bestRatio >= 5.0) {
+        a.phaseRule =
+            fmt::format("no attention kernel exceeds 10 ms: split at the largest jump between sorted "
+                        "durations ({:.1f}x at {:.3f} ms)",
+                        bestRatio, nsToMs(cut));
+        for (std::size_t i = 0; i < d.size(); ++i)
+            phase[i] = d[i] >= cut ? "prefill" : "decode";
+    } else {
+        a.phaseRule =
+            fmt::format("one phase: attention kernels last {}, none exceeds 10 ms, some last 1–10 ms, "
+                        "and durations show no 5x jump",
+                        range);
+    }
+    return phase;
+}
+
+std::string stepLabel(const StepSet& steps, int si) {
+    if (si < 0) return "-";
+    const auto& st = steps.steps[static_cast<std::size_t>(si)];
+    return st.number >= 0 ? std::to_string(st.number) : "pseudo";
+}
+
+// A3: passes — split at step boundaries, phase changes, gaps > 5x the phase's median gap, and (where
+// ANALYSIS is silent, core/README.md) a sampling tail between two markers.
+void splitPasses(const Profile& p, const StepSet& steps, const StepLocator& stepOf,
+                 const std::vector<std::size_t>& markers, const std::vector<std::string>& phase,
+                 ArchitectureResult& a) {
     std::map<std::string, std::vector<double>> gapsByPhase;
     for (std::size_t i = 1; i < markers.size(); ++i)
         if (phase[i] == phase[i - 1])
@@ -247,7 +178,6 @@ ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
     std::map<std::string, double> medGap;
     for (auto& [ph, g] : gapsByPhase)
         medGap[ph] = median(g);
-    const StepLocator stepOf(steps);
     std::vector<std::size_t> samplingIdx;
     for (std::size_t i = 0; i < p.kernels.size(); ++i)
         if (isSampling(p.str(p.kernels[i].name))) samplingIdx.push_back(i);
@@ -265,11 +195,7 @@ ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
             ps.index = static_cast<int>(a.passes.size());
             ps.phase = phase[i];
             ps.firstMarker = i;
-            const int si = stepOf(p.kernels[markers[i]].start);
-            ps.stepId = si < 0 ? "-"
-                               : (steps.steps[static_cast<std::size_t>(si)].number >= 0
-                                      ? std::to_string(steps.steps[static_cast<std::size_t>(si)].number)
-                                      : "pseudo");
+            ps.stepId = stepLabel(steps, stepOf(p.kernels[markers[i]].start));
             a.passes.push_back(ps);
         }
         ++a.passes.back().markerCount;
@@ -284,9 +210,27 @@ ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
     a.passCountConsistent = a.layersPerPass > 0 &&
                             markers.size() % static_cast<std::size_t>(a.layersPerPass) == 0 &&
                             a.passes.size() == markers.size() / static_cast<std::size_t>(a.layersPerPass);
-    // A4/A5: layers and types.
-    for (std::size_t pi = 0; pi < a.passes.size(); ++pi) {
-        auto& ps = a.passes[pi];
+}
+
+std::string layerType(const ArchLayer& l) {
+    std::string t;
+    if (l.dfc)
+        t = "MoE+DFC";
+    else if (l.gmm && l.allToAll)
+        t = "MoE+GMM";
+    else if (!l.gating && !l.gmm)
+        t = "Dense";
+    else
+        t = "MoE (no expert kernel)";
+    if (l.sampling) t += " with sampling";
+    return t;
+}
+
+// A4: layers (marker i → marker i + 1, the last one to the pass end) and their types; each pass also
+// gets its sub-step clocks (§8 macro steps).
+void buildLayers(const Profile& p, const StepSet& steps, const StepLocator& stepOf,
+                 const std::vector<std::size_t>& markers, ArchitectureResult& a) {
+    for (auto& ps : a.passes) {
         const std::size_t lastMarker = ps.firstMarker + ps.markerCount;
         const int si = stepOf(p.kernels[markers[ps.firstMarker]].start);
         TimeNs passEnd;
@@ -314,26 +258,33 @@ ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
                 l.allToAll += isAllToAll(n);
                 l.sampling |= isSampling(n);
             }
-            if (l.dfc)
-                l.type = "MoE+DFC";
-            else if (l.gmm && l.allToAll)
-                l.type = "MoE+GMM";
-            else if (!l.gating && !l.gmm)
-                l.type = "Dense";
-            else
-                l.type = "MoE (no expert kernel)";
-            if (l.sampling) l.type += " with sampling";
+            l.type = layerType(l);
             l.clocks = clocksOf(p, ka, kb, l.span);
             ps.layers.push_back(static_cast<int>(a.layers.size()));
             a.layers.push_back(l);
         }
         ps.span = {p.kernels[markers[ps.firstMarker]].start, passEnd};
-        ps.kernelCount = kernelIndexAt(p, passEnd) - kernelIndexAt(p, ps.span.a);
+        const std::size_t ka = kernelIndexAt(p, ps.span.a), kb = kernelIndexAt(p, passEnd);
+        ps.kernelCount = kb - ka;
         ps.meanMarkerMs = ps.markerCount ? markerSum / static_cast<double>(ps.markerCount) : 0;
+        ps.clocks = clocksOf(p, ka, kb, ps.span);
+        ps.idle = ps.clocks.wall - ps.clocks.busyUnion;
+        std::vector<Interval> busy;
+        for (std::size_t k = ka; k < kb; ++k)
+            busy.push_back(
+                {std::max(p.kernels[k].start, ps.span.a), std::min(p.kernels[k].end(), ps.span.b)});
+        const auto merged = mergeIntervals(std::move(busy));
+        TimeNs prev = ps.span.a;
+        for (const auto& iv : merged)
+            ps.largestIdle = std::max(ps.largestIdle, iv.a - prev), prev = iv.b;
+        ps.largestIdle = std::max(ps.largestIdle, ps.span.b - prev);
         a.hasPrefill |= ps.phase == "prefill";
         a.hasDecode |= ps.phase == "decode";
     }
-    // A5: cross-verification, against the modal pass signature.
+}
+
+// A5: cross-verification, per pass against §11's counts and against the modal pass signature.
+std::string crossVerify(ArchitectureResult& a) {
     std::map<std::string, int> sigCount;
     for (const auto& ps : a.passes) {
         CrossCheckRowArch row;
@@ -387,143 +338,118 @@ ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
             r.why += (i ? "; " : "") + why[i];
         a.crossCheckMismatches += r.mismatch;
     }
-    // A4 summary + A6 roles: per layer type, from a modal pass (prefill first when there is one).
-    const ArchPass* rep = nullptr;
-    for (const auto& ps : a.passes)
-        if (a.crossCheck[static_cast<std::size_t>(ps.index)].signature == modal &&
-            (!rep || (rep->phase != "prefill" && ps.phase == "prefill")))
-            rep = &ps;
-    if (rep) {
-        for (int li : rep->layers) {
-            const auto& l = a.layers[static_cast<std::size_t>(li)];
-            auto it = std::find_if(a.types.begin(), a.types.end(),
-                                   [&](const LayerTypeSummary& t) { return t.type == l.type; });
-            if (it == a.types.end()) {
-                LayerTypeSummary t;
-                t.type = l.type;
-                t.representativePhase = rep->phase;
-                t.sequence = layerKernels(p, l, a.marker);
-                std::map<std::string, std::pair<std::vector<Interval>, std::set<int>>> roles;
-                std::vector<std::string> order;
-                std::map<std::string, std::vector<std::string>> names;
-                for (const auto& k : t.sequence) {
-                    if (!roles.count(k.role)) order.push_back(k.role);
-                    roles[k.role].first.push_back({k.start, k.start + k.dur});
-                    roles[k.role].second.insert(k.stream);
-                    auto& nm = names[k.role];
-                    if (std::find(nm.begin(), nm.end(), k.name) == nm.end()) nm.push_back(k.name);
-                }
-                for (const auto& role : order) {
-                    RoleTiming rt;
-                    rt.role = role;
-                    rt.wall = totalLength(mergeIntervals(roles[role].first));
-                    rt.share =
-                        l.clocks.wall ? static_cast<double>(rt.wall) / static_cast<double>(l.clocks.wall) : 0;
-                    for (int s : roles[role].second)
-                        rt.streams +=
-                            (rt.streams.empty() ? "" : ",") + (s >= 0 ? std::to_string(s) : std::string("?"));
-                    rt.kernels = names[role];
-                    t.roles.push_back(rt);
-                }
-                a.types.push_back(std::move(t));
-                it = std::prev(a.types.end());
-            }
-            if (it->ranges.empty() || it->ranges.back().second != l.index - 1)
-                it->ranges.emplace_back(l.index, l.index);
-            else
-                it->ranges.back().second = l.index;
-            ++it->count;
-        }
+    return modal;
+}
+
+// §8 macro steps: a marker step holding several forward passes (1 prefill + N decode, or N decode).
+void findMacroSteps(const Profile& p, const StepLocator& stepOf, const std::vector<std::size_t>& markers,
+                    ArchitectureResult& a) {
+    std::map<int, MacroStep> bySi;
+    for (const auto& ps : a.passes) {
+        const int si = stepOf(p.kernels[markers[ps.firstMarker]].start);
+        if (si < 0) continue;
+        auto& m = bySi[si];
+        m.stepIndex = si;
+        m.stepId = ps.stepId;
+        m.passes.push_back(ps.index);
+        (ps.phase == "prefill" ? m.prefill : ps.phase == "decode" ? m.decode : m.single)++;
     }
-    for (auto& t : a.types) {
-        std::vector<double> walls;
-        for (const auto& l : a.layers)
-            if (l.type == t.type) walls.push_back(nsToMs(l.clocks.wall));
-        t.occurrences = walls.size();
-        if (!walls.empty()) {
-            t.wallMinMs = *std::min_element(walls.begin(), walls.end());
-            t.wallMaxMs = *std::max_element(walls.begin(), walls.end());
-            double s = 0, s2 = 0;
-            for (double w : walls)
-                s += w, s2 += w * w;
-            t.wallAvgMs = s / static_cast<double>(walls.size());
-            t.wallStdMs =
-                std::sqrt(std::max(0.0, s2 / static_cast<double>(walls.size()) - t.wallAvgMs * t.wallAvgMs));
-        }
-        std::vector<std::string> ch;
-        if (has(t.type, "MoE+DFC"))
-            ch.emplace_back(
-                "MoeGatingTopK → DispatchFFNCombine (dispatch, expert FFN and combine in one kernel)");
-        if (has(t.type, "MoE+GMM"))
-            ch.emplace_back("MoeGatingTopK → alltoallv → GroupedMatmul ×2 → alltoallv → MoeFinalizeRouting");
-        if (t.type.rfind("Dense", 0) == 0)
-            ch.emplace_back("dense FFN (MatMul → SwiGlu → MatMul), no MoE kernels");
-        if (has(t.type, "sampling")) ch.emplace_back("ends the pass with ArgMax / rejection sampling");
-        for (std::size_t i = 0; i < ch.size(); ++i)
-            t.characteristics += (i ? "; " : "") + ch[i];
+    for (auto& [si, m] : bySi)
+        if (m.passes.size() >= 2) a.macroSteps.push_back(std::move(m));
+}
+
+} // namespace
+
+bool iContains(std::string_view s, std::string_view n) {
+    if (n.size() > s.size()) return false;
+    auto lower = [](char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); };
+    for (std::size_t i = 0; i + n.size() <= s.size(); ++i) {
+        std::size_t j = 0;
+        while (j < n.size() && lower(s[i + j]) == lower(n[j]))
+            ++j;
+        if (j == n.size()) return true;
     }
-    // A8: communication pipeline.
-    std::vector<Interval> comm, compute;
-    std::map<int, std::vector<Interval>> byStream;
-    std::map<int, std::map<std::string, TimeNs>> kindByStream;
-    std::map<int, std::size_t> countByStream;
-    for (const auto& k : p.kernels) {
-        (k.cls == TaskClass::Comm ? comm : compute).push_back({k.start, k.end()});
-        byStream[k.stream].push_back({k.start, k.end()});
-        ++countByStream[k.stream];
-        std::string kind =
-            k.cls == TaskClass::Comm ? (isAllToAll(p.str(k.name)) ? "ep" : "tp") : taskClassName(k.cls);
-        TimeNs& byKind = kindByStream[k.stream][kind];
-        byKind = addSaturating(byKind, k.dur); // durations are bounded, their number is not (time.h)
-        a.kernelSumAll = addSaturating(a.kernelSumAll, k.dur);
-    }
-    const auto mc = mergeIntervals(comm), mk = mergeIntervals(compute);
-    a.commTotal = totalLength(mc);
-    for (const auto& iv : mc)
-        a.commHidden += intersectLength(mk, iv);
-    a.commOverlapShare =
-        a.commTotal ? static_cast<double>(a.commHidden) / static_cast<double>(a.commTotal) : 0;
-    if (!p.kernels.empty()) {
-        TimeNs end = 0;
-        for (const auto& k : p.kernels)
-            end = std::max(end, k.end());
-        a.wallAll = end - p.kernels.front().start;
-    }
-    int mainStream = -1;
-    TimeNs mainBusy = -1;
-    for (const auto& [s, kinds] : kindByStream) {
-        auto it = kinds.find("compute_core");
-        if (it != kinds.end() && it->second > mainBusy) mainBusy = it->second, mainStream = s;
-    }
-    std::map<int, std::vector<Interval>> merged;
-    for (auto& [s, v] : byStream)
-        merged[s] = mergeIntervals(v);
-    const auto overlaps = overlappingStreams(merged);
-    for (const auto& [s, kinds] : kindByStream) {
-        StreamRole sr;
-        sr.stream = s;
-        sr.kernels = countByStream[s];
-        sr.busy = totalLength(merged[s]);
-        std::string top;
-        TimeNs topT = -1;
-        for (const auto& [k, t] : kinds)
-            if (t > topT) topT = t, top = k;
-        if (s == mainStream)
-            sr.purpose = "main compute";
-        else if (top == "tp")
-            sr.purpose = "TP communication (all-reduce)";
-        else if (top == "ep")
-            sr.purpose = "EP communication (all-to-all)";
-        else if (top == "aicpu")
-            sr.purpose = "AICPU side stream";
-        else if (top == "compute_core")
-            sr.purpose = "secondary compute";
+    return false;
+}
+
+std::size_t kernelIndexAt(const Profile& p, TimeNs t) {
+    return static_cast<std::size_t>(std::lower_bound(p.kernels.begin(), p.kernels.end(), t,
+                                                     [](const Kernel& k, TimeNs x) { return k.start < x; }) -
+                                    p.kernels.begin());
+}
+
+std::string kernelDisplayName(const Profile& p, const Kernel& k) {
+    return std::string(k.opType ? p.str(k.opType) : p.str(k.name));
+}
+
+std::vector<LayerKernel> layerKernels(const Profile& p, const ArchLayer& l, const std::string& marker) {
+    std::vector<LayerKernel> out;
+    const std::size_t a = kernelIndexAt(p, l.span.a), b = kernelIndexAt(p, l.span.b);
+    const bool dense = l.type.rfind("Dense", 0) == 0;
+    bool seenMarker = false, projDone = false, ffnDone = false, moe = false, experts = false;
+    int denseMatmuls = 0;
+    for (std::size_t i = a; i < b; ++i) {
+        const Kernel& k = p.kernels[i];
+        const std::string_view n = p.str(k.name);
+        std::string role;
+        if (!marker.empty() && has(n, marker))
+            role = "attention", seenMarker = true;
+        else if (isSampling(n))
+            role = "sampling";
+        else if (k.cls == TaskClass::Comm)
+            role = isAllToAll(n) ? "EP comm" : "TP comm";
+        else if (has(n, "MoeGatingTopK") || has(n, "MoeInitRouting"))
+            role = "MoE routing", moe = true;
+        else if (has(n, "DispatchFFNCombine"))
+            role = "expert dispatch+FFN+combine", ffnDone = true, moe = true;
+        else if (has(n, "GroupedMatmul"))
+            role = "expert FFN", experts = true;
+        else if (has(n, "MoeFinalizeRouting"))
+            role = "expert combine", ffnDone = true;
+        else if (has(n, "SwiGlu") && experts && !ffnDone)
+            role = "expert FFN";
+        else if (has(n, "SwiGlu") && dense && !ffnDone)
+            role = "dense FFN";
+        else if (k.cls == TaskClass::AiCpu)
+            role = "AICPU op";
+        else if (iContains(n, "matmul") && seenMarker && !projDone)
+            role = "attention projection", projDone = true;
+        else if (iContains(n, "matmul") && dense && projDone && !ffnDone) {
+            role = "dense FFN";
+            if (++denseMatmuls == 2) ffnDone = true;
+        } else if (has(n, "AddRmsNorm"))
+            role = moe && ffnDone ? "post-MoE norm" : "residual norm";
+        else if (has(n, "Add") && k.cls == TaskClass::ComputeCore)
+            role = "residual add";
+        else if (ffnDone && (iContains(n, "rmsnorm") || iContains(n, "matmul") || iContains(n, "rotary") ||
+                             iContains(n, "rope")))
+            role = "next-layer prep";
+        else if (k.dur < 10000)
+            role = "small ops";
         else
-            sr.purpose = "runtime / other tasks";
-        if (auto it = overlaps.find(s); it != overlaps.end()) sr.overlapsWith = it->second;
-        a.streams.push_back(sr);
+            role = "other";
+        LayerKernel lk{
+            std::string(n), role,     std::string(p.str(k.taskType)), kernelDisplayName(p, k), k.start,
+            k.dur,          k.stream, k.cls == TaskClass::AiCpu};
+        out.push_back(std::move(lk));
     }
-    buildStructures(p, steps, windows, rules.block_min_us, a);
+    return out;
+}
+
+ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
+                                       const std::vector<BubbleWindow>& windows, const Rulebook& rules) {
+    ArchitectureResult a;
+    const auto markers = findMarkers(p, a);
+    const auto phase = assignPhases(p, markers, a);
+    const StepLocator stepOf(steps);
+    splitPasses(p, steps, stepOf, markers, phase, a);
+    buildLayers(p, steps, stepOf, markers, a);
+    const std::string modalSignature = crossVerify(a);
+    findMacroSteps(p, stepOf, markers, a);
+    describeStreams(p, a);
+    buildStructures(p, steps, rules.block_min_us, a);
+    placeWindows(windows, a);
+    summarizeLayerTypes(p, modalSignature, a);
     return a;
 }
 

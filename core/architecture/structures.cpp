@@ -1,5 +1,7 @@
 #include "architecture/structures.h"
 
+#include "architecture/architecture_analysis.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <fmt/format.h>
@@ -10,12 +12,6 @@ namespace bs {
 
 namespace {
 
-std::size_t kernelIndexAt(const Profile& p, TimeNs t) {
-    return static_cast<std::size_t>(std::lower_bound(p.kernels.begin(), p.kernels.end(), t,
-                                                     [](const Kernel& k, TimeNs x) { return k.start < x; }) -
-                                    p.kernels.begin());
-}
-
 std::vector<Interval> busyOf(const Profile& p, std::size_t first, std::size_t last, Interval span) {
     std::vector<Interval> v;
     for (std::size_t i = first; i < last; ++i)
@@ -23,7 +19,8 @@ std::vector<Interval> busyOf(const Profile& p, std::size_t first, std::size_t la
     return mergeIntervals(std::move(v));
 }
 
-void finishStructure(const Profile& p, Structure& s, double blockMinUs) {
+void finishStructure(const Profile& p, Structure& s, double blockMinUs,
+                     const std::vector<Interval>& deviceBusy) {
     s.all = clocksOf(p, s.firstKernel, s.lastKernel, s.span);
     // Main stream: the one with most compute-core time in the structure.
     std::map<int, TimeNs> computeByStream;
@@ -60,11 +57,23 @@ void finishStructure(const Profile& p, Structure& s, double blockMinUs) {
         c.busyUnion = totalLength(m);
         c.wall = m.empty() ? 0 : m.back().b - m.front().a;
     }
-    const auto seg = busyOf(p, s.firstKernel, s.lastKernel, s.span);
-    for (std::size_t i = 1; i < seg.size(); ++i) {
-        s.internalBubbles += seg[i].a - seg[i - 1].b;
-        ++s.internalBubbleCount;
+    // Internal bubbles: device idle inside the span — no kernel of any structure or stream runs (a collective
+    // started earlier may still be running). For a layer the span runs to the next layer's marker, so the
+    // idle before that marker counts too.
+    auto it = std::lower_bound(deviceBusy.begin(), deviceBusy.end(), s.span.a,
+                               [](const Interval& i, TimeNs t) { return i.b <= t; });
+    TimeNs prev = s.span.a;
+    for (; it != deviceBusy.end() && it->a < s.span.b; ++it) {
+        if (it->a > prev) ++s.internalBubbleCount, s.internalBubbles += it->a - prev;
+        prev = std::max(prev, it->b);
     }
+    if (s.span.b > prev) ++s.internalBubbleCount, s.internalBubbles += s.span.b - prev;
+}
+
+// Layer-like structures: attention-anchored layers, pattern blocks and gap segments — not the kernels
+// before, between or after them.
+bool isLayerLike(const Structure& s) {
+    return s.type != "prologue" && s.type != "epilogue" && s.type != "between layers";
 }
 
 std::uint32_t symbolOf(const Profile& p, const Kernel& k,
@@ -176,10 +185,14 @@ std::size_t shortestRepeatingPeriod(const std::vector<std::uint32_t>& seq, std::
     return bestP;
 }
 
-void buildStructures(const Profile& p, const StepSet& steps, const std::vector<BubbleWindow>& windows,
-                     double blockMinUs, ArchitectureResult& arch) {
+void buildStructures(const Profile& p, const StepSet& steps, double blockMinUs, ArchitectureResult& arch) {
     arch.structures.clear();
     std::unordered_map<std::string, std::uint32_t> ids;
+    std::vector<Interval> all;
+    all.reserve(p.kernels.size());
+    for (const auto& k : p.kernels)
+        all.push_back({k.start, k.end()});
+    const auto deviceBusy = mergeIntervals(std::move(all));
     // Layers by start, so each step finds its own with a binary search instead of scanning all of them
     // (steps x layers was quadratic). Within a step they are taken back in arch.layers order.
     std::vector<std::size_t> layerByStart(arch.layers.size());
@@ -194,7 +207,11 @@ void buildStructures(const Profile& p, const StepSet& steps, const std::vector<B
         const std::size_t k0 = kernelIndexAt(p, st.start), k1 = kernelIndexAt(p, st.end);
         if (k0 >= k1) continue;
         std::vector<Structure> local;
-        auto push = [&](std::string type, std::size_t a, std::size_t b, int pass, int layer) {
+        std::vector<int> localLayer; // index into arch.layers per local structure, -1 for none
+        // A layer's span is its §11 span (marker to next marker, clipped to the step): one wall definition
+        // for the layer everywhere. Other structures run from their first kernel's start to the latest end.
+        auto push = [&](std::string type, std::size_t a, std::size_t b, int pass, int layer,
+                        const Interval* layerSpan = nullptr, int archLayer = -1) {
             if (a >= b) return;
             Structure s;
             s.type = std::move(type);
@@ -204,32 +221,36 @@ void buildStructures(const Profile& p, const StepSet& steps, const std::vector<B
             s.layerInPass = layer;
             s.firstKernel = a;
             s.lastKernel = b;
-            TimeNs end = p.kernels[a].start;
-            for (std::size_t i = a; i < b; ++i)
-                end = std::max(end, p.kernels[i].end());
-            s.span = {p.kernels[a].start, end};
+            if (layerSpan) {
+                s.span = {std::max(layerSpan->a, st.start), std::min(layerSpan->b, st.end)};
+            } else {
+                TimeNs end = p.kernels[a].start;
+                for (std::size_t i = a; i < b; ++i)
+                    end = std::max(end, p.kernels[i].end());
+                s.span = {p.kernels[a].start, end};
+            }
             local.push_back(std::move(s));
+            localLayer.push_back(archLayer);
         };
         // 1. Attention-anchored layers of the architecture analysis.
-        std::vector<const ArchLayer*> layers;
+        std::vector<std::size_t> layers;
         {
             auto startOf = [&](std::size_t i) { return arch.layers[i].span.a; };
             auto lo = std::lower_bound(layerByStart.begin(), layerByStart.end(), st.start,
                                        [&](std::size_t i, TimeNs t) { return startOf(i) < t; });
             auto hi = std::lower_bound(lo, layerByStart.end(), st.end,
                                        [&](std::size_t i, TimeNs t) { return startOf(i) < t; });
-            std::vector<std::size_t> inStep(lo, hi);
-            std::sort(inStep.begin(), inStep.end());
-            for (std::size_t i : inStep)
-                layers.push_back(&arch.layers[i]);
+            layers.assign(lo, hi);
+            std::sort(layers.begin(), layers.end());
         }
         if (!layers.empty()) {
             std::size_t cursor = k0;
-            for (const auto* l : layers) {
+            for (std::size_t li : layers) {
+                const ArchLayer* l = &arch.layers[li];
                 const std::size_t a = kernelIndexAt(p, l->span.a),
                                   b = std::min(kernelIndexAt(p, l->span.b), k1);
                 if (a > cursor) push(cursor == k0 ? "prologue" : "between layers", cursor, a, l->pass, -1);
-                push(l->type, a, b, l->pass, l->index);
+                push(l->type, a, b, l->pass, l->index, &l->span, static_cast<int>(li));
                 cursor = std::max(cursor, b);
             }
             if (cursor < k1) push("epilogue", cursor, k1, -1, -1);
@@ -264,7 +285,9 @@ void buildStructures(const Profile& p, const StepSet& steps, const std::vector<B
                 std::vector<TimeNs> sorted = gaps;
                 std::sort(sorted.begin(), sorted.end());
                 const TimeNs med = sorted.empty() ? 0 : sorted[sorted.size() / 2];
-                const TimeNs cut = med > INT64_MAX / 5 ? INT64_MAX : std::max<TimeNs>(50000, 5 * med); // no overflow on hostile input
+                const TimeNs cut = med > INT64_MAX / 5
+                                       ? INT64_MAX
+                                       : std::max<TimeNs>(50000, 5 * med); // no overflow on hostile input
                 std::size_t a = k0;
                 int n = 0;
                 for (std::size_t i = k0 + 1; i < k1; ++i)
@@ -279,34 +302,101 @@ void buildStructures(const Profile& p, const StepSet& steps, const std::vector<B
         for (std::size_t i = 0; i < local.size(); ++i) {
             auto& s = local[i];
             s.id = fmt::format("s{}.{}", stepId, i);
-            finishStructure(p, s, blockMinUs);
+            finishStructure(p, s, blockMinUs, deviceBusy);
             s.shareOfStep = st.end > st.start ? static_cast<double>(s.span.length()) /
                                                     static_cast<double>(st.end - st.start)
                                               : 0;
             s.gapBefore = std::max<TimeNs>(0, s.span.a - prevEnd);
             prevEnd = std::max(prevEnd, s.span.b);
         }
-        for (auto& s : local)
-            arch.structures.push_back(std::move(s));
+        for (std::size_t i = 0; i < local.size(); ++i) {
+            if (localLayer[i] >= 0)
+                arch.layers[static_cast<std::size_t>(localLayer[i])].structure =
+                    static_cast<int>(arch.structures.size());
+            arch.structures.push_back(std::move(local[i]));
+        }
     }
-    // Drill-down: where the significant windows sit.
+}
+
+void placeWindows(const std::vector<BubbleWindow>& windows, ArchitectureResult& arch) {
+    auto& split = arch.boundaryBubbles;
+    split = {};
+    arch.windowPlaces.clear();
+    // Layer-like structures by start, and each one's arch.layers index.
+    std::vector<std::size_t> layerLike;
+    for (std::size_t i = 0; i < arch.structures.size(); ++i)
+        if (isLayerLike(arch.structures[i])) layerLike.push_back(i);
+    std::stable_sort(layerLike.begin(), layerLike.end(), [&](std::size_t x, std::size_t y) {
+        return arch.structures[x].span.a < arch.structures[y].span.a;
+    });
+    std::vector<int> layerOfStructure(arch.structures.size(), -1);
+    for (std::size_t li = 0; li < arch.layers.size(); ++li)
+        if (arch.layers[li].structure >= 0)
+            layerOfStructure[static_cast<std::size_t>(arch.layers[li].structure)] = static_cast<int>(li);
+    if (!layerLike.empty())
+        split.layers = arch.marker.empty() ? "pattern structures" : "attention-anchored layers";
+    const TimeNs tol = split.tolerance;
+    for (const auto& w : windows) {
+        WindowPlace wp;
+        wp.windowId = w.id;
+        wp.span = w.span;
+        wp.position = "outside_layers";
+        // A layer start inside [w.a - tol, w.b + tol]: the window contains or touches it.
+        auto it = std::lower_bound(layerLike.begin(), layerLike.end(), w.span.a - tol,
+                                   [&](std::size_t i, TimeNs t) { return arch.structures[i].span.a < t; });
+        if (it != layerLike.end() && arch.structures[*it].span.a <= w.span.b + tol) {
+            wp.position = "layer_start";
+            wp.structure = static_cast<int>(*it);
+        } else if (it != layerLike.begin() && w.scope != WindowScope::Tail) {
+            // (A step's tail follows its last kernel: the last layer's span reaches the step end, but the
+            // tail is no idle inside the layer's work.)
+            const std::size_t s = *std::prev(it); // the last layer starting before the window
+            if (arch.structures[s].span.b >= w.span.b) {
+                wp.position = "inside_layer";
+                wp.structure = static_cast<int>(s);
+            }
+        }
+        if (wp.structure >= 0) wp.layer = layerOfStructure[static_cast<std::size_t>(wp.structure)];
+        const TimeNs d = w.span.length();
+        ++split.windows;
+        split.windowTime += d;
+        if (wp.position == "layer_start")
+            ++split.atLayerStart, split.atLayerStartTime += d;
+        else if (wp.position == "inside_layer")
+            ++split.insideLayers, split.insideLayersTime += d;
+        else
+            ++split.outsideLayers, split.outsideLayersTime += d;
+        arch.windowPlaces.push_back(std::move(wp));
+    }
+    split.atLayerStartShare =
+        split.windowTime ? static_cast<double>(split.atLayerStartTime) / static_cast<double>(split.windowTime)
+                         : 0;
+
+    // Drill-down of the 20 largest: the structure holding the window, or — at a layer start, or outside
+    // every structure — the structure after it.
     arch.drillDown.clear();
     for (std::size_t i = 0; i < windows.size() && i < 20; ++i) {
         const auto& w = windows[i];
+        const auto& wp = arch.windowPlaces[i];
         DrillDownItem d;
         d.windowId = w.id;
         d.duration = w.span.length();
         d.kernelBefore = w.before.empty() ? "" : w.before.front().name;
         d.kernelAfter = w.after.empty() ? "" : w.after.front().name;
-        for (const auto& s : arch.structures) {
-            if (w.span.a >= s.span.a && w.span.b <= s.span.b) {
-                d.structureId = s.id;
-                d.insideStructure = true;
-                break;
-            }
-            if (s.span.a >= w.span.b) { // first structure after the window: the gap is at its boundary
-                d.structureId = s.id;
-                break;
+        if (wp.position == "layer_start") {
+            d.structureId = arch.structures[static_cast<std::size_t>(wp.structure)].id;
+        } else {
+            for (const auto& s : arch.structures) {
+                const bool tailOfLayer = w.scope == WindowScope::Tail && isLayerLike(s); // as placed above
+                if (w.span.a >= s.span.a && w.span.b <= s.span.b && !tailOfLayer) {
+                    d.structureId = s.id;
+                    d.insideStructure = true;
+                    break;
+                }
+                if (s.span.a >= w.span.b) { // first structure after the window: the gap is at its boundary
+                    d.structureId = s.id;
+                    break;
+                }
             }
         }
         arch.drillDown.push_back(std::move(d));

@@ -9,9 +9,13 @@
 
 namespace bs {
 
-// Fills arch.structures and arch.drillDown. Uses arch.layers/passes when present.
-void buildStructures(const Profile& profile, const StepSet& steps, const std::vector<BubbleWindow>& windows,
-                     double blockMinUs, ArchitectureResult& arch);
+// Fills arch.structures (and each layer's structure index). Uses arch.layers/passes when present: an
+// attention-anchored layer's structure has the layer's own span (marker to next marker).
+void buildStructures(const Profile& profile, const StepSet& steps, double blockMinUs,
+                     ArchitectureResult& arch);
+// Fills arch.windowPlaces, arch.boundaryBubbles and arch.drillDown: each significant window is at a layer
+// start (it contains or touches one, within 1 µs), inside a layer, or outside every layer.
+void placeWindows(const std::vector<BubbleWindow>& windows, ArchitectureResult& arch);
 Clocks clocksOf(const Profile& profile, std::size_t first, std::size_t last, Interval span);
 // Smallest period P (>= 2) such that some block of P symbols repeats >= 3 times back to back; 0 if none.
 std::size_t shortestRepeatingPeriod(const std::vector<std::uint32_t>& seq, std::size_t& offset);

@@ -200,11 +200,19 @@ bool readProfilerInfo(const std::string& path, Profile& profile, FindingSink& si
                 profile.inventory.recordShapes = it->get<bool>();
             if (auto it = common->find("with_stack"); it != common->end() && it->is_boolean())
                 profile.inventory.withStack = it->get<bool>();
+            if (auto it = common->find("activities"); it != common->end() && it->is_array()) {
+                std::vector<std::string> acts;
+                for (const auto& x : *it)
+                    if (x.is_string()) acts.push_back(x.get<std::string>());
+                profile.inventory.activities = std::move(acts);
+            }
         }
         auto exp = cfg->find("experimental_config");
         if (exp != cfg->end() && exp->is_object()) {
             if (auto it = exp->find("_profiler_level"); it != exp->end() && it->is_string())
                 profile.inventory.profilerLevel = it->get<std::string>();
+            if (auto it = exp->find("_aic_metrics"); it != exp->end() && it->is_string())
+                profile.inventory.aicMetrics = it->get<std::string>();
         }
     }
     if (auto it = j.find("rank_id"); it != j.end() && it->is_number_integer())

@@ -130,8 +130,12 @@ struct Inventory {
     std::size_t kernelsWithoutStream = 0; // kernel table rows without a Stream ID
     std::size_t streamsFromTrace = 0;     // of those, filled from the trace join
     std::size_t kernelsTaskTypeFromTrace = 0;
-    std::string profilerLevel; // from profiler_info
+    // The collection config from profiler_info_*.json (empty / nullopt when absent): what was asked for,
+    // so that advice names what the collection lacks instead of repeating what it already set.
+    std::string profilerLevel; // "_profiler_level": "Level0" / "Level1" / "Level2"
+    std::string aicMetrics;    // "_aic_metrics": "ACL_AICORE_PIPE_UTILIZATION", "ACL_AICORE_NONE", …
     std::optional<bool> recordShapes, withStack;
+    std::optional<std::vector<std::string>> activities; // "ProfilerActivity.CPU", "ProfilerActivity.NPU"
     std::size_t traceEventCount = 0, counterEventCount = 0, metadataEventCount = 0;
     std::size_t truncatedAtByte = 0;
     bool traceTruncated = false;

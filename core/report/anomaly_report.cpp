@@ -1,5 +1,8 @@
 #include "report/anomaly_report.h"
 
+#include "analysis/collection_advice.h"
+#include "analysis/recommendations.h"
+#include "analysis/skipped_rows.h"
 #include "report/escape.h"
 
 #include <fmt/format.h>
@@ -44,6 +47,98 @@ std::string rel(TimeNs t, TimeNs origin) {
     return fmt::format("{}{:.3f} ms", d < 0 ? "−" : "+", nsToMs(d < 0 ? -d : d));
 }
 
+// ANALYSIS.md §1: device time spent in communication per step, and the collectives that mostly waited —
+// that waiting is the slowest peer's time, not this rank's.
+void communicationSection(std::string& o, const AnalysisResult& r) {
+    const AnomalyResult& a = r.anomaly;
+    const bool anyComm = std::any_of(a.stepComm.begin(), a.stepComm.end(),
+                                     [](const StepComm& c) { return c.exposed > 0 || c.collectives > 0; });
+    if (!anyComm && a.collectives.empty()) return;
+    o += "### Communication time\n\n";
+    o +=
+        "Exposed = HCCL time not overlapped by other kernels; elapse, wait, transit and synchronization come "
+        "from communication.json.\n\n| Step | Exposed | Elapse | Wait | Transit | Sync | Collectives | "
+        "COMM_WAIT_HEAVY |\n|---|---|---|---|---|---|---|---|\n";
+    for (std::size_t i = 0; i < a.stepComm.size() && i < r.metrics.size(); ++i) {
+        const auto& c = a.stepComm[i];
+        auto file = [&](TimeNs v) {
+            return c.fromJson ? fmt::format("{:.3f} ms", nsToMs(v)) : std::string("n/a");
+        };
+        o += fmt::format("| {} | {:.3f} ms | {} | {} | {} | {} | {} | {} |\n",
+                         stepName(r.steps, static_cast<int>(i)), nsToMs(c.exposed), file(c.elapse),
+                         file(c.wait), file(c.transit), file(c.sync),
+                         c.fromJson ? std::to_string(c.collectives) : "n/a",
+                         c.fromJson ? std::to_string(c.waitHeavy) : "n/a");
+    }
+    std::vector<const CollectiveWait*> byWait;
+    for (const auto& c : a.collectives)
+        byWait.push_back(&c);
+    std::stable_sort(byWait.begin(), byWait.end(),
+                     [](const CollectiveWait* x, const CollectiveWait* y) { return x->wait > y->wait; });
+    if (!byWait.empty()) {
+        o += fmt::format(
+            "\nCollectives by wait (top {} of {}; wait ratio = Wait / (Wait + Transit), "
+            "COMM_WAIT_HEAVY above {:.2f}):\n\n| Collective | Step | Elapse | Wait | Transit | Sync | "
+            "Wait ratio | Tags |\n|---|---|---|---|---|---|---|---|\n",
+            std::min<std::size_t>(byWait.size(), 10), byWait.size(), a.rules.comm_wait_heavy_ratio);
+        for (std::size_t i = 0; i < byWait.size() && i < 10; ++i) {
+            const auto& c = *byWait[i];
+            o += fmt::format("| {} | {} | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.2f} | {} |\n",
+                             cell(c.name),
+                             c.stepIndex >= 0 ? stepName(r.steps, c.stepIndex) : std::string("-"),
+                             nsToMs(c.elapse), nsToMs(c.wait), nsToMs(c.transit), nsToMs(c.sync), c.waitRatio,
+                             c.tags.empty() ? std::string("-") : join(c.tags));
+        }
+    }
+    if (std::any_of(a.collectives.begin(), a.collectives.end(),
+                    [](const CollectiveWait& c) { return !c.tags.empty(); }))
+        o +=
+            "\nA COMM_WAIT_HEAVY collective spent most of its non-idle time waiting for its peers: that time "
+            "belongs to the slowest peer, not to this rank. Compare the same collective on the other ranks "
+            "(analyze their parent folder); the rank with the smallest wait arrived last.\n";
+    o += "\n";
+}
+
+// The Follow-up column: "yes — host" / "yes — re-collect" / "yes — other ranks" / "no".
+std::string followupCell(const Recommendation& rc) {
+    if (!rc.followupRequired) return "no";
+    if (rc.followupKind == "host") return "yes — host";
+    if (rc.followupKind == "recollect") return "yes — re-collect";
+    if (rc.followupKind == "other_ranks") return "yes — other ranks";
+    return "yes";
+}
+
+// The host follow-up sentence says what requires_host_followup says, and lists the recommendations that
+// make it so; follow-ups of other kinds are listed apart, so "no host follow-up" never sits next to an
+// unexplained "yes".
+void followupSection(std::string& o, const AnomalyResult& a) {
+    std::vector<const Recommendation*> host, other;
+    for (const auto& rc : a.recommendations)
+        if (isHostFollowup(rc))
+            host.push_back(&rc);
+        else if (rc.followupRequired)
+            other.push_back(&rc);
+    auto list = [&](const std::vector<const Recommendation*>& v) {
+        for (const auto* rc : v)
+            o += fmt::format("- {} ({}{}): {}\n", rc->priority, rc->scope,
+                             rc->target.empty() ? "" : " " + code(rc->target), esc(rc->action));
+    };
+    if (a.requiresHostFollowup) {
+        o += fmt::format("Host follow-up is required ({} recommendation{} with follow-up \"yes — host\"): "
+                         "the capture does not show what the host did during these windows.\n\n",
+                         host.size(), host.size() == 1 ? "" : "s");
+        list(host);
+    } else {
+        o += "No host follow-up is required: no recommendation asks to sample the host or to collect host "
+             "activity.\n";
+    }
+    if (!other.empty()) {
+        o += fmt::format("\nOther follow-ups ({}, not on the host):\n\n", other.size());
+        list(other);
+    }
+    o += "\n";
+}
+
 } // namespace
 
 std::string defaultAnomalyReportName(const Profile& p) {
@@ -73,7 +168,15 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
             : 0.0);
     out("| Host trace / call stacks / shapes / PMU | {} / {} / {} / {} |\n", a.hostTraceExists ? "yes" : "no",
         a.stacksExist ? "yes" : "no", a.shapesExist ? "yes" : "no", a.pmuExists ? "yes" : "no");
-    out("| Confidence | {} |\n\n", a.confidence);
+    out("| Confidence | {} |\n", a.confidence);
+    const auto errors = dataErrorNames(r.findings);
+    if (!errors.empty()) {
+        std::vector<std::string> named;
+        for (const auto& e : errors)
+            named.push_back(escCell(e));
+        out("| Data errors | {} (see Data quality) |\n", join(named));
+    }
+    out("\n");
     out("Times are relative to the first device kernel (+0.000 ms = {} us).\n\n", formatNsAsMicros(origin));
 
     // ---------------------------------------------------------------- Hidden Issue Discovery
@@ -86,9 +189,10 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
         for (int s : g.steps)
             names.push_back(stepName(r.steps, s));
         out("Dominant step group **{}**: {} of {} steps (steps {}), {} kernels per step. Hidden issue: "
-            "**{}** (severity {}).\n\n",
+            "**{}** (severity {}){}.\n\n",
             g.id, g.steps.size(), r.metrics.size(), join(names), g.kernelCount,
-            a.hiddenIssuePresent ? "present" : "not present", a.severity);
+            a.hiddenIssuePresent ? "present" : "not present", a.severity,
+            a.hiddenIssueReasons.empty() ? "" : " — " + esc(join(a.hiddenIssueReasons, "; ")));
         out("| Metric | avg | median | P90 | P95 |\n|---|---|---|---|---|\n");
         auto row = [&](const char* n, const MetricStats& m, const char* unit) {
             out("| {} | {:.3f} {} | {:.3f} {} | {:.3f} {} | {:.3f} {} |\n", n, m.avg, unit, m.median, unit,
@@ -120,13 +224,14 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
             const auto& w = a.windows[i];
             out("| {} | {} | {} | {}{} | {} | {:.3f} ms | {} | {} | {} | {} | {} |\n", w.id, w.stepId,
                 w.groupId.empty() ? "-" : w.groupId, windowScopeName(w.scope),
-                w.boundary ? " (capture edge)" : "", rel(w.span.a, origin), nsToMs(w.span.length()),
+                w.boundary ? " (capture boundary)" : "", rel(w.span.a, origin), nsToMs(w.span.length()),
                 ratioText(w.evidence, w.evidence.coverage), ratioText(w.evidence, w.evidence.syncRatio),
                 ratioText(w.evidence, w.evidence.commRatio),
                 w.evidence.parallelism ? fmt::format("{:.2f}", *w.evidence.parallelism) : std::string("n/a"),
                 join(w.labels));
         }
         out("\n");
+        const auto skipped = skippedRowsInWindows(p, r.findings, a.windows);
         for (std::size_t i = 0; i < topN; ++i) {
             const auto& w = a.windows[i];
             out("#### {} — {:.3f} ms {} gap in step {} ({} → {})\n\n", w.id, nsToMs(w.span.length()),
@@ -157,6 +262,10 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
             for (std::size_t k = 0; k < w.labels.size(); ++k)
                 out("- {} — {}.\n", code(w.labels[k]),
                     k < w.labelEvidence.size() ? esc(w.labelEvidence[k]) : std::string());
+            for (const auto& row : skipped[i])
+                out("- Bounded by a skipped malformed row: {} line {} was skipped ({}); its kernel may fill "
+                    "part of this window, so the window may be shorter or not exist.\n",
+                    code(std::filesystem::path(row.file).filename().string()), row.line, code(row.findingId));
             out("\n");
         }
     }
@@ -182,28 +291,35 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
         out("\n");
     }
     out("### Candidate causes (soft attribution)\n\n");
+    TimeNs bubbleTime = 0;
+    for (const auto& w : a.windows)
+        bubbleTime = addSaturating(bubbleTime, w.span.length());
     if (a.softCauses.empty()) out("No window to attribute.\n\n");
+    if (!a.softCauses.empty())
+        out("Over all {} significant windows ({:.3f} ms), by share of that time:\n\n", a.windows.size(),
+            nsToMs(bubbleTime));
     for (const auto& c : a.softCauses) {
-        out("- {} — confidence {}, scope {}{}:\n", code(c.label), c.confidence, c.scope,
-            c.target.empty() ? "" : " " + esc(c.target));
+        out("- {} — {} window{}, {:.3f} ms ({:.1f} % of the significant bubble time); confidence {}, "
+            "scope {}{}:\n",
+            code(c.label), c.windowCount, c.windowCount == 1 ? "" : "s", nsToMs(c.duration), c.share * 100,
+            c.confidence, c.scope, c.target.empty() ? "" : " " + esc(c.target));
         for (const auto& e : c.evidence)
             out("  - {}\n", esc(e));
     }
     out("\nThese are possible causes from the host evidence inside each window, never a single verdict.\n\n");
     out("### Follow-up sampling\n\n");
-    if (a.requiresHostFollowup)
-        out("Host follow-up is required: sample the host process during the steps with the largest bubbles "
-            "(py-spy dump --native, "
-            "perf record -g) and re-collect with with_stack=True; the host trace does not explain these "
-            "windows.\n\n");
-    else
-        out("No host follow-up is required by the evidence at hand.\n\n");
+    followupSection(o, a);
+    communicationSection(o, r);
 
     // ---------------------------------------------------------------- Five questions
     out("## 2. Bubble-first Summary\n\n");
     const char* qs[] = {"Are there significant bubbles?", "Which step group holds them?",
                         "Prelaunch, tail, internal or inter-step?", "Is there a host-side risk?",
                         "Is the evidence enough?"};
+    if (!errors.empty())
+        out("**Data errors: {}.** The analysis ran on incomplete data, which lowers the confidence (now {}; "
+            "see Data quality).\n\n",
+            esc(join(errors)), a.confidence);
     for (std::size_t i = 0; i < a.answers.size() && i < 5; ++i)
         out("{}. **{}** {}\n", i + 1, qs[i], esc(a.answers[i]));
     out("\n");
@@ -328,17 +444,16 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
                                  nsToMs(x.durTotal), x.maskedRatio * 100, x.cls,
                                  x.touchesBubble ? " (next to a significant bubble)" : ""));
     out("{}.\n\n", ai.empty() ? "none" : join(ai, "; "));
-    if (!a.pmuExists)
-        out("PMU: pmu_unavailable — collect with Level1 and aic_metrics=PipeUtilization to get "
-            "compute/memory-bound verdicts.\n\n");
+    if (const auto pmu = pmuAdvice(p, r.findings, a.pmuExists); pmu && !a.pmuExists)
+        out("PMU: pmu_unavailable — {} {}\n\n", esc(pmu->why), esc(pmu->action));
 
     // ---------------------------------------------------------------- Recommendations
     out("## 5. Recommendations\n\n| Priority | Scope | Target | Action | Why | Follow-up | Evidence gap "
         "|\n|---|---|---|---|---|---|---|\n");
     for (const auto& rc : a.recommendations)
         out("| {} | {} | {} | {} | {} | {} | {} |\n", rc.priority, rc.scope,
-            rc.target.empty() ? "-" : cell(rc.target), escCell(rc.action), escCell(rc.why),
-            rc.followupRequired ? "yes" : "no", rc.evidenceGap.empty() ? "-" : escCell(rc.evidenceGap));
+            rc.target.empty() ? "-" : cell(rc.target), escCell(rc.action), escCell(rc.why), followupCell(rc),
+            rc.evidenceGap.empty() ? "-" : escCell(rc.evidenceGap));
     if (a.recommendations.empty()) out("| - | - | - | No action suggested by the evidence. | | | |\n");
 
     // ---------------------------------------------------------------- Data quality

@@ -1,5 +1,7 @@
 #include "report/json_export.h"
 
+#include "analysis/skipped_rows.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -49,6 +51,40 @@ json kernelJson(const NeighbourKernel& k) {
             {"duration_us", us(k.dur)},
             {"wait_us", us(k.wait)},
             {"stream", k.stream >= 0 ? json(k.stream) : json(nullptr)}};
+}
+
+// ANALYSIS.md §1: a step's communication time; the communication.json parts are null without that file.
+void addStepCommJson(json& s, const AnomalyResult& a, std::size_t step) {
+    const StepComm c = step < a.stepComm.size() ? a.stepComm[step] : StepComm{};
+    auto fromFile = [&](TimeNs v) { return c.fromJson ? json(ms(v)) : json(nullptr); };
+    s["comm_exposed_ms"] = ms(c.exposed);
+    s["comm_elapse_ms"] = fromFile(c.elapse);
+    s["comm_wait_ms"] = fromFile(c.wait);
+    s["comm_transit_ms"] = fromFile(c.transit);
+    s["comm_sync_ms"] = fromFile(c.sync);
+    s["comm_wait_heavy_count"] = c.fromJson ? json(c.waitHeavy) : json(nullptr);
+}
+
+json collectivesJson(const AnomalyResult& a, const StepSet& steps) {
+    json out = json::array();
+    for (const auto& c : a.collectives) {
+        const bool inStep = c.stepIndex >= 0 && static_cast<std::size_t>(c.stepIndex) < steps.steps.size();
+        const auto number = inStep ? steps.steps[static_cast<std::size_t>(c.stepIndex)].number : -1;
+        out.push_back(
+            {{"name", c.name},
+             {"kind", c.kind},
+             {"step_id", !inStep ? json(nullptr) : json(number >= 0 ? std::to_string(number) : "pseudo")},
+             {"start_us", c.start > 0 ? json(us(c.start)) : json(nullptr)},
+             {"start_ns", c.start > 0 ? json(c.start) : json(nullptr)},
+             {"elapse_ms", ms(c.elapse)},
+             {"wait_ms", ms(c.wait)},
+             {"transit_ms", ms(c.transit)},
+             {"sync_ms", ms(c.sync)},
+             {"idle_ms", ms(c.idle)},
+             {"wait_ratio", ratio(c.waitRatio)},
+             {"tags", c.tags}});
+    }
+    return out;
 }
 
 json statsJson(const MetricStats& m) {
@@ -141,7 +177,7 @@ void addArchitectureJson(json& root, const AnalysisResult& r) {
 }
 
 // The anomaly_discovery schema fields (ANALYSIS.md §10.1) plus op rankings, AICPU, recommendations, rules.
-void addAnomalyJson(json& root, const AnalysisResult& r) {
+void addAnomalyJson(json& root, const Profile& p, const AnalysisResult& r) {
     const AnomalyResult& a = r.anomaly;
     root["enabled"] = true;
     root["dominant_group_id"] = a.groups.empty() ? json(nullptr) : json(a.groups.front().id);
@@ -202,6 +238,7 @@ void addAnomalyJson(json& root, const AnalysisResult& r) {
     root["step_group_anomalies"] = groups;
 
     json windows = json::array();
+    const auto skipped = skippedRowsInWindows(p, r.findings, a.windows);
     for (std::size_t i = 0; i < a.windows.size() && i < static_cast<std::size_t>(a.rules.window_list_cap);
          ++i) {
         const auto& w = a.windows[i];
@@ -227,11 +264,20 @@ void addAnomalyJson(json& root, const AnalysisResult& r) {
         j["start_ns"] = w.span.a;
         j["end_ns"] = w.span.b;
         j["capture_boundary"] = w.boundary;
+        j["capture_boundary_reason"] = w.boundary ? json(w.boundaryReason) : json(nullptr);
         j["label_evidence"] = w.labelEvidence;
         json top = json::array();
         for (const auto& h : w.evidence.topEvents)
             top.push_back({{"name", h.name}, {"thread", h.thread}, {"overlap_us", us(h.overlap)}});
         j["top_host_events"] = top;
+        auto markers = [&](const std::vector<HostEventOverlap>& v) {
+            json m = json::array();
+            for (const auto& h : v)
+                m.push_back({{"name", h.name}, {"thread", h.thread}, {"overlap_us", us(h.overlap)}});
+            return m;
+        };
+        j["top_sync_markers"] = markers(w.evidence.topSyncMarkers); // behind sync_marker_overlap_ratio
+        j["top_comm_markers"] = markers(w.evidence.topCommMarkers); // behind comm_marker_overlap_ratio
         json before = json::array(), after = json::array();
         for (const auto& k : w.before)
             before.push_back(kernelJson(k));
@@ -239,6 +285,10 @@ void addAnomalyJson(json& root, const AnalysisResult& r) {
             after.push_back(kernelJson(k));
         j["kernels_before"] = before;
         j["kernels_after"] = after;
+        json rows = json::array();
+        for (const auto& row : skipped[i])
+            rows.push_back({{"file", row.file}, {"line", row.line}, {"finding_id", row.findingId}});
+        j["skipped_rows_inside"] = rows; // malformed kernel-table rows whose kernel may fill part of it
         windows.push_back(j);
     }
     root["bubble_windows"] = windows;
@@ -269,12 +319,17 @@ void addAnomalyJson(json& root, const AnalysisResult& r) {
                           {"confidence", c.confidence},
                           {"scope", c.scope},
                           {"target_id", c.target.empty() ? json(nullptr) : json(c.target)},
+                          {"window_count", c.windowCount},
+                          {"duration_ms", ms(c.duration)},
+                          {"share_of_bubble_time", ratio(c.share)},
                           {"evidence", c.evidence}});
     root["soft_root_cause_summary"] = causes;
     root["requires_host_followup"] = a.requiresHostFollowup;
     root["confidence"] = a.confidence;
-    root["hidden_issue"] = {{"present", a.hiddenIssuePresent}, {"severity", a.severity}};
+    root["hidden_issue"] = {
+        {"present", a.hiddenIssuePresent}, {"severity", a.severity}, {"conditions", a.hiddenIssueReasons}};
     root["global_tags"] = a.globalTags;
+    root["collectives"] = collectivesJson(a, r.steps); // communication.json ops, §1
     json stepTags = json::array();
     for (const auto& t : a.stepTags) {
         const auto& st = r.steps.steps[static_cast<std::size_t>(t.stepIndex)];
@@ -334,6 +389,7 @@ void addAnomalyJson(json& root, const AnalysisResult& r) {
                         {"action", rc.action},
                         {"why", rc.why},
                         {"followup_required", rc.followupRequired},
+                        {"followup_kind", rc.followupKind.empty() ? json(nullptr) : json(rc.followupKind)},
                         {"evidence_gap", rc.evidenceGap.empty() ? json(nullptr) : json(rc.evidenceGap)}});
     root["recommendations"] = recs;
     root["bubble_first_summary"] = a.answers;
@@ -404,6 +460,7 @@ std::string renderJson(const Profile& p, const AnalysisResult& r) {
         s["kernel_sum_ms"] = ms(m.kernelSum);
         s["kernel_wait_sum_ms"] = ms(m.kernelWaitSum);
         s["distinct_streams"] = m.distinctStreams;
+        addStepCommJson(s, r.anomaly, static_cast<std::size_t>(&m - r.metrics.data()));
         steps.push_back(s);
     }
     root["steps"] = steps;
@@ -436,7 +493,7 @@ std::string renderJson(const Profile& p, const AnalysisResult& r) {
     dq["findings"] = fs;
     dq["notes"] = r.anomaly.notes;
     root["data_quality"] = dq;
-    addAnomalyJson(root, r);
+    addAnomalyJson(root, p, r);
     // Names come from the user's files: invalid UTF-8 is replaced (U+FFFD), never an exception.
     return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

@@ -1,5 +1,7 @@
 #include "report/text_report.h"
 
+#include "analysis/recommendations.h"
+#include "analysis/skipped_rows.h"
 #include "report/escape.h"
 
 #include <fmt/format.h>
@@ -9,6 +11,45 @@
 #include <set>
 
 namespace bs {
+
+namespace {
+
+// ANALYSIS.md §1: per step the exposed communication time and what communication.json says it was made
+// of; the collectives that mostly waited (COMM_WAIT_HEAVY), largest wait first.
+std::string communicationText(const AnalysisResult& r) {
+    const AnomalyResult& a = r.anomaly;
+    const bool anyComm = std::any_of(a.stepComm.begin(), a.stepComm.end(),
+                                     [](const StepComm& c) { return c.exposed > 0 || c.collectives > 0; });
+    if (!anyComm && a.collectives.empty()) return {};
+    std::string o = "\n== Communication (ms)\n";
+    o += fmt::format("  {:>8} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n", "step", "exposed", "elapse",
+                     "wait", "transit", "sync", "collectives");
+    for (std::size_t i = 0; i < a.stepComm.size() && i < r.metrics.size(); ++i) {
+        const auto& c = a.stepComm[i];
+        auto file = [&](TimeNs v) {
+            return c.fromJson ? fmt::format("{:.3f}", nsToMs(v)) : std::string("n/a");
+        };
+        o += fmt::format("  {:>8} {:>11.3f} {:>11} {:>11} {:>11} {:>11} {:>11}\n",
+                         r.metrics[i].stepId < 0 ? std::string("-") : std::to_string(r.metrics[i].stepId),
+                         nsToMs(c.exposed), file(c.elapse), file(c.wait), file(c.transit), file(c.sync),
+                         c.fromJson ? std::to_string(c.collectives) : std::string("n/a"));
+    }
+    std::vector<const CollectiveWait*> heavy;
+    for (const auto& c : a.collectives)
+        if (!c.tags.empty()) heavy.push_back(&c);
+    std::stable_sort(heavy.begin(), heavy.end(),
+                     [](const CollectiveWait* x, const CollectiveWait* y) { return x->wait > y->wait; });
+    for (std::size_t i = 0; i < heavy.size() && i < 5; ++i)
+        o += fmt::format(
+            "  COMM_WAIT_HEAVY {}: elapse {:.3f}, wait {:.3f}, transit {:.3f}, sync {:.3f}, wait ratio "
+            "{:.2f} (> {:.2f}): this time belongs to the slowest peer\n",
+            term(heavy[i]->name), nsToMs(heavy[i]->elapse), nsToMs(heavy[i]->wait), nsToMs(heavy[i]->transit),
+            nsToMs(heavy[i]->sync), heavy[i]->waitRatio, a.rules.comm_wait_heavy_ratio);
+    if (heavy.size() > 5) o += fmt::format("  … and {} more COMM_WAIT_HEAVY collectives\n", heavy.size() - 5);
+    return o;
+}
+
+} // namespace
 
 // Every string that comes from the profiling folder (names, paths, findings quoting them) is passed
 // through term(): a name may hold terminal control sequences, and this text goes to stdout.
@@ -93,6 +134,7 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
                          nsToMs(m.tailGap), nsToMs(m.internalBubbleTotal), nsToMs(m.largestInternalBubble),
                          m.bubbleCount, m.kernelCount);
     }
+    o += communicationText(r);
     if (r.crossCheck.available) {
         o += "\n== Profiler cross-check (step_trace_time.csv, us)\n";
         for (const auto& row : r.crossCheck.rows) {
@@ -110,6 +152,7 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
     }
     const auto& a = r.anomaly;
     o += fmt::format("\n== Bubble windows (>= {:.0f} us): {}\n", a.rules.bubble_min_us, a.windows.size());
+    const auto skipped = skippedRowsInWindows(p, r.findings, a.windows);
     for (std::size_t i = 0; i < a.windows.size() && i < static_cast<std::size_t>(a.rules.top_windows); ++i) {
         const auto& w = a.windows[i];
         std::string labels;
@@ -120,6 +163,11 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
                          w.evidence.hostTraceExists ? fmt::format("{:.2f}", w.evidence.coverage)
                                                     : std::string("n/a"),
                          labels);
+        for (const auto& row : skipped[i])
+            o += fmt::format(
+                "      bounded by a skipped malformed row: {}, line {} ({}): its kernel may fill part "
+                "of this window\n",
+                term(row.file), row.line, term(row.findingId));
     }
     if (!a.globalTags.empty()) {
         std::string t;
@@ -127,13 +175,38 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
             t += (t.empty() ? "" : ", ") + term(x);
         o += fmt::format("  Tags: {}\n", t);
     }
+    if (!a.groups.empty()) {
+        std::string why;
+        for (const auto& x : a.hiddenIssueReasons)
+            why += (why.empty() ? ": " : "; ") + x;
+        o += fmt::format("  Hidden issue in {}: {} (severity {}){}\n", a.groups.front().id,
+                         a.hiddenIssuePresent ? "present" : "not present", a.severity, why);
+    }
     std::string rules;
     for (const auto& [k, v] : a.rules.entries())
         rules += fmt::format("{}{}={}", rules.empty() ? "" : " ", k, v);
     o += "  Thresholds (override with --rules FILE): " + rules + "\n";
     o += "\n== Bubble-first summary\n";
+    const auto errors = dataErrorNames(r.findings);
+    if (!errors.empty()) {
+        std::string e;
+        for (const auto& x : errors)
+            e += (e.empty() ? "" : ", ") + term(x);
+        o += fmt::format(
+            "  DATA ERRORS: {} — the analysis ran on incomplete data, which lowers the confidence "
+            "(now {}).\n",
+            e, a.confidence);
+    }
     for (std::size_t i = 0; i < a.answers.size(); ++i)
         o += fmt::format("  {}. {}\n", i + 1, term(a.answers[i]));
+    std::size_t host = 0, other = 0;
+    for (const auto& rc : a.recommendations)
+        isHostFollowup(rc) ? ++host : (rc.followupRequired ? ++other : 0);
+    o += fmt::format(
+        "  Host follow-up: {}{}\n",
+        a.requiresHostFollowup ? fmt::format("required ({} recommendation{})", host, host == 1 ? "" : "s")
+                               : std::string("not required"),
+        other ? fmt::format("; other follow-ups (re-collect, other ranks): {}", other) : std::string());
     return o;
 }
 

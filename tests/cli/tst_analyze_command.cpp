@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -102,7 +103,13 @@ class TstAnalyzeCommand : public QObject {
         QVERIFY(r.out.contains(QStringLiteral("Kernel source: kernel_details.csv (Level0 header)")));
         QVERIFY(r.out.contains(QStringLiteral("level0_kernel_details")));
         QVERIFY(r.out.contains(QStringLiteral("== Steps (ms)")));
-        QVERIFY(r.out.contains(QStringLiteral("25.908"))); // internal bubbles, = Free 25908.102 µs
+        // The whole row of step 50, not a substring that could match anywhere: internal bubbles 25.908 ms
+        // (= Free 25908.102 µs), prelaunch 19.358 (= Preparing 19358.0 µs), 90 bubbles, 191 kernels.
+        const QRegularExpression row(
+            QStringLiteral("^ +50 +136\\.898 +90\\.343 +46\\.555 +0\\.3401 +19\\.358 +1\\.288 +25\\.908 "
+                           "+1\\.260 +90 +191$"),
+            QRegularExpression::MultilineOption);
+        QVERIFY2(row.match(r.out).hasMatch(), qPrintable(r.out));
     }
     void jsonHasStepRowsWithTheSpecFieldNamesAndIsDeterministic() {
         const QString a = tmp.filePath(QStringLiteral("a.json")), b = tmp.filePath(QStringLiteral("b.json"));
@@ -117,8 +124,17 @@ class TstAnalyzeCommand : public QObject {
         const QByteArray ja = fa.readAll();
         QCOMPARE(ja, fb.readAll());
         const QJsonObject root = QJsonDocument::fromJson(ja).object();
-        QVERIFY(root.contains(QStringLiteral("inventory")));
-        QVERIFY(root.contains(QStringLiteral("data_quality")));
+        const QJsonObject inventory = root.value(QStringLiteral("inventory")).toObject();
+        QCOMPARE(inventory.value(QStringLiteral("kernel_source")).toString(),
+                 QStringLiteral("kernel_details.csv"));
+        QCOMPARE(inventory.value(QStringLiteral("kernel_count")).toInt(), 191);
+        QCOMPARE(inventory.value(QStringLiteral("step_source")).toString(),
+                 QStringLiteral("ProfilerStep#N markers"));
+        // A complete Level1 collection: data_quality holds a findings array, and it is empty.
+        const QJsonValue findings =
+            root.value(QStringLiteral("data_quality")).toObject().value(QStringLiteral("findings"));
+        QVERIFY(findings.isArray());
+        QCOMPARE(findings.toArray().size(), 0);
         const QJsonArray steps = root.value(QStringLiteral("steps")).toArray();
         QCOMPARE(steps.size(), 1);
         const QJsonObject s = steps.at(0).toObject();

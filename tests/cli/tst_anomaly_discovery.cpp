@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace {
@@ -98,7 +99,9 @@ class TstAnomalyDiscovery : public QObject {
         // Exactly the four planted windows are significant.
         QCOMPARE(a.windows.size(), std::size_t(4));
         QCOMPARE(a.confidence, std::string("high"));
-        QVERIFY(!a.requiresHostFollowup);
+        // The planted untraced window gets a "sample the host" recommendation, a host follow-up (issue 12
+        // item 5: the flag follows the recommendations).
+        QVERIFY(a.requiresHostFollowup);
     }
     void cleanProfileProducesNoLabelAndNoRisk() {
         QProcess p;
@@ -127,10 +130,19 @@ class TstAnomalyDiscovery : public QObject {
         auto run = analyze(rank);
         const auto& a = run.r.anomaly;
         QVERIFY(a.windows.size() >= 5);
+        // The real labels (ANALYSIS §5, §6): b0001 is step 50's prelaunch (sync markers over 41 % of it)
+        // and b0002 its tail (sync 78 %), both inside the host trace, so ordinary windows:
+        // possible_sync_or_h2d. b0003–b0005 are internal gaps fully covered by host events without sync or
+        // communication markers: possible_host_launch_lag. Each has exactly that one label.
+        const char* const expectedLabel[] = {"possible_sync_or_h2d", "possible_sync_or_h2d",
+                                             "possible_host_launch_lag", "possible_host_launch_lag",
+                                             "possible_host_launch_lag"};
+        QCOMPARE(a.windows[0].scope, bs::WindowScope::Prelaunch);
+        QCOMPARE(a.windows[1].scope, bs::WindowScope::Tail);
         for (std::size_t i = 0; i < 5; ++i) {
             const auto& w = a.windows[i];
             QVERIFY(w.span.length() >= 50000);
-            QVERIFY(!w.labels.empty());
+            QCOMPARE(w.labels, std::vector<std::string>{expectedLabel[i]});
             QVERIFY(w.evidence.hostTraceExists);
             QVERIFY(w.scope == bs::WindowScope::Prelaunch || !w.before.empty());
             // The last step's tail has nothing after it (the capture ends); every other window does.
@@ -140,17 +152,21 @@ class TstAnomalyDiscovery : public QObject {
                 QCOMPARE(w.after.front().start, w.span.b); // the window ends where the next kernel starts
             if (!w.before.empty()) QCOMPARE(w.before.front().start + w.before.front().dur, w.span.a);
         }
-        // The first internal window (b0003): 1.319 ms after MaxPool's TransData; recompute its host
-        // coverage here from the raw trace with nlohmann: union of host X events clipped to the window,
-        // leaving out the step marker and the frames that enclose the whole step.
+        // The first internal window (b0003) is the 1.319 ms after MaxPool's TransData.
+        QCOMPARE(a.windows[2].scope, bs::WindowScope::StepInternal);
+        QCOMPARE(a.windows[2].span.length(), Q_INT64_C(1318826));
+        // b0009 (0.923 ms, internal) is only partly covered (0.94): recompute its host coverage here from
+        // the raw trace with nlohmann: union of host X events clipped to the window, leaving out the step
+        // marker and the frames that enclose the whole step. (b0003's coverage is 1.0, which a wrong
+        // clipping would reproduce just as well.)
         const bs::BubbleWindow* w = nullptr;
         for (const auto& x : a.windows)
-            if (x.scope == bs::WindowScope::StepInternal) {
-                w = &x;
-                break;
-            }
+            if (x.id == "b0009") w = &x;
         QVERIFY(w);
-        QCOMPARE(w->span.length(), Q_INT64_C(1318826));
+        QCOMPARE(w->scope, bs::WindowScope::StepInternal);
+        QCOMPARE(w->span.length(), Q_INT64_C(922778));
+        QVERIFY2(w->evidence.coverage > 0.5 && w->evidence.coverage < 0.99,
+                 qPrintable(QString::number(w->evidence.coverage)));
         const auto doc = nlohmann::json::parse(
             bstest::readFile(rank + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json")).toStdString());
         std::set<long long> hostPids;
@@ -159,22 +175,29 @@ class TstAnomalyDiscovery : public QObject {
                 const std::string n = e["args"].value("name", "");
                 if (n == "Python" || n == "CANN") hostPids.insert(e["pid"].get<long long>());
             }
-        // Step window from the marker and the kernels: [S, E) as ANALYSIS §2 defines it.
-        const double S = 1736408883686740.710, E = S + 155985.8; // µs; no kernel ends after the marker
-        const double a0 = static_cast<double>(w->span.a) / 1000.0,
-                     b0 = static_cast<double>(w->span.b) / 1000.0;
-        std::vector<std::pair<double, double>> iv;
+        // Step window from the marker and the kernels: [S, E) as ANALYSIS §2 defines it. In exact integer
+        // ns (a double holds these µs timestamps to 0.25 µs only, too coarse for a window partly covered).
+        auto exactNs = [](const std::string& us) { // "1736408883686740.710" → 1736408883686740710
+            const auto dot = us.find('.');
+            std::string frac = dot == std::string::npos ? std::string() : us.substr(dot + 1);
+            frac.resize(3, '0');
+            return std::stoll(us.substr(0, dot)) * 1000 + std::stoll(frac.substr(0, 3));
+        };
+        const long long S = 1736408883686740710LL, E = S + 155985800LL; // no kernel ends after the marker
+        const long long a0 = w->span.a, b0 = w->span.b;
+        std::vector<std::pair<long long, long long>> iv;
         for (const auto& e : doc) {
             if (e.value("ph", "") != "X" || !hostPids.count(e["pid"].get<long long>())) continue;
             const std::string name = e.value("name", "");
             if (name.rfind("ProfilerStep#", 0) == 0) continue;
-            const double ts = std::stod(e["ts"].get<std::string>()), end = ts + e["dur"].get<double>();
+            const long long ts = exactNs(e["ts"].get<std::string>());
+            const long long end = ts + std::llround(e["dur"].get<double>() * 1000.0);
             if (ts <= S && end >= E) continue;
-            const double lo = std::max(ts, a0), hi = std::min(end, b0);
+            const long long lo = std::max(ts, a0), hi = std::min(end, b0);
             if (hi > lo) iv.emplace_back(lo, hi);
         }
         std::sort(iv.begin(), iv.end());
-        double covered = 0, curA = -1, curB = -1;
+        long long covered = 0, curA = -1, curB = -1;
         for (const auto& [lo, hi] : iv) {
             if (lo > curB) {
                 covered += curB - curA;
@@ -185,7 +208,7 @@ class TstAnomalyDiscovery : public QObject {
             }
         }
         covered += curB - curA;
-        const double handCoverage = covered / (b0 - a0);
+        const double handCoverage = static_cast<double>(covered) / static_cast<double>(b0 - a0);
         QVERIFY2(
             std::abs(handCoverage - w->evidence.coverage) < 1e-6,
             qPrintable(QStringLiteral("hand %1 vs ours %2").arg(handCoverage).arg(w->evidence.coverage)));

@@ -10,9 +10,11 @@
 #include "report/json_export.h"
 #include "test_support.h"
 
+#include <QJsonDocument>
 #include <QTemporaryDir>
 
 #include <csignal>
+#include <poll.h>
 #include <cstdio>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -262,7 +264,20 @@ class TstBadInputs : public QObject {
         const QString dir = rank(cut < 0 ? input : input.left(cut));
         writeFile(dir + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json"), cut < 0 ? QByteArray() : input.mid(cut + 1));
         auto run = analyze(dir);
-        (void)bs::renderJson(*run.load.profile, run.r);
+        const std::string json = bs::renderJson(*run.load.profile, run.r);
+        // Not only "no crash": what survives is the two rows with plausible times, Conv2D1 at
+        // 1736408883704903.918 µs for 313.886 µs and aclnnInplaceRelu_Relu_Relu at 1736408883705425.768 for
+        // 15.500; one step (Step Id 50) with busy 313.886 + 15.5 = 329.386 µs and one internal gap of
+        // 1736408883705425.768 − 1736408883705217.804 = 207.964 µs; one structure (a single 208 µs gap is
+        // below max(50 µs, 5 × its own median)); and the JSON is a complete document.
+        QCOMPARE(run.load.profile->kernels.size(), std::size_t(2));
+        QCOMPARE(run.r.steps.source, bs::StepSource::StepIdColumn);
+        QCOMPARE(run.r.metrics.size(), std::size_t(1));
+        QCOMPARE(run.r.metrics[0].busyUnion, Q_INT64_C(329386));
+        QCOMPARE(run.r.metrics[0].internalBubbleTotal, Q_INT64_C(207964));
+        QCOMPARE(run.r.metrics[0].bubbleCount, std::size_t(1));
+        QCOMPARE(run.r.architecture.structures.size(), std::size_t(1));
+        QVERIFY(QJsonDocument::fromJson(QByteArray::fromStdString(json)).isObject());
         // And the bound itself: absolute times past ~2096 or single durations over 1000 s are rejected.
         QByteArray csv(kHeader);
         csv += "1,2,far,A,AI_CORE,9000000000000000,10,0\n1,2,long,B,AI_CORE,100,2000000000,0\n1,2,ok,C,AI_CORE,100,10,0\n";
@@ -523,20 +538,47 @@ class TstBadInputs : public QObject {
         QCOMPARE(bstest::readFile(target), QByteArray("old contents"));
         QCOMPARE(QDir(tmp.path()).entryList({QStringLiteral("export.json.tmp-*")}, QDir::Files).size(), 0);
         // A process killed in the middle of exports: the target is always the old or a complete new file.
+        // In odd rounds the kill waits until the child has completed one export (it says so on a pipe) and
+        // then lands in a later one: the target must be exactly that round's file, so renames are proven
+        // to happen, not only assumed.
+        int renamedRounds = 0;
         for (int round = 0; round < 5; ++round) {
+            const char letter = static_cast<char>('a' + round);
+            const bool afterARename = round % 2 == 1;
+            int fds[2];
+            QCOMPARE(::pipe(fds), 0);
             const pid_t child = ::fork();
             if (child == 0) {
-                const std::string big(32 << 20, static_cast<char>('a' + round));
-                for (;;)
-                    bs::writeFileAtomically(bstest::s(target), big);
+                ::close(fds[0]);
+                const std::string big(32 << 20, letter);
+                for (bool told = false;;)
+                    if (bs::writeFileAtomically(bstest::s(target), big).empty() && !told)
+                        told = ::write(fds[1], "r", 1) == 1;
             }
-            ::usleep(60000 + round * 37000);
+            ::close(fds[1]);
+            bool told = false;
+            if (afterARename) {
+                pollfd pfd{fds[0], POLLIN, 0};
+                char c = 0;
+                told = ::poll(&pfd, 1, 60000) == 1 && ::read(fds[0], &c, 1) == 1;
+                ::usleep(static_cast<useconds_t>(round * 37000));
+            } else {
+                ::usleep(static_cast<useconds_t>(60000 + round * 37000));
+            }
             ::kill(child, SIGKILL);
             ::waitpid(child, nullptr, 0);
+            ::close(fds[0]);
             const QByteArray now = bstest::readFile(target);
             QVERIFY(now == QByteArray("old contents") ||
                     (now.size() == (32 << 20) && now.count(now.at(0)) == now.size()));
+            if (afterARename) {
+                QVERIFY2(told, "the child did not complete an export within 60 s");
+                QVERIFY2(now == QByteArray(32 << 20, letter),
+                         "the target is not the completed export of this round");
+            }
+            renamedRounds += now == QByteArray(32 << 20, letter);
         }
+        QVERIFY(renamedRounds >= 2);
     }
 };
 

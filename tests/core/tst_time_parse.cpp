@@ -14,9 +14,14 @@ class TstTimeParse : public QObject {
         QCOMPARE(bs::formatNsAsMicros(*v), std::string("1736408883686740.710"));
     }
     void aDoubleWouldHaveLostTheseDigits() {
-        // Guard that the test above is meaningful: the same text through double is not exact.
-        double d = 1736408883686740.710 * 1000.0;
-        QVERIFY(static_cast<long long>(d) != 1736408883686740710LL);
+        // Guard that the test above is meaningful: the same text read as a double (the project's own
+        // parseDouble, used for ratios and PMU figures, never for times) is not exact; parseMicrosToNs is.
+        const auto viaDouble = bs::parseDouble("1736408883686740.710");
+        QVERIFY(viaDouble.has_value());
+        const auto exact = bs::parseMicrosToNs("1736408883686740.710");
+        QVERIFY(exact.has_value());
+        QCOMPARE(*exact, Q_INT64_C(1736408883686740710));
+        QVERIFY(static_cast<long long>(*viaDouble * 1000.0) != *exact);
     }
     void trailingTabsQuotesAndSpacesAreIgnored() {
         QCOMPARE(*bs::parseMicrosToNs("1736412474730135.222\t"), Q_INT64_C(1736412474730135222));

@@ -10,25 +10,35 @@
 namespace {
 
 void usage() {
-    std::fputs("Usage: bubblescope-synth --out DIR [options]\n"
-               "Writes DIR/<name>_ascend_pt/ (a torch_npu-style profiling folder) and DIR/expected.json.\n"
-               "  --name NAME            folder name prefix (default synth)\n"
-               "  --seed N               random seed (default 1); same seed → same bytes\n"
-               "  --dense N --dfc N --gmm N   layers per pass: dense, MoE+DispatchFFNCombine, "
-               "MoE+GroupedMatmul (3/4/1)\n"
-               "  --prefill N --decode N      passes per step (2/4)\n"
-               "  --steps N              profiler steps (3)\n"
-               "  --first-step N         number of the first ProfilerStep (1)\n"
-               "  --no-sampling          no ArgMax / rejection_* tail in the last layer\n"
-               "  --anomalies LIST       all | none | comma list of: "
-               "launch-lag,sync,untraced,comm-wait,aicpu-exposed,\n"
-               "                         aicpu-masked,wait-anchor,variable-shapes,compile (default none)\n"
-               "  --level0               write a Level0 (8-column) kernel_details.csv without stream, shapes "
-               "or PMU\n"
-               "  --truncate F           cut trace_view.json at fraction F of its size (0<F<1)\n"
-               "  --trace-mb N           add steps until trace_view.json reaches ~N MB\n"
-               "  --quiet\n",
-               stderr);
+    std::fputs(
+        "Usage: bubblescope-synth --out DIR [options]\n"
+        "Writes DIR/<name>_ascend_pt/ (a torch_npu-style profiling folder) and DIR/expected.json.\n"
+        "  --name NAME            folder name prefix (default synth)\n"
+        "  --seed N               random seed (default 1); same seed → same bytes\n"
+        "  --dense N --dfc N --gmm N   layers per pass: dense, MoE+DispatchFFNCombine, "
+        "MoE+GroupedMatmul (3/4/1)\n"
+        "  --prefill N --decode N      passes per step (2/4)\n"
+        "  --steps N              profiler steps (3)\n"
+        "  --first-step N         number of the first ProfilerStep (1)\n"
+        "  --no-sampling          no ArgMax / rejection_* tail in the last layer\n"
+        "  --anomalies LIST       all | none | comma list of: "
+        "launch-lag,sync,untraced,comm-wait,aicpu-exposed,\n"
+        "                         aicpu-masked,wait-anchor,variable-shapes,compile (default none)\n"
+        "Cases outside --anomalies (each adds its ground truth to expected.json):\n"
+        "  --decode-attention-us LO-HI  decode attention kernels last LO..HI us (default 80 us +-2 %)\n"
+        "  --aicpu-layer N        an AICPU kernel (UniqueConsecutive) in layer N of every prefill pass\n"
+        "  --first-prelaunch US   the first step starts with US us of host input copies (a prelaunch "
+        "window)\n"
+        "  --last-tail US         the last step ends with US us of host output copies (a tail window)\n"
+        "  --dispatch-gap US      US us of host work before every attention kernel of each step's first "
+        "decode pass\n"
+        "  --tiny-waits           a us-long op after every TP all-reduce, waiting ~1.5 us beside it\n"
+        "  --level0               write a Level0 (8-column) kernel_details.csv without stream, shapes "
+        "or PMU\n"
+        "  --truncate F           cut trace_view.json at fraction F of its size (0<F<1)\n"
+        "  --trace-mb N           add steps until trace_view.json reaches ~N MB\n"
+        "  --quiet\n",
+        stderr);
 }
 
 bool setAnomalies(synth::Options& o, const std::string& list) {
@@ -86,6 +96,24 @@ int main(int argc, char** argv) {
                 o.sampling = false;
             else if (a == "--anomalies")
                 setAnomalies(o, val());
+            else if (a == "--decode-attention-us") {
+                const std::string v = val();
+                const auto dash = v.find('-');
+                o.decodeAttentionLoUs = std::stod(v.substr(0, dash));
+                o.decodeAttentionHiUs =
+                    dash == std::string::npos ? o.decodeAttentionLoUs : std::stod(v.substr(dash + 1));
+                if (o.decodeAttentionLoUs <= 0 || o.decodeAttentionHiUs < o.decodeAttentionLoUs)
+                    throw std::invalid_argument("--decode-attention-us needs LO-HI with 0 < LO <= HI");
+            } else if (a == "--aicpu-layer")
+                o.aicpuLayer = num();
+            else if (a == "--first-prelaunch")
+                o.firstPrelaunchUs = std::stod(val());
+            else if (a == "--last-tail")
+                o.lastTailUs = std::stod(val());
+            else if (a == "--dispatch-gap")
+                o.dispatchGapUs = std::stod(val());
+            else if (a == "--tiny-waits")
+                o.tinyWaits = true;
             else if (a == "--level0")
                 o.level0 = true;
             else if (a == "--truncate")
@@ -103,6 +131,10 @@ int main(int argc, char** argv) {
         if (o.denseLayers + o.dfcLayers + o.gmmLayers <= 0 || o.prefillPasses + o.decodePasses <= 0 ||
             o.steps <= 0)
             throw std::invalid_argument("the model needs at least one layer, one pass and one step");
+        if (o.aicpuLayer >= o.denseLayers + o.dfcLayers + o.gmmLayers)
+            throw std::invalid_argument("--aicpu-layer must name a layer of the pass (0 .. layers - 1)");
+        for (double v : {o.firstPrelaunchUs, o.lastTailUs, o.dispatchGapUs})
+            if (v < 0 || (v > 0 && v < 20)) throw std::invalid_argument("gap options need at least 20 us");
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bubblescope-synth: %s\n", e.what());
         usage();

@@ -166,6 +166,18 @@ static const Simulator::OpDef kBroadcast{"hcom_broadcast_", "hcom_broadcast_",  
                                          Simulator::kTp,    "c10d::broadcast_", "16"};
 static const Simulator::OpDef kCast{
     "aclnnCast_Cast_Cast", "Cast", "AI_VECTOR_CORE", 3, 3, Simulator::kMain, "aten::to", "16"};
+// --aicpu-layer: an AICPU op inside one layer of every prefill pass.
+static const Simulator::OpDef kUniqueCpu{"UniqueConsecutive", "UniqueConsecutive",        "AI_CPU", 300, 300,
+                                         Simulator::kMain,    "aten::unique_consecutive", "{t}"};
+// --tiny-waits: a µs op right after a TP all-reduce, started ~1.5 µs after the previous main-stream kernel.
+static const Simulator::OpDef kSlice{"aclnnSlice_SliceAiCore_Slice",
+                                     "Slice",
+                                     "AI_VECTOR_CORE",
+                                     4,
+                                     4,
+                                     Simulator::kMain,
+                                     "aten::slice",
+                                     "{t},7168"};
 // Compile phase of a polluted first step.
 static const Simulator::OpDef kCompileTransData{"aclnnTransData_TransData_TransData",
                                                 "TransData",
@@ -225,7 +237,13 @@ void Simulator::launch(StepOut& out, const OpDef& op, bool prefill, int tokens, 
     k.stream = op.stream;
     k.isComm = comm;
     k.isAicpu = std::string_view(op.core) == "AI_CPU";
-    k.dur = jitter(us(prefill ? op.prefillUs : op.decodeUs));
+    if (&op == &kFiaPrefill && !prefill && o_.decodeAttentionHiUs > 0) {
+        // --decode-attention-us LO-HI: uniform in the range (one draw, as jitter makes).
+        const double u = static_cast<double>(rng_() >> 11) / static_cast<double>(1ULL << 53);
+        k.dur = us(o_.decodeAttentionLoUs + u * (o_.decodeAttentionHiUs - o_.decodeAttentionLoUs));
+    } else {
+        k.dur = jitter(us(prefill ? op.prefillUs : op.decodeUs));
+    }
     std::string shape = fmt::format(fmt::runtime(op.shape), fmt::arg("t", tokens));
     k.inShapes = shape;
     k.outShapes = fmt::format("{},7168", tokens);
@@ -257,6 +275,66 @@ void Simulator::launch(StepOut& out, const OpDef& op, bool prefill, int tokens, 
     out.kernels.push_back(std::move(k));
 }
 
+void Simulator::launchTinyWait(StepOut& out, bool prefill, int tokens) {
+    // The collective just launched runs on its stream; this op starts 1.5 µs after the main stream's last
+    // kernel (and after the collective started), so its short wait span lies beside the collective.
+    const Kernel& comm = out.kernels.back();
+    const Ns lastMain = devFree_[kMain];
+    launch(out, kSlice, prefill, tokens, -1);
+    Kernel& k = out.kernels.back();
+    const Ns start = std::max({lastMain + us(1.5), comm.start + us(0.5), k.start - us(5) + us(1)});
+    k.start = start;
+    k.wait = lastEnd_[kMain] > 0 ? std::max<Ns>(0, start - lastMain) : 0;
+    devFree_[kMain] = lastEnd_[kMain] = start + k.dur;
+    ++tiny_.calls;
+    tiny_.waitSum += k.wait;
+    tiny_.waitMax = std::max(tiny_.waitMax, k.wait);
+    if (start - k.wait < comm.start + comm.dur && start > comm.start) ++tiny_.overlapping;
+}
+
+std::vector<Planted> Simulator::summaryTruth(int steps) const {
+    std::vector<Planted> v;
+    if (o_.tinyWaits && tiny_.calls > 0) {
+        Planted p;
+        p.type = "tiny_wait_near_comm";
+        p.kind = "op";
+        p.label = "none";
+        p.op = kSlice.name;
+        p.strings.emplace_back("not_expected_label", "WAIT_POLLUTION_RISK");
+        p.ints.emplace_back("calls", tiny_.calls);
+        p.ints.emplace_back("calls_wait_overlapping_comm", tiny_.overlapping);
+        p.reals.emplace_back("wait_avg_us",
+                             static_cast<double>(tiny_.waitSum) / 1000.0 / static_cast<double>(tiny_.calls));
+        p.reals.emplace_back("wait_max_us", static_cast<double>(tiny_.waitMax) / 1000.0);
+        v.push_back(std::move(p));
+    }
+    if (o_.aicpuLayer >= 0 && aicpuLayerKernels_ > 0) {
+        Planted p;
+        p.type = "aicpu_in_layer";
+        p.kind = "layer";
+        p.label = "AICPU_EXPOSED_NOT_ALLOWED";
+        p.op = kUniqueCpu.name;
+        const auto n = static_cast<std::size_t>(o_.aicpuLayer);
+        const std::size_t last = shape_.layers.size() - 1;
+        const LayerType t = shape_.layers[n];
+        // Layer types as the model section of expected.json names them: the last layer carries the sampling
+        // tail.
+        std::int64_t sameType = 0;
+        for (std::size_t i = 0; i < shape_.layers.size(); ++i)
+            sameType += shape_.layers[i] == t && (!o_.sampling || (i == last) == (n == last));
+        const char* base = t == LayerType::Dense ? "Dense" : t == LayerType::MoeDfc ? "MoE+DFC" : "MoE+GMM";
+        p.ints.emplace_back("layer", o_.aicpuLayer);
+        p.strings.emplace_back("layer_type",
+                               std::string(base) + (o_.sampling && n == last ? " with sampling" : ""));
+        p.strings.emplace_back("phase", "prefill");
+        p.ints.emplace_back("layers_with_it", aicpuLayerKernels_);
+        p.ints.emplace_back("layers_of_its_type", sameType * (shape_.prefillPasses + shape_.decodePasses) *
+                                                      static_cast<std::int64_t>(steps));
+        v.push_back(std::move(p));
+    }
+    return v;
+}
+
 StepOut Simulator::simulateStep(int index, Ns start) {
     StepOut out;
     stepIndex_ = index;
@@ -267,6 +345,30 @@ StepOut Simulator::simulateStep(int index, Ns start) {
     for (auto& f : devFree_)
         f = std::max(f, start);
     const int step1 = o_.steps > 1 ? 1 : 0;
+    const bool lastStep = o_.traceMb <= 0 && index == o_.steps - 1;
+
+    if (o_.firstPrelaunchUs > 0 && index == 0) {
+        // Input preparation before the first launch: host-to-device copies (sync markers). A Python frame
+        // that opened before the step marker keeps the host trace's start before the marker: an ordinary
+        // window, not a capture-boundary one (ANALYSIS.md §6).
+        const Ns d = us(o_.firstPrelaunchUs);
+        hostEvent(out, "vllm_ascend/worker/model_runner.py(1190): _prepare_inputs", Lane::Python,
+                  start - us(20), us(20) + us(5) + d, "python_function");
+        hostEvent(out, "aten::to", Lane::Python, tHost_, d, "cpu_op", true);
+        hostEvent(out, "aten::_to_copy", Lane::Python, tHost_ + us(2), d - us(4), "cpu_op");
+        hostEvent(out, "aten::copy_", Lane::Python, tHost_ + us(4), d - us(8), "cpu_op");
+        hostEvent(out, "aclrtMemcpy", Lane::Cann, tHost_ + us(6), d - us(12), "");
+        tHost_ += d;
+        Planted p;
+        p.type = "first_step_prelaunch";
+        p.label = "possible_sync_or_h2d";
+        p.kind = "bubble";
+        p.scope = "prelaunch";
+        p.captureBoundary = 0;
+        p.step = out.number;
+        p.windowStart = start; // the window ends at the first kernel (set below)
+        planted_.push_back(p);
+    }
 
     auto plantBubble = [&](const char* type, const char* label, auto&& hostSide) {
         Planted p;
@@ -377,6 +479,25 @@ StepOut Simulator::simulateStep(int index, Ns start) {
                         tHost_ = std::max(tHost_, deviceIdleAt()) + us(1000);
                     });
                 }
+                // --dispatch-gap: the host works (traced) before each attention kernel of the first decode
+                // pass.
+                if (o_.dispatchGapUs > 0 && !prefill && decodeIndex == 0 && &op == &kFiaPrefill) {
+                    plantBubble("layer_dispatch_gap", "possible_host_launch_lag", [&] {
+                        const Ns drained = std::max(tHost_, deviceIdleAt());
+                        const Ns d = us(o_.dispatchGapUs);
+                        hostEvent(out, "vllm_ascend/attention/attention_v1.py(301): build_metadata",
+                                  Lane::Python, tHost_, drained - tHost_ + d, "python_function");
+                        hostEvent(out, "aten::index_select", Lane::Python, drained, d - us(2), "cpu_op",
+                                  true);
+                        tHost_ = drained + d;
+                    });
+                }
+                if (o_.aicpuLayer == li && prefill && &op == &kOproj) {
+                    launch(out, op, prefill, tokens, li);
+                    launch(out, kUniqueCpu, prefill, tokens, li);
+                    ++aicpuLayerKernels_;
+                    continue;
+                }
                 // Masked AICPU: on a side stream, entirely under the first prefill QKV projection.
                 if (o_.aicpuMasked && prefill && pass == 0 && li == 0 && &op == &kQkv) {
                     launch(out, op, prefill, tokens, li);
@@ -384,6 +505,7 @@ StepOut Simulator::simulateStep(int index, Ns start) {
                     continue;
                 }
                 launch(out, op, prefill, tokens, li);
+                if (o_.tinyWaits && &op == &kTpAllReduce) launchTinyWait(out, prefill, tokens);
                 // Exposed AICPU: alone on the main stream after the router of the first decode pass.
                 if (o_.aicpuExposed && !prefill && decodeIndex == 0 && li == o_.denseLayers &&
                     &op == &kGating)
@@ -400,7 +522,37 @@ StepOut Simulator::simulateStep(int index, Ns start) {
     // End of step: the host synchronises with the device, then the profiler steps.
     const Ns drained = std::max(tHost_, deviceIdleAt());
     hostEvent(out, "aclrtSynchronizeDevice", Lane::Cann, tHost_, drained - tHost_ + us(2), "");
-    const Ns stepEnd = drained + us(10);
+    Ns stepEnd = drained + us(10);
+    if (o_.lastTailUs > 0 && lastStep) {
+        // The sampled tokens go back to the host (device-to-host copies) after the device's last kernel. A
+        // Python frame still open after the step keeps the host trace's end after the step: an ordinary
+        // window.
+        const Ns d = us(o_.lastTailUs), t = drained + us(3);
+        hostEvent(out, "aten::to", Lane::Python, t, d, "cpu_op", true);
+        hostEvent(out, "aten::_to_copy", Lane::Python, t + us(2), d - us(4), "cpu_op");
+        hostEvent(out, "aten::copy_", Lane::Python, t + us(4), d - us(8), "cpu_op");
+        hostEvent(out, "aclrtMemcpy", Lane::Cann, t + us(6), d - us(12), "");
+        stepEnd = t + d + us(10);
+        hostEvent(out, "vllm/v1/engine/output_processor.py(95): process_outputs", Lane::Python,
+                  stepEnd - us(5), us(40), "python_function");
+        Planted p;
+        p.type = "last_step_tail";
+        p.label = "possible_sync_or_h2d";
+        p.kind = "bubble";
+        p.scope = "tail";
+        p.captureBoundary = 0;
+        p.step = out.number;
+        p.windowStart = deviceIdleAt();
+        p.windowEnd = stepEnd;
+        planted_.push_back(p);
+    }
+    for (auto& p : planted_)
+        if (p.type == "first_step_prelaunch" && p.step == out.number && p.windowEnd == 0) {
+            Ns first = out.kernels.front().start;
+            for (const auto& k : out.kernels)
+                first = std::min(first, k.start);
+            p.windowEnd = first;
+        }
     out.markerDur = stepEnd - start;
     tHost_ = stepEnd;
     return out;

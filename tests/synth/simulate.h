@@ -23,11 +23,14 @@ class Simulator {
     // Simulates step `index` (0-based) starting at host time `start`; returns it.
     StepOut simulateStep(int index, Ns start);
     const std::vector<Planted>& planted() const { return planted_; }
+    // Ground truth gathered over every step (append after the last step): --tiny-waits, --aicpu-layer.
+    std::vector<Planted> summaryTruth(int steps) const;
     static constexpr int kMain = 2, kTp = 5, kEp = 6, kSide = 7;
     struct OpDef;
 
   private:
     void launch(StepOut& out, const OpDef& op, bool prefill, int tokens, int layerIndex);
+    void launchTinyWait(StepOut& out, bool prefill, int tokens); // --tiny-waits, after a TP all-reduce
     void hostEvent(StepOut& out, std::string name, Lane lane, Ns ts, Ns dur, const char* cat = "cpu_op",
                    bool stack = false, std::string dims = {}, std::uint64_t flow = 0);
     Ns jitter(Ns base);
@@ -44,6 +47,11 @@ class Simulator {
     std::uint64_t taskId_ = 1000, flowId_ = 5000, commSeq_ = 100;
     std::vector<Planted> planted_;
     int stepIndex_ = 0;
+    struct TinyWaits {
+        std::int64_t calls = 0, overlapping = 0;
+        Ns waitSum = 0, waitMax = 0;
+    } tiny_;
+    std::int64_t aicpuLayerKernels_ = 0;
     std::int64_t stepNumber_ = 0;
 };
 

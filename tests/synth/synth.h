@@ -25,9 +25,17 @@ struct Options {
     bool hostLaunchLag = false, syncBubble = false, untracedBubble = false, commWaitBubble = false;
     bool aicpuExposed = false, aicpuMasked = false, waitAnchor = false, variableShapes = false;
     bool compileFirstStep = false;
-    bool level0 = false;     // 8-column Level0 kernel_details (no stream, shapes, PMU)
-    double truncateAt = 0.0; // cut trace_view.json at this fraction of its size (0 = complete)
-    double traceMb = 0.0;    // grow the capture (more steps) until trace_view.json reaches ~N MB
+    // Cases for the architecture report and the window rules (never part of --anomalies all, so the outputs
+    // of the options above stay byte-identical).
+    double decodeAttentionLoUs = 0, decodeAttentionHiUs = 0; // decode FIA duration range (0: 80 µs ± 2 %)
+    int aicpuLayer = -1;         // an AICPU kernel in this layer of every prefill pass
+    double firstPrelaunchUs = 0; // host input copies before the first step's first launch
+    double lastTailUs = 0;       // host output copies after the last step's device work
+    double dispatchGapUs = 0;    // host work before every attention kernel of each step's first decode pass
+    bool tinyWaits = false;      // a µs op right after every TP all-reduce, waiting ~1.5 µs beside it
+    bool level0 = false;         // 8-column Level0 kernel_details (no stream, shapes, PMU)
+    double truncateAt = 0.0;     // cut trace_view.json at this fraction of its size (0 = complete)
+    double traceMb = 0.0;        // grow the capture (more steps) until trace_view.json reaches ~N MB
     bool quiet = false;
 };
 
@@ -67,6 +75,12 @@ struct Planted {
     std::size_t kernelIndex = 0; // bubbles: index (in the step) of the kernel that ends the window
     Ns windowStart = 0, windowEnd = 0;
     std::string op; // op name for op-level anomalies
+    std::string scope = "step_internal";
+    int captureBoundary = -1; // written as "capture_boundary" (a bool) when >= 0
+    // Extra ground truth, written after the fields above in this order.
+    std::vector<std::pair<std::string, std::int64_t>> ints;
+    std::vector<std::pair<std::string, double>> reals;
+    std::vector<std::pair<std::string, std::string>> strings;
 };
 
 struct StepOut {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -476,9 +477,13 @@ int run(const Options& o) {
         const std::uint64_t before = w.traceBytes();
         StepOut s = sim.simulateStep(i, start);
         const Ns next = s.markerStart + s.markerDur + 5000;
+        // Each planted case once (the simulator keeps every case planted so far): a type is planted once
+        // per step at most, --dispatch-gap once per layer of a pass — hence the step and kernel in the key.
         for (const auto& p : sim.planted())
-            if (std::none_of(planted.begin(), planted.end(),
-                             [&](const Planted& q) { return q.type == p.type; }))
+            if (std::none_of(planted.begin(), planted.end(), [&](const Planted& q) {
+                    return q.type == p.type && (p.type != "layer_dispatch_gap" ||
+                                                (q.step == p.step && q.kernelIndex == p.kernelIndex));
+                }))
                 planted.push_back(p);
         const bool last =
             o.traceMb > 0 ? (i + 1 >= o.steps && static_cast<double>(before + lastStepBytes) >= targetBytes)
@@ -490,6 +495,8 @@ int run(const Options& o) {
         ++steps;
         if (last) break;
     }
+    for (auto& p : sim.summaryTruth(steps))
+        planted.push_back(std::move(p));
     w.finish();
 
     nlohmann::ordered_json ex;
@@ -531,7 +538,8 @@ int run(const Options& o) {
         a["expected_label"] = p.label;
         if (p.kind == "bubble") {
             a["step"] = std::to_string(p.step);
-            a["scope"] = "step_internal";
+            a["scope"] = p.scope;
+            if (p.captureBoundary >= 0) a["capture_boundary"] = p.captureBoundary != 0;
             a["start_ns"] = p.windowStart;
             a["end_ns"] = p.windowEnd;
             a["start_us"] = usStr(p.windowStart);
@@ -540,6 +548,12 @@ int run(const Options& o) {
         } else {
             a["op"] = p.op;
         }
+        for (const auto& [k, v] : p.ints)
+            a[k] = v;
+        for (const auto& [k, v] : p.reals)
+            a[k] = std::round(v * 1e3) / 1e3;
+        for (const auto& [k, v] : p.strings)
+            a[k] = v;
         an.push_back(a);
     }
     if (o.variableShapes && steps >= 3)

@@ -1,0 +1,258 @@
+#include "analysis/collection_advice.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace bs {
+
+namespace {
+
+std::string baseName(const std::string& path) {
+    const auto pos = path.find_last_of('/');
+    return pos == std::string::npos ? path : path.substr(pos + 1);
+}
+
+bool hasRole(const Profile& p, const char* role) {
+    return std::any_of(p.inventory.files.begin(), p.inventory.files.end(),
+                       [&](const InventoryFile& f) { return f.role == role; });
+}
+
+bool hasFinding(const std::vector<Finding>& f, const char* id) {
+    return std::any_of(f.begin(), f.end(), [&](const Finding& x) { return x.id == id; });
+}
+
+// nullopt when the config does not list the activities.
+std::optional<bool> collected(const Profile& p, const char* activity) {
+    const auto& acts = p.inventory.activities;
+    if (!acts) return std::nullopt;
+    return std::find(acts->begin(), acts->end(), activity) != acts->end();
+}
+
+std::string listed(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v)
+        s += (s.empty() ? "" : ", ") + x;
+    return s.empty() ? std::string("none") : s;
+}
+
+// How to write the profiler's exports again from the raw collection, per layout.
+std::string reexport(const Profile& p) {
+    return p.inventory.layout == "msprof"
+               ? "re-run the export (msprof --export=on --output=<the PROF_ folder>)"
+               : "re-run the offline analysis (torch_npu.profiler.profiler.analyse on the *_ascend_pt "
+                 "folder)";
+}
+
+bool levelAtLeast1(const std::string& level) {
+    return level == "Level1" || level == "Level2";
+}
+
+bool pipeUtilization(const std::string& aicMetrics) {
+    return aicMetrics.find("PIPE_UTILIZATION") != std::string::npos ||
+           aicMetrics.find("PipeUtilization") != std::string::npos;
+}
+
+std::string cutAt(const Profile& p) {
+    return p.inventory.traceTruncated
+               ? fmt::format(" (the trace is cut at byte {})", p.inventory.truncatedAtByte)
+               : std::string();
+}
+
+} // namespace
+
+std::string profilerInfoName(const Profile& p) {
+    for (const auto& f : p.inventory.files)
+        if (f.role == "profiler_info") return baseName(f.path);
+    return {};
+}
+
+std::optional<CollectionAdvice> hostTraceAdvice(const Profile& p) {
+    if (!p.hostEvents.empty()) return std::nullopt;
+    const std::string info = profilerInfoName(p);
+    const auto cpu = collected(p, "ProfilerActivity.CPU");
+    CollectionAdvice a;
+    if (cpu && !*cpu) {
+        a.action = "Collect the host activity too: activities=[ProfilerActivity.CPU, ProfilerActivity.NPU].";
+        a.why = fmt::format("{} lists the activities {} without ProfilerActivity.CPU: no host event was "
+                            "recorded, so no bubble can be attributed to host activity.",
+                            info, listed(*p.inventory.activities));
+        a.gap = "host activity not collected";
+    } else if (!p.hasTrace) {
+        const std::string asked =
+            cpu ? fmt::format("{} lists ProfilerActivity.CPU, so the host activity was recorded, but ", info)
+                : std::string();
+        if (hasRole(p, "sqlite export (not read)")) {
+            a.action = "Export the timeline as text as well (export_type=Text): BubbleScope reads "
+                       "trace_view.json, not the .db export.";
+            a.why = asked +
+                    "the collection was exported as a database (.db) and no trace_view.json was "
+                    "written: no host event can be read, so every bubble cause is insufficient evidence.";
+        } else {
+            a.action = "Write the timeline: " + reexport(p) + " so that trace_view.json is written" +
+                       (cpu ? "; ProfilerActivity.CPU is already collected."
+                            : ", and collect ProfilerActivity.CPU together with the NPU.");
+            a.why = asked + "there is no trace_view.json (the host timeline): every bubble cause is "
+                            "insufficient evidence.";
+        }
+        a.gap = "no host trace (trace_view.json missing)";
+    } else {
+        a.action =
+            cpu ? "Write the timeline again: " + reexport(p) +
+                      "; ProfilerActivity.CPU is already collected, yet trace_view.json has no host lane."
+                : "Collect the host activity (ProfilerActivity.CPU) together with the NPU.";
+        a.why = (cpu ? fmt::format("{} lists ProfilerActivity.CPU, yet ", info) : std::string()) +
+                "trace_view.json holds no host event (no Python or CANN lane)" + cutAt(p) +
+                ": every bubble cause is insufficient evidence.";
+        a.gap = "no host events in the trace";
+    }
+    return a;
+}
+
+std::optional<CollectionAdvice> stackAdvice(const Profile& p) {
+    if (p.hostEvents.empty() || std::any_of(p.hostEvents.begin(), p.hostEvents.end(),
+                                            [](const TraceEvent& e) { return e.flags & EvHasStack; }))
+        return std::nullopt;
+    const std::string info = profilerInfoName(p);
+    const auto& ws = p.inventory.withStack;
+    CollectionAdvice a;
+    if (ws && *ws) {
+        a.action = "Write the timeline again: " + reexport(p) +
+                   ", and check that its host events carry a \"Call stack\"; with_stack=True is already set, "
+                   "so re-collecting with it changes nothing.";
+        a.why = fmt::format("{} sets with_stack=True, yet no host event of trace_view.json carries a call "
+                            "stack{}: the code behind a host-side cause cannot be located.",
+                            info, cutAt(p));
+        a.gap = "call stacks missing from the export";
+    } else {
+        a.action = "Re-collect with with_stack=True.";
+        a.why = std::string("Bubbles exist but host events carry no Python call stacks") +
+                (ws ? fmt::format(" ({} sets with_stack=False)", info) : std::string()) +
+                ", so the code behind a host-side cause cannot be located.";
+        a.gap = "no call stacks";
+    }
+    return a;
+}
+
+std::optional<CollectionAdvice> shapeAdvice(const Profile& p) {
+    if (std::any_of(p.kernels.begin(), p.kernels.end(), [](const Kernel& k) { return k.inputShapes != 0; }))
+        return std::nullopt;
+    const auto& inv = p.inventory;
+    // Without a kernel table the PMU advice says the table is missing; shapes come with it.
+    if (inv.kernelSource == KernelSource::TraceDevice || inv.kernelSource == KernelSource::None)
+        return std::nullopt;
+    const std::string info = profilerInfoName(p);
+    const bool level0Table =
+        inv.kernelSource == KernelSource::KernelDetails && inv.kernelDetailsLevel == "Level0";
+    const auto& rs = inv.recordShapes;
+    const std::string effect = "step grouping cannot tell shape changes from template changes and "
+                               "VARIABLE_SHAPE_SAME_TEMPLATE is skipped.";
+    CollectionAdvice a;
+    a.gap = "no input shapes";
+    if (rs && *rs) {
+        if (level0Table) return std::nullopt; // record_shapes is set: the Level1 advice brings the column
+        a.action = "Write the kernel table again: " + reexport(p) +
+                   "; record_shapes=True is already set, so re-collecting with it changes nothing.";
+        a.why = fmt::format("{} sets record_shapes=True, yet no row of {} has input shapes: {}", info,
+                            baseName(inv.kernelSourceFile), effect);
+        return a;
+    }
+    a.action = level0Table
+                   ? "Re-collect with record_shapes=True (and profiler_level=Level1: the Level0 kernel "
+                     "table has no shape column)."
+                   : "Re-collect with record_shapes=True.";
+    a.why = std::string("Shapes are missing") +
+            (rs ? fmt::format(" ({} sets record_shapes=False)", info) : std::string()) + ": " + effect;
+    return a;
+}
+
+std::optional<CollectionAdvice> pmuAdvice(const Profile& p, const std::vector<Finding>& findings,
+                                          bool pmuExists) {
+    const auto& inv = p.inventory;
+    const bool level0Table =
+        inv.kernelSource == KernelSource::KernelDetails && inv.kernelDetailsLevel == "Level0";
+    if (pmuExists && !level0Table) return std::nullopt;
+    const std::string info = profilerInfoName(p);
+    const std::string& level = inv.profilerLevel;
+    const std::string& aic = inv.aicMetrics;
+    const std::string config = info.empty()
+                                   ? std::string()
+                                   : fmt::format("{} sets {}{}{}", info, level.empty() ? "" : level,
+                                                 !level.empty() && !aic.empty() ? " with " : "", aic);
+    CollectionAdvice a;
+    if (inv.kernelSource == KernelSource::TraceDevice || inv.kernelSource == KernelSource::None) {
+        const bool asked = levelAtLeast1(level) && pipeUtilization(aic);
+        a.action = asked
+                       ? "Write the kernel table: " + reexport(p) + " so that kernel_details.csv is written."
+                       : "Collect with profiler_level=Level1 and aic_metrics=PipeUtilization, and keep the "
+                         "kernel table (kernel_details.csv) of the offline analysis.";
+        a.why = "There is no kernel table (kernel_details.csv): kernels come from the trace's device events, "
+                "without wait times, shapes or PMU figures" +
+                (asked ? "; " + config + ", so these figures were collected but not exported."
+                       : std::string("."));
+        a.gap = "no kernel table";
+    } else if (level0Table) {
+        if (levelAtLeast1(level)) {
+            a.action = "Write the kernel table again from this collection: " + reexport(p) + ".";
+            a.why =
+                fmt::format("{} says {}, yet kernel_details.csv has the Level0 header (no stream ids, shapes "
+                            "or PMU columns): the table does not match this collection's config.",
+                            info, level);
+        } else {
+            a.action = "Collect with profiler_level=Level1 and aic_metrics=PipeUtilization.";
+            a.why = std::string("kernel_details.csv has the Level0 header") +
+                    (config.empty() ? std::string() : " (" + config + ")") +
+                    ": without stream ids, shapes and PMU columns several analyses degrade (see "
+                    "collection-problems.md, \"Level0 kernel table\").";
+        }
+        a.gap = "no PMU / stream data";
+    } else {
+        const bool allZero = hasFinding(findings, "pmu_all_zero");
+        const std::string table = baseName(inv.kernelSourceFile);
+        if (!aic.empty() && !pipeUtilization(aic)) {
+            a.action = fmt::format("Collect with aic_metrics=PipeUtilization ({} sets {}{}).", info, aic,
+                                   levelAtLeast1(level) ? "; profiler_level " + level + " is already enough"
+                                                        : std::string());
+            a.why =
+                fmt::format("{} has no usable pipe-utilisation PMU columns (aic_mac_ratio, aiv_vec_ratio): "
+                            "compute/memory-bound verdicts are unavailable.",
+                            table);
+        } else if (!aic.empty()) {
+            if (allZero) {
+                a.action =
+                    "Check that the AI Core PMU can be sampled on this device (driver and CANN version, "
+                    "no other profiler holding the counters), then re-collect a short run: the profiler "
+                    "settings are already right.";
+                a.why = fmt::format("{}, yet every aic_*/aiv_* value of {} is zero: the counters were not "
+                                    "sampled, so compute/memory-bound verdicts are unavailable.",
+                                    config, table);
+            } else {
+                a.action = "Write the kernel table again with its PMU columns: " + reexport(p) + ".";
+                a.why = fmt::format("{}, yet {} has no aic_*/aiv_* pipe-utilisation columns: the export "
+                                    "dropped them, so compute/memory-bound verdicts are unavailable.",
+                                    config, table);
+            }
+        } else {
+            a.action = "Collect with profiler_level=Level1 and aic_metrics=PipeUtilization.";
+            a.why = std::string(allZero ? "Every PMU column of " + table + " is zero"
+                                        : table + " has no usable PMU columns") +
+                    ": compute/memory-bound verdicts are unavailable.";
+        }
+        a.gap = "no PMU data";
+    }
+    return a;
+}
+
+std::optional<CollectionAdvice> truncatedTraceAdvice(const Profile& p) {
+    if (!p.inventory.traceTruncated) return std::nullopt;
+    CollectionAdvice a;
+    a.action =
+        "Re-collect with the profiler stopped cleanly: call prof.step() at least skip_first + warmup + "
+        "active + 1 times, or once more after the loop (see trace_truncated under Data quality).";
+    a.why = fmt::format("trace_view.json is cut at byte {}: host events and step markers after the cut are "
+                        "missing, so the last step and the windows near the cut are not trustworthy.",
+                        p.inventory.truncatedAtByte);
+    a.gap = "trace cut";
+    return a;
+}
+
+} // namespace bs
