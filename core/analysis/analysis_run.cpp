@@ -34,10 +34,11 @@ AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules) {
                                      [](const Finding& f) { return f.id == "first_step_compile"; });
     r.anomaly = discoverAnomalies(profile, r.steps, r.metrics, rules, compile);
     lowerConfidenceForDataErrors(r.anomaly, r.findings);
-    addRecommendations(r.anomaly, profile, r.findings);
+    // The architecture places the windows at layer starts; §10's layer-boundary recommendation needs it.
+    r.architecture = analyzeArchitecture(profile, r.steps, r.anomaly.windows, rules);
+    addRecommendations(r.anomaly, profile, r.findings, &r.architecture.boundaryBubbles);
     answerBubbleFirstQuestions(r.anomaly, r.steps, r.metrics, r.findings);
     answerCommWaits(r.anomaly, r.steps); // §1: a waiting collective's time is the slowest peer's
-    r.architecture = analyzeArchitecture(profile, r.steps, r.anomaly.windows, rules);
     return r;
 }
 

@@ -1,6 +1,7 @@
 #include "analysis/recommendations.h"
 
 #include "analysis/collection_advice.h"
+#include "architecture/architecture_model.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -215,6 +216,23 @@ void collectionRecommendations(Recs& rec, const AnomalyResult& a, const Profile&
             "P3");
 }
 
+// §10: inter-structure bubbles → host dispatch between layers. Raised when a significant window contains or
+// touches a layer start; P1 when those windows hold at least half of the significant bubble time, else P2.
+// Not a follow-up of its own: the labels of those windows (and their follow-ups above) say what the trace
+// shows; this names where to look in the code.
+void layerBoundaryRecommendation(Recs& rec, const LayerBoundaryBubbles& b) {
+    if (b.windows == 0 || b.atLayerStart == 0 || b.layers.empty()) return;
+    rec.add("structure", b.layers,
+            "Look at the host code that dispatches each layer (Python between layers, per-layer "
+            "synchronisation or .item()/.cpu() calls, per-layer allocation): the device waits for the next "
+            "layer's first kernel.",
+            fmt::format("{} of {} significant bubble windows ({:.3f} of {:.3f} ms, {:.1f} % of the bubble "
+                        "time) contain or touch the start of one of the {}.",
+                        b.atLayerStart, b.windows, nsToMs(b.atLayerStartTime), nsToMs(b.windowTime),
+                        b.atLayerStartShare * 100, b.layers),
+            "", "", b.atLayerStartShare >= 0.5 ? "P1" : "P2");
+}
+
 // requires_host_followup and each group's requires_followup, from the host follow-ups recommended.
 void settleFollowup(AnomalyResult& a) {
     a.requiresHostFollowup = false;
@@ -254,12 +272,14 @@ void lowerConfidenceForDataErrors(AnomalyResult& a, const std::vector<Finding>& 
             c.confidence = "low";
 }
 
-void addRecommendations(AnomalyResult& a, const Profile& p, const std::vector<Finding>& findings) {
+void addRecommendations(AnomalyResult& a, const Profile& p, const std::vector<Finding>& findings,
+                        const LayerBoundaryBubbles* layerBoundaries) {
     Recs rec{a};
     hostRiskRecommendations(rec, a);
     windowRecommendations(rec, a);
     labelRecommendations(rec, a);
     opRecommendations(rec, a);
+    if (layerBoundaries) layerBoundaryRecommendation(rec, *layerBoundaries);
     collectionRecommendations(rec, a, p, findings);
     std::stable_sort(
         a.recommendations.begin(), a.recommendations.end(),

@@ -5,12 +5,17 @@
 
 namespace bs {
 
+struct LayerBoundaryBubbles;
+
 // Any error finding (a cut trace, an unreadable file) lowers the confidence one level: high → medium,
 // medium → low; at low every soft cause is low too.
 void lowerConfidenceForDataErrors(AnomalyResult& a, const std::vector<Finding>& findings);
 // Also settles requires_host_followup and each group's requires_followup from the recommendations that
 // need a host follow-up (followupKind "host"): one rule for the JSON, the reports and the table.
-void addRecommendations(AnomalyResult& a, const Profile& profile, const std::vector<Finding>& findings);
+// layerBoundaries (the architecture's placement of the windows, may be null) adds §10's "inter-structure
+// bubbles → host dispatch between layers" when some significant window sits at a layer start.
+void addRecommendations(AnomalyResult& a, const Profile& profile, const std::vector<Finding>& findings,
+                        const LayerBoundaryBubbles* layerBoundaries = nullptr);
 void answerBubbleFirstQuestions(AnomalyResult& a, const StepSet& steps,
                                 const std::vector<StepMetrics>& metrics,
                                 const std::vector<Finding>& findings);

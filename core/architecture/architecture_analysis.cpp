@@ -95,8 +95,8 @@ std::vector<std::size_t> findMarkers(const Profile& p, ArchitectureResult& a) {
         a.confidence = "low";
         a.notes.push_back(
             "No attention kernel (FusedInferAttentionScore, FlashAttentionScore, PromptFlashAttention, "
-            "IncreFlashAttention, *FlashAttention*) was found: layers are the repeating kernel patterns of "
-            "ANALYSIS.md §9, without prefill/decode or layer types.");
+            "IncreFlashAttention, *FlashAttention*) was found: layers are the repeating kernel patterns "
+            "of the capture, without prefill/decode or layer types.");
     } else {
         a.markerSource = "attention kernels";
         a.confidence = a.marker == "FusedInferAttentionScore" ? "high" : "medium";

@@ -344,7 +344,7 @@ void section2(std::string& o, const AnalysisResult& r) {
         o += "| Layer marker | none | no attention kernel in the capture |\n";
         o +=
             fmt::format("| Structures | {} | {} |\n", a.structures.size(),
-                        "pattern-based fallback (ANALYSIS.md §9): repeating kernel pattern, else large gaps");
+                        "pattern-based fallback: repeating kernel pattern, else large gaps");
     }
     for (const auto& n : a.notes)
         o += fmt::format("\n> {}\n", esc(n));
@@ -353,10 +353,10 @@ void section2(std::string& o, const AnalysisResult& r) {
 
 void macroSteps(std::string& o, const ArchitectureResult& a) {
     if (a.macroSteps.empty()) {
-        o += "Macro steps (ANALYSIS.md §8): none — no step holds more than one forward pass.\n\n";
+        o += "Macro steps: none — no step holds more than one forward pass.\n\n";
         return;
     }
-    o += "Macro steps (ANALYSIS.md §8): these marker steps hold several forward passes; each pass is a "
+    o += "Macro steps: these marker steps hold several forward passes; each pass is a "
          "sub-step "
          "with its own wall, busy union and device idle (the table above; the per-layer structures carry "
          "their "

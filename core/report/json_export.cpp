@@ -162,6 +162,25 @@ void addArchitectureJson(json& root, const AnalysisResult& r) {
                           {"start_us", us(ps.span.a)},
                           {"wall_ms", ms(ps.span.length())},
                           {"kernel_count", ps.kernelCount}});
+    json macro = json::array();
+    for (const auto& m : a.macroSteps)
+        macro.push_back({{"step_id", m.stepId},
+                         {"passes", m.passes},
+                         {"prefill_passes", m.prefill},
+                         {"decode_passes", m.decode},
+                         {"single_passes", m.single}});
+    const auto& b = a.boundaryBubbles;
+    const json boundary = {{"layers", b.layers.empty() ? json(nullptr) : json(b.layers)},
+                           {"windows", b.windows},
+                           {"window_ms", ms(b.windowTime)},
+                           {"at_layer_start", b.atLayerStart},
+                           {"at_layer_start_ms", ms(b.atLayerStartTime)},
+                           {"at_layer_start_share", ratio(b.atLayerStartShare)},
+                           {"inside_layers", b.insideLayers},
+                           {"inside_layers_ms", ms(b.insideLayersTime)},
+                           {"outside_layers", b.outsideLayers},
+                           {"outside_layers_ms", ms(b.outsideLayersTime)},
+                           {"tolerance_us", static_cast<double>(b.tolerance) / 1000.0}};
     root["architecture"] = {{"marker", a.marker.empty() ? json(nullptr) : json(a.marker)},
                             {"marker_source", a.markerSource},
                             {"confidence", a.confidence},
@@ -173,6 +192,8 @@ void addArchitectureJson(json& root, const AnalysisResult& r) {
                             {"comm_overlap_share", ratio(a.commOverlapShare)},
                             {"layer_types", types},
                             {"passes", passes},
+                            {"macro_steps", macro},
+                            {"layer_boundary_bubbles", boundary},
                             {"notes", a.notes}};
 }
 

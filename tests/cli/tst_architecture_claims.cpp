@@ -13,6 +13,7 @@
 #include "io/profile_loader.h"
 #include "report/architecture_report.h"
 #include "report/escape.h"
+#include "report/json_export.h"
 #include "test_support.h"
 
 #include <fmt/format.h>
@@ -667,6 +668,38 @@ class TstArchitectureClaims : public QObject {
         QVERIFY(section(run.report, 10).find(sentence) != std::string::npos);
         QVERIFY(section(run.report, 10).find("possible host dispatch delay between layers") !=
                 std::string::npos);
+        // §10 "inter-structure bubbles → host dispatch between layers": one structure-scope recommendation,
+        // P1 because the windows at layer starts hold at least half of the bubble time (14 × 300 us against
+        // the two planted ones), and its numbers are the placement's.
+        const bs::Recommendation* layerRec = nullptr;
+        for (const auto& rec : run.r.anomaly.recommendations)
+            if (rec.scope == "structure") {
+                QVERIFY2(!layerRec, "two structure-scope recommendations");
+                layerRec = &rec;
+            }
+        QVERIFY(layerRec);
+        QCOMPARE(layerRec->target, std::string("attention-anchored layers"));
+        QCOMPARE(layerRec->priority,
+                 std::string(2 * gapTime >= gapTime + insideTime ? "P1" : "P2"));
+        QVERIFY2(layerRec->why.find(fmt::format("14 of 16 significant bubble windows ({:.3f} of {:.3f} ms",
+                                                bs::nsToMs(gapTime), bs::nsToMs(gapTime + insideTime))) == 0,
+                 layerRec->why.c_str());
+        const QJsonObject j =
+            QJsonDocument::fromJson(QByteArray::fromStdString(bs::renderJson(run.p(), run.r))).object();
+        const QJsonObject jb =
+            j.value("architecture").toObject().value("layer_boundary_bubbles").toObject();
+        QCOMPARE(jb.value("windows").toInt(), 16);
+        QCOMPARE(jb.value("at_layer_start").toInt(), 14);
+        QCOMPARE(jb.value("inside_layers").toInt(), 2);
+        QCOMPARE(jb.value("at_layer_start_ms").toDouble(), bs::nsToMs(gapTime));
+        const QJsonArray jm = j.value("architecture").toObject().value("macro_steps").toArray();
+        QCOMPARE(jm.size(), 2);
+        QCOMPARE(jm[1].toObject().value("passes").toArray(), (QJsonArray{4, 5, 6, 7}));
+        QCOMPARE(jm[1].toObject().value("decode_passes").toInt(), 3);
+        bool jsonRec = false;
+        for (const auto& v : j.value("recommendations").toArray())
+            jsonRec |= v.toObject().value("scope").toString() == QStringLiteral("structure");
+        QVERIFY(jsonRec);
         // §8 macro steps: each marker step holds 1 prefill + 3 decode passes.
         QCOMPARE(a.macroSteps.size(), std::size_t(2));
         for (std::size_t i = 0; i < 2; ++i) {
@@ -691,7 +724,9 @@ class TstArchitectureClaims : public QObject {
         QVERIFY(
             section(one.report, 3).find("\nCross-pass drift: one pass only — no cross-pass comparison.\n") !=
             std::string::npos);
-        QVERIFY(section(one.report, 3).find("Macro steps (ANALYSIS.md §8): none") != std::string::npos);
+        QVERIFY(section(one.report, 3).find("Macro steps: none") != std::string::npos);
+        for (const auto& rec : one.r.anomaly.recommendations)
+            QVERIFY2(rec.scope != "structure" || one.a().boundaryBubbles.atLayerStart > 0, rec.why.c_str());
     }
 };
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Every user-visible output speaks for itself: no "seed", no "problem N" of a document the user does not
-have; every reference to our own docs resolves to a heading of docs/collection-problems.md.
+"""Every user-visible output speaks for itself: no "seed", no "problem N" and no name of a document the user
+does not have (our specs); every reference to our own docs resolves to a heading of docs/collection-problems.md.
 
 Runs `bubblescope analyze` (text, JSON, Markdown report, architecture report, stderr) over the sample,
 every real rank, a generated profile with every planted anomaly and the broken collections that raise
@@ -13,7 +13,8 @@ import os, re, shutil, subprocess, sys
 
 bs, synth, src, realdata, work = sys.argv[1:6]
 FORBIDDEN = [re.compile(r"\bseed(s|ed)?\b", re.I), re.compile(r"\bproblem \d\b", re.I),
-             re.compile(r"\b00[0-3]_[0-9a-f]{6}"), re.compile(r"SKILL\.md|cannbot", re.I)]
+             re.compile(r"\b00[0-3]_[0-9a-f]{6}"), re.compile(r"SKILL\.md|cannbot", re.I),
+             re.compile(r"\b(ANALYSIS|FORMATS|STYLE)\.md\b")]
 REF = re.compile(r"collection-problems\.md(?:#([a-z0-9-]+)|, \\?\"([^\"\\]+)\\?\")")
 
 def anchor(title):
