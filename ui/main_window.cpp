@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "analysis/analysis_run.h"
+#include "analysis/recommendations.h"
 #include "load_job.h"
 #include "model/profile.h"
 #include "panel_models.h"
@@ -347,7 +348,17 @@ void MainWindow::showResults() {
     const QStringList questions = {tr("Are there significant bubbles?"), tr("Which step group holds them?"),
                                    tr("Prelaunch, tail, internal or inter-step?"),
                                    tr("Is there a host-side risk?"), tr("Is the evidence enough?")};
-    QString html = QStringLiteral("<h3>%1</h3><ol>").arg(tr("Bubble-first summary"));
+    QString html = QStringLiteral("<h3>%1</h3>").arg(tr("Bubble-first summary"));
+    // Errors in the data come first: they lower the confidence of everything below (as in the reports).
+    QStringList errors;
+    for (const auto& e : bs::dataErrorNames(r.findings))
+        errors << esc(e);
+    if (!errors.isEmpty())
+        html += QStringLiteral("<p style=\"color:#b00020\"><b>%1</b></p>")
+                    .arg(tr("Data errors: %1. They lower the confidence (now %2); see the data-quality "
+                            "findings in the report.")
+                             .arg(errors.join(QStringLiteral("; ")), esc(a.confidence)));
+    html += QStringLiteral("<ol>");
     for (int i = 0; i < static_cast<int>(a.answers.size()) && i < questions.size(); ++i)
         html += QStringLiteral("<li><b>%1</b> %2</li>")
                     .arg(questions[i], esc(a.answers[static_cast<std::size_t>(i)]));

@@ -46,6 +46,7 @@ class MainWindow : public QMainWindow {
     TimelineWidget* timeline() const { return timeline_; }
     QTableView* bubbleTable() const { return bubbleTable_; }
     QTabWidget* tabs() const { return tabs_; }
+    QTextBrowser* summary() const { return summary_; }
     // Writes the chosen export to `path` (atomically); returns an empty string or the error.
     enum class Export { AnomalyJson, AnomalyReport, ArchitectureReport };
     QString exportTo(Export kind, const QString& path) const;

@@ -1,6 +1,7 @@
 // Screenshots of the main window, written to <build>/screenshots for review: the sample profile, a
 // real rank with a bubble selected, and the zh_CN UI. The test checks what can be checked in pixels:
-// the image size and that the selected bubble's band is drawn where the timeline says it is.
+// the image size, that the selected bubble's band is drawn where the timeline says it is, and that a cut
+// trace's error is named at the top of the summary.
 #include "main_window.h"
 #include "timeline_widget.h"
 
@@ -9,6 +10,8 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QTest>
 #include <QTranslator>
 
@@ -63,6 +66,39 @@ class TstScreenshots : public QObject {
         const QPoint mid = tl->mapTo(&w, QPoint(190 + (tl->width() - 190) / 2, 80));
         const QColor c = img.pixelColor(mid);
         QVERIFY2(c.red() > c.blue(), qPrintable(c.name()));
+    }
+    void aCutTraceIsNamedAtTheTopOfTheSummary() {
+        // The sample with its trace_view.json cut at 60 %: trace_truncated is an error finding, named before
+        // the five answers with the confidence it lowered.
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString src = QStringLiteral(BS_SOURCE_DIR "/resources/sample/sample_ascend_pt");
+        const QString dst = tmp.filePath(QStringLiteral("cut_ascend_pt"));
+        QVERIFY(QDir().mkpath(dst + QStringLiteral("/ASCEND_PROFILER_OUTPUT")));
+        for (const QString& f : {QStringLiteral("profiler_info_0.json"), QStringLiteral("profiler_metadata.json"),
+                                 QStringLiteral("ASCEND_PROFILER_OUTPUT/kernel_details.csv"),
+                                 QStringLiteral("ASCEND_PROFILER_OUTPUT/step_trace_time.csv"),
+                                 QStringLiteral("ASCEND_PROFILER_OUTPUT/op_statistic.csv"),
+                                 QStringLiteral("ASCEND_PROFILER_OUTPUT/communication.json")})
+            QVERIFY(QFile::copy(src + QLatin1Char('/') + f, dst + QLatin1Char('/') + f));
+        QFile in(src + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray trace = in.readAll();
+        QFile out(dst + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        QCOMPARE(out.write(trace.left(trace.size() * 6 / 10)), qint64(trace.size() * 6 / 10));
+        out.close();
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(load(w, dst, false));
+        w.tabs()->setCurrentIndex(0);
+        const QString text = w.summary()->toPlainText();
+        const auto err = text.indexOf(QStringLiteral("Data errors: trace_truncated in trace_view.json at byte "));
+        QVERIFY2(err >= 0, qPrintable(text));
+        QVERIFY(err < text.indexOf(QStringLiteral("Are there significant bubbles?")));
+        QVERIFY(text.contains(QStringLiteral("They lower the confidence (now ")));
+        shoot(w, QStringLiteral("06_cut_trace_summary.png"));
     }
     void chineseUi() {
         QTranslator tr;
