@@ -66,6 +66,18 @@ std::string profilerInfoName(const Profile& p) {
     return {};
 }
 
+std::string communicationJsonFix(const Profile& p) {
+    const std::string& level = p.inventory.profilerLevel;
+    const std::string see = " (see collection-problems.md, \"No communication.json\").";
+    if (levelAtLeast1(level))
+        return fmt::format("{} sets {}, so the communication data was collected: {} so that "
+                           "communication.json is written{}",
+                           profilerInfoName(p), level, reexport(p), see);
+    return "Not an error on a single card; for multi-card runs collect at profiler_level=Level1 or above, "
+           "which writes it" +
+           see;
+}
+
 std::optional<CollectionAdvice> hostTraceAdvice(const Profile& p) {
     if (!p.hostEvents.empty()) return std::nullopt;
     const std::string info = profilerInfoName(p);

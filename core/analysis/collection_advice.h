@@ -30,6 +30,9 @@ std::optional<CollectionAdvice> shapeAdvice(const Profile& p);
 // No usable PMU columns, or a Level0 kernel table (no streams, shapes, PMU).
 std::optional<CollectionAdvice> pmuAdvice(const Profile& p, const std::vector<Finding>& findings,
                                           bool pmuExists);
+// HCCL kernels without communication.json: the fix text of no_communication_json. It is written at Level1
+// and above; when the config already says so, the export is what is missing.
+std::string communicationJsonFix(const Profile& p);
 // The trace is cut: the profiler stopped while writing it.
 std::optional<CollectionAdvice> truncatedTraceAdvice(const Profile& p);
 

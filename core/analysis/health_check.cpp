@@ -1,11 +1,32 @@
 #include "analysis/health_check.h"
 
+#include "analysis/collection_advice.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 
 namespace bs {
 
 namespace {
+
+// Fix texts read the collection's config (profiler_info_*.json) through collection_advice: they ask for a
+// setting only when the config lacks it, else they name the real cause (an export not written).
+std::string level0Fix(const Profile& p) {
+    const auto a = pmuAdvice(p, {}, false);
+    std::string fix = a ? a.value().action
+                        : std::string("Collect with profiler_level=Level1 and aic_metrics=PipeUtilization");
+    if (!fix.empty() && fix.back() == '.') fix.pop_back();
+    return fix + " (see collection-problems.md, \"Level0 kernel table\").";
+}
+std::string noTraceFix(const Profile& p) {
+    const auto a = hostTraceAdvice(p);
+    return a ? a.value().action : std::string("Keep the timeline export (trace_view.json) with the profile.");
+}
+std::string traceOnlyFix(const Profile& p) {
+    const auto a = pmuAdvice(p, {}, false);
+    return a ? a.value().action
+             : std::string("Export kernel_details.csv (torch_npu) or op_summary (msprof) with the profile.");
+}
 
 double median(std::vector<double> v) {
     if (v.empty()) return 0;
@@ -49,13 +70,13 @@ std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps,
              "are the trace's coarse ones, and there is no profiler cross-check.",
              "The offline analysis failed, most often because of the output disk: write the profiling output "
              "to a local disk, or copy the *_ascend_pt folder there and run "
-             "torch_npu.profiler.profiler.analyse(path) (see collection-problems.md, \"Only the timeline, no CSV\").",
+             "torch_npu.profiler.profiler.analyse(path) (see collection-problems.md, \"Only the timeline, no "
+             "CSV\").",
              "collection-problems.md#only-the-timeline-no-csv"});
     } else if (inv.kernelSource == KernelSource::TraceDevice) {
         out.push_back({"kernel_source_trace", Severity::Info, inv.kernelSourceFile, -1, -1,
                        "No kernel table was usable; kernels come from the trace's device events.",
-                       "No wait times, shapes or PMU figures.",
-                       "Export kernel_details.csv (torch_npu) or op_summary (msprof) with the profile.",
+                       "No wait times, shapes or PMU figures.", traceOnlyFix(p),
                        "collection-problems.md#only-the-timeline-no-csv"});
     }
     // Problem 1: Level0 kernel table.
@@ -71,9 +92,7 @@ std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps,
                       : std::string()) +
                  ", variable-shape detection (VARIABLE_SHAPE_SAME_TEMPLATE), PMU compute/memory-bound "
                  "verdicts, per-stream structure blocks.",
-             "Collect with experimental_config=_ExperimentalConfig(profiler_level=Level1, "
-             "aic_metrics=PipeUtilization) passed to torch_npu.profiler.profile (see collection-problems.md, \"Level0 kernel table\").",
-             "collection-problems.md#level0-kernel-table"});
+             level0Fix(p), "collection-problems.md#level0-kernel-table"});
     }
     if (!p.hasTrace) {
         out.push_back(
@@ -81,7 +100,7 @@ std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps,
              "No trace_view.json / msprof_*.json timeline was found.",
              "No host events: step markers fall back to the Step Id column or a pseudo-step, and bubbles "
              "cannot be attributed to host activity.",
-             "Keep the timeline export (it is written by default with ProfilerActivity.CPU).", ""});
+             noTraceFix(p), ""});
     }
     // Steps.
     if (steps.source == StepSource::Pseudo) {
@@ -132,8 +151,7 @@ std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps,
         out.push_back({"no_communication_json", Severity::Info, inv.outputDir, -1, -1,
                        "HCCL kernels exist but communication.json is absent.",
                        "Communication totals and bandwidth come from the HCCL kernels only.",
-                       "Not an error on a single card; for multi-card runs it is written at Level1 (see collection-problems.md, \"No communication.json\").",
-                       "collection-problems.md#no-communicationjson"});
+                       communicationJsonFix(p), "collection-problems.md#no-communicationjson"});
     }
     // Cross-check.
     for (const auto& row : cc.rows) {

@@ -201,6 +201,12 @@ const json* recWithAction(const json& j, const std::string& prefix) {
     return nullptr;
 }
 
+const json* findingOf(const json& j, const std::string& id) {
+    for (const auto& f : j["data_quality"]["findings"])
+        if (f["id"] == id) return &f;
+    return nullptr;
+}
+
 const json* softCause(const json& j, const std::string& label) {
     for (const auto& c : j["soft_root_cause_summary"])
         if (c["label"] == label) return &c;
@@ -444,6 +450,10 @@ class TstReportClaims : public QObject {
                         "recorded, but there is no trace_view.json"));
             QCOMPARE((*rc)["followup_kind"].get<std::string>(), std::string("host"));
             QCOMPARE(o->j["requires_host_followup"].get<bool>(), true);
+            // The health finding gives the same fix as the recommendation (one reading of the config).
+            const json* f = findingOf(o->j, "no_trace");
+            QVERIFY(f);
+            QCOMPARE((*f)["fix"].get<std::string>(), (*rc)["action"].get<std::string>());
         }
         // Only the NPU collected: then collecting the CPU activity is the advice.
         editJson(dir + QStringLiteral("/profiler_info_0.json"),
@@ -455,6 +465,37 @@ class TstReportClaims : public QObject {
                                 "ProfilerActivity.NPU].");
         QVERIFY2(rc, recTexts(o->j).c_str());
         QVERIFY(has((*rc)["why"], "lists the activities ProfilerActivity.NPU without ProfilerActivity.CPU"));
+    }
+    void item7_healthFixesOnALevel1CollectionAskForTheExportNotALevel() {
+        // Real L1 rank 0 with only its timeline (kernel_details.csv, communication.json and the other CSVs
+        // gone): profiler_info_0.json sets Level1 with PipeUtilization, so the kernel table and
+        // communication.json were collected and only their export is missing. No fix asks for Level1.
+        const QString dir = copyOf("level1/rank0_ascend_pt", QStringLiteral("l1trace_ascend_pt"));
+        QVERIFY(!dir.isEmpty());
+        const QDir out(dir + QStringLiteral("/ASCEND_PROFILER_OUTPUT"));
+        for (const QString& f : out.entryList(QDir::Files))
+            if (f != QStringLiteral("trace_view.json")) QVERIFY(QFile::remove(out.filePath(f)));
+        auto o = analyze(dir);
+        QVERIFY(o);
+        const json* comm = findingOf(o->j, "no_communication_json");
+        QVERIFY(comm);
+        QCOMPARE((*comm)["fix"].get<std::string>(),
+                 std::string("profiler_info_0.json sets Level1, so the communication data was collected: re-run "
+                             "the offline analysis (torch_npu.profiler.profiler.analyse on the *_ascend_pt "
+                             "folder) so that communication.json is written (see collection-problems.md, \"No "
+                             "communication.json\")."));
+        for (const auto& f : o->j["data_quality"]["findings"])
+            QVERIFY2(!has(f["fix"], "profiler_level=Level1") && !has(f["fix"], "written at Level1"),
+                     f.dump().c_str());
+        // The same folder with a Level0 config: now collecting at Level1 is the advice.
+        editJson(dir + QStringLiteral("/profiler_info_0.json"), [](json& j) {
+            j["config"]["experimental_config"]["_profiler_level"] = "Level0";
+        });
+        auto o0 = analyze(dir);
+        QVERIFY(o0);
+        const json* comm0 = findingOf(o0->j, "no_communication_json");
+        QVERIFY(comm0);
+        QVERIFY2(has((*comm0)["fix"], "collect at profiler_level=Level1 or above"), (*comm0)["fix"].dump().c_str());
     }
     void item7_level0TableFollowsTheConfigLevel() {
         // Real L0 rank 0: profiler_info_0.json sets Level0, ACL_AICORE_NONE and record_shapes=True. The
