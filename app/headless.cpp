@@ -42,6 +42,8 @@ void usage(std::FILE* to) {
         "  --rules FILE    override analysis thresholds from a JSON object (see the report's\n"
         "                  \"Thresholds used\" table for the names and defaults)\n"
         "  --format text|json  what to print on standard output (default text)\n"
+        "  --source db|text    which export to read when a folder holds both the text files and the\n"
+        "                  SQLite export (.db); default: text when present, else the .db\n"
         "  --               end of options (for a PATH that starts with '-')\n"
         "Outputs: a regular file is replaced atomically and keeps its permissions; a character device, a\n"
         "FIFO, /dev/stdout or '-' (standard output) is written straight, and then nothing else is printed\n"
@@ -56,6 +58,7 @@ void usage(std::FILE* to) {
 
 struct Options {
     std::string path, rulesFile, format = "text";
+    bs::DataSource source = bs::DataSource::Auto;
     bool formatGiven = false;
     std::vector<bs::OutputRequest> outputs; // in the order --json, --report, --arch
 };
@@ -65,7 +68,7 @@ enum Output { kJson, kReport, kArch };
 // Reads argv into `o`; returns an exit code when the command must stop here.
 std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     std::map<std::string, std::optional<std::string>> values{
-        {"--json", {}}, {"--report", {}}, {"--arch", {}}, {"--rules", {}}, {"--format", {}}};
+        {"--json", {}}, {"--report", {}}, {"--arch", {}}, {"--rules", {}}, {"--format", {}}, {"--source", {}}};
     bool optionsEnded = false;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
@@ -117,6 +120,14 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
                          o.format.c_str());
             return kExitUsage;
         }
+    }
+    if (values["--source"]) {
+        const std::string& v = *values["--source"];
+        if (v != "db" && v != "text") {
+            std::fprintf(stderr, "bubblescope analyze: --source must be db or text, not '%s'.\n", bs::term(v).c_str());
+            return kExitUsage;
+        }
+        o.source = v == "db" ? bs::DataSource::Db : bs::DataSource::Text;
     }
     o.rulesFile = values["--rules"].value_or("");
     // Always three requests (an empty one is not written), so kJson/kReport/kArch index them.
@@ -200,7 +211,9 @@ class AnalyzeRun {
 
     bool analyseRank(std::size_t r) {
         const bs::RankFolder& rank = ranks_[r];
-        bs::LoadResult loaded = bs::loadRank(rank);
+        bs::LoadControl control;
+        control.source = o_.source;
+        bs::LoadResult loaded = bs::loadRank(rank, control);
         std::string failure;
         if (loaded.tooLarge)
             failure = rank.root + " was not loaded: " + loaded.profile->loadFindings.front().seen + " " +

@@ -181,10 +181,12 @@ void hiddenIssueVerdict(AnomalyResult& a, const StepSet& steps, const std::vecto
         const double X = std::max(r.heavy_gap_min_ms, r.heavy_gap_service_fraction * nsToMs(m.service));
         const auto& st = steps.steps[first];
         a.hiddenIssueReasons.push_back(fmt::format(
-            "{} on {} of {} step{} (step {}: {} {:.3f} ms >= X = {:.3f} ms)", heavyTags[k],
-            heavySteps[k].size(), g.steps.size(), g.steps.size() == 1 ? "" : "s",
+            "{} on {} of {} step{} (step {}: {} {:.3f} ms >= {:.3f} ms, the larger of {:g} ms and {:g} × its "
+            "service {:.3f} ms)",
+            heavyTags[k], heavySteps[k].size(), g.steps.size(), g.steps.size() == 1 ? "" : "s",
             st.number >= 0 ? std::to_string(st.number) : std::string("pseudo"),
-            k == 0 ? "prelaunch" : (k == 1 ? "tail" : "largest internal bubble"), nsToMs(gap), X));
+            k == 0 ? "prelaunch" : (k == 1 ? "tail" : "largest internal bubble"), nsToMs(gap), X,
+            r.heavy_gap_min_ms, r.heavy_gap_service_fraction, nsToMs(m.service)));
     }
     a.hiddenIssuePresent = !a.hiddenIssueReasons.empty();
     a.severity = !a.hiddenIssuePresent ? "none" : (g.recurring ? "high" : "medium");

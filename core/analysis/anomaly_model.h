@@ -139,7 +139,7 @@ struct CollectiveWait {
 struct StepComm {
     TimeNs exposed = 0;    // HCCL busy time not overlapped by other kernels (Communication(Not Overlapped))
     bool fromJson = false; // communication.json exists (wait/transit/sync are known, 0 included)
-    TimeNs elapse = 0, wait = 0, transit = 0, sync = 0;
+    TimeNs elapse = 0, wait = 0, transit = 0, sync = 0, idle = 0;
     std::size_t collectives = 0, waitHeavy = 0;
 };
 

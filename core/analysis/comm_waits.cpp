@@ -87,6 +87,7 @@ void analyzeCommunication(AnomalyResult& a, const Profile& p, const StepSet& ste
             s.wait = addSaturating(s.wait, c.wait);
             s.transit = addSaturating(s.transit, c.transit);
             s.sync = addSaturating(s.sync, c.sync);
+            s.idle = addSaturating(s.idle, c.idle);
             ++s.collectives;
             s.waitHeavy += !w.tags.empty();
         }
@@ -119,12 +120,13 @@ void answerCommWaits(AnomalyResult& a, const StepSet& steps) {
             : std::string();
     a.answers[3] += fmt::format(
         " Communication: {} collective{} {} COMM_WAIT_HEAVY (Wait / (Wait + Transit) > {:.2f}); the largest "
-        "wait is `{}`{}, which elapses {:.3f} ms with {:.3f} ms transit and {:.3f} ms wait (wait ratio "
-        "{:.2f}). "
-        "That time belongs to the slowest peer, not to this rank: compare the same collective on the other "
+        "wait is `{}`{}, which elapses {:.3f} ms: {:.3f} ms wait, {:.3f} ms transit and {:.3f} ms idle "
+        "(communication.json's Idle Time: neither waiting nor transferring; wait ratio {:.2f}). "
+        "The wait belongs to the slowest peer, not to this rank: compare the same collective on the other "
         "ranks (analyze their parent folder); the rank with the smallest wait arrived last.",
         heavy, heavy == 1 ? "" : "s", heavy == 1 ? "is" : "are", a.rules.comm_wait_heavy_ratio, top->name,
-        step, nsToMs(top->elapse), nsToMs(top->transit), nsToMs(top->wait), top->waitRatio);
+        step, nsToMs(top->elapse), nsToMs(top->wait), nsToMs(top->transit), nsToMs(top->idle),
+        top->waitRatio);
 }
 
 } // namespace bs

@@ -41,7 +41,7 @@ std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps,
                                  const std::vector<StepMetrics>& metrics, const CrossCheck& cc) {
     std::vector<Finding> out = p.loadFindings;
     const auto& inv = p.inventory;
-    const bool anyCsv = std::any_of(inv.files.begin(), inv.files.end(), [](const InventoryFile& f) {
+    const bool anyCsv = inv.source == "sqlite" || std::any_of(inv.files.begin(), inv.files.end(), [](const InventoryFile& f) {
         return f.path.size() > 4 && f.path.compare(f.path.size() - 4, 4, ".csv") == 0;
     });
 

@@ -80,7 +80,7 @@ void hostRiskRecommendations(Recs& rec, const AnomalyResult& a) {
                 "process) and look for locks, GC or blocking I/O.",
                 a.hostTraceExists
                     ? fmt::format(
-                          "The device idles ({:.0f} % underfeed) while host events cover only {:.0f} % "
+                          "The device idles ({:.0f} % underfeed) while host events cover only {:.1f} % "
                           "of its largest windows: the cause is possibly outside the traced code.",
                           g.underfeedRatio.avg * 100, g.topWindowCoverageMean * 100)
                     : fmt::format(
@@ -112,7 +112,7 @@ void windowRecommendations(Recs& rec, const AnomalyResult& a) {
                     fmt::format(
                         "Sample the host (py-spy / perf) around step {} before {}: nothing traced covers {}.",
                         w.stepId, after, w.id),
-                    fmt::format("{} ({:.3f} ms) has {:.0f} % host coverage.", w.id, nsToMs(w.span.length()),
+                    fmt::format("{} ({:.3f} ms) has {:.1f} % host coverage.", w.id, nsToMs(w.span.length()),
                                 w.evidence.coverage * 100),
                     "host", "host activity during the window is not traced", "P2");
         if (hasLabel(w, "possible_host_launch_lag") && !groupHasTag(a, w.groupId, "HOST_ORIGINATED_RISK"))
@@ -398,7 +398,7 @@ std::string answerEvidence(const AnomalyResult& a, const StepSet& steps,
     }
     // The same coverage condition as the confidence (§10.1).
     if (a.hostTraceExists && covN && cov / static_cast<double>(covN) < 0.10)
-        gaps.push_back(fmt::format("host events cover only {:.0f} % of the top windows on average",
+        gaps.push_back(fmt::format("host events cover only {:.1f} % of the top windows on average",
                                    100 * cov / static_cast<double>(covN)));
     if (boundary)
         gaps.push_back(fmt::format("{} of the top {} windows touch the capture edge", boundary, topN));

@@ -40,6 +40,9 @@ struct DrillDownItem {
     std::string windowId;
     std::string structureId; // the structure holding it, or the one after it for boundary gaps
     bool insideStructure = false;
+    // inside / layer_start (it ends at the structure's first kernel) / prelaunch / tail / before (a gap
+    // before the structure that is none of these)
+    std::string position;
     TimeNs duration = 0;
     std::string kernelBefore, kernelAfter;
 };

@@ -209,7 +209,10 @@ void buildStructures(const Profile& p, const StepSet& steps, double blockMinUs, 
         std::vector<Structure> local;
         std::vector<int> localLayer; // index into arch.layers per local structure, -1 for none
         // A layer's span is its §11 span (marker to next marker, clipped to the step): one wall definition
-        // for the layer everywhere. Other structures run from their first kernel's start to the latest end.
+        // for the layer everywhere. Other structures follow the same rule: from their first kernel's start
+        // to the next structure's first kernel (the last one: to the latest end, within the step). So the
+        // structures of a step never overlap — a collective still running past the next structure's start
+        // does not stretch its own — and idle before a structure's first kernel is in the previous wall.
         auto push = [&](std::string type, std::size_t a, std::size_t b, int pass, int layer,
                         const Interval* layerSpan = nullptr, int archLayer = -1) {
             if (a >= b) return;
@@ -225,8 +228,13 @@ void buildStructures(const Profile& p, const StepSet& steps, double blockMinUs, 
                 s.span = {std::max(layerSpan->a, st.start), std::min(layerSpan->b, st.end)};
             } else {
                 TimeNs end = p.kernels[a].start;
-                for (std::size_t i = a; i < b; ++i)
-                    end = std::max(end, p.kernels[i].end());
+                if (b < k1) {
+                    end = std::max(end, p.kernels[b].start);
+                } else {
+                    for (std::size_t i = a; i < b; ++i)
+                        end = std::max(end, p.kernels[i].end());
+                    end = std::min(end, std::max(st.end, p.kernels[a].start));
+                }
                 s.span = {p.kernels[a].start, end};
             }
             local.push_back(std::move(s));
@@ -385,12 +393,14 @@ void placeWindows(const std::vector<BubbleWindow>& windows, ArchitectureResult& 
         d.kernelAfter = w.after.empty() ? "" : w.after.front().name;
         if (wp.position == "layer_start") {
             d.structureId = arch.structures[static_cast<std::size_t>(wp.structure)].id;
+            d.position = "layer_start";
         } else {
             for (const auto& s : arch.structures) {
                 const bool tailOfLayer = w.scope == WindowScope::Tail && isLayerLike(s); // as placed above
                 if (w.span.a >= s.span.a && w.span.b <= s.span.b && !tailOfLayer) {
                     d.structureId = s.id;
                     d.insideStructure = true;
+                    d.position = "inside";
                     break;
                 }
                 if (s.span.a >= w.span.b) { // first structure after the window: the gap is at its boundary
@@ -398,6 +408,10 @@ void placeWindows(const std::vector<BubbleWindow>& windows, ArchitectureResult& 
                     break;
                 }
             }
+            if (!d.insideStructure)
+                d.position = w.scope == WindowScope::Tail        ? "tail"
+                             : w.scope == WindowScope::Prelaunch ? "prelaunch"
+                                                                 : "before";
         }
         arch.drillDown.push_back(std::move(d));
     }

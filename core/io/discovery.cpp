@@ -21,7 +21,9 @@ bool isDataFileName(const std::string& n) {
     return n == "kernel_details.csv" || n == "trace_view.json" || n == "step_trace_time.csv" ||
            (startsWith(n, "msprof_") && endsWith(n, ".json")) ||
            (startsWith(n, "op_summary") && endsWith(n, ".csv")) ||
-           (startsWith(n, "task_time") && endsWith(n, ".csv"));
+           (startsWith(n, "task_time") && endsWith(n, ".csv")) ||
+           // The SQLite export (export_type=db): the profiler's own database, not any .db file.
+           (endsWith(n, ".db") && (startsWith(n, "ascend_pytorch_profiler") || startsWith(n, "msprof_")));
 }
 
 bool isDir(const fs::path& p) {

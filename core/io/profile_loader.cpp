@@ -1,5 +1,6 @@
 #include "io/profile_loader.h"
 
+#include "io/db_reader.h"
 #include "io/file_buffer.h"
 #include "io/kernel_checks.h"
 #include "io/kernel_table_reader.h"
@@ -224,6 +225,62 @@ void mergeTables(TablesResult& t, Profile& prof) {
 
 namespace {
 
+// The profiler's SQLite export among the folder's .db files: ascend_pytorch_profiler_*.db (or msprof_*.db)
+// and analysis.db beside it.
+DbFiles pickDbFiles(const RankFiles& files) {
+    DbFiles db;
+    for (const auto& p : files.sqliteExports) {
+        const std::string name = std::filesystem::path(p).filename().string();
+        if (db.profilerDb.empty() && isProfilerDbName(name))
+            db.profilerDb = p;
+        else if (db.analysisDb.empty() && name == "analysis.db")
+            db.analysisDb = p;
+    }
+    return db;
+}
+
+bool hasTextExport(const RankFiles& f) {
+    return !f.kernelDetails.empty() || !f.opSummary.empty() || !f.taskTime.empty() || !f.traceView.empty() ||
+           !f.msprofJson.empty();
+}
+
+// Reads the SQLite export instead of the text files (no text export, or `--source db`).
+LoadResult loadFromDb(const RankFiles& files, const DbFiles& db, LoadResult out, FindingSink& sink,
+                      const LoadControl& control) {
+    Profile& prof = *out.profile;
+    if (db.profilerDb.empty()) {
+        const std::string where = prof.inventory.outputDir.empty() ? prof.inventory.rankDir : prof.inventory.outputDir;
+        sink.add({"db_missing", Severity::Error, where, -1, -1,
+                  "The SQLite export was asked for (--source db) but the folder holds no "
+                  "ascend_pytorch_profiler_*.db or msprof_*.db.",
+                  "Nothing was read.",
+                  "Read the text export instead (leave out --source db), or collect with export_type=db.",
+                  "collection-problems.md#sqlite-export"});
+        prof.loadFindings = sink.take();
+        return out;
+    }
+    const DbReadResult r = readSqliteExport(db, prof, sink, control);
+    if (r.cancelled) {
+        out.cancelled = true;
+        return out;
+    }
+    addFile(prof, "sqlite profiler export", db.profilerDb, r.taskRows);
+    if (!db.analysisDb.empty()) addFile(prof, "sqlite analysis export", db.analysisDb, prof.stepTrace.size());
+    for (const auto& p : files.sqliteExports)
+        if (p != db.profilerDb && p != db.analysisDb) addFile(prof, "sqlite export (not read)", p, 0);
+    for (const auto* p : {&files.kernelDetails, &files.traceView})
+        if (!p->empty()) addFile(prof, "text export (not read: --source db)", *p, 0);
+    checkKernelTable(prof, sink);
+    out.hasAnyData = !prof.kernels.empty() || prof.hasTrace;
+    prof.loadFindings = sink.take();
+    control.report("done", 1, 1);
+    return out;
+}
+
+} // namespace
+
+namespace {
+
 LoadResult loadRankUnguarded(const RankFolder& rank, const LoadControl& control) {
     LoadResult out;
     out.profile = std::make_unique<Profile>();
@@ -254,24 +311,33 @@ LoadResult loadRankUnguarded(const RankFolder& rank, const LoadControl& control)
         if (!files.stepTraceTime.empty()) sideBytes += fileSize(files.stepTraceTime);
         if (!files.opStatistic.empty()) sideBytes += fileSize(files.opStatistic);
         if (!files.communication.empty()) jsonBytes += fileSize(files.communication);
+        // A SQLite export becomes a model of about its own size (rows of ~40-60 bytes each).
+        std::uint64_t dbBytes = 0;
+        if (control.source == DataSource::Db || (control.source == DataSource::Auto && !hasTextExport(files)))
+            for (const auto& p : files.sqliteExports)
+                dbBytes += fileSize(p);
         for (const auto& p : files.profilerInfo)
             jsonBytes += fileSize(p);
         // Measured on generated profiles: model ~0.4 x trace, CSV buffer + kernels ~1.4 x table; a JSON
         // DOM (communication.json, nlohmann) up to ~34 x its text (a 150 MB file reached 5 GB): 36 x.
         // 10 % margin.
         const double need = (0.45 * static_cast<double>(traceBytes) + 1.4 * static_cast<double>(tableBytes) +
-                             64.0 * static_cast<double>(sideBytes) + 36.0 * static_cast<double>(jsonBytes)) *
+                             64.0 * static_cast<double>(sideBytes) + 36.0 * static_cast<double>(jsonBytes) +
+                             1.0 * static_cast<double>(dbBytes)) *
                             1.1;
         const double avail = static_cast<double>(availableMemoryBytes());
         if (need > avail) {
             sink.add(
                 {"profile_too_large", Severity::Error, rank.root, -1, -1,
                  fmt::format("Loading this profile needs about {:.0f} MiB (trace {:.0f} MiB, kernel tables "
-                             "{:.0f} MiB, side tables {:.0f} MiB, JSON files {:.0f} MiB on disk) but only "
+                             "{:.0f} MiB, side tables {:.0f} MiB, JSON files {:.0f} MiB{} on disk) but only "
                              "{:.0f} MiB of memory are available.",
                              need / 1048576, static_cast<double>(traceBytes) / 1048576,
                              static_cast<double>(tableBytes) / 1048576, static_cast<double>(sideBytes) / 1048576,
-                             static_cast<double>(jsonBytes) / 1048576, avail / 1048576),
+                             static_cast<double>(jsonBytes) / 1048576,
+                             dbBytes ? fmt::format(", SQLite export {:.0f} MiB", static_cast<double>(dbBytes) / 1048576)
+                                     : std::string(),
+                             avail / 1048576),
                  "Nothing was loaded (refused before reading, instead of being killed for lack of memory).",
                  "Free memory or use a machine with more; or profile fewer steps (schedule active=…).", ""});
             prof.loadFindings = sink.take();
@@ -285,6 +351,10 @@ LoadResult loadRankUnguarded(const RankFolder& rank, const LoadControl& control)
     }
     if (!rank.label.empty()) prof.inventory.rankLabel = rank.label;
     control.report("kernels", 0, 1);
+    // The text export is the default; the SQLite export is read when there is no text (or when asked).
+    if (control.source == DataSource::Db || (control.source == DataSource::Auto && !hasTextExport(files) &&
+                                             !pickDbFiles(files).profilerDb.empty()))
+        return loadFromDb(files, pickDbFiles(files), std::move(out), sink, control);
 
     // The tables are read on a second thread while this one parses the timeline. The thread owns what it
     // touches (its own cancel flag, a copy of the file list, the result) so that a cancelled load can
@@ -425,6 +495,10 @@ std::string noDataMessage(const RankFolder& rank, const LoadResult& loaded) {
                                where, f.seen, f.impact, f.fix);
         }
     }
+    const DbFiles db = pickDbFiles(listRankFiles(rank));
+    if (!db.profilerDb.empty())
+        return rank.root + " holds no text export (kernel_details.csv, trace_view.json), only the SQLite export " +
+               db.profilerDb + ", which is read unless the text export is asked for (--source text).";
     return rank.root +
            " holds no readable profiling data (no kernel table, no timeline); expected "
            "ASCEND_PROFILER_OUTPUT/kernel_details.csv or trace_view.json. An empty output folder usually means "

@@ -14,6 +14,8 @@ const char* kernelSourceName(KernelSource s) {
         return "task_time.csv";
     case KernelSource::TraceDevice:
         return "trace device events";
+    case KernelSource::SqliteTasks:
+        return "sqlite TASK + COMPUTE_TASK_INFO + COMMUNICATION_OP";
     }
     return "none";
 }

@@ -13,7 +13,7 @@
 
 namespace bs {
 
-enum class KernelSource { None, KernelDetails, OpSummary, TaskTime, TraceDevice };
+enum class KernelSource { None, KernelDetails, OpSummary, TaskTime, TraceDevice, SqliteTasks };
 const char* kernelSourceName(KernelSource s);
 
 struct Kernel {
@@ -123,6 +123,10 @@ struct Inventory {
     std::string outputDir; // ASCEND_PROFILER_OUTPUT / mindstudio_profiler_output / the folder
     std::string layout;    // torch_npu / msprof / loose
     std::string rankLabel; // "rank0", from profiler_info or folder name
+    // Which export was read: "text" (CSV / JSON files) or "sqlite" (ascend_pytorch_profiler_*.db +
+    // analysis.db, msprof_*.db), with the database tables read and the expected ones that were absent.
+    std::string source = "text";
+    std::vector<std::string> dbTablesRead, dbTablesMissing;
     std::vector<InventoryFile> files;
     KernelSource kernelSource = KernelSource::None;
     std::string kernelSourceFile;

@@ -55,18 +55,19 @@ void communicationSection(std::string& o, const AnalysisResult& r) {
                                      [](const StepComm& c) { return c.exposed > 0 || c.collectives > 0; });
     if (!anyComm && a.collectives.empty()) return;
     o += "### Communication time\n\n";
-    o +=
-        "Exposed = HCCL time not overlapped by other kernels; elapse, wait, transit and synchronization come "
-        "from communication.json.\n\n| Step | Exposed | Elapse | Wait | Transit | Sync | Collectives | "
-        "COMM_WAIT_HEAVY |\n|---|---|---|---|---|---|---|---|\n";
+    o += "Exposed = HCCL time not overlapped by other kernels; elapse, wait, transit, synchronization and "
+         "idle "
+         "come from communication.json (idle: inside the collective, neither waiting nor transferring).\n\n"
+         "| Step | Exposed | Elapse | Wait | Transit | Sync | Idle | Collectives | COMM_WAIT_HEAVY |\n"
+         "|---|---|---|---|---|---|---|---|---|\n";
     for (std::size_t i = 0; i < a.stepComm.size() && i < r.metrics.size(); ++i) {
         const auto& c = a.stepComm[i];
         auto file = [&](TimeNs v) {
             return c.fromJson ? fmt::format("{:.3f} ms", nsToMs(v)) : std::string("n/a");
         };
-        o += fmt::format("| {} | {:.3f} ms | {} | {} | {} | {} | {} | {} |\n",
+        o += fmt::format("| {} | {:.3f} ms | {} | {} | {} | {} | {} | {} | {} |\n",
                          stepName(r.steps, static_cast<int>(i)), nsToMs(c.exposed), file(c.elapse),
-                         file(c.wait), file(c.transit), file(c.sync),
+                         file(c.wait), file(c.transit), file(c.sync), file(c.idle),
                          c.fromJson ? std::to_string(c.collectives) : "n/a",
                          c.fromJson ? std::to_string(c.waitHeavy) : "n/a");
     }
@@ -78,23 +79,24 @@ void communicationSection(std::string& o, const AnalysisResult& r) {
     if (!byWait.empty()) {
         o += fmt::format(
             "\nCollectives by wait (top {} of {}; wait ratio = Wait / (Wait + Transit), "
-            "COMM_WAIT_HEAVY above {:.2f}):\n\n| Collective | Step | Elapse | Wait | Transit | Sync | "
-            "Wait ratio | Tags |\n|---|---|---|---|---|---|---|---|\n",
+            "COMM_WAIT_HEAVY above {:.2f}):\n\n| Collective | Step | Elapse | Wait | Transit | Sync | Idle | "
+            "Wait ratio | Tags |\n|---|---|---|---|---|---|---|---|---|\n",
             std::min<std::size_t>(byWait.size(), 10), byWait.size(), a.rules.comm_wait_heavy_ratio);
         for (std::size_t i = 0; i < byWait.size() && i < 10; ++i) {
             const auto& c = *byWait[i];
-            o += fmt::format("| {} | {} | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.2f} | {} |\n",
-                             cell(c.name),
-                             c.stepIndex >= 0 ? stepName(r.steps, c.stepIndex) : std::string("-"),
-                             nsToMs(c.elapse), nsToMs(c.wait), nsToMs(c.transit), nsToMs(c.sync), c.waitRatio,
-                             c.tags.empty() ? std::string("-") : join(c.tags));
+            o += fmt::format(
+                "| {} | {} | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.2f} | {} |\n",
+                cell(c.name), c.stepIndex >= 0 ? stepName(r.steps, c.stepIndex) : std::string("-"),
+                nsToMs(c.elapse), nsToMs(c.wait), nsToMs(c.transit), nsToMs(c.sync), nsToMs(c.idle),
+                c.waitRatio, c.tags.empty() ? std::string("-") : join(c.tags));
         }
     }
     if (std::any_of(a.collectives.begin(), a.collectives.end(),
                     [](const CollectiveWait& c) { return !c.tags.empty(); }))
         o +=
-            "\nA COMM_WAIT_HEAVY collective spent most of its non-idle time waiting for its peers: that time "
-            "belongs to the slowest peer, not to this rank. Compare the same collective on the other ranks "
+            "\nA COMM_WAIT_HEAVY collective spent most of its non-idle time waiting for its peers: that wait "
+            "belongs to the slowest peer, not to this rank (its idle time is neither wait nor transfer). "
+            "Compare the same collective on the other ranks "
             "(analyze their parent folder); the rank with the smallest wait arrived last.\n";
     o += "\n";
 }
@@ -188,9 +190,10 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
         std::vector<std::string> names;
         for (int s : g.steps)
             names.push_back(stepName(r.steps, s));
-        out("Dominant step group **{}**: {} of {} steps (steps {}), {} kernels per step. Hidden issue: "
+        out("Dominant step group **{}**: {} of {} step{} ({} {}), {} kernels per step. Hidden issue: "
             "**{}** (severity {}){}.\n\n",
-            g.id, g.steps.size(), r.metrics.size(), join(names), g.kernelCount,
+            g.id, g.steps.size(), r.metrics.size(), r.metrics.size() == 1 ? "" : "s",
+            names.size() == 1 ? "step" : "steps", join(names), g.kernelCount,
             a.hiddenIssuePresent ? "present" : "not present", a.severity,
             a.hiddenIssueReasons.empty() ? "" : " — " + esc(join(a.hiddenIssueReasons, "; ")));
         out("| Metric | avg | median | P90 | P95 |\n|---|---|---|---|---|\n");
@@ -350,11 +353,17 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
     if (arch.drillDown.empty()) {
         out("No significant window to place in a structure.\n\n");
     } else {
-        std::size_t inside = 0;
-        for (const auto& d : arch.drillDown)
-            inside += d.insideStructure;
-        out("{} of the {} largest windows lie inside a structure, {} at structure boundaries.\n\n", inside,
-            arch.drillDown.size(), arch.drillDown.size() - inside);
+        std::size_t inside = 0, atStart = 0, edge = 0;
+        for (const auto& d : arch.drillDown) {
+            inside += d.position == "inside";
+            atStart += d.position == "layer_start";
+            edge += d.position == "tail" || d.position == "prelaunch";
+        }
+        out("Of the {} largest windows, {} lie inside a structure, {} end at a layer's first kernel (the "
+            "idle "
+            "is in the previous structure's wall: structures run from their first kernel to the next "
+            "structure's), {} are a step's prelaunch or tail, {} lie before a structure.\n\n",
+            arch.drillDown.size(), inside, atStart, edge, arch.drillDown.size() - inside - atStart - edge);
         out("| Window | Duration | Structure | Type | Position | Kernel before | Kernel after "
             "|\n|---|---|---|---|---|---|---|\n");
         for (const auto& d : arch.drillDown) {
@@ -363,7 +372,11 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
                 if (s.id == d.structureId) type = s.type;
             out("| {} | {:.3f} ms | {} | {} | {} | {} | {} |\n", d.windowId, nsToMs(d.duration),
                 d.structureId.empty() ? "-" : d.structureId, type.empty() ? "-" : type,
-                d.insideStructure ? "inside" : "boundary (before it)",
+                d.position == "inside"        ? "inside"
+                : d.position == "layer_start" ? "at its start"
+                : d.position == "tail"        ? "step tail (after the last kernel)"
+                : d.position == "prelaunch"   ? "prelaunch (before the first kernel)"
+                                              : "before it",
                 d.kernelBefore.empty() ? "-" : cell(d.kernelBefore),
                 d.kernelAfter.empty() ? "-" : cell(d.kernelAfter));
         }
@@ -417,14 +430,23 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
         byTotal.push_back(&op);
     std::sort(byTotal.begin(), byTotal.end(),
               [](const OpStats* x, const OpStats* y) { return x->rankByTotal < y->rankByTotal; });
-    out("\nTop ops by total kernel duration:\n\n| Rank | Op | Task type | Calls | Total | Share of busy | "
-        "PMU verdict | Cube util. |\n|---|---|---|---|---|---|---|---|\n");
+    // Shares are of the device busy time of the steps the ops were counted in (the dominant group's, or
+    // the whole capture's for a pseudo-step), not of the whole capture.
+    TimeNs opBusy = a.globalBusy;
+    if (!a.groups.empty() && r.steps.source != StepSource::Pseudo) {
+        opBusy = 0;
+        for (int st : a.groups.front().steps)
+            opBusy = addSaturating(opBusy, r.metrics[static_cast<std::size_t>(st)].busyUnion);
+    }
+    out("\nTop ops by total kernel duration (share of {:.3f} ms of device busy time in the same steps):\n\n"
+        "| Rank | Op | Task type | Calls | Total | Share of busy | PMU verdict | Cube util. |\n"
+        "|---|---|---|---|---|---|---|---|\n",
+        nsToMs(opBusy));
     for (const auto* op : byTotal) {
         if (op->rankByTotal > 10) break;
         out("| {} | {} | {} | {} | {:.3f} ms | {:.1f} % | {} | {} |\n", op->rankByTotal, cell(op->name),
             op->taskType.empty() ? "-" : escCell(op->taskType), op->calls, nsToMs(op->durTotal),
-            a.globalBusy ? 100.0 * static_cast<double>(op->durTotal) / static_cast<double>(a.globalBusy)
-                         : 0.0,
+            opBusy ? 100.0 * static_cast<double>(op->durTotal) / static_cast<double>(opBusy) : 0.0,
             escCell(op->pmuVerdict),
             op->cubeUtilization ? fmt::format("{:.1f} %", *op->cubeUtilization) : std::string("-"));
     }
@@ -437,7 +459,7 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
                                           op.falseHotspot ? ", false-hotspot risk" : "",
                                           op.waitPollution ? ", wait overlaps communication" : ""));
     out("{}.\n\n", anchors.empty() ? "none" : join(anchors, "; "));
-    out("AICPU ops: ");
+    out("AICPU ops (whole capture, all steps): ");
     std::vector<std::string> ai;
     for (const auto& x : a.aicpuOps)
         ai.push_back(fmt::format("{} — {} calls, {:.3f} ms, masked {:.0f} %, {}{}", code(x.name), x.calls,

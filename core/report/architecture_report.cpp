@@ -117,6 +117,16 @@ std::string tree(const std::vector<LayerKernel>& ks, TimeNs origin) {
     return mdFence(o);
 }
 
+// The printed walls of a layer's components and (last) its idle, in µs: rounded so that they sum to the
+// layer wall exactly. Every sentence about these walls uses these values, as the table does.
+std::vector<long long> printedWallsUs(const LayerTiming& t) {
+    std::vector<TimeNs> parts;
+    for (const auto& c : t.components)
+        parts.push_back(c.wall);
+    parts.push_back(t.idle);
+    return apportion(parts, t.wall, 1, 1000);
+}
+
 // The component table of one layer: rows partition the layer wall (idle is a row), so Wall and Share sum
 // to the total row exactly.
 void componentTable(std::string& o, const LayerTiming& t) {
@@ -124,7 +134,7 @@ void componentTable(std::string& o, const LayerTiming& t) {
     for (const auto& c : t.components)
         parts.push_back(c.wall);
     parts.push_back(t.idle);
-    const auto walls = apportion(parts, t.wall, 1, 1000);                    // µs
+    const auto walls = printedWallsUs(t);                                    // µs
     const auto shares = apportion(parts, t.wall, 1000, t.wall ? t.wall : 1); // 0.1 %
     auto wallText = [](long long us) { return fmt::format("{}.{:03} ms", us / 1000, us % 1000); };
     auto shareText = [](long long permille) { return fmt::format("{}.{} %", permille / 10, permille % 10); };
@@ -342,9 +352,8 @@ void section2(std::string& o, const AnalysisResult& r) {
                          gating ? "MoE routing present" : "dense model (no router)");
     } else {
         o += "| Layer marker | none | no attention kernel in the capture |\n";
-        o +=
-            fmt::format("| Structures | {} | {} |\n", a.structures.size(),
-                        "pattern-based fallback: repeating kernel pattern, else large gaps");
+        o += fmt::format("| Structures | {} | {} |\n", a.structures.size(),
+                         "pattern-based fallback: repeating kernel pattern, else large gaps");
     }
     for (const auto& n : a.notes)
         o += fmt::format("\n> {}\n", esc(n));
@@ -601,14 +610,18 @@ void section7(std::string& o, const AnalysisResult& r) {
              "sequence.\n\n";
         o += tree(t.decodeSequence, l.span.a);
         componentTable(o, t.decodeTiming);
-        std::vector<const ComponentTime*> c;
-        for (const auto& x : t.decodeTiming.components)
-            c.push_back(&x);
-        std::stable_sort(c.begin(), c.end(), [](const auto* x, const auto* y) { return x->wall > y->wall; });
+        const auto walls = printedWallsUs(t.decodeTiming);
+        auto usMs = [](long long us) { return fmt::format("{}.{:03} ms", us / 1000, us % 1000); };
+        std::vector<std::size_t> c;
+        for (std::size_t i = 0; i < t.decodeTiming.components.size(); ++i)
+            c.push_back(i);
+        std::stable_sort(c.begin(), c.end(), [&](std::size_t x, std::size_t y) {
+            return t.decodeTiming.components[x].wall > t.decodeTiming.components[y].wall;
+        });
         std::vector<std::string> top;
         for (std::size_t i = 0; i < c.size() && i < 3; ++i)
-            top.push_back(fmt::format("{} {}", esc(c[i]->role), ms(c[i]->wall)));
-        o += "Dominant costs: " + joined(top) + fmt::format("; device idle {}.\n", ms(t.decodeTiming.idle));
+            top.push_back(fmt::format("{} {}", esc(t.decodeTiming.components[c[i]].role), usMs(walls[c[i]])));
+        o += "Dominant costs: " + joined(top) + fmt::format("; device idle {}.\n", usMs(walls.back()));
     }
     o += "\n";
 }

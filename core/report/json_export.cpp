@@ -62,6 +62,7 @@ void addStepCommJson(json& s, const AnomalyResult& a, std::size_t step) {
     s["comm_wait_ms"] = fromFile(c.wait);
     s["comm_transit_ms"] = fromFile(c.transit);
     s["comm_sync_ms"] = fromFile(c.sync);
+    s["comm_idle_ms"] = fromFile(c.idle);
     s["comm_wait_heavy_count"] = c.fromJson ? json(c.waitHeavy) : json(nullptr);
 }
 
@@ -136,6 +137,7 @@ void addArchitectureJson(json& root, const AnalysisResult& r) {
         drill.push_back({{"bubble_id", d.windowId},
                          {"structure_id", d.structureId.empty() ? json(nullptr) : json(d.structureId)},
                          {"inside_structure", d.insideStructure},
+                         {"position", d.position},
                          {"duration_ms", ms(d.duration)},
                          {"kernel_before", d.kernelBefore},
                          {"kernel_after", d.kernelAfter}});
@@ -432,6 +434,11 @@ std::string renderJson(const Profile& p, const AnalysisResult& r) {
     inv["rank_dir"] = p.inventory.rankDir;
     inv["output_dir"] = p.inventory.outputDir;
     inv["layout"] = p.inventory.layout;
+    inv["source"] = p.inventory.source;
+    if (p.inventory.source == "sqlite") {
+        inv["db_tables_read"] = p.inventory.dbTablesRead;
+        inv["db_tables_missing"] = p.inventory.dbTablesMissing;
+    }
     inv["kernel_source"] = kernelSourceName(p.inventory.kernelSource);
     inv["kernel_source_file"] = p.inventory.kernelSourceFile;
     if (p.inventory.kernelSource == KernelSource::TraceDevice) {
@@ -510,7 +517,8 @@ std::string renderJson(const Profile& p, const AnalysisResult& r) {
     json dq;
     json fs = json::array();
     for (const auto& f : r.findings)
-        fs.push_back(findingJson(f));
+        if (f.id != "db_source") // the tables read are the inventory's db_tables_read / db_tables_missing
+            fs.push_back(findingJson(f));
     dq["findings"] = fs;
     dq["notes"] = r.anomaly.notes;
     root["data_quality"] = dq;

@@ -28,8 +28,8 @@ class ProfileFiles {
     explicit ProfileFiles(const std::vector<RankFolder>& ranks) {
         for (const auto& r : ranks) {
             const RankFiles in = listRankFiles(r);
-            for (const std::string* p : {&in.kernelDetails, &in.stepTraceTime, &in.communication, &in.traceView,
-                                         &in.opStatistic})
+            for (const std::string* p :
+                 {&in.kernelDetails, &in.stepTraceTime, &in.communication, &in.traceView, &in.opStatistic})
                 add(*p);
             for (const auto* list : {&in.opSummary, &in.taskTime, &in.msprofJson, &in.profilerInfo,
                                      &in.sqliteExports, &in.otherCsv})

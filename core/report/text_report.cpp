@@ -22,17 +22,17 @@ std::string communicationText(const AnalysisResult& r) {
                                      [](const StepComm& c) { return c.exposed > 0 || c.collectives > 0; });
     if (!anyComm && a.collectives.empty()) return {};
     std::string o = "\n== Communication (ms)\n";
-    o += fmt::format("  {:>8} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n", "step", "exposed", "elapse",
-                     "wait", "transit", "sync", "collectives");
+    o += fmt::format("  {:>8} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n", "step", "exposed",
+                     "elapse", "wait", "transit", "sync", "idle", "collectives");
     for (std::size_t i = 0; i < a.stepComm.size() && i < r.metrics.size(); ++i) {
         const auto& c = a.stepComm[i];
         auto file = [&](TimeNs v) {
             return c.fromJson ? fmt::format("{:.3f}", nsToMs(v)) : std::string("n/a");
         };
-        o += fmt::format("  {:>8} {:>11.3f} {:>11} {:>11} {:>11} {:>11} {:>11}\n",
+        o += fmt::format("  {:>8} {:>11.3f} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n",
                          r.metrics[i].stepId < 0 ? std::string("-") : std::to_string(r.metrics[i].stepId),
                          nsToMs(c.exposed), file(c.elapse), file(c.wait), file(c.transit), file(c.sync),
-                         c.fromJson ? std::to_string(c.collectives) : std::string("n/a"));
+                         file(c.idle), c.fromJson ? std::to_string(c.collectives) : std::string("n/a"));
     }
     std::vector<const CollectiveWait*> heavy;
     for (const auto& c : a.collectives)
@@ -40,11 +40,12 @@ std::string communicationText(const AnalysisResult& r) {
     std::stable_sort(heavy.begin(), heavy.end(),
                      [](const CollectiveWait* x, const CollectiveWait* y) { return x->wait > y->wait; });
     for (std::size_t i = 0; i < heavy.size() && i < 5; ++i)
-        o += fmt::format(
-            "  COMM_WAIT_HEAVY {}: elapse {:.3f}, wait {:.3f}, transit {:.3f}, sync {:.3f}, wait ratio "
-            "{:.2f} (> {:.2f}): this time belongs to the slowest peer\n",
-            term(heavy[i]->name), nsToMs(heavy[i]->elapse), nsToMs(heavy[i]->wait), nsToMs(heavy[i]->transit),
-            nsToMs(heavy[i]->sync), heavy[i]->waitRatio, a.rules.comm_wait_heavy_ratio);
+        o += fmt::format("  COMM_WAIT_HEAVY {}: elapse {:.3f}, wait {:.3f}, transit {:.3f}, sync {:.3f}, "
+                         "idle {:.3f}, wait "
+                         "ratio {:.2f} (> {:.2f}): the wait belongs to the slowest peer\n",
+                         term(heavy[i]->name), nsToMs(heavy[i]->elapse), nsToMs(heavy[i]->wait),
+                         nsToMs(heavy[i]->transit), nsToMs(heavy[i]->sync), nsToMs(heavy[i]->idle),
+                         heavy[i]->waitRatio, a.rules.comm_wait_heavy_ratio);
     if (heavy.size() > 5) o += fmt::format("  … and {} more COMM_WAIT_HEAVY collectives\n", heavy.size() - 5);
     return o;
 }

@@ -373,6 +373,8 @@ class TstWindowsAndComm : public QObject {
         QCOMPARE(ar->transit, Q_INT64_C(239185));  // 0.23918478125 ms
         QCOMPARE(ar->wait, Q_INT64_C(5646633));    // 5.64663284375 ms
         QCOMPARE(ar->sync, Q_INT64_C(5615692));
+        QCOMPARE(ar->idle,
+                 Q_INT64_C(73203703)); // Idle Time(ms) 73.20370259375 (= elapse − wait − transit), to the ns
         // Wait / (Wait + Transit) = 5.64663284375 / 5.88581762500 = 0.959362 (the file's own "Wait Time
         // Ratio" is 0.9594).
         QVERIFY(std::abs(ar->waitRatio - 5.64663284375 / (5.64663284375 + 0.23918478124999998)) < 1e-6);
@@ -394,7 +396,7 @@ class TstWindowsAndComm : public QObject {
         for (const auto& [ours, theirs] :
              {std::pair{"comm_wait_ms", "Wait Time(ms)"}, std::pair{"comm_transit_ms", "Transit Time(ms)"},
               std::pair{"comm_sync_ms", "Synchronization Time(ms)"},
-              std::pair{"comm_elapse_ms", "Elapse Time(ms)"}})
+              std::pair{"comm_elapse_ms", "Elapse Time(ms)"}, std::pair{"comm_idle_ms", "Idle Time(ms)"}})
             QVERIFY2(std::abs(step.at(ours).get<double>() - total.at(theirs).get<double>()) < 5e-6, ours);
         QCOMPARE(step.at("comm_wait_heavy_count").get<int>(), 1);
         // The JSON list, the text, the report and the answers.
@@ -407,18 +409,23 @@ class TstWindowsAndComm : public QObject {
         QCOMPARE(j.at("wait_ms").get<double>(), 5.646633);
         QCOMPARE(j.at("transit_ms").get<double>(), 0.239185);
         QCOMPARE(j.at("sync_ms").get<double>(), 5.615692);
+        QCOMPARE(j.at("idle_ms").get<double>(), 73.203703);
         QCOMPARE(j.at("wait_ratio").get<double>(), 0.959362);
         QCOMPARE(j.at("tags").dump(), std::string(R"(["COMM_WAIT_HEAVY"])"));
         QVERIFY(contains(run->text,
                          "COMM_WAIT_HEAVY hcom_allReduce__586_0_1@17522688603477080586: elapse 79.090, "
-                         "wait 5.647, transit 0.239, sync 5.616, wait ratio 0.96"));
-        QVERIFY(contains(run->markdown, "| `hcom_allReduce__586_0_1@17522688603477080586` | 50 | 79.090 ms | "
-                                        "5.647 ms | 0.239 ms | 5.616 ms | 0.96 | COMM_WAIT_HEAVY |"));
+                         "wait 5.647, transit 0.239, sync 5.616, idle 73.204, wait ratio 0.96"));
+        QVERIFY(contains(run->markdown,
+                         "| `hcom_allReduce__586_0_1@17522688603477080586` | 50 | 79.090 ms | "
+                         "5.647 ms | 0.239 ms | 5.616 ms | 73.204 ms | 0.96 | COMM_WAIT_HEAVY |"));
         QCOMPARE(a.answers.size(), std::size_t(5));
         QVERIFY(contains(a.answers[3], "COMM_WAIT_HEAVY"));
         QVERIFY(contains(a.answers[3], "hcom_allReduce__586_0_1@17522688603477080586"));
+        QVERIFY(contains(a.answers[3],
+                         "which elapses 79.090 ms: 5.647 ms wait, 0.239 ms transit and 73.204 ms "
+                         "idle"));
         QVERIFY(contains(a.answers[3], "wait ratio 0.96"));
-        QVERIFY(contains(a.answers[3], "belongs to the slowest peer"));
+        QVERIFY(contains(a.answers[3], "The wait belongs to the slowest peer"));
     }
     void exposedCommunicationMatchesTheProfilersNotOverlappedFigure_data() {
         QTest::addColumn<QString>("rank");
@@ -607,9 +614,9 @@ class TstWindowsAndComm : public QObject {
         QVERIFY(a.hiddenIssuePresent);
         QCOMPARE(a.severity, std::string("medium")); // one step: not recurring
         QCOMPARE(a.hiddenIssueReasons.size(), std::size_t(1));
-        QCOMPARE(a.hiddenIssueReasons[0],
-                 std::string(
-                     "PRELAUNCH_GAP_HEAVY on 1 of 1 step (step 50: prelaunch 17.903 ms >= X = 15.599 ms)"));
+        QCOMPARE(a.hiddenIssueReasons[0], std::string("PRELAUNCH_GAP_HEAVY on 1 of 1 step (step 50: "
+                                                      "prelaunch 17.903 ms >= 15.599 ms, the larger of 1 ms "
+                                                      "and 0.1 × its service 155.986 ms)"));
         QVERIFY(contains(run->markdown,
                          "Hidden issue: **present** (severity medium) — PRELAUNCH_GAP_HEAVY on 1 of 1 "
                          "step"));

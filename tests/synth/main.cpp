@@ -37,6 +37,9 @@ void usage() {
         "or PMU\n"
         "  --truncate F           cut trace_view.json at fraction F of its size (0<F<1)\n"
         "  --trace-mb N           add steps until trace_view.json reaches ~N MB\n"
+        "  --db                   also write the SQLite export of the same capture (export_type=db):\n"
+        "                         ascend_pytorch_profiler_0.db and analysis.db beside the text files\n"
+        "  --db-mb N              add steps until the database reaches ~N MB (implies --db)\n"
         "  --quiet\n",
         stderr);
 }
@@ -120,6 +123,10 @@ int main(int argc, char** argv) {
                 o.truncateAt = std::stod(val());
             else if (a == "--trace-mb")
                 o.traceMb = std::stod(val());
+            else if (a == "--db")
+                o.db = true;
+            else if (a == "--db-mb")
+                o.dbMb = std::stod(val()), o.db = true;
             else if (a == "--quiet")
                 o.quiet = true;
             else if (a == "-h" || a == "--help")
@@ -131,6 +138,8 @@ int main(int argc, char** argv) {
         if (o.denseLayers + o.dfcLayers + o.gmmLayers <= 0 || o.prefillPasses + o.decodePasses <= 0 ||
             o.steps <= 0)
             throw std::invalid_argument("the model needs at least one layer, one pass and one step");
+        if (o.db && o.level0)
+            throw std::invalid_argument("--db writes a Level1 export; it cannot be combined with --level0");
         if (o.aicpuLayer >= o.denseLayers + o.dfcLayers + o.gmmLayers)
             throw std::invalid_argument("--aicpu-layer must name a layer of the pass (0 .. layers - 1)");
         for (double v : {o.firstPrelaunchUs, o.lastTailUs, o.dispatchGapUs})

@@ -36,6 +36,8 @@ struct Options {
     bool level0 = false;         // 8-column Level0 kernel_details (no stream, shapes, PMU)
     double truncateAt = 0.0;     // cut trace_view.json at this fraction of its size (0 = complete)
     double traceMb = 0.0;        // grow the capture (more steps) until trace_view.json reaches ~N MB
+    bool db = false;             // also write the SQLite export (ascend_pytorch_profiler_0.db + analysis.db)
+    double dbMb = 0.0;           // grow the capture until the database reaches ~N MB (implies db)
     bool quiet = false;
 };
 

@@ -1,4 +1,5 @@
 // bubblescope-synth: CLI, file writers and ground truth (expected.json).
+#include "db_writer.h"
 #include "simulate.h"
 
 #include <fmt/format.h>
@@ -97,6 +98,9 @@ class Writer {
   public:
     Writer(const Options& o, fs::path out) : o_(o), out_(std::move(out)) {
         fs::create_directories(out_);
+        if (o_.db)
+            db_ = std::make_unique<DbWriter>((out_ / "ascend_pytorch_profiler_0.db").string(),
+                                             (out_ / "analysis.db").string());
         trace_ = std::fopen((out_ / "trace_view.json").c_str(), "wb");
         kd_ = std::fopen((out_ / "kernel_details.csv").c_str(), "wb");
         if (!trace_ || !kd_) throw std::runtime_error("cannot create files in " + out_.string());
@@ -112,6 +116,7 @@ class Writer {
         if (kd_) std::fclose(kd_);
     }
     std::uint64_t traceBytes() const { return traceBytes_; }
+    std::uint64_t dbBytes() const { return db_ ? db_->bytes() : 0; }
 
     template <typename... A> void emit(fmt::memory_buffer& b, fmt::format_string<A...> f, A&&... a) {
         if (!first_) b.push_back(',');
@@ -127,7 +132,9 @@ class Writer {
             b,
             R"({{"ph": "X", "name": "ProfilerStep#{}", "pid": {}, "tid": {}, "ts": "{}", "dur": {}, "cat": "cpu_op", "args": {{"Sequence number": -1, "Fwd thread id": 0, "Call stack": "torch_npu/profiler/profiler.py(244): step;\r\nrun.py(88): main"}}}})",
             s.number, kPidPython, kPidPython, usStr(S), usStr(s.markerDur));
+        if (db_) db_->stepMarker(s.number, S, s.markerDur);
         for (const auto& h : s.host) {
+            if (db_) db_->hostEvent(h, kPidPython);
             const std::uint64_t pid = h.lane == Lane::Cann ? kPidCann : kPidPython;
             std::string args;
             if (h.lane != Lane::Cann) {
@@ -158,6 +165,7 @@ class Writer {
         std::string rows;
         for (const auto& k : s.kernels) {
             streams_.insert(k.stream);
+            if (db_) db_->kernel(k, k.isComm ? std::vector<std::pair<std::string, std::string>>{} : pmuFields(k));
             emit(
                 b,
                 R"({{"name": "{}", "pid": {}, "tid": {}, "ts": "{}", "dur": {}, "args": {{"Model Id": 4294967295, "Task Type": "{}", "Physic Stream Id": {}, "Task Id": {}, "Batch Id": 0, "Subtask Id": 4294967295, "connection_id": {}}}, "ph": "X"}})",
@@ -210,13 +218,20 @@ class Writer {
         stepTrace_ += fmt::format("{},{},{},{},{},{},{},0,{},{}\r\n", s.number, usStr(total(mc)),
                                   usStr(commNo), usStr(overlapped), usStr(total(mm)), usStr(freeNs),
                                   usStr(stage), usStr(commNo), usStr(prep));
+        if (db_) {
+            auto us = [](Ns v) { return static_cast<double>(v) / 1000.0; };
+            db_->stepTrace(std::to_string(s.number), {us(total(mc)), us(commNo), us(overlapped), us(total(mm)),
+                                                      us(freeNs), us(stage), 0.0, us(commNo), us(prep)});
+        }
         commTotal_ += total(mm);
         commOverlapped_ += overlapped;
         // The profiler's Overlap Analysis lanes.
         auto lane = [&](const std::vector<Iv>& v, int tid, const char* name) {
-            for (const auto& i : v)
+            for (const auto& i : v) {
                 emit(b, R"({{"name": "{}", "pid": {}, "tid": {}, "ts": "{}", "dur": {}, "ph": "X"}})", name,
                      kPidOverlap, tid, usStr(i.a), usStr(i.b - i.a));
+                if (db_) db_->overlap(tid, i.a, i.b);
+            }
         };
         lane(mc, 0, "Computing");
         lane(mm, 1, "Communication");
@@ -255,6 +270,7 @@ class Writer {
         std::fclose(kd_);
         kd_ = nullptr;
         writeSmallFiles();
+        if (db_) db_->finish();
     }
 
     // Lane metadata first, as the profiler groups it per process: a cut file still names its lanes.
@@ -333,7 +349,15 @@ class Writer {
         }
         fmt::format_to(std::back_inserter(rows), "\"\"\"{}\"\"\",{},ND,\"\"\"{}\"\"\",{},ND,N/A,", k.inShapes,
                        k.inTypes, k.outShapes, k.outTypes);
-        // PMU (PipeUtilization): cube kernels compute-bound, attention / vector kernels memory-bound.
+        const auto pmu = pmuFields(k);
+        for (std::size_t i = 0; i < pmu.size(); ++i)
+            rows += (i ? "," : "") + pmu[i].second;
+        rows += "\r\n";
+    }
+
+    // PMU (PipeUtilization) columns in kernel_details order with their text: cube kernels compute-bound,
+    // attention / vector kernels memory-bound. The text table and the database get the same figures.
+    static std::vector<std::pair<std::string, std::string>> pmuFields(const Kernel& k) {
         const double d = static_cast<double>(k.dur) / 1000.0;
         const std::string_view core(k.core);
         const bool cube = core == "AI_CORE";
@@ -341,17 +365,34 @@ class Writer {
         const bool vec = core == "AI_VECTOR_CORE";
         const double mac = cube ? 0.82 : (mix ? 0.41 : 0.0), mte2 = cube ? 0.46 : (mix ? 0.73 : 0.0);
         const double aic = (cube || mix) ? d * 0.97 : 0.0;
-        fmt::format_to(
-            std::back_inserter(rows),
-            "{:.3f},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},0.002,", aic,
-            static_cast<long long>(aic * 1800), aic * mac, mac, aic * 0.12, 0.12, aic * 0.3, 0.3, aic * mte2,
-            mte2, aic * 0.2, 0.2);
         const double vecR = vec ? 0.31 : (mix ? 0.22 : 0.0), vmte2 = vec ? 0.86 : (mix ? 0.64 : 0.0);
         const double aiv = (vec || mix) ? d * 0.95 : 0.0;
-        fmt::format_to(std::back_inserter(rows),
-                       "{:.3f},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},0.001,{:.3f}\r\n",
-                       aiv, static_cast<long long>(aiv * 1800), aiv * vecR, vecR, aiv * 0.1, 0.1, aiv * vmte2,
-                       vmte2, aiv * 0.25, 0.25, cube ? 78.5 : (mix ? 41.0 : 0.0));
+        auto f3 = [](double v) { return fmt::format("{:.3f}", v); };
+        return {{"aicore_time(us)", f3(aic)},
+                {"aic_total_cycles", std::to_string(static_cast<long long>(aic * 1800))},
+                {"aic_mac_time(us)", f3(aic * mac)},
+                {"aic_mac_ratio", f3(mac)},
+                {"aic_scalar_time(us)", f3(aic * 0.12)},
+                {"aic_scalar_ratio", f3(0.12)},
+                {"aic_mte1_time(us)", f3(aic * 0.3)},
+                {"aic_mte1_ratio", f3(0.3)},
+                {"aic_mte2_time(us)", f3(aic * mte2)},
+                {"aic_mte2_ratio", f3(mte2)},
+                {"aic_fixpipe_time(us)", f3(aic * 0.2)},
+                {"aic_fixpipe_ratio", f3(0.2)},
+                {"aic_icache_miss_rate", "0.002"},
+                {"aiv_time(us)", f3(aiv)},
+                {"aiv_total_cycles", std::to_string(static_cast<long long>(aiv * 1800))},
+                {"aiv_vec_time(us)", f3(aiv * vecR)},
+                {"aiv_vec_ratio", f3(vecR)},
+                {"aiv_scalar_time(us)", f3(aiv * 0.1)},
+                {"aiv_scalar_ratio", f3(0.1)},
+                {"aiv_mte2_time(us)", f3(aiv * vmte2)},
+                {"aiv_mte2_ratio", f3(vmte2)},
+                {"aiv_mte3_time(us)", f3(aiv * 0.25)},
+                {"aiv_mte3_ratio", f3(0.25)},
+                {"aiv_icache_miss_rate", "0.001"},
+                {"cube_utilization(%)", f3(cube ? 78.5 : (mix ? 41.0 : 0.0))}};
     }
 
     void writeSmallFiles() {
@@ -396,8 +437,12 @@ class Writer {
                              {"Large Packet Ratio", 0.0},
                              {"Size Distribution", nlohmann::ordered_json::object()}};
                 }
-                coll[fmt::format("{}@{}", k.name, 17522688603477080000ULL + k.taskId)] = {
-                    {"Communication Time Info", info}, {"Communication Bandwidth Info", bw}};
+                const std::string key = fmt::format("{}@{}", k.name, 17522688603477080000ULL + k.taskId);
+                coll[key] = {{"Communication Time Info", info}, {"Communication Bandwidth Info", bw}};
+                if (db_)
+                    db_->commOp(step, key, static_cast<double>(k.start) / 1000.0,
+                                {ms, ms * 0.35, ms * 0.5, ms * 0.45, ms * 0.15},
+                                {{"HCCS", ms * 6.0}, {"PCIE", 0.0}, {"RDMA", 0.0}, {"SDMA", ms * 6.0}, {"SIO", 0.0}});
             }
             comm[step] = {{"p2p", nlohmann::ordered_json::object()}, {"collective", coll}};
         }
@@ -408,6 +453,7 @@ class Writer {
     fs::path out_;
     std::FILE* trace_ = nullptr;
     std::FILE* kd_ = nullptr;
+    std::unique_ptr<DbWriter> db_;
     bool first_ = true;
     std::uint64_t traceBytes_ = 1;
     std::set<int> streams_;
@@ -469,12 +515,14 @@ int run(const Options& o) {
     std::vector<Planted> planted;
     Ns start = 1736408883686740710LL; // a real-looking epoch in ns
     int steps = 0;
-    const double targetBytes = o.traceMb * 1024.0 * 1024.0;
+    // --trace-mb grows the trace, --db-mb the database, to about N MB.
+    const bool growing = o.traceMb > 0 || o.dbMb > 0;
+    const double targetBytes = (o.dbMb > 0 ? o.dbMb : o.traceMb) * 1024.0 * 1024.0;
+    auto grownBytes = [&] { return o.dbMb > 0 ? w.dbBytes() : w.traceBytes(); };
     std::uint64_t lastStepBytes = 0;
-    for (int i = 0;
-         o.traceMb > 0 ? (static_cast<double>(w.traceBytes()) < targetBytes || i < o.steps) : i < o.steps;
+    for (int i = 0; growing ? (static_cast<double>(grownBytes()) < targetBytes || i < o.steps) : i < o.steps;
          ++i) {
-        const std::uint64_t before = w.traceBytes();
+        const std::uint64_t before = grownBytes();
         StepOut s = sim.simulateStep(i, start);
         const Ns next = s.markerStart + s.markerDur + 5000;
         // Each planted case once (the simulator keeps every case planted so far): a type is planted once
@@ -486,11 +534,11 @@ int run(const Options& o) {
                 }))
                 planted.push_back(p);
         const bool last =
-            o.traceMb > 0 ? (i + 1 >= o.steps && static_cast<double>(before + lastStepBytes) >= targetBytes)
-                          : i + 1 == o.steps;
+            growing ? (i + 1 >= o.steps && static_cast<double>(before + lastStepBytes) >= targetBytes)
+                    : i + 1 == o.steps;
         // Last step: E = max(S + marker duration, last kernel end) = S + marker duration here.
         w.writeStep(s, last ? s.markerStart + s.markerDur : next, planted);
-        lastStepBytes = w.traceBytes() - before;
+        lastStepBytes = grownBytes() - before;
         start = next;
         ++steps;
         if (last) break;
@@ -584,8 +632,12 @@ int run(const Options& o) {
     std::fwrite(exs.data(), 1, exs.size(), f);
     std::fclose(f);
     if (!o.quiet)
-        std::fprintf(stderr, "bubblescope-synth: wrote %s (%d steps, trace_view.json %.1f MB)\n",
-                     rankDir.c_str(), steps, static_cast<double>(w.traceBytes()) / 1048576.0);
+        std::fprintf(stderr, "bubblescope-synth: wrote %s (%d steps, trace_view.json %.1f MB%s)\n", rankDir.c_str(),
+                     steps, static_cast<double>(w.traceBytes()) / 1048576.0,
+                     o.db ? fmt::format(", ascend_pytorch_profiler_0.db {:.1f} MB",
+                                        static_cast<double>(fs::file_size(out / "ascend_pytorch_profiler_0.db")) / 1048576.0)
+                                .c_str()
+                          : "");
     return 0;
 }
 

@@ -1,0 +1,369 @@
+// The host side of the SQLite export (PYTORCH_API, CANN_API, flows, step markers, Overlap Analysis) and
+// analysis.db (StepTraceTime, CommAnalyzerTime / Bandwidth). The device side is in db_reader.cpp.
+#include "io/db_reader_impl.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <set>
+
+namespace bs::dbimpl {
+
+namespace {
+
+// ENUM_API_TYPE ids of PYTORCH_API.type; the categories the trace gives the same events.
+const char* torchCategory(std::int64_t type, std::string_view name) {
+    switch (type) {
+    case 50001:
+        return "cpu_op";
+    case 50002:
+        return name.rfind("Dequeue", 0) == 0 ? "dequeue" : "enqueue";
+    case 50003:
+        return "python_function";
+    case 50004:
+        return "mstx";
+    default:
+        return "";
+    }
+}
+
+bool isStepMarker(std::string_view n) {
+    return n.rfind("ProfilerStep#", 0) == 0;
+}
+
+} // namespace
+
+void DbReader::readHostApis(const SqliteDb& db) {
+    const bool callchains = db.hasTable("PYTORCH_CALLCHAINS");
+    bool markers = false;
+    std::unique_ptr<SqliteQuery> q;
+    if (select(db, "PYTORCH_API",
+               {"startNs", "endNs", "globalTid", "name", "type", "connectionId", "callchainId", "inputShapes"}, 3, q)) {
+        std::map<std::int64_t, StrId> cats;
+        while (q->next() && !cancelled()) {
+            std::int64_t s = 0, e = 0, gt = 0, v = 0;
+            if (!q->integer(0, s) || !q->integer(1, e) || !plausibleStart(s) || e < s || !plausibleDuration(e - s)) {
+                badValue(db, "PYTORCH_API", "startNs/endNs", q->rows(), *q, q->integer(0, s) ? 1 : 0,
+                         "integer ns times (INTEGER or decimal TEXT) with endNs >= startNs");
+                continue;
+            }
+            if (!q->integer(2, gt)) gt = 0;
+            const std::uint64_t pid = static_cast<std::uint64_t>(gt) >> 32, tid = static_cast<std::uint64_t>(gt) & 0xFFFFFFFFULL;
+            nameProcess(pid, "Python", "CPU", 0);
+            auto& th = prof_.threads[{pid, tid}];
+            if (th.name.empty()) th = {fmt::format("Thread {}", tid), static_cast<std::int64_t>(tid)};
+            TraceEvent ev;
+            ev.ts = s;
+            ev.dur = e - s;
+            ev.lane = laneOf(pid, tid, LaneKind::Host);
+            if (firstPythonLane_ == UINT32_MAX) firstPythonLane_ = ev.lane;
+            ev.name = sid(*q, 3);
+            const std::int64_t type = q->integer(4, v) ? v : 0;
+            const char* cat = torchCategory(type, prof_.str(ev.name));
+            if (*cat) {
+                auto it = cats.find(type * 2 + (cat[0] == 'd'));
+                ev.cat = it != cats.end() ? it->second : (cats[type * 2 + (cat[0] == 'd')] = prof_.strings.intern(cat));
+            }
+            if (callchains && !q->isNull(6)) ev.flags |= EvHasStack;
+            if (!q->isNull(7) && !prof_.str(sid(*q, 7)).empty()) ev.flags |= EvHasShapes;
+            if (isStepMarker(prof_.str(ev.name))) markers = true;
+            if (q->integer(5, v)) torchLinks_.push_back({v, ev.lane, s, e});
+            prof_.hostEvents.push_back(ev);
+            ++res_.hostRows;
+        }
+        endTable(db, "PYTORCH_API", *q);
+    }
+    if (select(db, "CANN_API", {"startNs", "endNs", "globalTid", "name", "connectionId"}, 3, q)) {
+        while (q->next() && !cancelled()) {
+            std::int64_t s = 0, e = 0, gt = 0, v = 0;
+            if (!q->integer(0, s) || !q->integer(1, e) || !plausibleStart(s) || e < s || !plausibleDuration(e - s)) {
+                badValue(db, "CANN_API", "startNs/endNs", q->rows(), *q, q->integer(0, s) ? 1 : 0,
+                         "integer ns times with endNs >= startNs");
+                continue;
+            }
+            if (!q->integer(2, gt)) gt = 0;
+            const std::uint64_t pid = kCannPidBase | (static_cast<std::uint64_t>(gt) >> 32),
+                                tid = static_cast<std::uint64_t>(gt) & 0xFFFFFFFFULL;
+            nameProcess(pid, "CANN", "CPU", 7);
+            auto& th = prof_.threads[{pid, tid}];
+            if (th.name.empty()) th = {fmt::format("Thread {}", tid), static_cast<std::int64_t>(tid)};
+            TraceEvent ev;
+            ev.ts = s;
+            ev.dur = e - s;
+            ev.lane = laneOf(pid, tid, LaneKind::Host);
+            ev.name = sid(*q, 3);
+            if (q->integer(4, v)) cannLinks_.push_back({v, ev.lane, s, e});
+            prof_.hostEvents.push_back(ev);
+            ++res_.hostRows;
+        }
+        endTable(db, "CANN_API", *q);
+    }
+    // STEP_TIME holds the ProfilerStep markers; exports without them in PYTORCH_API still get their steps.
+    if (!markers && !stepTimes_.empty()) {
+        std::uint32_t lane = firstPythonLane_;
+        if (lane == UINT32_MAX) {
+            nameProcess(0, "Python", "CPU", 0);
+            prof_.threads[{0, 0}] = {"Step markers (STEP_TIME)", 0};
+            lane = laneOf(0, 0, LaneKind::Host);
+        }
+        const StrId cat = prof_.strings.intern("cpu_op");
+        for (std::size_t i = 0; i < stepTimes_.size(); ++i) {
+            TraceEvent ev;
+            ev.ts = stepTimes_[i].first;
+            ev.dur = stepTimes_[i].second - stepTimes_[i].first;
+            ev.lane = lane;
+            ev.cat = cat;
+            ev.name = prof_.strings.intern(fmt::format("ProfilerStep#{}", stepIds_[i]));
+            prof_.hostEvents.push_back(ev);
+        }
+    }
+}
+
+void DbReader::readFlows(const SqliteDb& db) {
+    // connectionCats (connectionId → flow category) when present; else the category follows the ends.
+    std::unordered_map<std::int64_t, std::vector<StrId>> cats;
+    std::unique_ptr<SqliteQuery> q;
+    if (db.hasTable("connectionCats") && select(db, "connectionCats", {"connectionId", "cat"}, 2, q)) {
+        while (q->next() && !cancelled()) {
+            std::int64_t c = 0;
+            if (q->integer(0, c)) cats[c].push_back(prof_.strings.intern(q->text(1)));
+        }
+        endTable(db, "connectionCats", *q);
+    }
+    const StrId h2d = prof_.strings.intern("HostToDevice"), npu = prof_.strings.intern("async_npu"),
+                queue = prof_.strings.intern("async_task_queue");
+    auto catsOf = [&](std::int64_t c, StrId fallback) {
+        auto it = cats.find(c);
+        return it != cats.end() ? it->second : std::vector<StrId>{fallback};
+    };
+    std::unordered_map<std::int64_t, std::uint32_t> deviceConn; // connection id → device lane
+    for (const auto& [c, lane, ts] : taskEnds_)
+        deviceConn.emplace(c, lane);
+    auto has = [](const std::vector<StrId>& v, StrId s) { return std::find(v.begin(), v.end(), s) != v.end(); };
+    // CANN launches: HostToDevice from the call's start.
+    for (const auto& l : cannLinks_) {
+        if (!deviceConn.count(l.connectionId)) continue;
+        const auto cs = catsOf(l.connectionId, h2d);
+        if (!cats.empty() && !has(cs, h2d)) continue;
+        prof_.flows.push_back({l.ts, static_cast<std::uint64_t>(l.connectionId), h2d, l.lane, 's'});
+    }
+    // PyTorch ops: CONNECTION_IDS maps the op's id to the connection ids it started.
+    std::unordered_map<std::int64_t, std::vector<std::int64_t>> byApi;
+    if (select(db, "CONNECTION_IDS", {"id", "connectionId"}, 2, q)) {
+        while (q->next() && !cancelled()) {
+            std::int64_t id = 0, c = 0;
+            if (q->integer(0, id) && q->integer(1, c)) byApi[id].push_back(c);
+        }
+        endTable(db, "CONNECTION_IDS", *q);
+    }
+    std::map<std::int64_t, std::vector<std::pair<TimeNs, std::uint32_t>>> hostOnly; // both ends on the host
+    for (const auto& l : torchLinks_) {
+        auto it = byApi.find(l.connectionId);
+        if (it == byApi.end()) continue;
+        for (std::int64_t c : it->second) {
+            if (deviceConn.count(c)) {
+                const auto cs = catsOf(c, npu);
+                if (cats.empty() || has(cs, npu))
+                    prof_.flows.push_back({l.end, static_cast<std::uint64_t>(c), npu, l.lane, 's'});
+            } else {
+                hostOnly[c].emplace_back(l.ts, l.lane);
+            }
+        }
+    }
+    for (auto& [c, ends] : hostOnly) {
+        if (ends.size() < 2) continue;
+        std::sort(ends.begin(), ends.end());
+        const StrId cat = catsOf(c, queue).front();
+        for (std::size_t i = 0; i < ends.size(); ++i)
+            prof_.flows.push_back({ends[i].first, static_cast<std::uint64_t>(c), cat, ends[i].second, i ? 'f' : 's'});
+    }
+    // Device ends: the kernel's start on its stream, one per category that has a host start.
+    std::set<std::pair<std::int64_t, StrId>> started;
+    for (const auto& f : prof_.flows)
+        if (f.phase == 's') started.emplace(static_cast<std::int64_t>(f.id), f.cat);
+    for (const auto& [c, lane, ts] : taskEnds_) {
+        for (StrId cat : {h2d, npu})
+            if (started.count({c, cat})) prof_.flows.push_back({ts, static_cast<std::uint64_t>(c), cat, lane, 'f'});
+    }
+}
+
+void DbReader::readOverlap(const SqliteDb& db) {
+    std::unique_ptr<SqliteQuery> q;
+    if (!select(db, "OVERLAP_ANALYSIS", {"startNs", "endNs", "type", "deviceId"}, 3, q)) return;
+    static const char* kNames[] = {"Computing", "Communication", "Communication(Not Overlapped)", "Free"};
+    StrId names[4];
+    for (int i = 0; i < 4; ++i)
+        names[i] = prof_.strings.intern(kNames[i]);
+    while (q->next() && !cancelled()) {
+        std::int64_t s = 0, e = 0, type = 0, dev = 0;
+        if (!q->integer(0, s) || !q->integer(1, e) || !q->integer(2, type) || type < 0 || type > 3 ||
+            !plausibleStart(s) || e < s || !plausibleDuration(e - s)) {
+            badValue(db, "OVERLAP_ANALYSIS", "startNs/endNs/type", q->rows(), *q, 0,
+                     "integer ns times and a type 0 … 3");
+            continue;
+        }
+        if (!q->integer(3, dev) || dev < 0 || dev > 65535) dev = 0;
+        const std::uint64_t pid = kOverlapPidBase | static_cast<std::uint64_t>(dev);
+        nameProcess(pid, "Overlap Analysis", "NPU", 23);
+        auto& th = prof_.threads[{pid, static_cast<std::uint64_t>(type)}];
+        if (th.name.empty()) th = {kNames[type], type};
+        TraceEvent ev;
+        ev.ts = s;
+        ev.dur = e - s;
+        ev.lane = laneOf(pid, static_cast<std::uint64_t>(type), LaneKind::Overlap);
+        ev.name = names[type];
+        prof_.overlapEvents.push_back(ev);
+    }
+    endTable(db, "OVERLAP_ANALYSIS", *q);
+}
+
+namespace {
+
+// A µs timestamp stored as INTEGER (exact) or REAL. A REAL is turned into text by the same JSON library
+// that re-reads communication.json's number (side_file_readers.cpp), so both exports
+// of one double give the same ns: a double near 1.7e15 µs has two shortest decimals when it lies halfway
+// (…124.75 → "…124.7" or "…124.8"), and the two libraries would break that tie differently.
+std::optional<TimeNs> microsAt(const SqliteQuery& q, int col) {
+    if (q.type(col) == SqliteQuery::Type::Integer) {
+        TimeNs ns;
+        if (__builtin_mul_overflow(q.i64(col), 1000, &ns)) return std::nullopt;
+        return ns;
+    }
+    if (q.type(col) == SqliteQuery::Type::Real) {
+        return parseMicrosToNs(nlohmann::json(q.f64(col)).dump());
+    }
+    if (q.type(col) == SqliteQuery::Type::Text) return parseMicrosToNs(q.text(col));
+    return std::nullopt;
+}
+
+// StepTraceTime's columns under step_trace_time.csv's names (the cross-check reads those).
+std::string stepTraceColumn(const std::string& c) {
+    static const std::pair<const char*, const char*> kMap[] = {
+        {"computing", "Computing"},
+        {"communication_not_overlapped", "Communication(Not Overlapped)"},
+        {"overlapped", "Overlapped"},
+        {"communication", "Communication"},
+        {"free", "Free"},
+        {"stage", "Stage"},
+        {"bubble", "Bubble"},
+        {"communication_not_overlapped_and_exclude_receive", "Communication(Not Overlapped and Exclude Receive)"},
+        {"preparing", "Preparing"}};
+    for (const auto& [db, csv] : kMap)
+        if (c == db) return csv;
+    return c;
+}
+
+} // namespace
+
+void DbReader::readAnalysisDb() {
+    if (files_.analysisDb.empty()) {
+        if (!msprof_) tablesMissing_.push_back("analysis.db (StepTraceTime, CommAnalyzerTime)");
+        return;
+    }
+    SqliteDb db(files_.analysisDb);
+    if (!db.ok()) {
+        sink_.add({"db_unreadable", Severity::Error, files_.analysisDb, -1, -1,
+                   fmt::format("analysis.db cannot be read as a SQLite database: {}.", db.error()),
+                   "There is no profiler cross-check (StepTraceTime) and no per-collective wait / transit "
+                   "(CommAnalyzerTime); the profiler database itself is read.",
+                   "Copy the file again from the machine that collected it, or export again with the profiler.",
+                   "collection-problems.md#sqlite-export"});
+        return;
+    }
+    std::unique_ptr<SqliteQuery> q;
+    const auto cols = db.columns("StepTraceTime");
+    if (select(db, "StepTraceTime", cols.empty() ? std::vector<std::string>{"step"} : cols, 1, q)) {
+        const auto stepCol = std::find(cols.begin(), cols.end(), "step") - cols.begin();
+        while (q->next() && !cancelled()) {
+            StepTraceRow r;
+            for (std::size_t i = 0; i < cols.size(); ++i) {
+                const int c = static_cast<int>(i);
+                if (static_cast<long>(i) == stepCol) {
+                    r.step = q->type(c) == SqliteQuery::Type::Integer ? std::to_string(q->i64(c)) : std::string(q->text(c));
+                    continue;
+                }
+                const auto t = q->type(c);
+                if (t == SqliteQuery::Type::Null) continue;
+                if (t != SqliteQuery::Type::Integer && t != SqliteQuery::Type::Real) {
+                    badValue(db, "StepTraceTime", cols[i], q->rows(), *q, c, "a number of µs");
+                    continue;
+                }
+                const double v = q->f64(c);
+                if (!(v >= 0) || v > static_cast<double>(kMaxAbsoluteNs) / 1000.0) {
+                    badValue(db, "StepTraceTime", cols[i], q->rows(), *q, c, "a per-step time in µs from 0 to 4e15");
+                    continue;
+                }
+                r.values[stepTraceColumn(cols[i])] = v;
+            }
+            prof_.stepTrace.push_back(std::move(r));
+        }
+        endTable(db, "StepTraceTime", *q);
+    }
+    // Transit sizes per collective and link (one figure per link: the table repeats it per packet size).
+    std::map<std::tuple<std::string, std::string, std::string>, std::map<std::string, double>> sizes;
+    if (select(db, "CommAnalyzerBandwidth", {"hccl_op_name", "step", "type", "transport_type", "transit_size"}, 5, q)) {
+        while (q->next() && !cancelled()) {
+            const std::string transport(q->text(3));
+            if (transport == "SDMA") continue; // repeats HCCS/SIO traffic, as in communication.json
+            const double mb = q->f64(4);
+            if (!(mb >= 0 && mb <= 1e9)) {
+                badValue(db, "CommAnalyzerBandwidth", "transit_size", q->rows(), *q, 4, "a size in MB from 0 to 1e9");
+                continue;
+            }
+            sizes[{std::string(q->text(1)), std::string(q->text(2)), std::string(q->text(0))}].emplace(transport, mb);
+        }
+        endTable(db, "CommAnalyzerBandwidth", *q);
+    }
+    if (select(db, "CommAnalyzerTime",
+               {"hccl_op_name", "step", "type", "start_timestamp", "elapse_time", "transit_time", "wait_time",
+                "synchronization_time", "idle_time"},
+               5, q)) {
+        std::vector<CommOp> ops;
+        while (q->next() && !cancelled()) {
+            CommOp c;
+            c.name = std::string(q->text(0));
+            c.step = std::string(q->text(1));
+            c.kind = std::string(q->text(2));
+            if (!q->isNull(3)) {
+                const auto ns = microsAt(*q, 3);
+                if (ns && plausibleStart(*ns))
+                    c.start = *ns;
+                else
+                    badValue(db, "CommAnalyzerTime", "start_timestamp", q->rows(), *q, 3,
+                             "a timestamp in µs between 1970 and ~2096");
+            }
+            TimeNs* dst[] = {&c.elapse, &c.transit, &c.wait, &c.sync, &c.idle};
+            static const char* names[] = {"elapse_time", "transit_time", "wait_time", "synchronization_time", "idle_time"};
+            for (int i = 0; i < 5; ++i) {
+                const int col = 4 + i;
+                if (q->isNull(col)) continue;
+                const double ms = q->f64(col);
+                if (ms < 0 && ms > -1e-3) continue; // rounding noise of a difference, below 1 µs
+                if (!(ms >= 0 && ms * 1e6 <= static_cast<double>(kMaxDurationNs))) {
+                    badValue(db, "CommAnalyzerTime", names[i], q->rows(), *q, col, "a duration in ms from 0 to 1e6");
+                    continue;
+                }
+                *dst[i] = static_cast<TimeNs>(std::llround(ms * 1e6));
+            }
+            auto sz = sizes.find({c.step, c.kind, c.name});
+            if (sz != sizes.end())
+                for (const auto& [t, mb] : sz->second)
+                    c.transitSizeMB += mb;
+            ops.push_back(std::move(c));
+        }
+        endTable(db, "CommAnalyzerTime", *q);
+        // communication.json is read in key order (step, kind, op name): the same order here.
+        std::stable_sort(ops.begin(), ops.end(), [](const CommOp& a, const CommOp& b) {
+            return std::tie(a.step, a.kind, a.name) < std::tie(b.step, b.kind, b.name);
+        });
+        for (auto& o : ops)
+            prof_.commOps.push_back(std::move(o));
+        prof_.hasCommunicationJson = true;
+    }
+}
+
+} // namespace bs::dbimpl

@@ -1,0 +1,127 @@
+#pragma once
+// Internal to the SQLite reader (db_reader.cpp: device tables; db_host_reader.cpp: host tables, flows,
+// analysis.db). Not part of core's interface.
+#include "io/db_reader.h"
+#include "io/sqlite_db.h"
+
+#include <memory>
+#include <unordered_map>
+#include <tuple>
+#include <utility>
+
+namespace bs::dbimpl {
+
+struct PairHash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
+        return std::hash<std::uint64_t>{}(k.first * 0x9E3779B97F4A7C15ULL ^ (k.second + 0x632BE59BD9B4E019ULL));
+    }
+};
+
+// What the analysis loses when a table cannot be read (for findings).
+const char* dbTableEffect(const std::string& table);
+
+// Synthetic process ids: the export keeps thread ids (globalTid = pid << 32 | tid) but names no
+// processes, so lanes get ids of their own, apart from any real pid (< 2^32).
+constexpr std::uint64_t kCannPidBase = 1ULL << 40, kDevicePidBase = 2ULL << 40, kHcclPidBase = 3ULL << 40,
+                        kOverlapPidBase = 4ULL << 40;
+
+// A TASK row kept until kernels, device events and HCCL plane tasks are told apart.
+struct TaskRow {
+    TimeNs start = 0, end = 0;
+    std::int64_t globalTaskId = -1, connectionId = -1;
+    std::int32_t stream = -1;
+    std::int32_t device = 0;
+    StrId taskType = 0;
+};
+
+struct ComputeInfo {
+    StrId name = 0, opType = 0, taskType = 0, inShapes = 0, inTypes = 0, outShapes = 0, outTypes = 0;
+    std::uint32_t blockDim = 0;
+    TimeNs wait = 0;
+};
+
+struct CommOpRow {
+    TimeNs start = 0, end = 0, wait = 0;
+    std::int64_t connectionId = -1;
+    StrId name = 0, opType = 0, group = 0;
+};
+
+class DbReader {
+  public:
+    DbReader(const DbFiles& f, Profile& p, FindingSink& s, const LoadControl& c)
+        : files_(f), prof_(p), sink_(s), control_(c) {}
+    DbReadResult run();
+
+  private:
+    // Steps of run(), in order.
+    void readStrings(const SqliteDb& db);
+    void readStepTimes(const SqliteDb& db);
+    void readTasks(const SqliteDb& db);
+    void readComputeInfo(const SqliteDb& db);
+    void readPlaneTasks(const SqliteDb& db);
+    void readCommOps(const SqliteDb& db);
+    void buildKernelsAndDeviceEvents();
+    void readPmu(const SqliteDb& db);
+    void readHostApis(const SqliteDb& db);
+    void readFlows(const SqliteDb& db);
+    void readOverlap(const SqliteDb& db);
+    void readAnalysisDb();
+    void finish();
+
+    // Opens `table` for reading its `cols` (required first, `required` of them). False (with the table
+    // listed as missing, or a finding when it is there but unusable) when it cannot be read.
+    bool select(const SqliteDb& db, const std::string& table, const std::vector<std::string>& cols,
+                std::size_t required, std::unique_ptr<SqliteQuery>& q, const std::string& where = {});
+    // After the last row: a read error (a cut or corrupt file) becomes a finding; counts the table read.
+    void endTable(const SqliteDb& db, const std::string& table, const SqliteQuery& q);
+    void badValue(const SqliteDb& db, const std::string& table, const std::string& column, std::uint64_t row,
+                  const SqliteQuery& q, int col, const char* expected);
+    bool cancelled() {
+        if ((++tick_ & 0xFFFF) == 0 && control_.cancelled()) cancelled_ = true;
+        return cancelled_;
+    }
+    StrId sid(const SqliteQuery& q, int col);
+    StrId runtimeTaskType(StrId t);
+    std::uint32_t laneOf(std::uint64_t pid, std::uint64_t tid, LaneKind kind);
+    void nameProcess(std::uint64_t pid, const char* name, const char* labels, std::int64_t sort);
+
+    const DbFiles& files_;
+    Profile& prof_;
+    FindingSink& sink_;
+    const LoadControl& control_;
+    DbReadResult res_;
+    bool cancelled_ = false;
+    std::uint64_t tick_ = 0;
+    bool haveStrings_ = false;
+    // STRING_IDS: ids carry a category in their high bits (1 << 28, 1 << 29 …); each category is dense.
+    std::vector<std::vector<StrId>> strBuckets_;
+    std::unordered_map<std::int64_t, StrId> strSparse_;
+    std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, PairHash> lanes_;
+    std::vector<std::pair<std::string, std::uint64_t>> tablesRead_;
+    std::vector<std::string> tablesMissing_;
+    struct BadCount {
+        std::string file, table, column, example, expected;
+        std::uint64_t count = 0;
+    };
+    std::vector<BadCount> bad_;
+    std::vector<std::pair<TimeNs, TimeNs>> stepTimes_; // STEP_TIME (start, end), by start
+    std::vector<std::int64_t> stepIds_;
+    std::vector<TaskRow> tasks_;
+    std::vector<ComputeInfo> compute_;
+    std::unordered_map<std::int64_t, std::uint32_t> computeByTask_; // globalTaskId → compute_ index
+    std::unordered_map<std::int64_t, std::int32_t> planeByTask_;     // globalTaskId → plane id
+    std::vector<CommOpRow> commOps_;
+    std::unordered_map<std::int64_t, std::uint32_t> commByConnection_;
+    std::unordered_map<std::int64_t, std::uint32_t> kernelByTask_; // globalTaskId → kernel index
+    std::vector<std::tuple<std::int64_t, std::uint32_t, TimeNs>> taskEnds_; // connectionId, device lane, start (flows)
+    bool msprof_ = false;
+    struct HostLink {
+        std::int64_t connectionId;
+        std::uint32_t lane;
+        TimeNs ts, end;
+    };
+    std::vector<HostLink> torchLinks_, cannLinks_; // PYTORCH_API (id into CONNECTION_IDS) / CANN_API rows
+    std::uint32_t firstPythonLane_ = UINT32_MAX;
+};
+
+} // namespace bs::dbimpl
