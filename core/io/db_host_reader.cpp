@@ -9,7 +9,6 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <set>
 
 namespace bs::dbimpl {
 
@@ -53,13 +52,13 @@ void DbReader::readHostApis(const SqliteDb& db) {
             }
             if (!q->integer(2, gt)) gt = 0;
             const std::uint64_t pid = static_cast<std::uint64_t>(gt) >> 32, tid = static_cast<std::uint64_t>(gt) & 0xFFFFFFFFULL;
-            nameProcess(pid, "Python", "CPU", 0);
-            auto& th = prof_.threads[{pid, tid}];
-            if (th.name.empty()) th = {fmt::format("Thread {}", tid), static_cast<std::int64_t>(tid)};
             TraceEvent ev;
             ev.ts = s;
             ev.dur = e - s;
-            ev.lane = laneOf(pid, tid, LaneKind::Host);
+            ev.lane = lane(pid, tid, LaneKind::Host, [&] {
+                nameProcess(pid, "Python", "CPU", 0);
+                prof_.threads[{pid, tid}] = {fmt::format("Thread {}", tid), static_cast<std::int64_t>(tid)};
+            });
             if (firstPythonLane_ == UINT32_MAX) firstPythonLane_ = ev.lane;
             ev.name = sid(*q, 3);
             const std::int64_t type = q->integer(4, v) ? v : 0;
@@ -77,6 +76,7 @@ void DbReader::readHostApis(const SqliteDb& db) {
         }
         endTable(db, "PYTORCH_API", *q);
     }
+    hostRuns_.push_back(prof_.hostEvents.size());
     if (select(db, "CANN_API", {"startNs", "endNs", "globalTid", "name", "connectionId"}, 3, q)) {
         while (q->next() && !cancelled()) {
             std::int64_t s = 0, e = 0, gt = 0, v = 0;
@@ -88,13 +88,13 @@ void DbReader::readHostApis(const SqliteDb& db) {
             if (!q->integer(2, gt)) gt = 0;
             const std::uint64_t pid = kCannPidBase | (static_cast<std::uint64_t>(gt) >> 32),
                                 tid = static_cast<std::uint64_t>(gt) & 0xFFFFFFFFULL;
-            nameProcess(pid, "CANN", "CPU", 7);
-            auto& th = prof_.threads[{pid, tid}];
-            if (th.name.empty()) th = {fmt::format("Thread {}", tid), static_cast<std::int64_t>(tid)};
             TraceEvent ev;
             ev.ts = s;
             ev.dur = e - s;
-            ev.lane = laneOf(pid, tid, LaneKind::Host);
+            ev.lane = lane(pid, tid, LaneKind::Host, [&] {
+                nameProcess(pid, "CANN", "CPU", 7);
+                prof_.threads[{pid, tid}] = {fmt::format("Thread {}", tid), static_cast<std::int64_t>(tid)};
+            });
             ev.name = sid(*q, 3);
             if (q->integer(4, v)) cannLinks_.push_back({v, ev.lane, s, e});
             prof_.hostEvents.push_back(ev);
@@ -102,6 +102,7 @@ void DbReader::readHostApis(const SqliteDb& db) {
         }
         endTable(db, "CANN_API", *q);
     }
+    hostRuns_.push_back(prof_.hostEvents.size());
     // STEP_TIME holds the ProfilerStep markers; exports without them in PYTORCH_API still get their steps.
     if (!markers && !stepTimes_.empty()) {
         std::uint32_t lane = firstPythonLane_;
@@ -140,40 +141,54 @@ void DbReader::readFlows(const SqliteDb& db) {
         auto it = cats.find(c);
         return it != cats.end() ? it->second : std::vector<StrId>{fallback};
     };
-    std::unordered_map<std::int64_t, std::uint32_t> deviceConn; // connection id → device lane
+    // Connection ids of device tasks, sorted: a binary search finds whether (and where) a host row launched one.
+    std::vector<std::int64_t> deviceConn;
+    deviceConn.reserve(taskEnds_.size());
     for (const auto& [c, lane, ts] : taskEnds_)
-        deviceConn.emplace(c, lane);
+        deviceConn.push_back(c);
+    std::sort(deviceConn.begin(), deviceConn.end());
+    deviceConn.erase(std::unique(deviceConn.begin(), deviceConn.end()), deviceConn.end());
+    auto devIndex = [&](std::int64_t c) -> std::ptrdiff_t {
+        auto it = std::lower_bound(deviceConn.begin(), deviceConn.end(), c);
+        return it != deviceConn.end() && *it == c ? it - deviceConn.begin() : -1;
+    };
+    std::vector<unsigned char> started(deviceConn.size(), 0); // bit 0: HostToDevice, bit 1: async_npu
     auto has = [](const std::vector<StrId>& v, StrId s) { return std::find(v.begin(), v.end(), s) != v.end(); };
     // CANN launches: HostToDevice from the call's start.
     for (const auto& l : cannLinks_) {
-        if (!deviceConn.count(l.connectionId)) continue;
-        const auto cs = catsOf(l.connectionId, h2d);
-        if (!cats.empty() && !has(cs, h2d)) continue;
+        const auto d = devIndex(l.connectionId);
+        if (d < 0) continue;
+        if (!cats.empty() && !has(catsOf(l.connectionId, h2d), h2d)) continue;
         prof_.flows.push_back({l.ts, static_cast<std::uint64_t>(l.connectionId), h2d, l.lane, 's'});
+        started[static_cast<std::size_t>(d)] |= 1;
     }
-    // PyTorch ops: CONNECTION_IDS maps the op's id to the connection ids it started.
-    std::unordered_map<std::int64_t, std::vector<std::int64_t>> byApi;
+    flowRuns_.push_back(prof_.flows.size());
+    // PyTorch ops: CONNECTION_IDS maps the op's id to the connection ids it started (rows in id order).
+    std::vector<std::pair<std::int64_t, std::int64_t>> byApi;
     if (select(db, "CONNECTION_IDS", {"id", "connectionId"}, 2, q)) {
         while (q->next() && !cancelled()) {
             std::int64_t id = 0, c = 0;
-            if (q->integer(0, id) && q->integer(1, c)) byApi[id].push_back(c);
+            if (q->integer(0, id) && q->integer(1, c)) byApi.emplace_back(id, c);
         }
         endTable(db, "CONNECTION_IDS", *q);
     }
+    if (!std::is_sorted(byApi.begin(), byApi.end())) std::sort(byApi.begin(), byApi.end());
     std::map<std::int64_t, std::vector<std::pair<TimeNs, std::uint32_t>>> hostOnly; // both ends on the host
     for (const auto& l : torchLinks_) {
-        auto it = byApi.find(l.connectionId);
-        if (it == byApi.end()) continue;
-        for (std::int64_t c : it->second) {
-            if (deviceConn.count(c)) {
-                const auto cs = catsOf(c, npu);
-                if (cats.empty() || has(cs, npu))
+        auto it = std::lower_bound(byApi.begin(), byApi.end(), std::make_pair(l.connectionId, INT64_MIN));
+        for (; it != byApi.end() && it->first == l.connectionId; ++it) {
+            const std::int64_t c = it->second;
+            if (const auto d = devIndex(c); d >= 0) {
+                if (cats.empty() || has(catsOf(c, npu), npu)) {
                     prof_.flows.push_back({l.end, static_cast<std::uint64_t>(c), npu, l.lane, 's'});
+                    started[static_cast<std::size_t>(d)] |= 2;
+                }
             } else {
                 hostOnly[c].emplace_back(l.ts, l.lane);
             }
         }
     }
+    flowRuns_.push_back(prof_.flows.size());
     for (auto& [c, ends] : hostOnly) {
         if (ends.size() < 2) continue;
         std::sort(ends.begin(), ends.end());
@@ -181,13 +196,14 @@ void DbReader::readFlows(const SqliteDb& db) {
         for (std::size_t i = 0; i < ends.size(); ++i)
             prof_.flows.push_back({ends[i].first, static_cast<std::uint64_t>(c), cat, ends[i].second, i ? 'f' : 's'});
     }
+    flowRuns_.push_back(prof_.flows.size());
     // Device ends: the kernel's start on its stream, one per category that has a host start.
-    std::set<std::pair<std::int64_t, StrId>> started;
-    for (const auto& f : prof_.flows)
-        if (f.phase == 's') started.emplace(static_cast<std::int64_t>(f.id), f.cat);
     for (const auto& [c, lane, ts] : taskEnds_) {
-        for (StrId cat : {h2d, npu})
-            if (started.count({c, cat})) prof_.flows.push_back({ts, static_cast<std::uint64_t>(c), cat, lane, 'f'});
+        const auto d = devIndex(c);
+        if (d < 0) continue;
+        const auto id = static_cast<std::uint64_t>(c);
+        if (started[static_cast<std::size_t>(d)] & 1) prof_.flows.push_back({ts, id, h2d, lane, 'f'});
+        if (started[static_cast<std::size_t>(d)] & 2) prof_.flows.push_back({ts, id, npu, lane, 'f'});
     }
 }
 
@@ -208,13 +224,13 @@ void DbReader::readOverlap(const SqliteDb& db) {
         }
         if (!q->integer(3, dev) || dev < 0 || dev > 65535) dev = 0;
         const std::uint64_t pid = kOverlapPidBase | static_cast<std::uint64_t>(dev);
-        nameProcess(pid, "Overlap Analysis", "NPU", 23);
-        auto& th = prof_.threads[{pid, static_cast<std::uint64_t>(type)}];
-        if (th.name.empty()) th = {kNames[type], type};
         TraceEvent ev;
         ev.ts = s;
         ev.dur = e - s;
-        ev.lane = laneOf(pid, static_cast<std::uint64_t>(type), LaneKind::Overlap);
+        ev.lane = lane(pid, static_cast<std::uint64_t>(type), LaneKind::Overlap, [&] {
+            nameProcess(pid, "Overlap Analysis", "NPU", 23);
+            prof_.threads[{pid, static_cast<std::uint64_t>(type)}] = {kNames[type], type};
+        });
         ev.name = names[type];
         prof_.overlapEvents.push_back(ev);
     }

@@ -23,6 +23,10 @@ StrId DbReader::sid(const SqliteQuery& q, int col) {
     if (q.type(col) == SqliteQuery::Type::Text) return prof_.strings.intern(q.text(col)); // a name, not an id
     std::int64_t id = 0;
     if (!q.integer(col, id)) return 0;
+    return sidOf(id);
+}
+
+StrId DbReader::sidOf(std::int64_t id) {
     const std::uint64_t hi = static_cast<std::uint64_t>(id) >> 28, lo = static_cast<std::uint64_t>(id) & 0xFFFFFFF;
     if (id >= 0 && hi < strBuckets_.size() && lo < strBuckets_[hi].size() && strBuckets_[hi][lo]) return strBuckets_[hi][lo];
     auto it = strSparse_.find(id);
@@ -284,6 +288,21 @@ void DbReader::readCommOps(const SqliteDb& db) {
 }
 
 
+// Sorts `v`, the concatenation of runs ending at `ends` (ascending; the last is v.size()): each run only if
+// it is not sorted yet, then the runs are merged — O(n) for rows already in time order.
+template <typename T, typename Less> void sortRuns(std::vector<T>& v, std::vector<std::size_t> ends, Less less) {
+    std::size_t from = 0;
+    for (std::size_t& e : ends) {
+        e = std::clamp(e, from, v.size());
+        if (!std::is_sorted(v.begin() + static_cast<long>(from), v.begin() + static_cast<long>(e), less))
+            std::sort(v.begin() + static_cast<long>(from), v.begin() + static_cast<long>(e), less);
+        if (from > 0)
+            std::inplace_merge(v.begin(), v.begin() + static_cast<long>(from), v.begin() + static_cast<long>(e), less);
+        from = e;
+    }
+    if (from < v.size()) std::sort(v.begin(), v.end(), less); // not reached: the last end is v.size()
+}
+
 const char* dbTableEffect(const std::string& t) {
     if (t == "TASK") return "no device task, hence no kernel and no bubble, comes from this export.";
     if (t == "STRING_IDS") return "names are shown as their string ids.";
@@ -352,21 +371,22 @@ void DbReader::buildKernelsAndDeviceEvents() {
         if (auto plane = planeByTask_.find(t.globalTaskId); plane != planeByTask_.end()) {
             // A collective's internal transfer: an HCCL "Plane N" lane, like the trace's.
             const std::uint64_t pid = kHcclPidBase | dev;
-            nameProcess(pid, "HCCL", "NPU", 15);
-            auto& th = prof_.threads[{pid, static_cast<std::uint64_t>(plane->second) + 1000}];
-            if (th.name.empty()) th = {fmt::format("Plane {}", plane->second), plane->second + 1000};
-            e.lane = laneOf(pid, static_cast<std::uint64_t>(plane->second) + 1000, LaneKind::Hccl);
+            const auto tid = static_cast<std::uint64_t>(plane->second) + 1000;
+            e.lane = lane(pid, tid, LaneKind::Hccl, [&] {
+                nameProcess(pid, "HCCL", "NPU", 15);
+                prof_.threads[{pid, tid}] = {fmt::format("Plane {}", plane->second), plane->second + 1000};
+            });
             e.name = t.taskType;
             prof_.hcclEvents.push_back(e);
             if (isComm) emitComm(comm->second);
             continue;
         }
         const std::uint64_t pid = kDevicePidBase | dev;
-        nameProcess(pid, "Ascend Hardware", "NPU", 13);
         const auto stream = static_cast<std::uint64_t>(t.stream < 0 ? 0 : t.stream);
-        auto& th = prof_.threads[{pid, stream}];
-        if (th.name.empty()) th = {fmt::format("Stream {}", stream), static_cast<std::int64_t>(stream)};
-        e.lane = laneOf(pid, stream, LaneKind::Device);
+        e.lane = lane(pid, stream, LaneKind::Device, [&] {
+            nameProcess(pid, "Ascend Hardware", "NPU", 13);
+            prof_.threads[{pid, stream}] = {fmt::format("Stream {}", stream), static_cast<std::int64_t>(stream)};
+        });
         auto ci = t.globalTaskId >= 0 ? computeByTask_.find(t.globalTaskId) : computeByTask_.end();
         e.name = ci != computeByTask_.end() ? compute_[ci->second].name
                                              : (isComm ? commOps_[comm->second].name : t.taskType);
@@ -403,13 +423,13 @@ void DbReader::buildKernelsAndDeviceEvents() {
         const auto idx = static_cast<std::uint64_t>(g - groups.begin());
         if (g == groups.end()) groups.push_back(c.group);
         const std::uint64_t pid = kHcclPidBase;
-        nameProcess(pid, "HCCL", "NPU", 15);
-        auto& th = prof_.threads[{pid, idx}];
-        if (th.name.empty()) th = {fmt::format("Group {} Communication", idx), static_cast<std::int64_t>(idx)};
         TraceEvent e;
         e.ts = c.start;
         e.dur = c.end - c.start;
-        e.lane = laneOf(pid, idx, LaneKind::Hccl);
+        e.lane = lane(pid, idx, LaneKind::Hccl, [&] {
+            nameProcess(pid, "HCCL", "NPU", 15);
+            prof_.threads[{pid, idx}] = {fmt::format("Group {} Communication", idx), static_cast<std::int64_t>(idx)};
+        });
         e.name = c.name;
         prof_.hcclEvents.push_back(e);
     }
@@ -419,67 +439,151 @@ void DbReader::buildKernelsAndDeviceEvents() {
     prof_.inventory.streamsFromTrace = streamsFound;
 }
 
-void DbReader::readPmu(const SqliteDb& db) {
-    std::unique_ptr<SqliteQuery> q;
-    if (!select(db, "TASK_PMU_INFO", {"globalTaskId", "name", "value"}, 3, q)) return;
-    PmuTable& pmu = prof_.pmu;
-    std::unordered_map<StrId, std::size_t> colOf;
+// TASK_PMU_INFO read on a thread of its own, with its own connection (the table holds ~25 rows per kernel,
+// most of a Level1 database): it touches no shared state; the main thread applies the result.
+struct PmuRead {
+    bool present = false;
+    std::string missingColumn, error;
+    std::vector<std::int64_t> nameIds; // STRING_IDS id of each column
+    std::vector<float> values;         // row-major, `stride` slots per row
     std::size_t stride = 8, rows = 0;
-    std::vector<float> values; // row-major with `stride` slots per row while reading; compacted at the end
+    std::vector<std::pair<std::uint32_t, std::int32_t>> kernelRows; // kernel index → PMU row
+    std::uint64_t tableRows = 0, bad = 0;
+    std::string badExample;
     bool anyNonZero = false;
-    auto columnFor = [&](StrId name) {
-        auto it = colOf.find(name);
-        if (it != colOf.end()) return it->second;
-        // The text table's names: times carry their unit (aic_mac_time → aic_mac_time(us)); the totals
-        // are kernel_details' aicore_time(us) / aiv_time(us).
-        std::string n(prof_.str(name));
+};
+
+static void readPmuTable(const std::string& path, const std::unordered_map<std::int64_t, std::uint32_t>& kernelByTask,
+                  const LoadControl& control, PmuRead& out) {
+    SqliteDb db(path);
+    if (!db.ok() || !db.hasTable("TASK_PMU_INFO")) return;
+    out.present = true;
+    const auto have = db.columns("TASK_PMU_INFO");
+    for (const char* c : {"globalTaskId", "name", "value"})
+        if (std::find(have.begin(), have.end(), c) == have.end()) return void(out.missingColumn = c);
+    SqliteQuery q(db, "SELECT \"globalTaskId\", \"name\", \"value\" FROM \"TASK_PMU_INFO\"");
+    if (!q.ok()) return void(out.error = q.error());
+    std::unordered_map<std::int64_t, std::size_t> colOf;
+    std::int64_t lastGid = -1, lastName = -1;
+    std::int32_t row = -1;
+    std::size_t col = 0;
+    std::uint64_t tick = 0;
+    while (q.next()) {
+        if ((++tick & 0xFFFF) == 0 && control.cancelled()) break;
+        std::int64_t gid = 0, name = 0;
+        if (!q.integer(0, gid) || !q.integer(1, name)) continue;
+        if (gid != lastGid) {
+            lastGid = gid;
+            auto k = kernelByTask.find(gid);
+            row = -1;
+            if (k == kernelByTask.end()) continue; // PMU of a task that is not a kernel
+            row = static_cast<std::int32_t>(out.rows++);
+            out.kernelRows.emplace_back(k->second, row);
+            out.values.resize(out.rows * out.stride, std::numeric_limits<float>::quiet_NaN());
+        }
+        if (row < 0) continue;
+        const auto type = q.type(2);
+        if (type == SqliteQuery::Type::Null) continue;
+        const double v = q.f64(2);
+        if ((type != SqliteQuery::Type::Integer && type != SqliteQuery::Type::Real) || !(v >= 0) ||
+            v > static_cast<double>(std::numeric_limits<float>::max())) {
+            if (out.bad++ == 0)
+                out.badExample = fmt::format("row {} holds '{}'", q.rows(), std::string(q.text(2).substr(0, 40)));
+            continue;
+        }
+        if (name != lastName) {
+            lastName = name;
+            auto it = colOf.find(name);
+            if (it != colOf.end()) {
+                col = it->second;
+            } else {
+                out.nameIds.push_back(name);
+                col = colOf[name] = out.nameIds.size() - 1;
+                if (out.nameIds.size() > out.stride) { // widen the rows read so far (amortised: doubling)
+                    const std::size_t wider = out.stride * 2;
+                    std::vector<float> w(out.rows * wider, std::numeric_limits<float>::quiet_NaN());
+                    for (std::size_t r = 0; r < out.rows; ++r)
+                        std::copy_n(out.values.begin() + static_cast<long>(r * out.stride), out.stride,
+                                    w.begin() + static_cast<long>(r * wider));
+                    out.values.swap(w);
+                    out.stride = wider;
+                }
+            }
+        }
+        out.values[static_cast<std::size_t>(row) * out.stride + col] = static_cast<float>(v);
+        if (v != 0) out.anyNonZero = true;
+    }
+    out.tableRows = q.rows();
+    if (!q.error().empty()) out.error = q.error();
+}
+
+DbReader::DbReader(const DbFiles& f, Profile& p, FindingSink& s, const LoadControl& c)
+    : files_(f), prof_(p), sink_(s), control_(c) {}
+
+DbReader::~DbReader() {
+    if (pmuThread_.joinable()) pmuThread_.join();
+}
+
+void DbReader::startPmu() {
+    pmu_ = std::make_unique<PmuRead>();
+    pmuThread_ = std::thread([this] { readPmuTable(files_.profilerDb, kernelByTask_, control_, *pmu_); });
+}
+
+void DbReader::applyPmu(const SqliteDb& db) {
+    if (pmuThread_.joinable()) pmuThread_.join();
+    if (!pmu_) return;
+    PmuRead& r = *pmu_;
+    const std::string name = std::filesystem::path(db.path()).filename().string();
+    if (!r.present) {
+        tablesMissing_.push_back(name + ":TASK_PMU_INFO");
+        return;
+    }
+    if (!r.missingColumn.empty()) {
+        sink_.add({"db_table_unusable", Severity::Warning, db.path(), -1, -1,
+                   fmt::format("Table TASK_PMU_INFO of {} has no column '{}'.", name, r.missingColumn),
+                   std::string("Table TASK_PMU_INFO is not read; ") + dbTableEffect("TASK_PMU_INFO"),
+                   "The file was written by an unknown profiler version or was edited: export it again with the "
+                   "profiler (export_type=db) or export the text files (export_type=text).",
+                   "collection-problems.md#sqlite-export"});
+        return;
+    }
+    if (!r.error.empty() && !cancelled_)
+        sink_.add({"db_read_error", Severity::Error, db.path(), -1, -1,
+                   fmt::format("Reading table TASK_PMU_INFO of {} stopped after {} row(s): {}.", name, r.tableRows,
+                               r.error),
+                   std::string("The rows before the error are kept; the rest of TASK_PMU_INFO is missing: ") +
+                       dbTableEffect("TASK_PMU_INFO"),
+                   "The file is damaged (cut while being copied or written): copy it again from the machine "
+                   "that collected it, or export again with the profiler.",
+                   "collection-problems.md#sqlite-export"});
+    tablesRead_.emplace_back(name + ":TASK_PMU_INFO", r.tableRows);
+    if (r.bad)
+        bad_.push_back({db.path(), "TASK_PMU_INFO", "value", r.badExample, "a non-negative number that fits a float",
+                        r.bad});
+    // Column names as kernel_details writes them: times carry their unit (aic_mac_time → aic_mac_time(us));
+    // the totals are kernel_details' aicore_time(us) / aiv_time(us).
+    PmuTable& pmu = prof_.pmu;
+    for (std::int64_t id : r.nameIds) {
+        std::string n(prof_.str(sidOf(id)));
         if (n == "aic_total_time") n = "aicore_time";
         if (n == "aiv_total_time") n = "aiv_time";
         if (n.size() > 5 && n.compare(n.size() - 5, 5, "_time") == 0) n += "(us)";
         pmu.columns.push_back(n);
-        if (pmu.columns.size() > stride) {
-            const std::size_t wider = stride * 2;
-            std::vector<float> v(rows * wider, std::numeric_limits<float>::quiet_NaN());
-            for (std::size_t r = 0; r < rows; ++r)
-                std::copy_n(values.begin() + static_cast<long>(r * stride), stride, v.begin() + static_cast<long>(r * wider));
-            values.swap(v);
-            stride = wider;
-        }
-        return colOf[name] = pmu.columns.size() - 1;
-    };
-    while (q->next() && !cancelled()) {
-        std::int64_t gid = 0;
-        if (!q->integer(0, gid)) continue;
-        auto k = kernelByTask_.find(gid);
-        if (k == kernelByTask_.end()) continue; // PMU of a task that is not a kernel
-        const auto type = q->type(2);
-        if (type == SqliteQuery::Type::Null) continue;
-        const double v = q->f64(2);
-        if ((type != SqliteQuery::Type::Integer && type != SqliteQuery::Type::Real) || !(v >= 0) ||
-            v > static_cast<double>(std::numeric_limits<float>::max())) {
-            badValue(db, "TASK_PMU_INFO", "value", q->rows(), *q, 2, "a non-negative number that fits a float");
-            continue;
-        }
-        const std::size_t col = columnFor(sid(*q, 1));
-        Kernel& kern = prof_.kernels[k->second];
-        if (kern.pmuRow < 0) {
-            kern.pmuRow = static_cast<std::int32_t>(rows++);
-            values.resize(rows * stride, std::numeric_limits<float>::quiet_NaN());
-        }
-        values[static_cast<std::size_t>(kern.pmuRow) * stride + col] = static_cast<float>(v);
-        if (v != 0) anyNonZero = true;
     }
-    endTable(db, "TASK_PMU_INFO", *q);
     const std::size_t n = pmu.columns.size();
-    pmu.values.assign(rows * n, 0.0f);
-    for (std::size_t r = 0; r < rows; ++r)
-        std::copy_n(values.begin() + static_cast<long>(r * stride), n, pmu.values.begin() + static_cast<long>(r * n));
-    if (rows > 0 && !anyNonZero)
+    pmu.values.assign(r.rows * n, 0.0f);
+    for (std::size_t row = 0; row < r.rows; ++row)
+        std::copy_n(r.values.begin() + static_cast<long>(row * r.stride), n,
+                    pmu.values.begin() + static_cast<long>(row * n));
+    for (const auto& [k, row] : r.kernelRows)
+        prof_.kernels[k].pmuRow = row;
+    if (r.rows > 0 && !r.anyNonZero)
         sink_.add({"pmu_all_zero", Severity::Warning, db.path(), -1, -1,
                    "Every PMU value (aic_*/aiv_*) of table TASK_PMU_INFO is zero.",
                    "Compute-bound / memory-bound verdicts are unavailable.",
                    "Collect with Level1 and aic_metrics=PipeUtilization (see collection-problems.md, \"Level0 kernel table\").",
                    "collection-problems.md#level0-kernel-table"});
+    pmu_.reset();
 }
 
 void DbReader::finish() {
@@ -500,9 +604,13 @@ void DbReader::finish() {
         if (a.lane != b.lane) return a.lane < b.lane;
         return a.name < b.name;
     };
-    for (auto* v : {&prof_.hostEvents, &prof_.deviceEvents, &prof_.hcclEvents, &prof_.overlapEvents})
-        std::sort(v->begin(), v->end(), byTs);
-    std::sort(prof_.flows.begin(), prof_.flows.end(), [](const FlowEvent& a, const FlowEvent& b) {
+    // Each table's rows come in time order: sort only the runs that are not, then merge them.
+    hostRuns_.push_back(prof_.hostEvents.size());
+    sortRuns(prof_.hostEvents, hostRuns_, byTs);
+    for (auto* v : {&prof_.deviceEvents, &prof_.hcclEvents, &prof_.overlapEvents})
+        sortRuns(*v, {v->size()}, byTs);
+    flowRuns_.push_back(prof_.flows.size());
+    sortRuns(prof_.flows, flowRuns_, [](const FlowEvent& a, const FlowEvent& b) {
         if (a.ts != b.ts) return a.ts < b.ts;
         if (a.id != b.id) return a.id < b.id;
         return a.phase < b.phase;
@@ -582,12 +690,14 @@ DbReadResult DbReader::run() {
     if (cancelled_) return res_.cancelled = true, res_;
     buildKernelsAndDeviceEvents();
     control_.report("sqlite kernels", tablesRead_.size(), 0);
-    readPmu(db);
+    startPmu(); // joined in applyPmu(), also on every early return (destructor)
     readHostApis(db);
     readFlows(db);
     readOverlap(db);
-    if (cancelled_) return res_.cancelled = true, res_;
     readAnalysisDb();
+    applyPmu(db);
+    control_.report("sqlite TASK_PMU_INFO (joined)", tablesRead_.size(), 0);
+    if (cancelled_ || control_.cancelled()) return res_.cancelled = true, res_;
     // Memory the join tables no longer need.
     tasks_ = {};
     compute_ = {};

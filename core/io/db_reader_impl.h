@@ -5,11 +5,14 @@
 #include "io/sqlite_db.h"
 
 #include <memory>
+#include <thread>
 #include <unordered_map>
 #include <tuple>
 #include <utility>
 
 namespace bs::dbimpl {
+
+struct PmuRead;
 
 struct PairHash {
     std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
@@ -48,8 +51,8 @@ struct CommOpRow {
 
 class DbReader {
   public:
-    DbReader(const DbFiles& f, Profile& p, FindingSink& s, const LoadControl& c)
-        : files_(f), prof_(p), sink_(s), control_(c) {}
+    DbReader(const DbFiles& f, Profile& p, FindingSink& s, const LoadControl& c);
+    ~DbReader();
     DbReadResult run();
 
   private:
@@ -61,7 +64,8 @@ class DbReader {
     void readPlaneTasks(const SqliteDb& db);
     void readCommOps(const SqliteDb& db);
     void buildKernelsAndDeviceEvents();
-    void readPmu(const SqliteDb& db);
+    void startPmu();
+    void applyPmu(const SqliteDb& db);
     void readHostApis(const SqliteDb& db);
     void readFlows(const SqliteDb& db);
     void readOverlap(const SqliteDb& db);
@@ -81,8 +85,22 @@ class DbReader {
         return cancelled_;
     }
     StrId sid(const SqliteQuery& q, int col);
+    StrId sidOf(std::int64_t id);
     StrId runtimeTaskType(StrId t);
     std::uint32_t laneOf(std::uint64_t pid, std::uint64_t tid, LaneKind kind);
+    // The lane of (pid, tid), named by `name()` (process and thread names) when it is new. Rows of one
+    // lane come in runs: the last lane is checked before the hash map.
+    template <typename Name> std::uint32_t lane(std::uint64_t pid, std::uint64_t tid, LaneKind kind, Name&& name) {
+        if (lastLane_ != UINT32_MAX && lastPid_ == pid && lastTid_ == tid) return lastLane_;
+        const std::size_t before = prof_.lanes.size();
+        lastLane_ = laneOf(pid, tid, kind);
+        if (prof_.lanes.size() != before) name();
+        lastPid_ = pid;
+        lastTid_ = tid;
+        return lastLane_;
+    }
+    std::uint32_t lastLane_ = UINT32_MAX;
+    std::uint64_t lastPid_ = 0, lastTid_ = 0;
     void nameProcess(std::uint64_t pid, const char* name, const char* labels, std::int64_t sort);
 
     const DbFiles& files_;
@@ -115,6 +133,8 @@ class DbReader {
     std::unordered_map<std::int64_t, std::uint32_t> kernelByTask_; // globalTaskId → kernel index
     std::vector<std::tuple<std::int64_t, std::uint32_t, TimeNs>> taskEnds_; // connectionId, device lane, start (flows)
     bool msprof_ = false;
+    std::unique_ptr<PmuRead> pmu_;
+    std::thread pmuThread_;
     struct HostLink {
         std::int64_t connectionId;
         std::uint32_t lane;
@@ -122,6 +142,7 @@ class DbReader {
     };
     std::vector<HostLink> torchLinks_, cannLinks_; // PYTORCH_API (id into CONNECTION_IDS) / CANN_API rows
     std::uint32_t firstPythonLane_ = UINT32_MAX;
+    std::vector<std::size_t> hostRuns_, flowRuns_; // where each table's rows end in hostEvents / flows
 };
 
 } // namespace bs::dbimpl

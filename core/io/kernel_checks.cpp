@@ -1,6 +1,8 @@
 #include "io/kernel_checks.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <optional>
 #include <map>
 #include <string>
 #include <tuple>
@@ -47,25 +49,40 @@ void joinKernelsWithTrace(Profile& prof) {
     if (prof.deviceEvents.empty()) return;
     const auto& ev = prof.deviceEvents;
     std::size_t typeFilled = 0, streamFilled = 0, streamMissing = 0;
-    std::size_t cursor = 0, groupEnd = 0;
-    std::optional<EventGroup> group; // the events at ev[cursor].ts, built on first use
+    // The kernel table and the trace round their microsecond texts separately: the same task can start at
+    // …241.563 in kernel_details.csv and …241.564 in trace_view.json (real L1 rank 0's collectives). A
+    // kernel joins the events at its own start, else those within kJoinToleranceNs of it (the nearest).
+    constexpr TimeNs kJoinToleranceNs = 1;
+    std::size_t cursor = 0, groupStart = ev.size(), groupEnd = 0;
+    std::optional<EventGroup> group; // the events at ev[groupStart].ts, built on first use
     for (auto& k : prof.kernels) {
         const bool needType = prof.str(k.taskType).empty();
         const bool needStream = k.stream < 0;
         if (!needType && !needStream) continue;
         if (needStream) ++streamMissing;
-        // Kernels are in start order: walk forward from the previous match instead of searching.
-        if (cursor < ev.size() && ev[cursor].ts < k.start) {
-            while (cursor < ev.size() && ev[cursor].ts < k.start)
-                ++cursor;
-            group.reset();
+        // Kernels are in start order: search forward of the previous kernel's events (binary searches, so
+        // many kernels at one start stay O(n log n)). lower_bound gives the first event of its ts.
+        auto firstAtOrAfter = [&](TimeNs t) {
+            return static_cast<std::size_t>(
+                std::lower_bound(ev.begin() + static_cast<std::ptrdiff_t>(cursor), ev.end(), t,
+                                 [](const TraceEvent& e, TimeNs x) { return e.ts < x; }) -
+                ev.begin());
+        };
+        const std::size_t lo = firstAtOrAfter(k.start - kJoinToleranceNs);
+        cursor = lo;
+        std::size_t at = firstAtOrAfter(k.start);
+        if (at == ev.size() || ev[at].ts != k.start) { // no event at the exact start: the nearest within
+            if (lo < ev.size() && ev[lo].ts < k.start)
+                at = lo;
+            else if (at == ev.size() || ev[at].ts > k.start + kJoinToleranceNs)
+                continue;
         }
-        if (cursor == ev.size() || ev[cursor].ts != k.start) continue;
-        if (!group) {
-            groupEnd = cursor;
-            while (groupEnd < ev.size() && ev[groupEnd].ts == k.start)
+        if (!group || groupStart != at) {
+            groupStart = at;
+            groupEnd = at;
+            while (groupEnd < ev.size() && ev[groupEnd].ts == ev[at].ts)
                 ++groupEnd;
-            group.emplace(prof, cursor, groupEnd);
+            group.emplace(prof, at, groupEnd);
         }
         const TraceEvent& best = ev[group->match(k)];
         if (needType && best.taskType) {

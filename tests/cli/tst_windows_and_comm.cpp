@@ -427,6 +427,30 @@ class TstWindowsAndComm : public QObject {
         QVERIFY(contains(a.answers[3], "wait ratio 0.96"));
         QVERIFY(contains(a.answers[3], "The wait belongs to the slowest peer"));
     }
+    void realCollectivesGetTheStreamOfTheTraceTaskStartingWithThem_data() {
+        QTest::addColumn<QString>("rank");
+        for (const char* r : {"level0/rank0_ascend_pt", "level1/rank0_ascend_pt", "level1/rank1_ascend_pt"})
+            QTest::newRow(r) << QString::fromLatin1(r);
+    }
+    void realCollectivesGetTheStreamOfTheTraceTaskStartingWithThem() {
+        // kernel_details.csv has Stream ID N/A for the 4 hcom_allReduce_ rows; in trace_view.json an SDMA
+        // task on "Stream 4" starts with each, sometimes 1 ns later (rank 0: CSV 1736408883732241.563,
+        // trace 1736408883732241.564 for hcom_allReduce__586_0_1). All four are on stream 4, none "unknown".
+        QVERIFY(bstest::requireRealdata());
+        QFETCH(QString, rank);
+        auto run = analyze(realRank(rank.toUtf8().constData()));
+        QVERIFY(run);
+        const auto& p = *run->load.profile;
+        int comm = 0;
+        for (const auto& k : p.kernels)
+            if (k.cls == bs::TaskClass::Comm) {
+                ++comm;
+                QCOMPARE(k.stream, 4);
+            }
+        QCOMPARE(comm, 4);
+        QCOMPARE(p.inventory.streamsFromTrace, p.inventory.kernelsWithoutStream);
+        QVERIFY(p.inventory.kernelsWithoutStream >= 4);
+    }
     void exposedCommunicationMatchesTheProfilersNotOverlappedFigure_data() {
         QTest::addColumn<QString>("rank");
         QTest::addColumn<bool>("hasFile"); // communication.json (Level1 only)
