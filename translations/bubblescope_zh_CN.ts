@@ -456,13 +456,13 @@
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="391"/>
-        <source>Profiler cross-check (step_trace_time.csv, µs)</source>
-        <translation>与 profiler 结果交叉核对（step_trace_time.csv，µs）</translation>
+        <source>Figure</source>
+        <translation>指标</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="391"/>
-        <source>Figure</source>
-        <translation>指标</translation>
+        <source>Profiler cross-check (%1, µs)</source>
+        <translation>与 profiler 结果交叉核对（%1，µs）</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="392"/>

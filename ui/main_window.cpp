@@ -7,8 +7,8 @@
 #include "panel_models.h"
 #include "report/anomaly_report.h"
 #include "report/architecture_report.h"
-#include "report/output_target.h"
 #include "report/json_export.h"
+#include "report/output_target.h"
 #include "timeline_widget.h"
 
 #include <QAction>
@@ -388,8 +388,9 @@ void MainWindow::showResults() {
     if (r.crossCheck.available) {
         html += QStringLiteral("<h3>%1</h3><table border=1 cellspacing=0 "
                                "cellpadding=3><tr><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
-                    .arg(tr("Profiler cross-check (step_trace_time.csv, µs)"), tr("Step"), tr("Figure"),
-                         tr("Ours"), tr("Profiler"));
+                    .arg(tr("Profiler cross-check (%1, µs)")
+                             .arg(QString::fromUtf8(bs::crossCheckSourceName(profile_->inventory))),
+                         tr("Step"), tr("Figure"), tr("Ours"), tr("Profiler"));
         for (const auto& row : r.crossCheck.rows)
             for (const auto& f : row.figures)
                 html +=

@@ -47,6 +47,7 @@ class MainWindow : public QMainWindow {
     QTableView* bubbleTable() const { return bubbleTable_; }
     QTabWidget* tabs() const { return tabs_; }
     QTextBrowser* summary() const { return summary_; }
+    QTextBrowser* health() const { return health_; }
     // Writes the chosen export to `path` (atomically); returns an empty string or the error.
     enum class Export { AnomalyJson, AnomalyReport, ArchitectureReport };
     QString exportTo(Export kind, const QString& path) const;

@@ -41,9 +41,10 @@ std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps,
                                  const std::vector<StepMetrics>& metrics, const CrossCheck& cc) {
     std::vector<Finding> out = p.loadFindings;
     const auto& inv = p.inventory;
-    const bool anyCsv = inv.source == "sqlite" || std::any_of(inv.files.begin(), inv.files.end(), [](const InventoryFile& f) {
-        return f.path.size() > 4 && f.path.compare(f.path.size() - 4, 4, ".csv") == 0;
-    });
+    const bool anyCsv =
+        inv.source == "sqlite" || std::any_of(inv.files.begin(), inv.files.end(), [](const InventoryFile& f) {
+            return f.path.size() > 4 && f.path.compare(f.path.size() - 4, 4, ".csv") == 0;
+        });
 
     // Problem 4: empty output folder.
     if (inv.outputDir.empty() || (p.kernels.empty() && !p.hasTrace && !anyCsv)) {
@@ -87,8 +88,8 @@ std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps,
              "columns).",
              std::string("Degraded: stream attribution") +
                  (inv.streamsFromTrace
-                      ? fmt::format(" (streams of {} of {} kernels recovered from the trace)",
-                                    inv.streamsFromTrace, inv.kernelsWithoutStream)
+                      ? fmt::format(" (streams of {} of {} kernels recovered from {})", inv.streamsFromTrace,
+                                    inv.kernelsWithoutStream, streamRecoverySource(inv))
                       : std::string()) +
                  ", variable-shape detection (VARIABLE_SHAPE_SAME_TEMPLATE), PMU compute/memory-bound "
                  "verdicts, per-stream structure blocks.",

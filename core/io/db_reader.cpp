@@ -12,7 +12,9 @@
 namespace bs {
 
 bool isProfilerDbName(std::string_view n) {
-    auto ends = [&](std::string_view s) { return n.size() >= s.size() && n.substr(n.size() - s.size()) == s; };
+    auto ends = [&](std::string_view s) {
+        return n.size() >= s.size() && n.substr(n.size() - s.size()) == s;
+    };
     return ends(".db") && (n.rfind("ascend_pytorch_profiler", 0) == 0 || n.rfind("msprof_", 0) == 0);
 }
 
@@ -27,8 +29,10 @@ StrId DbReader::sid(const SqliteQuery& q, int col) {
 }
 
 StrId DbReader::sidOf(std::int64_t id) {
-    const std::uint64_t hi = static_cast<std::uint64_t>(id) >> 28, lo = static_cast<std::uint64_t>(id) & 0xFFFFFFF;
-    if (id >= 0 && hi < strBuckets_.size() && lo < strBuckets_[hi].size() && strBuckets_[hi][lo]) return strBuckets_[hi][lo];
+    const std::uint64_t hi = static_cast<std::uint64_t>(id) >> 28,
+                        lo = static_cast<std::uint64_t>(id) & 0xFFFFFFF;
+    if (id >= 0 && hi < strBuckets_.size() && lo < strBuckets_[hi].size() && strBuckets_[hi][lo])
+        return strBuckets_[hi][lo];
     auto it = strSparse_.find(id);
     if (it != strSparse_.end()) return it->second;
     // An id STRING_IDS does not hold (or no STRING_IDS at all): the id itself stands for the name, so equal
@@ -139,7 +143,8 @@ void DbReader::readStrings(const SqliteDb& db) {
             continue;
         }
         const StrId s = prof_.strings.intern(q->text(1));
-        const std::uint64_t hi = static_cast<std::uint64_t>(id) >> 28, lo = static_cast<std::uint64_t>(id) & 0xFFFFFFF;
+        const std::uint64_t hi = static_cast<std::uint64_t>(id) >> 28,
+                            lo = static_cast<std::uint64_t>(id) & 0xFFFFFFF;
         // Dense buckets only while they stay dense; anything else goes to the hash map.
         if (id >= 0 && hi < 16 && lo < 4 * (q->rows() + 1024)) {
             if (strBuckets_.size() <= hi) strBuckets_.resize(hi + 1);
@@ -178,10 +183,12 @@ void DbReader::readStepTimes(const SqliteDb& db) {
 
 void DbReader::readTasks(const SqliteDb& db) {
     std::unique_ptr<SqliteQuery> q;
-    if (!select(db, "TASK", {"startNs", "endNs", "globalTaskId", "streamId", "taskType", "connectionId", "deviceId"},
-                3, q)) {
+    if (!select(db, "TASK",
+                {"startNs", "endNs", "globalTaskId", "streamId", "taskType", "connectionId", "deviceId"}, 3,
+                q)) {
         sink_.add({"db_no_tasks", Severity::Error, db.path(), -1, -1,
-                   fmt::format("{} has no readable TASK table.", std::filesystem::path(db.path()).filename().string()),
+                   fmt::format("{} has no readable TASK table.",
+                               std::filesystem::path(db.path()).filename().string()),
                    "No device task, hence no kernel and no bubble, can be read from this export.",
                    "Export again with the profiler (export_type=db), or export the text files "
                    "(export_type=text: kernel_details.csv, trace_view.json).",
@@ -191,7 +198,8 @@ void DbReader::readTasks(const SqliteDb& db) {
     while (q->next() && !cancelled()) {
         TaskRow t;
         std::int64_t s = 0, e = 0, v = 0;
-        if (!q->integer(0, s) || !q->integer(1, e) || !plausibleStart(s) || e < s || !plausibleDuration(e - s)) {
+        if (!q->integer(0, s) || !q->integer(1, e) || !plausibleStart(s) || e < s ||
+            !plausibleDuration(e - s)) {
             badValue(db, "TASK", "startNs/endNs", q->rows(), *q, q->integer(0, s) ? 1 : 0,
                      "integer ns times with endNs >= startNs (at most 1000 s apart)");
             continue;
@@ -212,8 +220,8 @@ void DbReader::readTasks(const SqliteDb& db) {
 void DbReader::readComputeInfo(const SqliteDb& db) {
     std::unique_ptr<SqliteQuery> q;
     if (!select(db, "COMPUTE_TASK_INFO",
-                {"globalTaskId", "name", "opType", "taskType", "inputShapes", "inputDataTypes", "outputShapes",
-                 "outputDataTypes", "blockDim", "waitNs"},
+                {"globalTaskId", "name", "opType", "taskType", "inputShapes", "inputDataTypes",
+                 "outputShapes", "outputDataTypes", "blockDim", "waitNs"},
                 2, q))
         return;
     const StrId na = prof_.strings.intern("N/A");
@@ -241,7 +249,8 @@ void DbReader::readComputeInfo(const SqliteDb& db) {
             if (q->integer(9, v) && plausibleDuration(v))
                 c.wait = v;
             else
-                badValue(db, "COMPUTE_TASK_INFO", "waitNs", q->rows(), *q, 9, "an integer ns wait (0 … 1000 s)");
+                badValue(db, "COMPUTE_TASK_INFO", "waitNs", q->rows(), *q, 9,
+                         "an integer ns wait (0 … 1000 s)");
         }
         computeByTask_.emplace(gid, static_cast<std::uint32_t>(compute_.size()));
         compute_.push_back(c);
@@ -263,12 +272,13 @@ void DbReader::readPlaneTasks(const SqliteDb& db) {
 
 void DbReader::readCommOps(const SqliteDb& db) {
     std::unique_ptr<SqliteQuery> q;
-    if (!select(db, "COMMUNICATION_OP", {"opName", "startNs", "endNs", "connectionId", "groupName", "opType", "waitNs"},
-                3, q))
+    if (!select(db, "COMMUNICATION_OP",
+                {"opName", "startNs", "endNs", "connectionId", "groupName", "opType", "waitNs"}, 3, q))
         return;
     while (q->next() && !cancelled()) {
         std::int64_t s = 0, e = 0, v = 0;
-        if (!q->integer(1, s) || !q->integer(2, e) || !plausibleStart(s) || e < s || !plausibleDuration(e - s)) {
+        if (!q->integer(1, s) || !q->integer(2, e) || !plausibleStart(s) || e < s ||
+            !plausibleDuration(e - s)) {
             badValue(db, "COMMUNICATION_OP", "startNs/endNs", q->rows(), *q, q->integer(1, s) ? 2 : 1,
                      "integer ns times with endNs >= startNs (at most 1000 s apart)");
             continue;
@@ -281,23 +291,25 @@ void DbReader::readCommOps(const SqliteDb& db) {
         c.group = sid(*q, 4);
         c.opType = sid(*q, 5);
         if (q->integer(6, v) && plausibleDuration(v)) c.wait = v;
-        if (c.connectionId >= 0) commByConnection_.emplace(c.connectionId, static_cast<std::uint32_t>(commOps_.size()));
+        if (c.connectionId >= 0)
+            commByConnection_.emplace(c.connectionId, static_cast<std::uint32_t>(commOps_.size()));
         commOps_.push_back(c);
     }
     endTable(db, "COMMUNICATION_OP", *q);
 }
 
-
 // Sorts `v`, the concatenation of runs ending at `ends` (ascending; the last is v.size()): each run only if
 // it is not sorted yet, then the runs are merged — O(n) for rows already in time order.
-template <typename T, typename Less> void sortRuns(std::vector<T>& v, std::vector<std::size_t> ends, Less less) {
+template <typename T, typename Less>
+void sortRuns(std::vector<T>& v, std::vector<std::size_t> ends, Less less) {
     std::size_t from = 0;
     for (std::size_t& e : ends) {
         e = std::clamp(e, from, v.size());
         if (!std::is_sorted(v.begin() + static_cast<long>(from), v.begin() + static_cast<long>(e), less))
             std::sort(v.begin() + static_cast<long>(from), v.begin() + static_cast<long>(e), less);
         if (from > 0)
-            std::inplace_merge(v.begin(), v.begin() + static_cast<long>(from), v.begin() + static_cast<long>(e), less);
+            std::inplace_merge(v.begin(), v.begin() + static_cast<long>(from),
+                               v.begin() + static_cast<long>(e), less);
         from = e;
     }
     if (from < v.size()) std::sort(v.begin(), v.end(), less); // not reached: the last end is v.size()
@@ -313,11 +325,13 @@ const char* dbTableEffect(const std::string& t) {
     if (t == "TASK_PMU_INFO") return "no PMU figures: compute/memory-bound verdicts are unavailable.";
     if (t == "PYTORCH_API") return "no PyTorch host ops: bubbles cannot be attributed to host activity.";
     if (t == "CANN_API") return "no CANN host calls (launches, synchronisation) as host evidence.";
-    if (t == "CONNECTION_IDS" || t == "connectionCats") return "host ops are not linked to the kernels they launched.";
+    if (t == "CONNECTION_IDS" || t == "connectionCats")
+        return "host ops are not linked to the kernels they launched.";
     if (t == "STEP_TIME") return "step markers come from PYTORCH_API alone.";
     if (t == "OVERLAP_ANALYSIS") return "the profiler's Overlap Analysis lanes are not shown.";
     if (t == "StepTraceTime") return "there is no profiler cross-check.";
-    if (t == "CommAnalyzerTime") return "communication wait / transit / synchronisation per collective are missing.";
+    if (t == "CommAnalyzerTime")
+        return "communication wait / transit / synchronisation per collective are missing.";
     if (t == "CommAnalyzerBandwidth") return "collectives have no transit sizes.";
     return "its data is missing.";
 }
@@ -385,11 +399,12 @@ void DbReader::buildKernelsAndDeviceEvents() {
         const auto stream = static_cast<std::uint64_t>(t.stream < 0 ? 0 : t.stream);
         e.lane = lane(pid, stream, LaneKind::Device, [&] {
             nameProcess(pid, "Ascend Hardware", "NPU", 13);
-            prof_.threads[{pid, stream}] = {fmt::format("Stream {}", stream), static_cast<std::int64_t>(stream)};
+            prof_.threads[{pid, stream}] = {fmt::format("Stream {}", stream),
+                                            static_cast<std::int64_t>(stream)};
         });
         auto ci = t.globalTaskId >= 0 ? computeByTask_.find(t.globalTaskId) : computeByTask_.end();
         e.name = ci != computeByTask_.end() ? compute_[ci->second].name
-                                             : (isComm ? commOps_[comm->second].name : t.taskType);
+                                            : (isComm ? commOps_[comm->second].name : t.taskType);
         prof_.deviceEvents.push_back(e);
         if (t.connectionId >= 0) taskEnds_.emplace_back(t.connectionId, e.lane, t.start);
         if (ci != computeByTask_.end()) {
@@ -428,7 +443,8 @@ void DbReader::buildKernelsAndDeviceEvents() {
         e.dur = c.end - c.start;
         e.lane = lane(pid, idx, LaneKind::Hccl, [&] {
             nameProcess(pid, "HCCL", "NPU", 15);
-            prof_.threads[{pid, idx}] = {fmt::format("Group {} Communication", idx), static_cast<std::int64_t>(idx)};
+            prof_.threads[{pid, idx}] = {fmt::format("Group {} Communication", idx),
+                                         static_cast<std::int64_t>(idx)};
         });
         e.name = c.name;
         prof_.hcclEvents.push_back(e);
@@ -453,8 +469,9 @@ struct PmuRead {
     bool anyNonZero = false;
 };
 
-static void readPmuTable(const std::string& path, const std::unordered_map<std::int64_t, std::uint32_t>& kernelByTask,
-                  const LoadControl& control, PmuRead& out) {
+static void readPmuTable(const std::string& path,
+                         const std::unordered_map<std::int64_t, std::uint32_t>& kernelByTask,
+                         const LoadControl& control, PmuRead& out) {
     SqliteDb db(path);
     if (!db.ok() || !db.hasTable("TASK_PMU_INFO")) return;
     out.present = true;
@@ -488,7 +505,8 @@ static void readPmuTable(const std::string& path, const std::unordered_map<std::
         if ((type != SqliteQuery::Type::Integer && type != SqliteQuery::Type::Real) || !(v >= 0) ||
             v > static_cast<double>(std::numeric_limits<float>::max())) {
             if (out.bad++ == 0)
-                out.badExample = fmt::format("row {} holds '{}'", q.rows(), std::string(q.text(2).substr(0, 40)));
+                out.badExample =
+                    fmt::format("row {} holds '{}'", q.rows(), std::string(q.text(2).substr(0, 40)));
             continue;
         }
         if (name != lastName) {
@@ -539,18 +557,19 @@ void DbReader::applyPmu(const SqliteDb& db) {
         return;
     }
     if (!r.missingColumn.empty()) {
-        sink_.add({"db_table_unusable", Severity::Warning, db.path(), -1, -1,
-                   fmt::format("Table TASK_PMU_INFO of {} has no column '{}'.", name, r.missingColumn),
-                   std::string("Table TASK_PMU_INFO is not read; ") + dbTableEffect("TASK_PMU_INFO"),
-                   "The file was written by an unknown profiler version or was edited: export it again with the "
-                   "profiler (export_type=db) or export the text files (export_type=text).",
-                   "collection-problems.md#sqlite-export"});
+        sink_.add(
+            {"db_table_unusable", Severity::Warning, db.path(), -1, -1,
+             fmt::format("Table TASK_PMU_INFO of {} has no column '{}'.", name, r.missingColumn),
+             std::string("Table TASK_PMU_INFO is not read; ") + dbTableEffect("TASK_PMU_INFO"),
+             "The file was written by an unknown profiler version or was edited: export it again with the "
+             "profiler (export_type=db) or export the text files (export_type=text).",
+             "collection-problems.md#sqlite-export"});
         return;
     }
     if (!r.error.empty() && !cancelled_)
         sink_.add({"db_read_error", Severity::Error, db.path(), -1, -1,
-                   fmt::format("Reading table TASK_PMU_INFO of {} stopped after {} row(s): {}.", name, r.tableRows,
-                               r.error),
+                   fmt::format("Reading table TASK_PMU_INFO of {} stopped after {} row(s): {}.", name,
+                               r.tableRows, r.error),
                    std::string("The rows before the error are kept; the rest of TASK_PMU_INFO is missing: ") +
                        dbTableEffect("TASK_PMU_INFO"),
                    "The file is damaged (cut while being copied or written): copy it again from the machine "
@@ -558,8 +577,8 @@ void DbReader::applyPmu(const SqliteDb& db) {
                    "collection-problems.md#sqlite-export"});
     tablesRead_.emplace_back(name + ":TASK_PMU_INFO", r.tableRows);
     if (r.bad)
-        bad_.push_back({db.path(), "TASK_PMU_INFO", "value", r.badExample, "a non-negative number that fits a float",
-                        r.bad});
+        bad_.push_back({db.path(), "TASK_PMU_INFO", "value", r.badExample,
+                        "a non-negative number that fits a float", r.bad});
     // Column names as kernel_details writes them: times carry their unit (aic_mac_time → aic_mac_time(us));
     // the totals are kernel_details' aicore_time(us) / aiv_time(us).
     PmuTable& pmu = prof_.pmu;
@@ -581,7 +600,8 @@ void DbReader::applyPmu(const SqliteDb& db) {
         sink_.add({"pmu_all_zero", Severity::Warning, db.path(), -1, -1,
                    "Every PMU value (aic_*/aiv_*) of table TASK_PMU_INFO is zero.",
                    "Compute-bound / memory-bound verdicts are unavailable.",
-                   "Collect with Level1 and aic_metrics=PipeUtilization (see collection-problems.md, \"Level0 kernel table\").",
+                   "Collect with Level1 and aic_metrics=PipeUtilization (see collection-problems.md, "
+                   "\"Level0 kernel table\").",
                    "collection-problems.md#level0-kernel-table"});
     pmu_.reset();
 }
@@ -616,22 +636,23 @@ void DbReader::finish() {
         return a.phase < b.phase;
     });
     for (const auto& b : bad_)
-        sink_.add({"db_bad_value", Severity::Warning, b.file, -1, -1,
-                   fmt::format("{} row(s) of table {} in {} have an unexpected value in column {} (expected {}; "
-                               "first: {}).",
-                               b.count, b.table, std::filesystem::path(b.file).filename().string(), b.column,
-                               b.expected, b.example),
-                   "Those rows are skipped (or that value is left out); the other rows are read.",
-                   "The file was edited or written by an unknown profiler version: export it again with the "
-                   "profiler.",
-                   "collection-problems.md#sqlite-export"});
+        sink_.add(
+            {"db_bad_value", Severity::Warning, b.file, -1, -1,
+             fmt::format("{} row(s) of table {} in {} have an unexpected value in column {} (expected {}; "
+                         "first: {}).",
+                         b.count, b.table, std::filesystem::path(b.file).filename().string(), b.column,
+                         b.expected, b.example),
+             "Those rows are skipped (or that value is left out); the other rows are read.",
+             "The file was edited or written by an unknown profiler version: export it again with the "
+             "profiler.",
+             "collection-problems.md#sqlite-export"});
     auto& inv = prof_.inventory;
     inv.source = "sqlite";
     inv.kernelSource = prof_.kernels.empty() ? KernelSource::None : KernelSource::SqliteTasks;
     inv.kernelSourceFile = files_.profilerDb;
     inv.kernelDetailsLevel.clear();
     for (const auto& [t, n] : tablesRead_)
-        inv.dbTablesRead.push_back(fmt::format("{} ({} rows)", t, n));
+        inv.dbTablesRead.push_back(fmt::format("{} ({} row{})", t, n, n == 1 ? "" : "s"));
     inv.dbTablesMissing = tablesMissing_;
     inv.traceEventCount += prof_.hostEvents.size() + prof_.deviceEvents.size() + prof_.hcclEvents.size() +
                            prof_.overlapEvents.size() + prof_.flows.size();
@@ -642,43 +663,47 @@ void DbReader::finish() {
     std::string read;
     for (const auto& r : inv.dbTablesRead)
         read += (read.empty() ? "" : ", ") + r;
-    sink_.add({"db_source", Severity::Info, files_.profilerDb, -1, -1,
-               fmt::format("Read the SQLite export (no text export is used): tables {}.", read.empty() ? "none" : read),
-               missing.empty()
-                   ? std::string("Kernels, host activity, step markers and the profiler's own step breakdown come "
-                                 "from these tables.")
-                   : fmt::format("Expected tables not found: {}. What they hold is missing from the analysis "
-                                 "(see collection-problems.md, \"SQLite export\").",
-                                 missing),
-               "Nothing to fix: this is the profiler's database export. Text files (export_type=text) are read "
-               "instead when present.",
-               "collection-problems.md#sqlite-export"});
+    sink_.add(
+        {"db_source", Severity::Info, files_.profilerDb, -1, -1,
+         fmt::format("Read the SQLite export (no text export is used): tables {}.",
+                     read.empty() ? "none" : read),
+         missing.empty()
+             ? std::string("Kernels, host activity, step markers and the profiler's own step breakdown come "
+                           "from these tables.")
+             : fmt::format("Expected tables not found: {}. What they hold is missing from the analysis "
+                           "(see collection-problems.md, \"SQLite export\").",
+                           missing),
+         "Nothing to fix: this is the profiler's database export. Text files (export_type=text) are read "
+         "instead when present.",
+         "collection-problems.md#sqlite-export"});
 }
 
 DbReadResult DbReader::run() {
     SqliteDb db(files_.profilerDb);
     if (!db.ok()) {
-        sink_.add({"db_unreadable", Severity::Error, files_.profilerDb, -1, -1,
-                   fmt::format("{} cannot be read as a SQLite database: {}.",
-                               std::filesystem::path(files_.profilerDb).filename().string(), db.error()),
-                   "Nothing is read from it (no kernels, host activity or step markers).",
-                   "The file is not a complete database (cut while being copied, or not the profiler's): copy it "
-                   "again from the machine that collected it, or export again (export_type=db or text).",
-                   "collection-problems.md#sqlite-export"});
+        sink_.add(
+            {"db_unreadable", Severity::Error, files_.profilerDb, -1, -1,
+             fmt::format("{} cannot be read as a SQLite database: {}.",
+                         std::filesystem::path(files_.profilerDb).filename().string(), db.error()),
+             "Nothing is read from it (no kernels, host activity or step markers).",
+             "The file is not a complete database (cut while being copied, or not the profiler's): copy it "
+             "again from the machine that collected it, or export again (export_type=db or text).",
+             "collection-problems.md#sqlite-export"});
         return res_;
     }
     res_.ok = true;
     if (db.truncated()) {
         std::error_code ec;
         const auto size = std::filesystem::file_size(files_.profilerDb, ec);
-        sink_.add({"db_truncated", Severity::Error, files_.profilerDb, -1, ec ? -1 : static_cast<long long>(size),
-                   fmt::format("{} is cut: it ends at byte {} although its header counts more pages.",
-                               std::filesystem::path(files_.profilerDb).filename().string(), ec ? 0 : size),
-                   "Each table is read up to the cut; the tables that reach past it are named below with the rows "
-                   "kept. Bubbles near the missing rows are not trustworthy.",
-                   "The file was copied or written incompletely: copy it again from the machine that collected "
-                   "it, or export again with the profiler.",
-                   "collection-problems.md#sqlite-export"});
+        sink_.add(
+            {"db_truncated", Severity::Error, files_.profilerDb, -1, ec ? -1 : static_cast<long long>(size),
+             fmt::format("{} is cut: it ends at byte {} although its header counts more pages.",
+                         std::filesystem::path(files_.profilerDb).filename().string(), ec ? 0 : size),
+             "Each table is read up to the cut; the tables that reach past it are named below with the rows "
+             "kept. Bubbles near the missing rows are not trustworthy.",
+             "The file was copied or written incompletely: copy it again from the machine that collected "
+             "it, or export again with the profiler.",
+             "collection-problems.md#sqlite-export"});
     }
     msprof_ = std::filesystem::path(files_.profilerDb).filename().string().rfind("msprof_", 0) == 0;
     readStrings(db);
@@ -712,7 +737,8 @@ DbReadResult DbReader::run() {
 
 } // namespace dbimpl
 
-DbReadResult readSqliteExport(const DbFiles& files, Profile& prof, FindingSink& sink, const LoadControl& control) {
+DbReadResult readSqliteExport(const DbFiles& files, Profile& prof, FindingSink& sink,
+                              const LoadControl& control) {
     return dbimpl::DbReader(files, prof, sink, control).run();
 }
 

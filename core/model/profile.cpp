@@ -2,6 +2,14 @@
 
 namespace bs {
 
+const char* crossCheckSourceName(const Inventory& inv) {
+    return inv.source == "sqlite" ? "analysis.db StepTraceTime" : "step_trace_time.csv";
+}
+
+const char* streamRecoverySource(const Inventory& inv) {
+    return inv.source == "sqlite" ? "their TASK rows" : "the trace";
+}
+
 const char* kernelSourceName(KernelSource s) {
     switch (s) {
     case KernelSource::None:

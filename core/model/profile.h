@@ -15,6 +15,11 @@ namespace bs {
 
 enum class KernelSource { None, KernelDetails, OpSummary, TaskTime, TraceDevice, SqliteTasks };
 const char* kernelSourceName(KernelSource s);
+struct Inventory;
+// Where the profiler's own step breakdown came from: "step_trace_time.csv" or "analysis.db StepTraceTime".
+const char* crossCheckSourceName(const Inventory& inv);
+// Where kernels without a Stream ID got theirs: "the trace" or "their TASK rows" (SQLite export).
+const char* streamRecoverySource(const Inventory& inv);
 
 struct Kernel {
     TimeNs start = 0;

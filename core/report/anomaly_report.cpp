@@ -493,8 +493,8 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
     for (const auto& n : a.notes)
         out("- {}\n", esc(n));
     if (r.crossCheck.available) {
-        out("\nProfiler cross-check (step_trace_time.csv): {} mismatch(es) over {} step(s).\n",
-            r.crossCheck.mismatches, r.crossCheck.rows.size());
+        out("\nProfiler cross-check ({}): {} mismatch(es) over {} step(s).\n",
+            crossCheckSourceName(p.inventory), r.crossCheck.mismatches, r.crossCheck.rows.size());
     }
     out("\nLimitations: CANN documents a kernel's Wait Time as the gap since the previous task on its "
         "stream, so a large wait "

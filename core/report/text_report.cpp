@@ -68,9 +68,10 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
     o += fmt::format(
         "  Kernel source: {}{}{}\n", kernelSourceName(inv.kernelSource),
         inv.kernelDetailsLevel.empty() ? "" : fmt::format(" ({} header)", term(inv.kernelDetailsLevel)),
-        inv.kernelsWithoutStream ? fmt::format("; {} kernels had no Stream ID, {} recovered from the trace",
-                                               inv.kernelsWithoutStream, inv.streamsFromTrace)
-                                 : std::string());
+        inv.kernelsWithoutStream
+            ? fmt::format("; {} kernels had no Stream ID, {} recovered from {}", inv.kernelsWithoutStream,
+                          inv.streamsFromTrace, streamRecoverySource(inv))
+            : std::string());
     if (inv.kernelsTaskTypeFromTrace)
         o += fmt::format("  Task types taken from the trace for {} kernels (kernel table had none)\n",
                          inv.kernelsTaskTypeFromTrace);
@@ -137,7 +138,7 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
     }
     o += communicationText(r);
     if (r.crossCheck.available) {
-        o += "\n== Profiler cross-check (step_trace_time.csv, us)\n";
+        o += fmt::format("\n== Profiler cross-check ({}, us)\n", crossCheckSourceName(p.inventory));
         for (const auto& row : r.crossCheck.rows) {
             if (!row.matched) {
                 o += fmt::format("  step {}: no row in step_trace_time.csv\n", row.stepId);

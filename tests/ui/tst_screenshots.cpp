@@ -100,6 +100,21 @@ class TstScreenshots : public QObject {
         QVERIFY(text.contains(QStringLiteral("They lower the confidence (now ")));
         shoot(w, QStringLiteral("06_cut_trace_summary.png"));
     }
+    void aDatabaseExportSaysWhichTablesItRead() {
+        // The real L1 rank 0 exported as SQLite only: the Health tab names the tables read, the Summary's
+        // cross-check names analysis.db.
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(load(w, QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp_db/level1/rank0_ascend_pt"), false));
+        QVERIFY(w.summary()->toPlainText().contains(QStringLiteral("Profiler cross-check (analysis.db StepTraceTime, µs)")));
+        w.tabs()->setCurrentIndex(5);
+        const QString health = w.health()->toPlainText();
+        QVERIFY2(health.contains(QStringLiteral("db_source")), qPrintable(health));
+        QVERIFY(health.contains(QStringLiteral("ascend_pytorch_profiler_0.db:TASK (552 rows)")));
+        QVERIFY(health.contains(QStringLiteral("analysis.db:StepTraceTime (1 row)")));
+        shoot(w, QStringLiteral("07_db_export_health.png"));
+    }
     void chineseUi() {
         QTranslator tr;
         QVERIFY(tr.load(QStringLiteral(BS_QM_FILE)));
