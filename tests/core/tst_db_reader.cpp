@@ -129,7 +129,7 @@ class TstDbReader : public QObject {
         const bs::Finding* src = finding(run, "db_source");
         QVERIFY(src);
         QVERIFY(src->seen.find("TASK (5") != std::string::npos);
-        QVERIFY(src->seen.find("analysis.db:StepTraceTime (1 rows)") != std::string::npos);
+        QVERIFY(src->seen.find("analysis.db:StepTraceTime (1 row)") != std::string::npos);
     }
 
     // Hand-written golden figures of L1 rank 0 (analysis.db StepTraceTime, step 50, in µs: free 25258.144,
