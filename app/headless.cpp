@@ -2,6 +2,8 @@
 
 #include "analysis/analysis_run.h"
 #include "analysis/rulebook.h"
+#include "cluster/cluster_analysis.h"
+#include "cluster/cluster_report.h"
 #include "io/discovery.h"
 #include "io/file_buffer.h"
 #include "io/profile_loader.h"
@@ -17,7 +19,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <new>
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -42,6 +46,8 @@ void usage(std::FILE* to) {
         "  --rules FILE    override analysis thresholds from a JSON object (see the report's\n"
         "                  \"Thresholds used\" table for the names and defaults)\n"
         "  --format text|json  what to print on standard output (default text)\n"
+        "  --cluster-json FILE, --cluster-report FILE  several ranks: the cluster comparison (JSON,\n"
+        "                  Markdown)\n"
         "  --source db|text    which export to read when a folder holds both the text files and the\n"
         "                  SQLite export (.db); default: text when present, else the .db\n"
         "  --               end of options (for a PATH that starts with '-')\n"
@@ -51,13 +57,17 @@ void usage(std::FILE* to) {
         "Several ranks: each file gets the rank's name before its extension (out.json →\n"
         "out.level0_rank0_ascend_pt.json; --arch DIR: model_architecture_report_<rank>.md), made unique;\n"
         "a stream receives every rank in turn; --format json prints one document\n"
-        "{\"ranks\": [{\"label\", \"folder\", \"analysis\" | \"error\"}, …]}.\n"
+        "{\"ranks\": [{\"label\", \"folder\", \"analysis\" | \"error\"}, …], \"cluster\": {…}}.\n"
+        "  The ranks are also compared (slow ranks, collectives, step x rank table): the text output ends\n"
+        "  with a Cluster section, the one JSON document has \"cluster\", a shared report stream ends with it;\n"
+        "  --cluster-json FILE writes {\"cluster\": {…}} and --cluster-report FILE its Markdown.\n"
         "Exit status: 0 ok, 2 usage error, 3 no profiling data / unreadable, 4 output not written.\n",
         to);
 }
 
 struct Options {
     std::string path, rulesFile, format = "text";
+    std::string clusterJson, clusterReport; // --cluster-json / --cluster-report (empty: not asked for)
     bs::DataSource source = bs::DataSource::Auto;
     bool formatGiven = false;
     std::vector<bs::OutputRequest> outputs; // in the order --json, --report, --arch
@@ -68,7 +78,8 @@ enum Output { kJson, kReport, kArch };
 // Reads argv into `o`; returns an exit code when the command must stop here.
 std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     std::map<std::string, std::optional<std::string>> values{
-        {"--json", {}}, {"--report", {}}, {"--arch", {}}, {"--rules", {}}, {"--format", {}}, {"--source", {}}};
+        {"--json", {}},   {"--report", {}}, {"--arch", {}}, {"--rules", {}}, {"--format", {}}, {"--source", {}},
+        {"--cluster-json", {}}, {"--cluster-report", {}}};
     bool optionsEnded = false;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
@@ -130,6 +141,8 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
         o.source = v == "db" ? bs::DataSource::Db : bs::DataSource::Text;
     }
     o.rulesFile = values["--rules"].value_or("");
+    o.clusterJson = values["--cluster-json"].value_or("");
+    o.clusterReport = values["--cluster-report"].value_or("");
     // Always three requests (an empty one is not written), so kJson/kReport/kArch index them.
     o.outputs = {{"--json", "the JSON", values["--json"].value_or(""), false},
                  {"--report", "the report", values["--report"].value_or(""), false},
@@ -190,8 +203,11 @@ class AnalyzeRun {
         for (std::size_t r = 0; r < ranks_.size(); ++r)
             analysed += analyseRank(r) ? 1 : 0;
         if (analysed == 0) return kExitNoData;
+        compareRanks();
         writeSharedOutputs();
-        if (printing_ && o_.format == "json" && several_) out_.put(bs::renderRanksJson(shared_.ranksJson));
+        if (printing_ && o_.format == "json" && several_)
+            out_.put(bs::renderRanksJson(shared_.ranksJson, clusterJson_));
+        if (printing_ && o_.format == "text" && clusterRan_) out_.put(bs::renderClusterText(cluster_));
         if (const int e = out_.finish(); e != 0) {
             std::fprintf(stderr, "bubblescope: cannot write to standard output: %s\n", std::strerror(e));
             exitCode_ = kExitWriteFailed;
@@ -239,6 +255,7 @@ class AnalyzeRun {
             noteFailure(r, failure);
             return false;
         }
+        if (several_ && bs::isRankFolder(rank)) summaries_.push_back(bs::summarizeRank(rank, profile, result));
         if (keepsRanksJson()) shared_.ranksJson.push_back({rank.label, rank.root, json, {}});
         if (printing_) {
             if (o_.format == "json" && !several_)
@@ -254,6 +271,7 @@ class AnalyzeRun {
 
     void noteFailure(std::size_t r, const std::string& failure) {
         if (!several_) return;
+        if (bs::isRankFolder(ranks_[r])) summaries_.push_back(bs::failedRank(ranks_[r], failure));
         if (keepsRanksJson()) shared_.ranksJson.push_back({ranks_[r].label, ranks_[r].root, {}, failure});
         for (Output q : {kReport, kArch}) {
             const std::size_t o = plan_.forRank[r][q];
@@ -278,10 +296,47 @@ class AnalyzeRun {
         }
     }
 
+    // Several ranks of one collection: compare their summaries (each rank's model is already freed).
+    void compareRanks() {
+        if (summaries_.size() < 2) return;
+        std::error_code ec;
+        std::filesystem::path parent(o_.path);
+        if (!std::filesystem::is_directory(parent, ec)) parent = parent.parent_path();
+        cluster_ = bs::analyzeCluster(std::move(summaries_), parent.string());
+        clusterRan_ = true;
+        clusterJson_ = bs::renderClusterJson(cluster_);
+        const std::string markdown = bs::renderClusterMarkdown(cluster_);
+        // A shared report stream gets the cluster last; --cluster-json / --cluster-report get their own file.
+        const std::size_t o = plan_.forRank.empty() ? bs::OutputPlan::kNone : plan_.forRank[0][kReport];
+        if (o != bs::OutputPlan::kNone && plan_.outputs[o].shared) appendMarkdown(o, markdown);
+        writeCluster(o_.clusterJson, "the cluster JSON", "{\n  \"cluster\": " + indented(clusterJson_) + "\n}\n");
+        writeCluster(o_.clusterReport, "the cluster report", markdown);
+    }
+
+    void writeCluster(const std::string& given, const char* what, const std::string& content) {
+        if (given.empty()) return;
+        const std::string err = bs::writeOutput(given, content);
+        if (!err.empty()) {
+            std::fprintf(stderr, "bubblescope: %s was not written: %s\n", what, bs::term(err).c_str());
+            exitCode_ = kExitWriteFailed;
+        } else {
+            std::fprintf(stderr, "bubblescope: wrote %s\n", bs::term(given).c_str());
+        }
+    }
+
+    static std::string indented(const std::string& doc) {
+        std::string out;
+        for (char ch : doc) {
+            out += ch;
+            if (ch == '\n') out += "  ";
+        }
+        return out;
+    }
+
     void writeSharedOutputs() {
         for (std::size_t o = 0; o < plan_.outputs.size(); ++o) {
             if (!plan_.outputs[o].shared) continue;
-            write(o, plan_.outputs[o].request == kJson ? bs::renderRanksJson(shared_.ranksJson)
+            write(o, plan_.outputs[o].request == kJson ? bs::renderRanksJson(shared_.ranksJson, clusterJson_)
                                                        : shared_.markdown[o]);
         }
     }
@@ -306,8 +361,46 @@ class AnalyzeRun {
     const bool printing_; // false when an output is standard output itself
     StandardOutput out_;
     SharedOutputs shared_;
+    std::vector<bs::RankSummary> summaries_; // one per rank folder, kept after its model is freed
+    bs::ClusterResult cluster_;
+    bool clusterRan_ = false;
+    std::string clusterJson_; // empty unless several ranks were compared
     int exitCode_ = kExitOk;
 };
+
+// --cluster-json / --cluster-report: refused before anything is written when unwritable or named twice.
+std::optional<int> checkClusterOutputs(const Options& o, const bs::OutputPlan& plan) {
+    std::vector<std::string> seen;
+    for (const auto& out : plan.outputs)
+        seen.push_back(out.target.identity());
+    for (const auto& [option, given] : {std::pair<const char*, std::string>{"--cluster-json", o.clusterJson},
+                                        std::pair<const char*, std::string>{"--cluster-report", o.clusterReport}}) {
+        if (given.empty()) continue;
+        const bs::OutputTarget t = bs::resolveOutputTarget(given);
+        if (t.kind == bs::OutputTarget::Kind::Refused) {
+            std::fprintf(stderr, "bubblescope analyze: %s %s %s.\n", option, bs::term(given).c_str(), t.refusal.c_str());
+            return kExitUsage;
+        }
+        if (t.kind == bs::OutputTarget::Kind::Descriptor) {
+            std::fprintf(stderr, "bubblescope analyze: %s writes a file or a device; for standard output use "
+                                 "--format json (its document holds \"cluster\").\n", option);
+            return kExitUsage;
+        }
+        const std::string id = t.identity();
+        if (std::find(seen.begin(), seen.end(), id) != seen.end()) {
+            std::fprintf(stderr, "bubblescope analyze: %s and another option name the same output (%s).\n", option,
+                         bs::term(given).c_str());
+            return kExitUsage;
+        }
+        seen.push_back(id);
+        if (const std::string why = bs::knownWriteProblem(t); !why.empty()) {
+            std::fprintf(stderr, "bubblescope: %s %s cannot be written: %s\n", option, bs::term(given).c_str(),
+                         bs::term(why).c_str());
+            return kExitWriteFailed;
+        }
+    }
+    return std::nullopt;
+}
 
 } // namespace
 
@@ -333,6 +426,7 @@ int runAnalyzeCommand(int argc, char** argv) {
             stderr);
         return kExitUsage;
     }
+    if (auto stop = checkClusterOutputs(o, plan)) return *stop;
     if (found.ranks.size() > 1) {
         std::fprintf(stderr, "bubblescope: %zu ranks found under %s:\n", found.ranks.size(), bs::term(o.path).c_str());
         for (const auto& r : found.ranks)

@@ -193,7 +193,7 @@
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="149"/>
-        <location filename="../ui/main_window.cpp" line="431"/>
+        <location filename="../ui/main_window.cpp" line="432"/>
         <source>Health</source>
         <translation>采集健康</translation>
     </message>
@@ -410,7 +410,7 @@
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="367"/>
-        <location filename="../ui/main_window.cpp" line="391"/>
+        <location filename="../ui/main_window.cpp" line="393"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
@@ -455,7 +455,7 @@
         <translation>尾部空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="391"/>
+        <location filename="../ui/main_window.cpp" line="393"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
@@ -465,287 +465,322 @@
         <translation>与 profiler 结果交叉核对（%1，µs）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="392"/>
+        <location filename="../ui/main_window.cpp" line="393"/>
         <source>Ours</source>
         <translation>本工具</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="392"/>
+        <location filename="../ui/main_window.cpp" line="393"/>
         <source>Profiler</source>
         <translation>Profiler</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="403"/>
+        <location filename="../ui/main_window.cpp" line="404"/>
         <source>mismatch</source>
         <translation>不一致</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="412"/>
+        <location filename="../ui/main_window.cpp" line="413"/>
         <source>No finding: the collection looks complete.</source>
         <translation>无发现：采集数据看起来完整。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="423"/>
+        <location filename="../ui/main_window.cpp" line="424"/>
         <source>Effect:</source>
         <translation>影响：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="424"/>
+        <location filename="../ui/main_window.cpp" line="425"/>
         <source>Fix:</source>
         <translation>修复：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="431"/>
+        <location filename="../ui/main_window.cpp" line="432"/>
         <source>Health (%1)</source>
         <translation>采集健康（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="432"/>
+        <location filename="../ui/main_window.cpp" line="433"/>
         <source>Bubbles (%1)</source>
         <translation>空泡（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="441"/>
+        <location filename="../ui/main_window.cpp" line="442"/>
         <source>Per-step device time (ms)</source>
         <translation>每个 step 的设备时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="443"/>
+        <location filename="../ui/main_window.cpp" line="444"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="443"/>
+        <location filename="../ui/main_window.cpp" line="444"/>
         <source>prelaunch</source>
         <translation>下发前空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="443"/>
+        <location filename="../ui/main_window.cpp" line="444"/>
         <source>internal bubbles</source>
         <translation>内部空泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="443"/>
+        <location filename="../ui/main_window.cpp" line="444"/>
         <source>tail</source>
         <translation>尾部空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="469"/>
+        <location filename="../ui/main_window.cpp" line="470"/>
         <source>ms</source>
         <translation>ms</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="477"/>
+        <location filename="../ui/main_window.cpp" line="478"/>
         <source>Top ops by total kernel time (ms)</source>
         <translation>总 kernel 时间最高的算子 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="479"/>
+        <location filename="../ui/main_window.cpp" line="480"/>
         <source>total</source>
         <translation>总计</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="518"/>
+        <location filename="../ui/main_window.cpp" line="516"/>
+        <source>No call stacks collected: the line of code behind this bubble is unknown.</source>
+        <translation>未采集调用栈：无法确定此空泡背后的代码行。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="519"/>
+        <source>No user code in the call stacks of the %1 host events in this window (%2 carry a stack).</source>
+        <translation>此窗口内 %1 个主机事件的调用栈中没有用户代码（%2 个带有调用栈）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="524"/>
+        <source>Your code behind this bubble:</source>
+        <translation>此空泡背后的用户代码：</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="524"/>
+        <source>Line</source>
+        <translation>代码行</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="524"/>
+        <source>Share of window</source>
+        <translation>占窗口比例</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="525"/>
+        <source>Host time (ms)</source>
+        <translation>主机时间 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="525"/>
+        <source>Path to the op</source>
+        <translation>到算子的调用路径</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="542"/>
         <source>step</source>
         <translation>step</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="522"/>
+        <location filename="../ui/main_window.cpp" line="547"/>
         <source>Side</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="522"/>
+        <location filename="../ui/main_window.cpp" line="547"/>
         <source>Kernel</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="522"/>
-        <location filename="../ui/main_window.cpp" line="572"/>
+        <location filename="../ui/main_window.cpp" line="547"/>
+        <location filename="../ui/main_window.cpp" line="597"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="522"/>
+        <location filename="../ui/main_window.cpp" line="547"/>
         <source>Duration (µs)</source>
         <translation>时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="522"/>
+        <location filename="../ui/main_window.cpp" line="547"/>
         <source>Wait (µs)</source>
         <translation>等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="523"/>
-        <location filename="../ui/main_window.cpp" line="573"/>
+        <location filename="../ui/main_window.cpp" line="548"/>
+        <location filename="../ui/main_window.cpp" line="598"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="532"/>
+        <location filename="../ui/main_window.cpp" line="557"/>
         <source>before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="534"/>
+        <location filename="../ui/main_window.cpp" line="559"/>
         <source>device idle</source>
         <translation>设备空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="536"/>
+        <location filename="../ui/main_window.cpp" line="561"/>
         <source>after</source>
         <translation>之后</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="541"/>
+        <location filename="../ui/main_window.cpp" line="566"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="541"/>
+        <location filename="../ui/main_window.cpp" line="566"/>
         <source>sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="542"/>
+        <location filename="../ui/main_window.cpp" line="567"/>
         <source>comm</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="543"/>
+        <location filename="../ui/main_window.cpp" line="568"/>
         <source>parallelism</source>
         <translation>并行度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="546"/>
+        <location filename="../ui/main_window.cpp" line="571"/>
         <source>Host events in the window:</source>
         <translation>窗口内的 Host 事件：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="553"/>
+        <location filename="../ui/main_window.cpp" line="578"/>
         <source>There is no host trace: causes cannot be attributed.</source>
         <translation>没有 Host trace：无法归因。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="555"/>
+        <location filename="../ui/main_window.cpp" line="580"/>
         <source>Candidate causes (possible, not a verdict):</source>
         <translation>候选原因（可能原因，并非结论）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="571"/>
+        <location filename="../ui/main_window.cpp" line="596"/>
         <source>Op type</source>
         <translation>算子类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="574"/>
+        <location filename="../ui/main_window.cpp" line="599"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="575"/>
+        <location filename="../ui/main_window.cpp" line="600"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="576"/>
+        <location filename="../ui/main_window.cpp" line="601"/>
         <source>Wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="577"/>
+        <location filename="../ui/main_window.cpp" line="602"/>
         <source>Block dim</source>
         <translation>Block dim</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="578"/>
+        <location filename="../ui/main_window.cpp" line="603"/>
         <source>Input shapes</source>
         <translation>输入 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="579"/>
+        <location filename="../ui/main_window.cpp" line="604"/>
         <source>Output shapes</source>
         <translation>输出 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="584"/>
+        <location filename="../ui/main_window.cpp" line="609"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="585"/>
-        <location filename="../ui/main_window.cpp" line="586"/>
+        <location filename="../ui/main_window.cpp" line="610"/>
+        <location filename="../ui/main_window.cpp" line="611"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="604"/>
+        <location filename="../ui/main_window.cpp" line="629"/>
         <source>Launched by</source>
         <translation>下发来源</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="607"/>
+        <location filename="../ui/main_window.cpp" line="632"/>
         <source>unknown host event</source>
         <translation>未知 Host 事件</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="641"/>
+        <location filename="../ui/main_window.cpp" line="666"/>
         <source>Range statistics</source>
         <translation>区间统计</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="641"/>
+        <location filename="../ui/main_window.cpp" line="666"/>
         <source>span</source>
         <translation>跨度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="641"/>
+        <location filename="../ui/main_window.cpp" line="666"/>
         <source>busy union</source>
         <translation>忙碌并集</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="642"/>
+        <location filename="../ui/main_window.cpp" line="667"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="642"/>
+        <location filename="../ui/main_window.cpp" line="667"/>
         <source>kernels</source>
         <translation>kernel 数</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="650"/>
+        <location filename="../ui/main_window.cpp" line="675"/>
         <source>Range: %1 ms, busy %2 ms, %3 kernels</source>
         <translation>区间：%1 ms，忙碌 %2 ms，%3 个 kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="668"/>
+        <location filename="../ui/main_window.cpp" line="693"/>
         <source>Nothing is loaded.</source>
         <translation>尚未加载数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="685"/>
+        <location filename="../ui/main_window.cpp" line="710"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="685"/>
+        <location filename="../ui/main_window.cpp" line="710"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="686"/>
+        <location filename="../ui/main_window.cpp" line="711"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="690"/>
-        <location filename="../ui/main_window.cpp" line="704"/>
+        <location filename="../ui/main_window.cpp" line="715"/>
+        <location filename="../ui/main_window.cpp" line="729"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="691"/>
-        <location filename="../ui/main_window.cpp" line="705"/>
+        <location filename="../ui/main_window.cpp" line="716"/>
+        <location filename="../ui/main_window.cpp" line="730"/>
         <source>The file was not written; nothing was changed.
 
 %1</source>
@@ -754,17 +789,17 @@
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="693"/>
+        <location filename="../ui/main_window.cpp" line="718"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="697"/>
+        <location filename="../ui/main_window.cpp" line="722"/>
         <source>Export all to folder</source>
         <translation>全部导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="710"/>
+        <location filename="../ui/main_window.cpp" line="735"/>
         <source>Exported %1 files to %2</source>
         <translation>已导出 %1 个文件到 %2</translation>
     </message>

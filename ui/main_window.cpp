@@ -507,6 +507,29 @@ void MainWindow::showResults() {
     lay->addWidget(opsView);
 }
 
+// The lines of the user's code behind a window (core stack evidence), shown first in the inspector.
+QString MainWindow::userLinesHtml(const BubbleWindow& w) const {
+    const auto& st = w.stacks;
+    if (!w.evidence.hostTraceExists) return {};
+    if (!st.collected)
+        return QStringLiteral("<p><i>%1</i></p>")
+            .arg(tr("No call stacks collected: the line of code behind this bubble is unknown."));
+    if (st.userFrames.empty())
+        return QStringLiteral("<p><i>%1</i></p>")
+            .arg(tr("No user code in the call stacks of the %1 host events in this window (%2 carry a stack).")
+                     .arg(st.eventsInWindow)
+                     .arg(st.eventsWithStack));
+    QString h = QStringLiteral("<p><b>%1</b></p><table border=1 cellspacing=0 cellpadding=2>"
+                               "<tr><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
+                    .arg(tr("Your code behind this bubble:"), tr("Line"), tr("Share of window"),
+                         tr("Host time (ms)"), tr("Path to the op"));
+    for (const auto& l : st.userFrames)
+        h += QStringLiteral("<tr><td><b><code>%1</code></b></td><td align=right>%2 %</td><td "
+                            "align=right>%3</td><td><small>%4</small></td></tr>")
+                 .arg(esc(l.frame), QString::number(l.share * 100, 'f', 1), msText(l.hostTime), esc(l.path));
+    return h + QStringLiteral("</table>");
+}
+
 void MainWindow::onBubbleRowChanged() {
     const int row = bubbleTable_->currentIndex().row();
     if (!analysis_ || row < 0 || row >= static_cast<int>(analysis_->anomaly.windows.size())) return;
@@ -517,6 +540,7 @@ void MainWindow::onBubbleRowChanged() {
         QStringLiteral("<h3>%1 — %2 ms %3, %4 %5</h3>")
             .arg(QString::fromStdString(w.id), msText(w.span.length()),
                  QString::fromLatin1(windowScopeName(w.scope)), tr("step"), QString::fromStdString(w.stepId));
+    h += userLinesHtml(w);
     h += QStringLiteral(
              "<table border=1 cellspacing=0 "
              "cellpadding=2><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th></tr>")

@@ -19,6 +19,7 @@ class QTreeView;
 namespace bs {
 struct Profile;
 struct AnalysisResult;
+struct BubbleWindow;
 } // namespace bs
 
 namespace bs::ui {
@@ -48,6 +49,7 @@ class MainWindow : public QMainWindow {
     QTabWidget* tabs() const { return tabs_; }
     QTextBrowser* summary() const { return summary_; }
     QTextBrowser* health() const { return health_; }
+    QTextBrowser* bubbleDetail() const { return bubbleDetail_; }
     // Writes the chosen export to `path` (atomically); returns an empty string or the error.
     enum class Export { AnomalyJson, AnomalyReport, ArchitectureReport };
     QString exportTo(Export kind, const QString& path) const;
@@ -66,6 +68,7 @@ class MainWindow : public QMainWindow {
     void onFinished(const LoadOutcome& outcome);
     void showResults();
     void onBubbleRowChanged();
+    QString userLinesHtml(const BubbleWindow& w) const;
     void onExport(Export kind);
     void onExportAll();
     void updateRecentMenu();

@@ -36,6 +36,28 @@ struct HostEvidence {
     std::vector<HostEventOverlap> topSyncMarkers, topCommMarkers;
 };
 
+// One frame's part in a window (core/README.md, "Stack evidence"): the host time of the events whose
+// call stack puts them under that frame.
+struct StackLine {
+    std::string frame;     // "main.py:350 train" (file name, line, function)
+    std::string frameText; // as the stack writes it: "/home/u/main.py(350): train"
+    bool user = false;     // user code, not a library (site-packages, the standard library, torch…)
+    TimeNs hostTime = 0;   // Σ over threads of the union of its events ∩ window (nested events once)
+    double share = 0;      // union over all threads of its events ∩ window / window length
+    std::size_t events = 0;
+    // From the frame to the op, through the library frames under it, the middle elided:
+    // "main.py:350 train → dataloader.py:630 __next__ → … → _utils.py:180 _rebuild_tensor → aten::to".
+    std::string path;
+};
+
+struct StackEvidence {
+    bool collected = false;        // some host event of the capture carries a call stack
+    std::size_t eventsInWindow = 0; // host events taken as evidence overlapping the window
+    std::size_t eventsWithStack = 0;
+    std::vector<StackLine> userFrames;      // innermost user frame of each event, top 5 by hostTime
+    std::vector<StackLine> innermostFrames; // innermost frame of each event, top 5 by hostTime
+};
+
 struct BubbleWindow {
     std::string id; // b0001…
     WindowScope scope = WindowScope::StepInternal;
@@ -49,6 +71,7 @@ struct BubbleWindow {
     std::string boundaryReason;
     std::vector<NeighbourKernel> before, after;
     HostEvidence evidence;
+    StackEvidence stacks;
     std::vector<std::string> labels;
     std::vector<std::string> labelEvidence; // one sentence per label
 };

@@ -1,6 +1,7 @@
 #include "analysis/bubble_windows.h"
 
 #include "analysis/soft_attribution.h"
+#include "analysis/stack_evidence.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -114,6 +115,7 @@ std::vector<BubbleWindow> findBubbleWindows(const Profile& p, const StepSet& ste
         return p.kernels[x].end() < p.kernels[y].end() || (p.kernels[x].end() == p.kernels[y].end() && x < y);
     });
     const std::size_t n = static_cast<std::size_t>(std::max(0, rules.neighbour_kernels));
+    const StackEvidenceBuilder stacks(p, host);
     for (std::size_t i = 0; i < out.size(); ++i) {
         auto& w = out[i];
         w.id = fmt::format("b{:04}", i + 1);
@@ -126,6 +128,7 @@ std::vector<BubbleWindow> findBubbleWindows(const Profile& p, const StepSet& ste
         for (std::size_t k = 0; k < n && s != p.kernels.end(); ++k, ++s)
             w.after.push_back(neighbour(p, static_cast<std::size_t>(s - p.kernels.begin())));
         w.evidence = host.evidence(w.span);
+        w.stacks = stacks.evidence(w.span);
         attributeWindow(w, rules);
     }
     return out;

@@ -152,23 +152,8 @@ HostIndex::LaneArea HostIndex::laneAreaBefore(TimeNs t) const {
     return laneArea_[i] + static_cast<LaneArea>(laneDepth_[i]) * (t - laneEdges_[i]);
 }
 
-HostEvidence HostIndex::evidence(Interval w) const {
-    HostEvidence ev;
-    ev.hostTraceExists = hostTraceExists_;
-    const double len = static_cast<double>(w.length());
-    if (!hostTraceExists_ || len <= 0) return ev;
-    const TimeNs covered = intersectLength(all_, w);
-    ev.coverage = static_cast<double>(covered) / len;
-    ev.syncRatio = static_cast<double>(intersectLength(sync_, w)) / len;
-    ev.commRatio = static_cast<double>(intersectLength(comm_, w)) / len;
-    if (covered > 0) {
-        // Sum over lanes of their busy time in the window; a few lanes can pass int64 (each adds up to the
-        // window length, <= ~8e18 ns), so the 128-bit area is capped at the int64 limit.
-        const LaneArea area = laneAreaBefore(w.b) - laneAreaBefore(w.a);
-        const TimeNs sum = area > INT64_MAX ? INT64_MAX : static_cast<TimeNs>(area);
-        ev.parallelism = static_cast<double>(sum) / static_cast<double>(covered);
-    }
-    // Top 3 events by overlap: short events near the window, plus the few long ones.
+std::vector<std::pair<TimeNs, std::size_t>> HostIndex::overlapping(Interval w) const {
+    // Short events near the window, plus the few long ones.
     std::vector<std::pair<TimeNs, std::size_t>> hits;
     auto consider = [&](std::size_t idx) {
         const auto& e = p_.hostEvents[idx];
@@ -189,6 +174,27 @@ HostEvidence HostIndex::evidence(Interval w) const {
         for (std::size_t idx : longHits)
             consider(idx);
     }
+    return hits;
+}
+
+HostEvidence HostIndex::evidence(Interval w) const {
+    HostEvidence ev;
+    ev.hostTraceExists = hostTraceExists_;
+    const double len = static_cast<double>(w.length());
+    if (!hostTraceExists_ || len <= 0) return ev;
+    const TimeNs covered = intersectLength(all_, w);
+    ev.coverage = static_cast<double>(covered) / len;
+    ev.syncRatio = static_cast<double>(intersectLength(sync_, w)) / len;
+    ev.commRatio = static_cast<double>(intersectLength(comm_, w)) / len;
+    if (covered > 0) {
+        // Sum over lanes of their busy time in the window; a few lanes can pass int64 (each adds up to the
+        // window length, <= ~8e18 ns), so the 128-bit area is capped at the int64 limit.
+        const LaneArea area = laneAreaBefore(w.b) - laneAreaBefore(w.a);
+        const TimeNs sum = area > INT64_MAX ? INT64_MAX : static_cast<TimeNs>(area);
+        ev.parallelism = static_cast<double>(sum) / static_cast<double>(covered);
+    }
+    // Top 3 events by overlap.
+    std::vector<std::pair<TimeNs, std::size_t>> hits = overlapping(w);
     std::sort(hits.begin(), hits.end(), [&](const auto& x, const auto& y) {
         if (x.first != y.first) return x.first > y.first;
         // Equal overlap: the shorter (innermost, more specific) event first.

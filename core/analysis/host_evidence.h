@@ -16,6 +16,9 @@ class HostIndex {
     TimeNs traceStart() const { return traceStart_; }
     TimeNs traceEnd() const { return traceEnd_; }
     HostEvidence evidence(Interval window) const;
+    // The host events taken as evidence (markers and step-enclosing frames left out) that overlap the
+    // window: (overlap, index into Profile::hostEvents), unordered.
+    std::vector<std::pair<TimeNs, std::size_t>> overlapping(Interval window) const;
     std::size_t eventsUsed() const { return used_.size(); }
 
     static bool isSyncMarker(std::string_view name);

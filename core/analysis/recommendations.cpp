@@ -58,6 +58,21 @@ std::string baseName(const std::string& path) {
     return pos == std::string::npos ? path : path.substr(pos + 1);
 }
 
+// The user's line behind a window (stack evidence), for an action: " Start at main.py:350 train (74 % of
+// b0001 under it: main.py:350 train → … → aten::to)." Empty without a user frame.
+std::string lineHint(const BubbleWindow& w) {
+    if (w.stacks.userFrames.empty()) return {};
+    const auto& l = w.stacks.userFrames.front();
+    return fmt::format(" Start at {} ({:.0f} % of {} under it: {}).", l.frame, l.share * 100, w.id, l.path);
+}
+
+// The largest window carrying a label whose host events name a user line.
+const BubbleWindow* largestWithLine(const AnomalyResult& a, const char* label) {
+    for (const auto& w : a.windows)
+        if (hasLabel(w, label) && !w.boundary && !w.stacks.userFrames.empty()) return &w;
+    return nullptr;
+}
+
 // Appends recommendations; the follow-up flag follows from its kind (empty: none).
 struct Recs {
     AnomalyResult& a;
@@ -110,16 +125,16 @@ void windowRecommendations(Recs& rec, const AnomalyResult& a) {
             !groupHasTag(a, w.groupId, "UNTRACED_HOST_BLOCKING_RISK"))
             rec.add("step_group", w.groupId,
                     fmt::format(
-                        "Sample the host (py-spy / perf) around step {} before {}: nothing traced covers {}.",
-                        w.stepId, after, w.id),
+                        "Sample the host (py-spy / perf) around step {} before {}: nothing traced covers {}.{}",
+                        w.stepId, after, w.id, lineHint(w)),
                     fmt::format("{} ({:.3f} ms) has {:.1f} % host coverage.", w.id, nsToMs(w.span.length()),
                                 w.evidence.coverage * 100),
                     "host", "host activity during the window is not traced", "P2");
         if (hasLabel(w, "possible_host_launch_lag") && !groupHasTag(a, w.groupId, "HOST_ORIGINATED_RISK"))
             rec.add(
                 "step_group", w.groupId,
-                fmt::format("Look at the host work before {} in step {} ({}): the device waits for launches.",
-                            after, w.stepId, w.id),
+                fmt::format("Look at the host work before {} in step {} ({}): the device waits for launches.{}",
+                            after, w.stepId, w.id, lineHint(w)),
                 fmt::format("{} ({:.3f} ms) is covered by host events without sync or communication markers.",
                             w.id, nsToMs(w.span.length())),
                 "", "", "P2");
@@ -132,11 +147,17 @@ void labelRecommendations(Recs& rec, const AnomalyResult& a) {
     std::size_t sync = 0, comm = 0;
     const std::string syncText = labelWindows(a, "possible_sync_or_h2d", &sync);
     const std::string commText = labelWindows(a, "possible_comm_wait", &comm);
+    // Scoped to the dominant group only when every sync window lies in it; else the whole capture.
+    const bool syncInDom = std::all_of(a.windows.begin(), a.windows.end(), [&](const BubbleWindow& w) {
+        return !hasLabel(w, "possible_sync_or_h2d") || w.groupId == dom;
+    });
     if (sync > 0)
         rec.add(
-            "step_group", dom,
-            "Remove host-device synchronisation from the step (.item(), .cpu(), .to() of results, blocking "
-            "copies); use non_blocking copies and keep values on the device.",
+            syncInDom ? "step_group" : "global", syncInDom ? dom : std::string(),
+            std::string("Remove host-device synchronisation from the step (.item(), .cpu(), .to() of results, "
+                        "blocking copies); use non_blocking copies and keep values on the device.") +
+                (largestWithLine(a, "possible_sync_or_h2d") ? lineHint(*largestWithLine(a, "possible_sync_or_h2d"))
+                                                            : std::string()),
             fmt::format("{} {} covered by sync/copy markers.", syncText, sync == 1 ? "is" : "are"), "", "",
             "P1");
     const bool polluted = hasTag(a.globalTags, "WAIT_POLLUTION_RISK");

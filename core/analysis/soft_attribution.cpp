@@ -67,6 +67,14 @@ void attributeWindow(BubbleWindow& w, const Rulebook& r) {
             fmt::format("host threads barely overlap (parallelism {:.2f} < {:.1f}); {}", *e.parallelism,
                         r.serialization_parallelism_max, ratios));
     if (w.labels.empty()) add("insufficient_evidence", "no rule applies; " + ratios);
+    // The user's line behind the window (stack evidence), when the events in it carry call stacks.
+    if (!w.stacks.userFrames.empty()) {
+        const StackLine& top = w.stacks.userFrames.front();
+        const std::string under = fmt::format("; {:.0f} % of the window under {} ({})", top.share * 100,
+                                              top.frame, top.path);
+        for (auto& why : w.labelEvidence)
+            why += under;
+    }
 }
 
 } // namespace bs

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <unordered_map>
 
 namespace bs::dbimpl {
 
@@ -40,6 +41,39 @@ void DbReader::readHostApis(const SqliteDb& db) {
     const bool callchains = db.hasTable("PYTORCH_CALLCHAINS");
     bool markers = false;
     std::unique_ptr<SqliteQuery> q;
+    // PYTORCH_CALLCHAINS: one row per frame (id, stack = a STRING_IDS id, stackDepth 0 = innermost), joined
+    // into the trace's "Call stack" text (";\r\n" between frames) and interned once per chain. Bounded like
+    // the trace's stacks: at most 256 frames, 16 KiB of text (cut after the last whole frame).
+    std::unordered_map<std::int64_t, std::vector<std::pair<std::int64_t, StrId>>> chains;
+    if (callchains && select(db, "PYTORCH_CALLCHAINS", {"id", "stack", "stackDepth"}, 2, q)) {
+        while (q->next() && !cancelled()) {
+            std::int64_t id = 0, st = 0, depth = 0;
+            if (!q->integer(0, id) || !q->integer(1, st)) continue;
+            auto& frames = chains[id];
+            if (!q->integer(2, depth)) depth = static_cast<std::int64_t>(frames.size());
+            if (frames.size() < 256) frames.emplace_back(depth, sidOf(st));
+        }
+        endTable(db, "PYTORCH_CALLCHAINS", *q);
+    }
+    std::unordered_map<std::int64_t, StrId> chainText;
+    auto stackOf = [&](std::int64_t id) -> StrId {
+        if (auto it = chainText.find(id); it != chainText.end()) return it->second;
+        StrId out = 0;
+        if (auto it = chains.find(id); it != chains.end()) {
+            auto& frames = it->second;
+            std::stable_sort(frames.begin(), frames.end(),
+                             [](const auto& x, const auto& y) { return x.first < y.first; });
+            std::string text;
+            for (const auto& [depth, frame] : frames) {
+                const std::string_view f = prof_.str(frame);
+                if (text.size() + f.size() + 3 > 16 * 1024) break;
+                if (!text.empty()) text += ";\r\n";
+                text += f;
+            }
+            out = text.empty() ? 0 : prof_.strings.intern(text);
+        }
+        return chainText[id] = out;
+    };
     if (select(db, "PYTORCH_API",
                {"startNs", "endNs", "globalTid", "name", "type", "connectionId", "callchainId", "inputShapes"}, 3, q)) {
         std::map<std::int64_t, StrId> cats;
@@ -67,7 +101,10 @@ void DbReader::readHostApis(const SqliteDb& db) {
                 auto it = cats.find(type * 2 + (cat[0] == 'd'));
                 ev.cat = it != cats.end() ? it->second : (cats[type * 2 + (cat[0] == 'd')] = prof_.strings.intern(cat));
             }
-            if (callchains && !q->isNull(6)) ev.flags |= EvHasStack;
+            if (callchains && !q->isNull(6)) {
+                ev.flags |= EvHasStack;
+                if (q->integer(6, v)) ev.stack = stackOf(v);
+            }
             if (!q->isNull(7) && !prof_.str(sid(*q, 7)).empty()) ev.flags |= EvHasShapes;
             if (isStepMarker(prof_.str(ev.name))) markers = true;
             if (q->integer(5, v)) torchLinks_.push_back({v, ev.lane, s, e});

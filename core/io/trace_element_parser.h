@@ -16,7 +16,7 @@ struct RawEvent {
     char ph = 0;
     bool hasName = false;
     std::string_view name, cat, id, ts, dur, pid, tid; // id/ts/dur/pid/tid: raw JSON tokens
-    std::string_view taskType, streamId, argName, argLabels, sortIndex;
+    std::string_view taskType, streamId, argName, argLabels, sortIndex, stack;
     bool hasStack = false, hasShapes = false;
 };
 

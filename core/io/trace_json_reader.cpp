@@ -171,8 +171,10 @@ class TraceBuilder {
     }
 
     std::size_t counters = 0, metadata = 0, ignored = 0, unmatchedEnd = 0, invalidUtf8 = 0;
+    std::size_t stacksCut = 0, stacksDropped = 0;
 
   private:
+    StrId stackOf(std::string_view text);
     std::uint64_t pidOf(std::string_view raw);
     std::uint32_t laneOf(std::uint64_t pid, std::uint64_t tid) {
         auto key = std::make_pair(pid, tid);
@@ -196,6 +198,7 @@ class TraceBuilder {
     std::unique_ptr<ElementParser> parser_ = makeElementParser();
     std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, PairHash> laneIndex_;
     std::vector<TraceEvent> events_;
+    std::size_t stackBytes_ = 0;
     std::unordered_map<std::uint32_t, std::vector<TraceEvent>> open_;
 };
 
@@ -209,6 +212,29 @@ std::uint64_t TraceBuilder::pidOf(std::string_view raw) {
     }
     // A quoted or non-integer pid/tid is a name: map it to a stable synthetic id.
     return (1ULL << 63) | prof_.strings.intern(trimField(raw));
+}
+
+// A call stack is interned once per distinct text. Bounds (hostile input): a stack longer than
+// kMaxStackBytes is cut after its last whole frame within the bound (the innermost frames come first, so
+// the frames nearest the op survive); once distinct stacks hold kStackBudgetBytes, new ones are not kept
+// (the event still counts as having a stack). Both are counted and reported.
+constexpr std::size_t kMaxStackBytes = 16 * 1024;
+constexpr std::size_t kStackBudgetBytes = 64u << 20;
+
+StrId TraceBuilder::stackOf(std::string_view text) {
+    if (text.size() > kMaxStackBytes) {
+        const std::size_t cut = text.substr(0, kMaxStackBytes).rfind(';');
+        text = text.substr(0, cut == std::string_view::npos ? kMaxStackBytes : cut);
+        ++stacksCut;
+    }
+    StrId id = 0;
+    if (prof_.strings.find(text, id)) return id;
+    if (stackBytes_ + text.size() > kStackBudgetBytes) {
+        ++stacksDropped;
+        return 0;
+    }
+    stackBytes_ += text.size();
+    return prof_.strings.intern(text);
 }
 
 bool TraceBuilder::handle(const char* data, std::size_t len, std::uint64_t off) {
@@ -241,6 +267,7 @@ bool TraceBuilder::build(const RawEvent& r, std::uint64_t off) {
     std::uint16_t flags = 0;
     if (r.hasStack) flags |= EvHasStack;
     if (r.hasShapes) flags |= EvHasShapes;
+    const StrId stack = r.stack.empty() ? 0 : stackOf(r.stack);
     const std::string argName(r.argName), argLabels(r.argLabels);
     std::optional<std::int64_t> sortIndex;
     if (!r.sortIndex.empty()) sortIndex = parseInt(r.sortIndex);
@@ -259,6 +286,7 @@ bool TraceBuilder::build(const RawEvent& r, std::uint64_t off) {
         e.taskType = taskType;
         e.streamArg = streamArg;
         e.flags = flags;
+        e.stack = stack;
         if (ph == 'X') {
             e.dur = dur.value_or(0);
             if (e.dur < 0) return bad(off, "negative 'dur'"), false;
@@ -344,6 +372,16 @@ void TraceBuilder::finish() {
                        std::to_string(unmatchedEnd) + " 'E' event(s) without a 'B'.",
                    "Unclosed ranges are shown as zero-length markers; unmatched ends are ignored.",
                    "Usually a capture stopped mid-range; see collection-problems.md, \"Truncated timeline\".", "collection-problems.md#truncated-timeline"});
+    }
+    if (stacksCut || stacksDropped) {
+        sink_.add({"trace_stacks_bounded", Severity::Info, path_, -1, -1,
+                   std::to_string(stacksCut) + " call stack(s) longer than " + std::to_string(kMaxStackBytes / 1024) +
+                       " KiB were cut after their last whole frame within that length; " +
+                       std::to_string(stacksDropped) + " distinct stack(s) beyond " +
+                       std::to_string(kStackBudgetBytes >> 20) + " MiB of stack text were not kept.",
+                   "Stack evidence uses the frames kept (the innermost come first); events whose stack was not "
+                   "kept count as having no stack.",
+                   "", ""});
     }
     if (invalidUtf8) {
         sink_.add({"trace_invalid_utf8", Severity::Warning, path_, -1, -1,

@@ -88,6 +88,9 @@ struct TraceEvent {
     StrId taskType = 0;          // args."Task Type" (device lanes)
     std::int32_t streamArg = -1; // args."Stream Id" / "Physic Stream Id"
     std::uint16_t flags = 0;
+    // args."Call stack" (host lanes; PYTORCH_CALLCHAINS in a SQLite export), interned once per distinct
+    // stack: frames innermost first, separated by ";\r\n" ("/path/main.py(350): train"). 0 = none.
+    StrId stack = 0;
     TimeNs end() const { return ts + dur; }
 };
 

@@ -3,12 +3,15 @@
 #include "analysis/collection_advice.h"
 #include "analysis/recommendations.h"
 #include "analysis/skipped_rows.h"
+#include "analysis/stack_evidence.h"
 #include "report/escape.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <set>
 
 namespace bs {
 
@@ -28,6 +31,40 @@ std::string cell(std::string_view s) {
 std::string escCell(std::string_view s) {
     return mdText(s, MdPlace::TableCell);
 }
+
+// Said once above the windows: the user-code rule when stacks exist, their absence when they do not.
+void stackRuleOrAbsence(std::string& o, const AnomalyResult& a) {
+    if (a.hostTraceExists && !a.stacksExist)
+        fmt::format_to(std::back_inserter(o), "No call stacks collected: no host event carries a Python call stack, so no window can name the "
+            "line of code behind it (the recommendations say what the collection lacks).\n\n");
+    else if (a.stacksExist)
+        fmt::format_to(std::back_inserter(o), "Lines of code behind each window: every host event overlapping it is put under the innermost "
+            "user frame of its call stack; {}. Host time is the union of those events inside the window on "
+            "each thread (nested events counted once), summed over threads; the share is the union over all "
+            "threads divided by the window.\n\n",
+            esc(libraryRuleText()));
+}
+
+// The top user lines behind one window, with the library path under each.
+void stackLines(std::string& o, const BubbleWindow& w) {
+    if (!w.stacks.collected) return;
+    if (w.stacks.userFrames.empty()) {
+        if (w.stacks.eventsWithStack > 0)
+            fmt::format_to(std::back_inserter(o), "\nNo user frame: the call stacks of the {} host event{} in the window hold library frames "
+                "only.\n",
+                w.stacks.eventsWithStack, w.stacks.eventsWithStack == 1 ? "" : "s");
+        else if (w.stacks.eventsInWindow > 0)
+            fmt::format_to(std::back_inserter(o), "\nNone of the {} host event{} in the window carries a call stack.\n", w.stacks.eventsInWindow,
+                w.stacks.eventsInWindow == 1 ? "" : "s");
+        return;
+    }
+    fmt::format_to(std::back_inserter(o), "\nLines of user code behind the window ({} of {} host events carry a call stack):\n\n",
+        w.stacks.eventsWithStack, w.stacks.eventsInWindow);
+    fmt::format_to(std::back_inserter(o), "| User line | Host time | Share of window | Events | Path |\n|---|---|---|---|---|\n");
+    for (const auto& l : w.stacks.userFrames)
+        fmt::format_to(std::back_inserter(o), "| {} | {:.3f} ms | {:.1f} % | {} | {} |\n", cell(l.frame), nsToMs(l.hostTime), l.share * 100,
+            l.events, escCell(l.path));
+}
 std::string ratioText(const HostEvidence& e, double v) {
     return e.hostTraceExists ? fmt::format("{:.2f}", v) : std::string("n/a");
 }
@@ -45,6 +82,29 @@ std::string stepName(const StepSet& s, int i) {
 std::string rel(TimeNs t, TimeNs origin) {
     const TimeNs d = t - origin;
     return fmt::format("{}{:.3f} ms", d < 0 ? "−" : "+", nsToMs(d < 0 ? -d : d));
+}
+
+// The user line that recurs behind a group's windows: the top user frame of a window, counted once per
+// step ("main.py:350 train is behind a window in 9 of 10 steps").
+void recurringUserLine(std::string& o, const AnomalyResult& a, const StepGroup& g) {
+    if (g.steps.size() < 2) return;
+    std::map<std::string, std::set<int>> steps;
+    std::map<std::string, TimeNs> time;
+    for (const auto& w : a.windows) {
+        if (w.groupId != g.id || w.boundary || w.stacks.userFrames.empty()) continue;
+        const auto& l = w.stacks.userFrames.front();
+        steps[l.frame].insert(w.stepIndex);
+        time[l.frame] += l.hostTime;
+    }
+    const std::string* best = nullptr;
+    for (const auto& [frame, s] : steps)
+        if (!best || s.size() > steps[*best].size() || (s.size() == steps[*best].size() && time[frame] > time[*best]))
+            best = &frame;
+    if (!best || steps[*best].size() < 2) return;
+    fmt::format_to(std::back_inserter(o),
+                   "  - {} is the top user line behind a bubble window in {} of its {} steps ({:.3f} ms of host "
+                   "time under it in those windows).\n",
+                   code(*best), steps[*best].size(), g.steps.size(), nsToMs(time[*best]));
 }
 
 // ANALYSIS.md §1: device time spent in communication per step, and the collectives that mostly waited —
@@ -234,6 +294,7 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
                 join(w.labels));
         }
         out("\n");
+        stackRuleOrAbsence(o, a);
         const auto skipped = skippedRowsInWindows(p, r.findings, a.windows);
         for (std::size_t i = 0; i < topN; ++i) {
             const auto& w = a.windows[i];
@@ -261,6 +322,7 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
             } else if (w.evidence.hostTraceExists) {
                 out("\nNo host event overlaps the window.\n");
             }
+            stackLines(o, w);
             out("\nEvidence chain:\n");
             for (std::size_t k = 0; k < w.labels.size(); ++k)
                 out("- {} — {}.\n", code(w.labels[k]),
@@ -281,6 +343,7 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
         else
             out("- {}: no recurring bubble position ({} step{}).\n", g.id, g.steps.size(),
                 g.steps.size() == 1 ? "" : "s");
+        recurringUserLine(o, a, g);
     }
     out("\n### Host-evidence coverage\n\n");
     if (!a.hostTraceExists) {

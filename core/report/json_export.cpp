@@ -43,6 +43,32 @@ json ratioOrNull(bool exists, double v) {
     return exists ? json(ratio(v)) : json(nullptr);
 }
 
+// The lines of code behind a window (core/README.md, "Stack evidence").
+json stackEvidenceJson(const StackEvidence& st, bool hostTrace) {
+    auto lines = [](const std::vector<StackLine>& v) {
+        json out = json::array();
+        for (const auto& l : v)
+            out.push_back({{"frame", l.frame},
+                           {"frame_text", l.frameText},
+                           {"user_code", l.user},
+                           {"host_time_ms", ms(l.hostTime)},
+                           {"share_of_window", ratio(l.share)},
+                           {"events", l.events},
+                           {"path", l.path}});
+        return out;
+    };
+    json j;
+    j["call_stacks_collected"] = st.collected;
+    j["note"] = !hostTrace ? json("no host trace")
+                : !st.collected ? json("no call stacks collected")
+                                : json(nullptr);
+    j["host_events_in_window"] = st.eventsInWindow;
+    j["host_events_with_stack"] = st.eventsWithStack;
+    j["user_frames"] = lines(st.userFrames);
+    j["innermost_frames"] = lines(st.innermostFrames);
+    return j;
+}
+
 json kernelJson(const NeighbourKernel& k) {
     return {{"name", k.name},
             {"task_type", k.taskType},
@@ -301,6 +327,7 @@ void addAnomalyJson(json& root, const Profile& p, const AnalysisResult& r) {
         };
         j["top_sync_markers"] = markers(w.evidence.topSyncMarkers); // behind sync_marker_overlap_ratio
         j["top_comm_markers"] = markers(w.evidence.topCommMarkers); // behind comm_marker_overlap_ratio
+        j["stack_evidence"] = stackEvidenceJson(w.stacks, ev);
         json before = json::array(), after = json::array();
         for (const auto& k : w.before)
             before.push_back(kernelJson(k));

@@ -27,7 +27,7 @@ std::string nested(const std::string& doc, const std::string& indent) {
 
 } // namespace
 
-std::string renderRanksJson(const std::vector<RankJson>& ranks) {
+std::string renderRanksJson(const std::vector<RankJson>& ranks, const std::string& cluster) {
     std::string o = "{\n  \"ranks\": [";
     for (std::size_t i = 0; i < ranks.size(); ++i) {
         const RankJson& r = ranks[i];
@@ -40,7 +40,9 @@ std::string renderRanksJson(const std::vector<RankJson>& ranks) {
             o += "      \"error\": " + quoted(r.error) + "\n";
         o += "    }";
     }
-    o += ranks.empty() ? "]\n}\n" : "\n  ]\n}\n";
+    o += ranks.empty() ? "]" : "\n  ]";
+    if (!cluster.empty()) o += ",\n  \"cluster\": " + nested(cluster, "  ");
+    o += "\n}\n";
     return o;
 }
 

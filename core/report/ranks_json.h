@@ -15,6 +15,7 @@ struct RankJson {
     std::string error;    // why it was not analysed
 };
 
-std::string renderRanksJson(const std::vector<RankJson>& ranks);
+// `cluster`: the cluster object (renderClusterJson) added as "cluster" after the ranks; empty: none.
+std::string renderRanksJson(const std::vector<RankJson>& ranks, const std::string& cluster = {});
 
 } // namespace bs

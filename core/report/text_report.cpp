@@ -155,6 +155,8 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
     const auto& a = r.anomaly;
     o += fmt::format("\n== Bubble windows (>= {:.0f} us): {}\n", a.rules.bubble_min_us, a.windows.size());
     const auto skipped = skippedRowsInWindows(p, r.findings, a.windows);
+    if (a.hostTraceExists && !a.stacksExist && !a.windows.empty())
+        o += "  no call stacks collected: no window can name the line of code behind it\n";
     for (std::size_t i = 0; i < a.windows.size() && i < static_cast<std::size_t>(a.rules.top_windows); ++i) {
         const auto& w = a.windows[i];
         std::string labels;
@@ -165,6 +167,11 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
                          w.evidence.hostTraceExists ? fmt::format("{:.2f}", w.evidence.coverage)
                                                     : std::string("n/a"),
                          labels);
+        if (!w.stacks.userFrames.empty()) {
+            const auto& l = w.stacks.userFrames.front();
+            o += fmt::format("      user line {}: {:.1f} % of the window, {:.3f} ms host time ({})\n", term(l.frame),
+                             l.share * 100, nsToMs(l.hostTime), term(l.path));
+        }
         for (const auto& row : skipped[i])
             o += fmt::format(
                 "      bounded by a skipped malformed row: {}, line {} ({}): its kernel may fill part "

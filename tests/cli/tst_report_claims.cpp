@@ -282,6 +282,20 @@ class TstReportClaims : public QObject {
         checkHiddenIssue(*o);
         checkSoftCauses(*o);
         checkQuotedNames(*o);
+        // A step_group recommendation is about that group: the sync one is scoped to the dominant group only
+        // when every possible_sync_or_h2d window lies in it.
+        bool allSyncInDom = true, anySync = false;
+        for (const auto& w : j["bubble_windows"])
+            for (const auto& l : w["candidate_labels"])
+                if (l == "possible_sync_or_h2d") {
+                    anySync = true;
+                    allSyncInDom &= w["group_id"] == j["dominant_group_id"];
+                }
+        for (const auto& rc : j["recommendations"])
+            if (has(rc["action"], "Remove host-device synchronisation")) {
+                QVERIFY(anySync);
+                QCOMPARE(rc["scope"].get<std::string>(), std::string(allSyncInDom ? "step_group" : "global"));
+            }
         // The capture row is a share table: busy + idle = span, idle % = idle / span.
         const auto& g = j["global_device_gap_analysis"];
         QVERIFY(std::abs(g["device_busy_union_ms"].get<double>() + g["device_gap_ms"].get<double>() -
@@ -829,6 +843,19 @@ class TstReportClaims : public QObject {
             known.insert(path);
             known.insert(path.substr(path.find_last_of('/') + 1));
         }
+        // A user line ("main.py:350 train") is quoted from the JSON's stack evidence, whose frame text must
+        // be a frame of some host event's call stack.
+        std::set<std::string> stacks;
+        for (const auto& e : p.hostEvents)
+            if (e.stack) stacks.insert(std::string(p.str(e.stack)));
+        for (const auto& w : j["bubble_windows"])
+            for (const auto& l : w["stack_evidence"]["user_frames"]) {
+                const std::string text = l["frame_text"];
+                QVERIFY2(std::any_of(stacks.begin(), stacks.end(),
+                                     [&](const std::string& st) { return st.find(text) != std::string::npos; }),
+                         text.c_str());
+                known.insert(l["frame"].get<std::string>());
+            }
         for (const auto& name : codeSpans(o.md))
             QVERIFY2(known.count(name), ("not in the profile: `" + name + "`").c_str());
     }

@@ -40,6 +40,12 @@ void usage() {
         "  --db                   also write the SQLite export of the same capture (export_type=db):\n"
         "                         ascend_pytorch_profiler_0.db and analysis.db beside the text files\n"
         "  --db-mb N              add steps until the database reaches ~N MB (implies --db)\n"
+        "  --ranks N              N rank folders of one collection (NAME_rankR_ascend_pt), the same timings on\n"
+        "                         every rank, with communication.json per rank and\n"
+        "                         cluster_analysis_output/cluster_step_trace_time.csv\n"
+        "  --slow-rank K --slow-ms X   rank K starts one step X ms late; the others wait X ms at that step's\n"
+        "                         first collective (expected.json names the rank, step and collective)\n"
+        "  --slow-step I          the step (0-based index) that is delayed (default: the second)\n"
         "  --quiet\n",
         stderr);
 }
@@ -127,6 +133,14 @@ int main(int argc, char** argv) {
                 o.db = true;
             else if (a == "--db-mb")
                 o.dbMb = std::stod(val()), o.db = true;
+            else if (a == "--ranks")
+                o.ranks = std::stoi(val());
+            else if (a == "--slow-rank")
+                o.slowRank = std::stoi(val());
+            else if (a == "--slow-ms")
+                o.slowMs = std::stod(val());
+            else if (a == "--slow-step")
+                o.slowStep = std::stoi(val());
             else if (a == "--quiet")
                 o.quiet = true;
             else if (a == "-h" || a == "--help")
@@ -138,6 +152,11 @@ int main(int argc, char** argv) {
         if (o.denseLayers + o.dfcLayers + o.gmmLayers <= 0 || o.prefillPasses + o.decodePasses <= 0 ||
             o.steps <= 0)
             throw std::invalid_argument("the model needs at least one layer, one pass and one step");
+        if (o.ranks < 0 || o.ranks > 4096) throw std::invalid_argument("--ranks must be 1 .. 4096");
+        if (o.slowRank >= 0 && (o.ranks < 2 || o.slowRank >= o.ranks || o.slowMs <= 0))
+            throw std::invalid_argument("--slow-rank K needs --ranks N > K and --slow-ms X > 0");
+        if (o.ranks > 1 && (o.db || o.truncateAt > 0))
+            throw std::invalid_argument("--ranks writes text exports only (no --db, --truncate)");
         if (o.db && o.level0)
             throw std::invalid_argument("--db writes a Level1 export; it cannot be combined with --level0");
         if (o.aicpuLayer >= o.denseLayers + o.dfcLayers + o.gmmLayers)

@@ -39,6 +39,14 @@ struct Options {
     bool db = false;             // also write the SQLite export (ascend_pytorch_profiler_0.db + analysis.db)
     double dbMb = 0.0;           // grow the capture until the database reaches ~N MB (implies db)
     bool quiet = false;
+    // Several ranks of one collection (--ranks N): the same timings on every rank, except that rank
+    // slowRank starts step slowStep (index) slowMs ms late and the others wait that long at its first
+    // collective.
+    int ranks = 0;
+    int rank = 0; // the rank being written
+    int slowRank = -1;
+    double slowMs = 0;
+    int slowStep = -1; // -1: the second step (the first when there is one)
 };
 
 // One device task as written to kernel_details.csv and the trace.
@@ -55,6 +63,8 @@ struct Kernel {
     int blockDim = 24;
     bool isComm = false;
     bool isAicpu = false;
+    Ns commWait = -1; // communication.json Wait Time (-1: half the elapse)
+    Ns commTransit = -1;
 };
 
 enum class Lane { Python, PythonWorker, Cann };
@@ -93,5 +103,13 @@ struct StepOut {
 };
 
 int run(const Options& o);
+// One rank folder (run() for a single rank); `delayed` receives (step number, collective name) planted
+// by the cluster delay.
+int runRank(const Options& o, std::vector<std::pair<std::int64_t, std::string>>* delayed = nullptr);
+// --ranks N: N rank folders, cluster_analysis_output/cluster_step_trace_time.csv, expected.json.
+int runCluster(const Options& o);
+// The cluster delay on one simulated step of rank o.rank (nothing when the step is not the planted one).
+void plantClusterDelay(StepOut& s, const Options& o, int stepIndex,
+                       std::vector<std::pair<std::int64_t, std::string>>* delayed);
 
 } // namespace synth

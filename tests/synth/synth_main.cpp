@@ -422,8 +422,10 @@ class Writer {
                 nlohmann::ordered_json info;
                 info["Start Timestamp(us)"] = static_cast<double>(k.start) / 1000.0;
                 info["Elapse Time(ms)"] = ms;
-                info["Transit Time(ms)"] = ms * 0.35;
-                info["Wait Time(ms)"] = ms * 0.5;
+                const double waitMs = k.commWait >= 0 ? static_cast<double>(k.commWait) / 1e6 : ms * 0.5;
+                const double transitMs = k.commTransit >= 0 ? static_cast<double>(k.commTransit) / 1e6 : ms * 0.35;
+                info["Transit Time(ms)"] = transitMs;
+                info["Wait Time(ms)"] = waitMs;
                 info["Synchronization Time(ms)"] = ms * 0.45;
                 info["Idle Time(ms)"] = ms * 0.15;
                 info["Wait Time Ratio"] = 0.5882;
@@ -490,8 +492,8 @@ void writeProfilerInfo(const fs::path& rankDir, const Options& o) {
         {"_aic_metrics", o.level0 ? "ACL_AICORE_NONE" : "ACL_AICORE_PIPE_UTILIZATION"},
         {"_l2_cache", false},
         {"_export_type", "text"}};
-    j["rank_id"] = 0;
-    std::FILE* f = std::fopen((rankDir / "profiler_info_0.json").c_str(), "wb");
+    j["rank_id"] = o.rank;
+    std::FILE* f = std::fopen((rankDir / fmt::format("profiler_info_{}.json", o.rank)).c_str(), "wb");
     const std::string s = j.dump(4);
     std::fwrite(s.data(), 1, s.size(), f);
     std::fclose(f);
@@ -505,7 +507,12 @@ void writeProfilerInfo(const fs::path& rankDir, const Options& o) {
 } // namespace
 
 int run(const Options& o) {
-    const fs::path rankDir = fs::path(o.outDir) / (o.name + "_ascend_pt");
+    return o.ranks > 1 ? runCluster(o) : runRank(o);
+}
+
+int runRank(const Options& o, std::vector<std::pair<std::int64_t, std::string>>* delayed) {
+    const fs::path rankDir =
+        fs::path(o.outDir) / (o.ranks > 1 ? fmt::format("{}_rank{}_ascend_pt", o.name, o.rank) : o.name + "_ascend_pt");
     std::error_code ec;
     fs::remove_all(rankDir, ec);
     const fs::path out = rankDir / "ASCEND_PROFILER_OUTPUT";
@@ -524,6 +531,7 @@ int run(const Options& o) {
          ++i) {
         const std::uint64_t before = grownBytes();
         StepOut s = sim.simulateStep(i, start);
+        if (o.ranks > 1) plantClusterDelay(s, o, i, delayed);
         const Ns next = s.markerStart + s.markerDur + 5000;
         // Each planted case once (the simulator keeps every case planted so far): a type is planted once
         // per step at most, --dispatch-gap once per layer of a pass — hence the step and kernel in the key.
@@ -627,6 +635,7 @@ int run(const Options& o) {
         findings.push_back({{"id", "trace_truncated"}, {"file_bytes", cut}});
     }
     ex["findings"] = findings;
+    if (o.ranks > 1) return 0; // the cluster writes one expected.json for all ranks
     const std::string exs = ex.dump(2) + "\n";
     std::FILE* f = std::fopen((fs::path(o.outDir) / "expected.json").c_str(), "wb");
     std::fwrite(exs.data(), 1, exs.size(), f);

@@ -67,6 +67,25 @@ class TstScreenshots : public QObject {
         const QColor c = img.pixelColor(mid);
         QVERIFY2(c.red() > c.blue(), qPrintable(c.name()));
     }
+    void realRankB0001ShowsTheUserLinesFirst() {
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(
+            load(w, QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt"), false));
+        w.tabs()->setCurrentIndex(1);
+        w.bubbleTable()->selectRow(0);
+        QCOMPARE(w.timeline()->selectedBubble(), 0);
+        const QString text = w.bubbleDetail()->toPlainText();
+        // The user's lines come before the raw kernels: line 350 (.to() of the batch) first.
+        const auto user = text.indexOf(QStringLiteral("Your code behind this bubble:"));
+        const auto line350 = text.indexOf(QStringLiteral("main.py:350 train"));
+        QVERIFY2(user >= 0 && line350 > user, qPrintable(text));
+        QVERIFY(line350 < text.indexOf(QStringLiteral("main.py:345 train")));
+        QVERIFY(line350 < text.indexOf(QStringLiteral("Kernel")));
+        const QImage img = shoot(w, QStringLiteral("08_real_level1_rank0_b0001_user_lines.png"));
+        QCOMPARE(img.size(), QSize(1400, 900));
+    }
     void aCutTraceIsNamedAtTheTopOfTheSummary() {
         // The sample with its trace_view.json cut at 60 %: trace_truncated is an error finding, named before
         // the five answers with the confidence it lowered.

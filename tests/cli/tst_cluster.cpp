@@ -1,0 +1,388 @@
+// Several ranks (the cluster view): the real ResNet DDP pairs against each rank's own
+// step_trace_time.csv and communication.json, a rank that fails to load, and generated clusters with a
+// planted slow rank (and without one).
+#include "analysis/rulebook.h"
+#include "cluster/cluster_analysis.h"
+#include "cluster/cluster_report.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <map>
+
+namespace {
+
+QString rd(const QString& rel) {
+    return QStringLiteral(BS_REALDATA_DIR "/") + rel;
+}
+
+// The profiler's own step_trace_time.csv: step → column → µs.
+std::map<qint64, std::map<QString, double>> readStepTrace(const QString& file) {
+    std::map<qint64, std::map<QString, double>> rows;
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly)) return rows;
+    const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QStringList header = lines.value(0).trimmed().split(QLatin1Char(','));
+    for (int i = 1; i < lines.size(); ++i) {
+        const QStringList cells = lines[i].trimmed().split(QLatin1Char(','));
+        if (cells.size() != header.size()) continue;
+        auto& row = rows[cells[0].toLongLong()];
+        for (int c = 1; c < cells.size(); ++c)
+            row[header[c]] = cells[c].toDouble();
+    }
+    return rows;
+}
+
+double us(bs::TimeNs ns) {
+    return static_cast<double>(ns) / 1e3;
+}
+
+const bs::RankSummary* rankWithId(const bs::ClusterResult& c, int id) {
+    for (const auto& r : c.ranks)
+        if (r.rankId == id) return &r;
+    return nullptr;
+}
+
+struct Run {
+    int code = -1;
+    QString out, err;
+};
+
+Run runBinary(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(BS_BINARY), args);
+    Run r;
+    if (!p.waitForFinished(300000)) return r;
+    r.code = p.exitCode();
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+} // namespace
+
+class TstCluster : public QObject {
+    Q_OBJECT
+    QTemporaryDir tmp;
+
+    void checkAgainstStepTrace(const QString& level) {
+        const bs::ClusterResult c = bs::analyzeClusterFolder(rd(QStringLiteral("torch_npu_resnet_ddp/") + level).toStdString(), bs::Rulebook{});
+        QCOMPARE(c.ranks.size(), std::size_t(2));
+        for (int id : {0, 1}) {
+            const bs::RankSummary* r = rankWithId(c, id);
+            QVERIFY(r);
+            QVERIFY2(r->error.empty(), r->error.c_str());
+            const auto truth = readStepTrace(rd(QStringLiteral("torch_npu_resnet_ddp/%1/rank%2_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv")
+                                                    .arg(level)
+                                                    .arg(id)));
+            QCOMPARE(truth.size(), std::size_t(1));
+            QCOMPARE(r->steps.size(), truth.size());
+            for (const auto& row : r->steps) {
+                QVERIFY(truth.count(row.step));
+                const auto& t = truth.at(row.step);
+                const std::pair<const char*, bs::TimeNs> figures[] = {
+                    {"Computing", row.computing},
+                    {"Communication(Not Overlapped)", row.commNotOverlapped},
+                    {"Overlapped", row.overlapped},
+                    {"Communication", row.communication},
+                    {"Free", row.free},
+                    {"Stage", row.stage},
+                    {"Bubble", row.bubble},
+                    {"Communication(Not Overlapped and Exclude Receive)", row.commNotOverlappedExclReceive},
+                    {"Preparing", row.preparing}};
+                for (const auto& [column, ours] : figures) {
+                    const QString col = QString::fromLatin1(column);
+                    QVERIFY2(t.count(col), column);
+                    QVERIFY2(std::fabs(us(ours) - t.at(col)) <= 1.0,
+                             qPrintable(QStringLiteral("%1 rank %2 %3: ours %4 us, profiler %5 us")
+                                            .arg(level).arg(id).arg(col).arg(us(ours), 0, 'f', 3).arg(t.at(col), 0, 'f', 3)));
+                }
+            }
+        }
+    }
+
+    QString generate(const QString& name, QStringList args) {
+        const QString out = tmp.filePath(name);
+        args << QStringLiteral("--out") << out << QStringLiteral("--name") << name << QStringLiteral("--quiet");
+        QProcess p;
+        p.start(QStringLiteral(BS_SYNTH), args);
+        if (!p.waitForFinished(300000) || p.exitCode() != 0) {
+            qWarning("generator failed: %s", p.readAllStandardError().constData());
+            return {};
+        }
+        return out;
+    }
+
+  private slots:
+    void level0PairStepFiguresEqualEachRanksStepTraceTime() { checkAgainstStepTrace(QStringLiteral("level0")); }
+    void level1PairStepFiguresEqualEachRanksStepTraceTime() { checkAgainstStepTrace(QStringLiteral("level1")); }
+
+    void level0WithoutCommunicationJsonNamesTheSpreadAlone() {
+        const bs::ClusterResult c =
+            bs::analyzeClusterFolder(rd(QStringLiteral("torch_npu_resnet_ddp/level0")).toStdString(), bs::Rulebook{});
+        QCOMPARE(c.collectivesMatched, std::size_t(0));
+        // The profiler's own figures: Communication(Not Overlapped) of step 50 on each rank.
+        double comm[2];
+        for (int id : {0, 1})
+            comm[id] = readStepTrace(rd(QStringLiteral("torch_npu_resnet_ddp/level0/rank%1_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv").arg(id)))
+                           .at(50)
+                           .at(QStringLiteral("Communication(Not Overlapped)"));
+        const int lower = comm[0] < comm[1] ? 0 : 1;
+        QVERIFY(std::fabs(comm[0] - comm[1]) / ((comm[0] + comm[1]) / 2) > 0.05);
+        bool found = false;
+        for (const auto& e : c.slowRanks)
+            if (e.metric == "comm_not_overlapped") {
+                found = true;
+                QCOMPARE(c.ranks[static_cast<std::size_t>(e.rank)].rankId, lower);
+                QVERIFY(std::fabs(us(e.excess) - std::fabs(comm[0] - comm[1]) / 2) <= 1.0);
+                QCOMPARE(e.lastAtCollectives, std::size_t(0));
+            }
+        QVERIFY(found);
+        const auto verdicts = bs::clusterVerdicts(c);
+        QCOMPARE(verdicts.size(), std::size_t(1));
+        QVERIFY2(verdicts[0].find("so the spread alone names it") != std::string::npos, verdicts[0].c_str());
+    }
+
+    void level1FirstAllReduceNamesRank1AsLastArriver() {
+        const bs::ClusterResult c =
+            bs::analyzeClusterFolder(rd(QStringLiteral("torch_npu_resnet_ddp/level1")).toStdString(), bs::Rulebook{});
+        // Golden numbers from each rank's own communication.json (Wait Time(ms) of the first all-reduce).
+        auto waitOf = [](int rank) {
+            QFile f(rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank%1_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json").arg(rank)));
+            if (!f.open(QIODevice::ReadOnly)) return -1.0;
+            const QJsonObject ops = QJsonDocument::fromJson(f.readAll())
+                                        .object()[QStringLiteral("step50")]
+                                        .toObject()[QStringLiteral("collective")]
+                                        .toObject();
+            for (auto it = ops.begin(); it != ops.end(); ++it)
+                if (it.key().startsWith(QStringLiteral("hcom_allReduce__586_0_1@")))
+                    return it.value().toObject()[QStringLiteral("Communication Time Info")]
+                        .toObject()[QStringLiteral("Wait Time(ms)")]
+                        .toDouble();
+            return -1.0;
+        };
+        const double wait0 = waitOf(0), wait1 = waitOf(1);
+        QVERIFY(std::fabs(wait0 - 5.6466) < 1e-4); // 5.64663284375 ms
+        QVERIFY(std::fabs(wait1 - 0.0323) < 1e-4); // 0.032320625 ms
+        const bs::ClusterCollective* first = nullptr;
+        for (const auto& cc : c.collectives)
+            if (cc.key == "hcom_allReduce__586_0_1" && cc.step == 50) first = &cc;
+        QVERIFY(first);
+        QCOMPARE(first->parts.size(), std::size_t(2));
+        QCOMPARE(c.ranks[static_cast<std::size_t>(first->lastArriver)].rankId, 1);
+        for (const auto& p : first->parts) {
+            const double expected = c.ranks[static_cast<std::size_t>(p.rank)].rankId == 0 ? wait0 : wait1;
+            QVERIFY(std::fabs(static_cast<double>(p.wait) / 1e6 - expected) < 1e-6);
+        }
+        QCOMPARE(first->maxWait, first->parts[0].wait > first->parts[1].wait ? first->parts[0].wait : first->parts[1].wait);
+        // It is the collective with the largest wait of the pair, listed first.
+        QCOMPARE(c.collectives.front().key, std::string("hcom_allReduce__586_0_1"));
+        // Both ranks carry every collective of step 50 (the same names on both).
+        QCOMPARE(c.collectivesMatched, rankWithId(c, 0)->collectives.size());
+    }
+
+    void level1NamesRank1SlowWithTheCollectiveAsEvidence() {
+        const bs::ClusterResult c =
+            bs::analyzeClusterFolder(rd(QStringLiteral("torch_npu_resnet_ddp/level1")).toStdString(), bs::Rulebook{});
+        QVERIFY(!c.slowRanks.empty());
+        bool prelaunch = false;
+        for (const auto& e : c.slowRanks) {
+            QCOMPARE(c.ranks[static_cast<std::size_t>(e.rank)].rankId, 1);
+            QCOMPARE(e.step, std::int64_t(50));
+            QVERIFY(e.corroborated);
+            QVERIFY(e.lastAtCollectives > 0);
+            if (e.metric == "prelaunch") {
+                prelaunch = true;
+                // Preparing 20433.25 µs on rank 1 vs 17902.5 µs on rank 0: the median of two is their mean.
+                QVERIFY(std::fabs(us(e.value) - 20433.25) <= 1.0);
+                QVERIFY(std::fabs(us(e.excess) - (20433.25 - 17902.5) / 2) <= 1.0);
+            }
+        }
+        QVERIFY(prelaunch);
+        const auto verdicts = bs::clusterVerdicts(c);
+        QCOMPARE(verdicts.size(), std::size_t(1));
+        QVERIFY2(verdicts[0].rfind("rank 1 is slow: ", 0) == 0, verdicts[0].c_str());
+        QVERIFY2(verdicts[0].find("at hcom_allReduce__586_0_1 another rank waits 5.65 ms") != std::string::npos,
+                 verdicts[0].c_str());
+    }
+
+    void headlessJsonAndTextCarryTheCluster() {
+        const Run r = runBinary({QStringLiteral("analyze"), QStringLiteral("--format"), QStringLiteral("json"),
+                                 rd(QStringLiteral("torch_npu_resnet_ddp/level1"))});
+        QCOMPARE(r.code, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(doc[QStringLiteral("ranks")].toArray().size(), 2);
+        const QJsonObject cl = doc[QStringLiteral("cluster")].toObject();
+        QCOMPARE(cl[QStringLiteral("ranks")].toArray().size(), 2);
+        QCOMPARE(cl[QStringLiteral("per_rank_step")].toArray().size(), 2);
+        const QJsonObject first = cl[QStringLiteral("collectives")].toArray().at(0).toObject();
+        QCOMPARE(first[QStringLiteral("name")].toString(), QStringLiteral("hcom_allReduce__586_0_1"));
+        QCOMPARE(first[QStringLiteral("last_arriver")].toInt(), 1);
+        QVERIFY(std::fabs(first[QStringLiteral("max_wait_ms")].toDouble() - 5.64663284375) < 1e-5);
+        for (const auto& s : cl[QStringLiteral("slow_ranks")].toArray())
+            QCOMPARE(s.toObject()[QStringLiteral("rank")].toInt(), 1);
+        QVERIFY(!cl[QStringLiteral("slow_ranks")].toArray().isEmpty());
+
+        const Run t = runBinary({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp/level1"))});
+        QCOMPARE(t.code, 0);
+        QVERIFY(t.out.contains(QStringLiteral("\nCluster\n2 ranks found, 2 analysed;")));
+        QVERIFY(t.out.contains(QStringLiteral("rank 1 is slow: ")));
+        QVERIFY(!t.out.contains(QRegularExpression(QStringLiteral("\\bseed|ANALYSIS\\.md|FORMATS\\.md"),
+                                                   QRegularExpression::CaseInsensitiveOption)));
+
+        // --cluster-json / --cluster-report write the comparison to their own files.
+        const QString json = tmp.filePath(QStringLiteral("out.cluster.json")), md = tmp.filePath(QStringLiteral("rep.cluster.md"));
+        const Run f = runBinary({QStringLiteral("analyze"), QStringLiteral("--cluster-json"), json,
+                                 QStringLiteral("--cluster-report"), md, rd(QStringLiteral("torch_npu_resnet_ddp/level1"))});
+        QCOMPARE(f.code, 0);
+        QCOMPARE(runBinary({QStringLiteral("analyze"), QStringLiteral("--cluster-json"), json, QStringLiteral("--cluster-report"), json,
+                            rd(QStringLiteral("torch_npu_resnet_ddp/level1"))})
+                     .code,
+                 2);
+        QFile cj(json);
+        QVERIFY(cj.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(cj.readAll()).object()[QStringLiteral("cluster")].toObject()[QStringLiteral("collectives_matched")].toInt(),
+                 cl[QStringLiteral("collectives_matched")].toInt());
+        QFile cm(md);
+        QVERIFY(cm.open(QIODevice::ReadOnly));
+        QVERIFY(cm.readAll().contains("## Slow ranks\n\n- rank 1 is slow: "));
+    }
+
+    void aRankThatFailsIsNamedAndTheOthersAnalysed() {
+        const QString parent = tmp.filePath(QStringLiteral("withbroken"));
+        for (const QString& rank : {QStringLiteral("rank0_ascend_pt"), QStringLiteral("rank1_ascend_pt")}) {
+            const QString from = rd(QStringLiteral("torch_npu_resnet_ddp/level1/") + rank);
+            QDir().mkpath(parent + QLatin1Char('/') + rank + QStringLiteral("/ASCEND_PROFILER_OUTPUT"));
+            for (const QString& f : {QStringLiteral("ASCEND_PROFILER_OUTPUT/kernel_details.csv"),
+                                    QStringLiteral("ASCEND_PROFILER_OUTPUT/trace_view.json"),
+                                    QStringLiteral("ASCEND_PROFILER_OUTPUT/step_trace_time.csv"),
+                                    QStringLiteral("ASCEND_PROFILER_OUTPUT/communication.json"),
+                                    QStringLiteral("profiler_info_") + rank.mid(4, 1) + QStringLiteral(".json")})
+                QVERIFY(QFile::copy(from + QLatin1Char('/') + f, parent + QLatin1Char('/') + rank + QLatin1Char('/') + f));
+        }
+        QDir().mkpath(parent + QStringLiteral("/rank2_ascend_pt/ASCEND_PROFILER_OUTPUT"));
+        QDir().mkpath(parent + QStringLiteral("/cluster_analysis_output"));
+        const bs::ClusterResult c = bs::analyzeClusterFolder(parent.toStdString(), bs::Rulebook{});
+        QCOMPARE(c.ranks.size(), std::size_t(3));
+        const bs::RankSummary* broken = rankWithId(c, 2);
+        QVERIFY(broken);
+        QVERIFY(!broken->error.empty());
+        QVERIFY(rankWithId(c, 0)->error.empty() && rankWithId(c, 1)->error.empty());
+        bool named = false;
+        for (const auto& f : c.findings)
+            named = named || (f.id == "rank_not_analysed" && f.message.rfind("rank 2 (rank2_ascend_pt) was not analysed: ", 0) == 0);
+        QVERIFY(named);
+        // The two good ranks are still compared.
+        QCOMPARE(c.collectives.front().key, std::string("hcom_allReduce__586_0_1"));
+        QCOMPARE(c.ranks[static_cast<std::size_t>(c.collectives.front().lastArriver)].rankId, 1);
+    }
+
+    void eightRanksWithAPlantedSlowRankNameItOnThePlantedStepOnly() {
+        const QString out = generate(QStringLiteral("slow8"),
+                                     {QStringLiteral("--ranks"), QStringLiteral("8"), QStringLiteral("--slow-rank"),
+                                      QStringLiteral("5"), QStringLiteral("--slow-ms"), QStringLiteral("4"),
+                                      QStringLiteral("--steps"), QStringLiteral("3"), QStringLiteral("--dense"),
+                                      QStringLiteral("2"), QStringLiteral("--dfc"), QStringLiteral("1"),
+                                      QStringLiteral("--gmm"), QStringLiteral("0"), QStringLiteral("--prefill"),
+                                      QStringLiteral("1"), QStringLiteral("--decode"), QStringLiteral("2")});
+        QVERIFY(!out.isEmpty());
+        QFile ef(out + QStringLiteral("/expected.json"));
+        QVERIFY(ef.open(QIODevice::ReadOnly));
+        const QJsonObject ex = QJsonDocument::fromJson(ef.readAll()).object();
+        QCOMPARE(ex[QStringLiteral("slow_rank")].toInt(), 5);
+        const double plantedMs = ex[QStringLiteral("slow_ms")].toDouble();
+        QCOMPARE(plantedMs, 4.0);
+        const QJsonArray steps = ex[QStringLiteral("planted_steps")].toArray();
+        QCOMPARE(steps.size(), 1);
+        const qint64 plantedStep = steps.at(0).toInteger();
+        const QJsonObject delayed = ex[QStringLiteral("delayed_collectives")].toArray().at(0).toObject();
+
+        const bs::ClusterResult c = bs::analyzeClusterFolder(out.toStdString(), bs::Rulebook{});
+        QCOMPARE(c.ranks.size(), std::size_t(8));
+        for (const auto& r : c.ranks)
+            QVERIFY2(r.error.empty(), r.error.c_str());
+        QVERIFY(!c.slowRanks.empty());
+        bool prelaunch = false;
+        for (const auto& e : c.slowRanks) {
+            QCOMPARE(c.ranks[static_cast<std::size_t>(e.rank)].rankId, 5);
+            QCOMPARE(e.step, plantedStep);
+            if (e.metric == "prelaunch") {
+                prelaunch = true;
+                const double excessMs = static_cast<double>(e.excess) / 1e6;
+                QVERIFY2(std::fabs(excessMs - plantedMs) <= 0.05 * plantedMs, qPrintable(QString::number(excessMs)));
+            }
+        }
+        QVERIFY(prelaunch);
+        const auto verdicts = bs::clusterVerdicts(c);
+        QCOMPARE(verdicts.size(), std::size_t(1));
+        QVERIFY2(verdicts[0].rfind("rank 5 is slow: ", 0) == 0, verdicts[0].c_str());
+        // The delayed collective: rank 5 arrives last; every other rank waits the planted delay longer.
+        const bs::ClusterCollective* cc = nullptr;
+        for (const auto& x : c.collectives)
+            if (x.key == delayed[QStringLiteral("name")].toString().toStdString() &&
+                x.step == delayed[QStringLiteral("step")].toInteger())
+                cc = &x;
+        QVERIFY(cc);
+        QCOMPARE(cc->parts.size(), std::size_t(8));
+        QCOMPARE(c.ranks[static_cast<std::size_t>(cc->lastArriver)].rankId, 5);
+        bs::TimeNs slowWait = 0;
+        for (const auto& p : cc->parts)
+            if (c.ranks[static_cast<std::size_t>(p.rank)].rankId == 5) slowWait = p.wait;
+        for (const auto& p : cc->parts)
+            if (c.ranks[static_cast<std::size_t>(p.rank)].rankId != 5)
+                QVERIFY(std::fabs(static_cast<double>(p.wait - slowWait) / 1e6 - plantedMs) <= 0.05 * plantedMs);
+        // The profiler's cluster table was found and compared.
+        QVERIFY(c.crossCheck.available);
+        QCOMPARE(c.crossCheck.compared, std::size_t(8 * 3 * 7));
+        QCOMPARE(c.crossCheck.mismatches, std::size_t(0));
+    }
+
+    void balancedEightRanksHaveNoSlowRank() {
+        const QString out = generate(QStringLiteral("even8"),
+                                     {QStringLiteral("--ranks"), QStringLiteral("8"), QStringLiteral("--steps"),
+                                      QStringLiteral("3"), QStringLiteral("--dense"), QStringLiteral("2"),
+                                      QStringLiteral("--dfc"), QStringLiteral("1"), QStringLiteral("--gmm"),
+                                      QStringLiteral("0"), QStringLiteral("--prefill"), QStringLiteral("1"),
+                                      QStringLiteral("--decode"), QStringLiteral("2")});
+        QVERIFY(!out.isEmpty());
+        const bs::ClusterResult c = bs::analyzeClusterFolder(out.toStdString(), bs::Rulebook{});
+        QCOMPARE(c.ranks.size(), std::size_t(8));
+        QVERIFY(c.collectivesMatched > 0);
+        QVERIFY(c.slowRanks.empty());
+        const auto verdicts = bs::clusterVerdicts(c);
+        QCOMPARE(verdicts.size(), std::size_t(1));
+        QVERIFY2(verdicts[0].rfind("No rank is slow: across the 8 analysed ranks", 0) == 0, verdicts[0].c_str());
+        QVERIFY(c.findings.empty());
+        QVERIFY(c.crossCheck.available);
+        QCOMPARE(c.crossCheck.mismatches, std::size_t(0));
+
+        // A profiler figure that disagrees with ours is named: rank 0's first Preparing raised by 50 us.
+        QFile csv(out + QStringLiteral("/cluster_analysis_output/cluster_step_trace_time.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QStringList lines = QString::fromUtf8(csv.readAll()).split(QStringLiteral("\r\n"));
+        csv.close();
+        QVERIFY(lines.value(1).startsWith(QStringLiteral("1,rank,0,")));
+        QStringList cells = lines[1].split(QLatin1Char(','));
+        const double preparing = cells.last().toDouble();
+        cells.last() = QString::number(preparing + 50.0, 'f', 3);
+        lines[1] = cells.join(QLatin1Char(','));
+        QVERIFY(csv.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        csv.write(lines.join(QStringLiteral("\r\n")).toUtf8());
+        csv.close();
+        const bs::ClusterResult changed = bs::analyzeClusterFolder(out.toStdString(), bs::Rulebook{});
+        QCOMPARE(changed.crossCheck.mismatches, std::size_t(1));
+        QVERIFY2(changed.crossCheck.mismatchNotes.at(0).rfind("rank 0 step 1 Preparing: ours ", 0) == 0,
+                 changed.crossCheck.mismatchNotes.at(0).c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCluster)
+#include "tst_cluster.moc"
