@@ -356,7 +356,8 @@ class TstStackEvidence : public QObject {
             huge += "/site-packages/m.py(" + std::to_string(i) + "): f;\r\n";
         QCOMPARE(bs::splitStack(huge).size(), bs::kMaxFrames);
         const std::string longName(1 << 20, 'x');
-        const auto one = bs::splitStack("a.py(1): " + longName);
+        const std::string oneText = "a.py(1): " + longName; // named: the frames view into it
+        const auto one = bs::splitStack(oneText);
         QCOMPARE(one.size(), std::size_t(1));
         QVERIFY(bs::frameLabel(one[0]).size() < 400);
     }

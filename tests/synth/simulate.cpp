@@ -278,7 +278,7 @@ void Simulator::launch(StepOut& out, const OpDef& op, bool prefill, int tokens, 
 void Simulator::launchTinyWait(StepOut& out, bool prefill, int tokens) {
     // The collective just launched runs on its stream; this op starts 1.5 µs after the main stream's last
     // kernel (and after the collective started), so its short wait span lies beside the collective.
-    const Kernel& comm = out.kernels.back();
+    const Kernel comm = out.kernels.back(); // a copy: launch() below may reallocate out.kernels
     const Ns lastMain = devFree_[kMain];
     launch(out, kSlice, prefill, tokens, -1);
     Kernel& k = out.kernels.back();
