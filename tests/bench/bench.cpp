@@ -6,6 +6,8 @@
 #include "io/profile_loader.h"
 #include "io/trace_json_reader.h"
 
+#include "bench_util.h"
+
 #include <fmt/format.h>
 #include <simdjson.h>
 
@@ -22,27 +24,11 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-long peakRssKb() {
-    std::ifstream f("/proc/self/status");
-    std::string line;
-    while (std::getline(f, line))
-        if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
-    return -1;
-}
-
-void resetPeakRss() {
-    std::ofstream f("/proc/self/clear_refs");
-    f << "5";
-}
-
-double mb(std::uintmax_t bytes) {
-    return static_cast<double>(bytes) / 1048576.0;
-}
+using benchutil::Clock;
+using benchutil::mb;
+using benchutil::peakRssKb;
+using benchutil::resetPeakRss;
+using benchutil::since;
 
 // The limit: simdjson On Demand over the whole file, touching every field of every event.
 std::size_t barePass(const std::string& path, double& seconds) {

@@ -5,6 +5,8 @@
 #include "io/discovery.h"
 #include "io/profile_loader.h"
 
+#include "bench_util.h"
+
 #include <fmt/format.h>
 
 #include <chrono>
@@ -14,24 +16,11 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) {
-    return std::chrono::duration<double>(Clock::now() - t).count();
-}
-long peakRssKb() {
-    std::ifstream f("/proc/self/status");
-    std::string line;
-    while (std::getline(f, line))
-        if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
-    return -1;
-}
-void resetPeakRss() {
-    std::ofstream f("/proc/self/clear_refs");
-    f << "5";
-}
-double mb(std::uintmax_t b) {
-    return static_cast<double>(b) / 1048576.0;
-}
+using benchutil::Clock;
+using benchutil::mb;
+using benchutil::peakRssKb;
+using benchutil::resetPeakRss;
+using benchutil::since;
 
 // Bytes of the files a source reads: the .db files, or the text files.
 std::uintmax_t sourceBytes(const bs::Profile& p) {
