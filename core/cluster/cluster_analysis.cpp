@@ -214,6 +214,7 @@ void addEvidence(SlowRankEntry& e, const ClusterResult& c) {
             "It arrives last at {} of the {} collectives of step {} that several ranks share; at {} another rank "
             "waits {} for it.",
             e.lastAtCollectives, e.collectivesInStep, e.step, e.worstCollective, ms(e.othersWaitMax)));
+    e.restatedEvidence = e.evidence.size();
     for (const auto& w : r.topWindows) {
         if (w.step != std::to_string(e.step)) continue;
         std::string labels;

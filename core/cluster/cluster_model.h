@@ -84,6 +84,10 @@ struct SlowRankEntry {
     std::string worstCollective;    // that collective
     bool corroborated = false;      // last arriver at ≥ 1 collective of the step (or no communication.json)
     std::vector<std::string> evidence; // sentences
+    // evidence[0] restates the metric against the median; evidence[1], when present, says who waits for it at
+    // which collective (or that no shared collective lets us check). Verdicts carry both, so reports that
+    // print a verdict list only the sentences after them.
+    std::size_t restatedEvidence = 0;
 };
 
 struct ClusterFinding {

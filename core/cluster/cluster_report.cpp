@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -95,19 +96,16 @@ std::vector<std::string> clusterVerdicts(const ClusterResult& c) {
         std::string parts;
         for (const auto* e : entries)
             parts += (parts.empty() ? "" : "; ") +
-                     fmt::format("step {} {} {} ({} {} the median)", e->step, e->metric, ms(e->value), ms(e->excess),
-                                 e->metric == "comm_not_overlapped" ? "below" : "above");
+                     fmt::format("step {} {} {} against a cluster median of {} ({} {})", e->step, e->metric,
+                                 ms(e->value), ms(e->median), ms(e->excess),
+                                 e->metric == "comm_not_overlapped" ? "less" : "more");
         std::string s = fmt::format("{} is slow: {}.", rankName(r), parts);
+        // Who waits for it: said once, from the entry whose collective makes another rank wait longest; the
+        // other entries' sentences (other steps) follow the verdict in the reports.
         const SlowRankEntry* best = entries.front();
         for (const auto* e : entries)
             if (e->othersWaitMax > best->othersWaitMax) best = e;
-        if (best->lastAtCollectives > 0)
-            s += fmt::format(" The others wait for it: it arrives last at {} of {} shared collectives of step {}, "
-                             "and at {} another rank waits {}.",
-                             best->lastAtCollectives, best->collectivesInStep, best->step, best->worstCollective,
-                             ms(best->othersWaitMax));
-        else
-            s += " No communication.json op is shared in that step, so the spread alone names it.";
+        if (best->restatedEvidence > 1) s += " " + best->evidence[1];
         out.push_back(std::move(s));
     }
     return out;
@@ -199,11 +197,28 @@ void renderInto(Section& s, const ClusterResult& c) {
     s.out += fmt::format("{} ranks found, {} analysed; {} collectives matched across ranks.\n", c.ranks.size(),
                          analysed, c.collectivesMatched);
     s.heading("Slow ranks");
-    for (const auto& v : clusterVerdicts(c))
-        s.line(s.text(v));
+    // Each verdict already carries the metric against the median and who waits at which collective; below it
+    // come only the evidence sentences it does not say (the rank's idle windows), each once.
+    const auto verdicts = clusterVerdicts(c);
+    std::vector<int> verdictRanks;
     for (const auto& e : c.slowRanks)
-        for (const auto& ev : e.evidence)
-            s.line(s.text(ev));
+        if (std::find(verdictRanks.begin(), verdictRanks.end(), e.rank) == verdictRanks.end())
+            verdictRanks.push_back(e.rank);
+    std::sort(verdictRanks.begin(), verdictRanks.end());
+    for (std::size_t v = 0; v < verdicts.size(); ++v) {
+        s.line(s.text(verdicts[v]));
+        if (v >= verdictRanks.size()) continue;
+        std::vector<std::string> said;
+        for (const auto& e : c.slowRanks) {
+            if (e.rank != verdictRanks[v]) continue;
+            for (std::size_t k = std::min<std::size_t>(e.restatedEvidence, 1); k < e.evidence.size(); ++k) {
+                if (verdicts[v].find(e.evidence[k]) != std::string::npos) continue; // the verdict says it
+                if (std::find(said.begin(), said.end(), e.evidence[k]) != said.end()) continue;
+                said.push_back(e.evidence[k]);
+                s.line(s.text("  " + e.evidence[k]));
+            }
+        }
+    }
     s.heading("Per step and rank (ms)");
     const std::string hdr = fmt::format("{:<8} {:>6} {:>10} {:>20} {:>10} {:>10} {:>10} {:>10}", "rank", "step",
                                         "computing", "comm_not_overlapped", "overlapped", "free", "preparing",

@@ -148,7 +148,7 @@ class TstCluster : public QObject {
         QVERIFY(found);
         const auto verdicts = bs::clusterVerdicts(c);
         QCOMPARE(verdicts.size(), std::size_t(1));
-        QVERIFY2(verdicts[0].find("so the spread alone names it") != std::string::npos, verdicts[0].c_str());
+        QVERIFY2(verdicts[0].find("cannot be checked: the spread alone names it") != std::string::npos, verdicts[0].c_str());
     }
 
     void level1FirstAllReduceNamesRank1AsLastArriver() {
@@ -212,6 +212,20 @@ class TstCluster : public QObject {
         QVERIFY2(verdicts[0].rfind("rank 1 is slow: ", 0) == 0, verdicts[0].c_str());
         QVERIFY2(verdicts[0].find("at hcom_allReduce__586_0_1 another rank waits 5.65 ms") != std::string::npos,
                  verdicts[0].c_str());
+        // The verdict carries the median (19.17 ms = (20433.25 + 17902.5) / 2 µs) and the report says each
+        // evidence sentence once: the arrival sentence is in the verdict, the idle window below it.
+        QVERIFY2(verdicts[0].find("prelaunch 20.43 ms against a cluster median of 19.17 ms") != std::string::npos,
+                 verdicts[0].c_str());
+        for (const std::string& report : {bs::renderClusterText(c), bs::renderClusterMarkdown(c)}) {
+            auto count = [&](const std::string& needle) {
+                std::size_t n = 0;
+                for (auto at = report.find(needle); at != std::string::npos; at = report.find(needle, at + 1)) ++n;
+                return n;
+            };
+            QCOMPARE(count("It arrives last at 3 of the 4 collectives of step 50"), std::size_t(1));
+            QCOMPARE(count("Its largest idle window in that step is b0001"), std::size_t(1));
+            QCOMPARE(count("against a cluster median of 19.17 ms"), std::size_t(1));
+        }
     }
 
     void headlessJsonAndTextCarryTheCluster() {
