@@ -255,7 +255,7 @@ class AnalyzeRun {
             noteFailure(r, failure);
             return false;
         }
-        if (several_ && bs::isRankFolder(rank)) summaries_.push_back(bs::summarizeRank(rank, profile, result));
+        if (several_ && bs::isRankFolder(rank)) summaries_.add(bs::summarizeRank(rank, profile, result));
         if (keepsRanksJson()) shared_.ranksJson.push_back({rank.label, rank.root, json, {}});
         if (printing_) {
             if (o_.format == "json" && !several_)
@@ -271,7 +271,7 @@ class AnalyzeRun {
 
     void noteFailure(std::size_t r, const std::string& failure) {
         if (!several_) return;
-        if (bs::isRankFolder(ranks_[r])) summaries_.push_back(bs::failedRank(ranks_[r], failure));
+        if (bs::isRankFolder(ranks_[r])) summaries_.add(bs::failedRank(ranks_[r], failure));
         if (keepsRanksJson()) shared_.ranksJson.push_back({ranks_[r].label, ranks_[r].root, {}, failure});
         for (Output q : {kReport, kArch}) {
             const std::size_t o = plan_.forRank[r][q];
@@ -302,7 +302,7 @@ class AnalyzeRun {
         std::error_code ec;
         std::filesystem::path parent(o_.path);
         if (!std::filesystem::is_directory(parent, ec)) parent = parent.parent_path();
-        cluster_ = bs::analyzeCluster(std::move(summaries_), parent.string());
+        cluster_ = summaries_.finish(parent.string());
         clusterRan_ = true;
         clusterJson_ = bs::renderClusterJson(cluster_);
         const std::string markdown = bs::renderClusterMarkdown(cluster_);
@@ -361,7 +361,7 @@ class AnalyzeRun {
     const bool printing_; // false when an output is standard output itself
     StandardOutput out_;
     SharedOutputs shared_;
-    std::vector<bs::RankSummary> summaries_; // one per rank folder, kept after its model is freed
+    bs::ClusterBuilder summaries_; // one summary per rank folder, kept after its model is freed
     bs::ClusterResult cluster_;
     bool clusterRan_ = false;
     std::string clusterJson_; // empty unless several ranks were compared

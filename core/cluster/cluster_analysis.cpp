@@ -108,86 +108,120 @@ void findDifferentRanks(ClusterResult& c) {
                                               c.ranks[i].rankId)});
 }
 
-// The part that arrived last: the smallest wait, ties to the latest start; -1 when several parts share
-// both (nobody arrived last).
-template <class Parts, class Wait, class Start> int lastOf(const Parts& parts, Wait wait, Start start) {
-    int best = -1;
+// One collective of one step over every rank folded in so far: running figures, so who arrived last and
+// who waits longest are known without keeping every rank's part.
+struct CollectiveAgg {
+    std::int64_t step = -1;
+    std::uint32_t key = 0; // index into Table::keys
+    std::uint32_t count = 0;
+    TimeNs minStart = 0, maxStart = 0, maxWait = 0, sumWait = 0, sumTransit = 0;
+    // The last arriver: the smallest wait, ties to the latest start; `tie` when another rank shares both
+    // (nobody arrived last). Ranks come in index order, so ties resolve as over the full list.
+    int last = -1;
+    TimeNs lastWait = 0, lastStart = 0;
     bool tie = false;
-    for (int i = 0; i < static_cast<int>(parts.size()); ++i) {
-        if (best < 0) {
-            best = i;
-            continue;
-        }
-        const auto& p = parts[static_cast<std::size_t>(i)];
-        const auto& b = parts[static_cast<std::size_t>(best)];
-        if (wait(p) < wait(b) || (wait(p) == wait(b) && start(p) > start(b))) {
-            best = i;
-            tie = false;
-        } else if (wait(p) == wait(b) && start(p) == start(b)) {
-            tie = true;
-        }
-    }
-    return tie ? -1 : best;
-}
+    // The two largest waits (the first with its rank): the longest wait of the others, for any rank.
+    int topRank = -1;
+    TimeNs top1 = -1, top2 = -1;
+    std::vector<CollectivePart> parts; // sorted by wait while folding; bounded by kCollectivePartsKept
 
-void matchCollectives(ClusterResult& c) {
-    std::map<std::pair<std::int64_t, std::string>, ClusterCollective> byKey;
-    for (std::size_t i = 0; i < c.ranks.size(); ++i)
-        for (const auto& op : c.ranks[i].collectives) {
-            ClusterCollective& cc = byKey[{op.step, op.key}];
-            cc.key = op.key;
-            cc.step = op.step;
-            cc.parts.push_back({static_cast<int>(i), op.start, op.elapse, op.wait, op.transit});
+    void add(const CollectivePart& p) {
+        if (count == 0) {
+            minStart = maxStart = p.start;
+            last = p.rank, lastWait = p.wait, lastStart = p.start;
+        } else {
+            minStart = std::min(minStart, p.start);
+            maxStart = std::max(maxStart, p.start);
+            if (p.wait < lastWait || (p.wait == lastWait && p.start > lastStart)) {
+                last = p.rank, lastWait = p.wait, lastStart = p.start;
+                tie = false;
+            } else if (p.wait == lastWait && p.start == lastStart) {
+                tie = true;
+            }
         }
-    c.lastArriverCount.assign(c.ranks.size(), 0);
-    std::vector<ClusterCollective> all;
-    for (auto& [k, cc] : byKey) {
-        if (cc.parts.size() < 2) continue;
-        const int last = lastOf(cc.parts, [](const CollectivePart& p) { return p.wait; },
-                                [](const CollectivePart& p) { return p.start; });
-        TimeNs lo = cc.parts.front().start, hi = lo, sumWait = 0, sumTransit = 0;
-        for (const auto& p : cc.parts) {
-            lo = std::min(lo, p.start);
-            hi = std::max(hi, p.start);
-            cc.maxWait = std::max(cc.maxWait, p.wait);
-            sumWait += p.wait;
-            sumTransit += p.transit;
+        ++count;
+        maxWait = std::max(maxWait, p.wait);
+        sumWait += p.wait;
+        sumTransit += p.transit;
+        if (p.wait > top1) {
+            top2 = top1;
+            top1 = p.wait, topRank = p.rank;
+        } else if (p.wait > top2) {
+            top2 = p.wait;
         }
-        cc.lastArriver = last < 0 ? -1 : cc.parts[static_cast<std::size_t>(last)].rank;
-        cc.skew = hi - lo;
-        cc.waitRatio = sumWait + sumTransit > 0
-                           ? std::round(1e6 * static_cast<double>(sumWait) / static_cast<double>(sumWait + sumTransit)) / 1e6
-                           : 0.0;
-        if (cc.lastArriver >= 0) ++c.lastArriverCount[static_cast<std::size_t>(cc.lastArriver)];
-        all.push_back(std::move(cc));
+        const auto at = std::upper_bound(parts.begin(), parts.end(), p.wait,
+                                         [](TimeNs w, const CollectivePart& q) { return w < q.wait; });
+        parts.insert(at, p);
+        if (parts.size() > kCollectivePartsKept) // drop the middle: keep the smallest and the largest waits
+            parts.erase(parts.begin() + static_cast<std::ptrdiff_t>(kCollectivePartsKept / 2));
     }
+    int lastArriver() const { return tie ? -1 : last; }
+    TimeNs othersWaitMax(int rank) const { return std::max<TimeNs>(0, topRank == rank ? top2 : top1); }
+};
+
+} // namespace
+
+struct ClusterBuilder::Table {
+    std::vector<RankSummary> ranks;
+    std::map<std::string, std::uint32_t, std::less<>> keyIds;
+    std::vector<const std::string*> keys;
+    std::map<std::pair<std::int64_t, std::uint32_t>, std::uint32_t> index; // (step, key) → aggs
+    std::vector<CollectiveAgg> aggs;
+
+    const std::string& keyOf(const CollectiveAgg& a) const { return *keys[a.key]; }
+    // Shared collectives (two ranks or more) of one step (all steps when `step` is null), by name.
+    std::vector<const CollectiveAgg*> shared(const std::int64_t* step) const {
+        std::vector<const CollectiveAgg*> out;
+        for (const auto& a : aggs)
+            if (a.count >= 2 && (!step || a.step == *step)) out.push_back(&a);
+        std::sort(out.begin(), out.end(), [this](const CollectiveAgg* x, const CollectiveAgg* y) {
+            return x->step != y->step ? x->step < y->step : keyOf(*x) < keyOf(*y);
+        });
+        return out;
+    }
+};
+
+namespace {
+
+void matchCollectives(ClusterResult& c, const ClusterBuilder::Table& t) {
+    c.lastArriverCount.assign(c.ranks.size(), 0);
+    std::vector<const CollectiveAgg*> all = t.shared(nullptr);
+    for (const CollectiveAgg* a : all)
+        if (a->lastArriver() >= 0) ++c.lastArriverCount[static_cast<std::size_t>(a->lastArriver())];
     c.collectivesMatched = all.size();
     std::stable_sort(all.begin(), all.end(),
-                     [](const ClusterCollective& a, const ClusterCollective& b) { return a.maxWait > b.maxWait; });
+                     [](const CollectiveAgg* a, const CollectiveAgg* b) { return a->maxWait > b->maxWait; });
     if (all.size() > 20) all.resize(20);
-    c.collectives = std::move(all);
+    for (const CollectiveAgg* a : all) {
+        ClusterCollective cc;
+        cc.key = t.keyOf(*a);
+        cc.step = a->step;
+        cc.ranksTotal = a->count;
+        cc.parts = a->parts;
+        std::sort(cc.parts.begin(), cc.parts.end(),
+                  [](const CollectivePart& x, const CollectivePart& y) { return x.rank < y.rank; });
+        cc.lastArriver = a->lastArriver();
+        cc.skew = a->maxStart - a->minStart;
+        cc.maxWait = a->maxWait;
+        cc.waitRatio = a->sumWait + a->sumTransit > 0
+                           ? std::round(1e6 * static_cast<double>(a->sumWait) /
+                                        static_cast<double>(a->sumWait + a->sumTransit)) /
+                                 1e6
+                           : 0.0;
+        c.collectives.push_back(std::move(cc));
+    }
 }
 
-// The rank's collectives of `step` at which it arrived last (recomputed over every match, not only the top 20).
-void corroborate(SlowRankEntry& e, const ClusterResult& c) {
-    std::map<std::string, std::vector<std::pair<int, const RankCollective*>>> ops;
-    for (std::size_t i = 0; i < c.ranks.size(); ++i)
-        for (const auto& op : c.ranks[i].collectives)
-            if (op.step == e.step) ops[op.key].push_back({static_cast<int>(i), &op});
-    for (const auto& [key, parts] : ops) {
-        if (parts.size() < 2) continue;
+// The rank's collectives of `step` at which it arrived last (over every match, not only the top 20).
+void corroborate(SlowRankEntry& e, const ClusterBuilder::Table& t) {
+    for (const CollectiveAgg* a : t.shared(&e.step)) {
         ++e.collectivesInStep;
-        using Part = std::pair<int, const RankCollective*>;
-        const int last = lastOf(parts, [](const Part& p) { return p.second->wait; },
-                                [](const Part& p) { return p.second->start; });
-        TimeNs othersMax = 0;
-        if (last < 0 || parts[static_cast<std::size_t>(last)].first != e.rank) continue;
-        for (const auto& p : parts)
-            if (p.first != e.rank) othersMax = std::max(othersMax, p.second->wait);
+        if (a->lastArriver() != e.rank) continue;
         ++e.lastAtCollectives;
+        const TimeNs othersMax = a->othersWaitMax(e.rank);
         if (othersMax > e.othersWaitMax) {
             e.othersWaitMax = othersMax;
-            e.worstCollective = key;
+            e.worstCollective = t.keyOf(*a);
         }
     }
 }
@@ -226,7 +260,7 @@ void addEvidence(SlowRankEntry& e, const ClusterResult& c) {
     }
 }
 
-void findSlowRanks(ClusterResult& c) {
+void findSlowRanks(ClusterResult& c, const ClusterBuilder::Table& t) {
     bool anyJson = false;
     for (const auto& r : c.ranks)
         anyJson = anyJson || r.hasCommunicationJson;
@@ -261,7 +295,7 @@ void findSlowRanks(ClusterResult& c) {
             e.median = median(v);
             e.excess = low ? e.median - e.value : e.value - e.median;
             e.spread = std::round(spread * 1e6) / 1e6;
-            corroborate(e, c);
+            corroborate(e, t);
             e.corroborated = !anyJson || e.lastAtCollectives > 0;
             if (!e.corroborated) {
                 c.findings.push_back(
@@ -352,37 +386,75 @@ void crossCheckClusterCsv(ClusterResult& c, const std::string& parentDir) {
 
 } // namespace
 
-ClusterResult analyzeCluster(std::vector<RankSummary> ranks, const std::string& parentDir) {
+ClusterBuilder::ClusterBuilder() : t_(std::make_unique<Table>()) {}
+ClusterBuilder::~ClusterBuilder() = default;
+ClusterBuilder::ClusterBuilder(ClusterBuilder&&) noexcept = default;
+ClusterBuilder& ClusterBuilder::operator=(ClusterBuilder&&) noexcept = default;
+
+std::size_t ClusterBuilder::size() const {
+    return t_->ranks.size();
+}
+
+void ClusterBuilder::add(RankSummary rank) {
+    const int at = static_cast<int>(t_->ranks.size());
+    for (const RankCollective& op : rank.collectives) {
+        auto k = t_->keyIds.find(op.key);
+        if (k == t_->keyIds.end()) {
+            k = t_->keyIds.emplace(op.key, static_cast<std::uint32_t>(t_->keys.size())).first;
+            t_->keys.push_back(&k->first);
+        }
+        auto [slot, fresh] = t_->index.try_emplace({op.step, k->second}, static_cast<std::uint32_t>(t_->aggs.size()));
+        if (fresh) {
+            t_->aggs.emplace_back();
+            t_->aggs.back().step = op.step;
+            t_->aggs.back().key = k->second;
+        }
+        t_->aggs[slot->second].add({at, op.start, op.elapse, op.wait, op.transit});
+    }
+    rank.collectives.clear();
+    rank.collectives.shrink_to_fit();
+    t_->ranks.push_back(std::move(rank));
+}
+
+ClusterResult ClusterBuilder::finish(const std::string& parentDir) {
     ClusterResult c;
-    c.ranks = std::move(ranks);
+    c.ranks = std::move(t_->ranks);
     findDifferentRanks(c);
-    matchCollectives(c);
-    findSlowRanks(c);
+    matchCollectives(c, *t_);
+    findSlowRanks(c, *t_);
     crossCheckClusterCsv(c, parentDir);
+    *t_ = Table{};
     return c;
+}
+
+ClusterResult analyzeCluster(std::vector<RankSummary> ranks, const std::string& parentDir) {
+    ClusterBuilder b;
+    for (auto& r : ranks)
+        b.add(std::move(r));
+    return b.finish(parentDir);
 }
 
 ClusterResult analyzeClusterFolder(const std::string& parentDir, const Rulebook& rules) {
     const DiscoveryResult found = discoverProfiles(parentDir);
-    std::vector<RankSummary> summaries;
+    ClusterBuilder summaries;
     for (const RankFolder& rank : found.ranks) {
         if (!isRankFolder(rank)) continue;
         // One rank's model at a time: it is freed when this iteration ends.
         try {
             LoadResult loaded = loadRank(rank);
             if (loaded.tooLarge || !loaded.hasAnyData || !loaded.profile) {
-                summaries.push_back(failedRank(rank, loaded.tooLarge && loaded.profile && !loaded.profile->loadFindings.empty()
-                                                         ? loaded.profile->loadFindings.front().seen
-                                                         : noDataMessage(rank, loaded)));
+                summaries.add(failedRank(rank, loaded.tooLarge && loaded.profile && !loaded.profile->loadFindings.empty()
+                                                   ? loaded.profile->loadFindings.front().seen
+                                                   : noDataMessage(rank, loaded)));
                 continue;
             }
             const AnalysisResult result = analyzeProfile(*loaded.profile, rules);
-            summaries.push_back(summarizeRank(rank, *loaded.profile, result));
+            summaries.add(summarizeRank(rank, *loaded.profile, result));
         } catch (const std::bad_alloc&) {
-            summaries.push_back(failedRank(rank, "memory ran out while analysing it"));
+            summaries.add(failedRank(rank, "memory ran out while analysing it"));
         }
     }
-    return analyzeCluster(std::move(summaries), parentDir);
+    return summaries.finish(parentDir);
 }
 
 } // namespace bs

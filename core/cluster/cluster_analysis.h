@@ -4,6 +4,8 @@
 #include "cluster/cluster_model.h"
 #include "io/discovery.h"
 
+#include <memory>
+
 namespace bs {
 
 struct Profile;
@@ -18,7 +20,27 @@ RankSummary summarizeRank(const RankFolder& rank, const Profile& profile, const 
 // A rank that could not be loaded or analysed: named with its error.
 RankSummary failedRank(const RankFolder& rank, std::string error);
 
-// Compares the ranks. `parentDir` is searched for cluster_analysis_output/cluster_step_trace_time.csv.
+// Folds the ranks in one at a time: each rank's collectives go into one cross-rank table at once (an entry
+// per distinct collective holding running figures and a bounded list of parts) and leave its summary, so
+// memory grows with the collectives of one rank plus small per-rank summaries, not with ranks × collectives.
+class ClusterBuilder {
+public:
+    ClusterBuilder();
+    ~ClusterBuilder();
+    ClusterBuilder(ClusterBuilder&&) noexcept;
+    ClusterBuilder& operator=(ClusterBuilder&&) noexcept;
+    void add(RankSummary rank);
+    std::size_t size() const;
+    // Compares the ranks. `parentDir` is searched for cluster_analysis_output/cluster_step_trace_time.csv.
+    ClusterResult finish(const std::string& parentDir);
+
+    struct Table; // the cross-rank table (cluster_analysis.cpp)
+
+private:
+    std::unique_ptr<Table> t_;
+};
+
+// The same for summaries already in hand.
 ClusterResult analyzeCluster(std::vector<RankSummary> ranks, const std::string& parentDir);
 
 // Loads, analyses and summarizes every rank under `parentDir` one after another (bounded memory).

@@ -33,9 +33,8 @@ struct RankWindow {
     std::vector<std::string> labels;
 };
 
-// One communication.json op of one rank.
+// One communication.json op of one rank (only until the rank is folded into the cluster: ClusterBuilder).
 struct RankCollective {
-    std::string name;      // as written (hcom_allReduce__586_0_1@1752…)
     std::string key;       // the name without its "@…" suffix: what is matched across ranks
     std::int64_t step = -1;
     TimeNs start = 0, elapse = 0, wait = 0, transit = 0;
@@ -63,10 +62,15 @@ struct CollectivePart {
     TimeNs start = 0, elapse = 0, wait = 0, transit = 0;
 };
 
+inline constexpr std::size_t kCollectivePartsKept = 16;
+
 struct ClusterCollective {
     std::string key;
     std::int64_t step = -1;
-    std::vector<CollectivePart> parts; // one per rank that has it
+    std::size_t ranksTotal = 0;        // ranks that have it
+    // One per rank that has it, by rank, when at most kCollectivePartsKept ranks have it; else the
+    // kCollectivePartsKept / 2 smallest waits (the last arrivers) and as many largest (who waits for them).
+    std::vector<CollectivePart> parts;
     int lastArriver = -1;              // rank index with the smallest wait (ties: the latest start)
     TimeNs skew = 0;                   // max start − min start
     TimeNs maxWait = 0;

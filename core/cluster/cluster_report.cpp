@@ -162,6 +162,7 @@ std::string renderClusterJson(const ClusterResult& c) {
                         {"max_wait_ms", msOf(cc.maxWait)},
                         {"skew_ms", msOf(cc.skew)},
                         {"wait_ratio", cc.waitRatio},
+                        {"ranks_total", cc.ranksTotal},
                         {"ranks", std::move(parts)}});
     }
     j["collectives"] = std::move(coll);

@@ -112,7 +112,6 @@ void addWindows(RankSummary& s, const AnalysisResult& r) {
 void addCollectives(RankSummary& s, const AnalysisResult& r) {
     for (const auto& c : r.anomaly.collectives) {
         RankCollective rc;
-        rc.name = c.name;
         rc.key = stripAt(c.name);
         if (c.stepIndex >= 0 && static_cast<std::size_t>(c.stepIndex) < r.metrics.size())
             rc.step = r.metrics[static_cast<std::size_t>(c.stepIndex)].stepId;

@@ -10,6 +10,30 @@ namespace bs {
 
 namespace {
 
+// Digit runs compare as numbers ("rank2" < "rank10"), the rest byte by byte; equal runs fall back to bytes.
+bool naturalLess(const std::string& a, const std::string& b) {
+    std::size_t i = 0, j = 0;
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    while (i < a.size() && j < b.size()) {
+        if (digit(a[i]) && digit(b[j])) {
+            std::size_t ie = i, je = j;
+            while (ie < a.size() && digit(a[ie])) ++ie;
+            while (je < b.size() && digit(b[je])) ++je;
+            std::size_t is = i, js = j; // skip leading zeros
+            while (is + 1 < ie && a[is] == '0') ++is;
+            while (js + 1 < je && b[js] == '0') ++js;
+            if (ie - is != je - js) return ie - is < je - js;
+            if (const int c = a.compare(is, ie - is, b, js, je - js); c != 0) return c < 0;
+            i = ie, j = je;
+            continue;
+        }
+        if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
+        ++i, ++j;
+    }
+    if ((a.size() - i) != (b.size() - j)) return a.size() - i < b.size() - j;
+    return a < b;
+}
+
 bool startsWith(const std::string& s, const char* p) {
     return s.rfind(p, 0) == 0;
 }
@@ -88,7 +112,10 @@ void searchChildren(const fs::path& dir, const fs::path& top, int depth, std::ve
         if (it->is_symlink(e2)) continue;
         if (it->is_directory(e2)) children.push_back(it->path());
     }
-    std::sort(children.begin(), children.end());
+    // Natural order: rank2 before rank10, so reports and the cluster list ranks as people count them.
+    std::sort(children.begin(), children.end(), [](const fs::path& a, const fs::path& b) {
+        return naturalLess(a.filename().string(), b.filename().string());
+    });
     for (const auto& c : children) {
         RankFolder r;
         if (classify(c, r)) {

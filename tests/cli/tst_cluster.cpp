@@ -125,6 +125,69 @@ class TstCluster : public QObject {
     void level0PairStepFiguresEqualEachRanksStepTraceTime() { checkAgainstStepTrace(QStringLiteral("level0")); }
     void level1PairStepFiguresEqualEachRanksStepTraceTime() { checkAgainstStepTrace(QStringLiteral("level1")); }
 
+    // 20 ranks share one collective: the cross-rank table keeps running figures for all 20 and the parts of
+    // the 8 smallest and 8 largest waits; a second collective has two ranks tied on wait and start.
+    void manyRanksKeepTheExtremePartsAndExactFigures() {
+        std::vector<bs::RankSummary> ranks(20);
+        for (int i = 0; i < 20; ++i) {
+            bs::RankSummary& r = ranks[static_cast<std::size_t>(i)];
+            r.label = "r" + std::to_string(i);
+            r.rankId = i;
+            bs::RankCollective op;
+            op.key = "hcom_allReduce__1_0_1";
+            op.step = 7;
+            op.start = 1'000'000 + i * 1'000;            // rank 19 starts last: 19 µs after rank 0
+            op.wait = (i == 19) ? 5'000 : 100'000 + (i % 10) * 10'000 + i; // rank 19 waits least
+            op.transit = 2'000;
+            op.elapse = op.wait + op.transit;
+            r.collectives.push_back(op);
+            if (i < 2) {                                   // ranks 0 and 1: same wait, same start
+                bs::RankCollective tied = op;
+                tied.key = "hcom_broadcast__2_0_1";
+                tied.start = 3'000'000;
+                tied.wait = 40'000;
+                r.collectives.push_back(tied);
+            }
+        }
+        // Hand computation: waits 100000 + (i % 10) * 10000 + i for i < 19 and 5000 for rank 19.
+        std::vector<std::pair<bs::TimeNs, int>> waits;
+        bs::TimeNs sumWait = 0;
+        for (int i = 0; i < 20; ++i) {
+            const bs::TimeNs w = (i == 19) ? 5'000 : 100'000 + (i % 10) * 10'000 + i;
+            waits.push_back({w, i});
+            sumWait += w;
+        }
+        std::sort(waits.begin(), waits.end());
+        std::vector<int> kept;
+        for (int k = 0; k < 8; ++k)
+            kept.push_back(waits[static_cast<std::size_t>(k)].second), kept.push_back(waits[19 - static_cast<std::size_t>(k)].second);
+        std::sort(kept.begin(), kept.end());
+
+        const bs::ClusterResult c = bs::analyzeCluster(std::move(ranks), std::string());
+        QCOMPARE(c.collectivesMatched, std::size_t(2));
+        const bs::ClusterCollective* all = nullptr;
+        const bs::ClusterCollective* tied = nullptr;
+        for (const auto& cc : c.collectives)
+            (cc.key == "hcom_allReduce__1_0_1" ? all : tied) = &cc;
+        QVERIFY(all && tied);
+        QCOMPARE(all->step, std::int64_t(7));
+        QCOMPARE(all->ranksTotal, std::size_t(20));
+        QCOMPARE(all->parts.size(), std::size_t(16));
+        std::vector<int> got;
+        for (const auto& p : all->parts)
+            got.push_back(p.rank);
+        QCOMPARE(got, kept);
+        QCOMPARE(all->lastArriver, 19);
+        QCOMPARE(all->maxWait, waits.back().first); // rank 9: 100000 + 9 * 10000 + 9
+        QCOMPARE(all->maxWait, bs::TimeNs(190'009));
+        QCOMPARE(all->skew, bs::TimeNs(19'000));
+        QCOMPARE(all->waitRatio, std::round(1e6 * double(sumWait) / double(sumWait + 20 * 2'000)) / 1e6);
+        QCOMPARE(tied->ranksTotal, std::size_t(2));
+        QCOMPARE(tied->lastArriver, -1); // nobody arrived last
+        QCOMPARE(c.lastArriverCount[19], std::size_t(1));
+        QCOMPARE(c.lastArriverCount[0] + c.lastArriverCount[1], std::size_t(0));
+    }
+
     void level0WithoutCommunicationJsonNamesTheSpreadAlone() {
         const bs::ClusterResult c =
             bs::analyzeClusterFolder(rd(QStringLiteral("torch_npu_resnet_ddp/level0")).toStdString(), bs::Rulebook{});
@@ -185,8 +248,21 @@ class TstCluster : public QObject {
         QCOMPARE(first->maxWait, first->parts[0].wait > first->parts[1].wait ? first->parts[0].wait : first->parts[1].wait);
         // It is the collective with the largest wait of the pair, listed first.
         QCOMPARE(c.collectives.front().key, std::string("hcom_allReduce__586_0_1"));
-        // Both ranks carry every collective of step 50 (the same names on both).
-        QCOMPARE(c.collectivesMatched, rankWithId(c, 0)->collectives.size());
+        // Both ranks carry every collective of step 50 (the same names on both): as many matches as ops in
+        // rank 0's communication.json, each with both ranks' parts.
+        QFile f0(rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json")));
+        QVERIFY(f0.open(QIODevice::ReadOnly));
+        const QJsonObject groups = QJsonDocument::fromJson(f0.readAll()).object()[QStringLiteral("step50")].toObject();
+        std::size_t ops0 = 0;
+        for (auto g = groups.begin(); g != groups.end(); ++g)
+            for (const QString& op : g.value().toObject().keys())
+                ops0 += op == QStringLiteral("Total Op Info") ? 0 : 1; // the group's total is not an op
+        QCOMPARE(ops0, std::size_t(4));
+        QCOMPARE(c.collectivesMatched, ops0);
+        for (const auto& cc : c.collectives) {
+            QCOMPARE(cc.ranksTotal, std::size_t(2));
+            QCOMPARE(cc.parts.size(), std::size_t(2));
+        }
     }
 
     void level1NamesRank1SlowWithTheCollectiveAsEvidence() {

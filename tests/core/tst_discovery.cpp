@@ -86,6 +86,19 @@ class TstDiscovery : public QObject {
         QCOMPARE(r.ranks.size(), std::size_t(1));
         QCOMPARE(r.ranks[0].label, std::string("job_ascend_pt"));
     }
+    void ranksAreListedInNaturalOrder() {
+        QTemporaryDir tmp;
+        for (const char* n : {"job_rank10_ascend_pt", "job_rank2_ascend_pt", "job_rank1_ascend_pt", "job_rank02b_ascend_pt"})
+            QDir().mkpath(tmp.filePath(QString::fromLatin1(n) + QStringLiteral("/ASCEND_PROFILER_OUTPUT")));
+        const auto r = bs::discoverProfiles(bstest::s(tmp.path()));
+        std::vector<std::string> labels;
+        for (const auto& x : r.ranks)
+            labels.push_back(x.label);
+        // 1 < 2 < 02b (same number, then "_" < "b" byte order) < 10; plain byte order would put rank10 second.
+        const std::vector<std::string> want{"job_rank1_ascend_pt", "job_rank2_ascend_pt", "job_rank02b_ascend_pt",
+                                            "job_rank10_ascend_pt"};
+        QCOMPARE(labels, want);
+    }
     void symlinkLoopsAreNotFollowed() {
         QTemporaryDir tmp;
         QDir().mkpath(tmp.filePath(QStringLiteral("a/b")));
