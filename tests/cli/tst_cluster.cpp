@@ -5,6 +5,8 @@
 #include "cluster/cluster_analysis.h"
 #include "cluster/cluster_report.h"
 
+#include <sqlite3.h>
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -124,6 +126,73 @@ class TstCluster : public QObject {
   private slots:
     void level0PairStepFiguresEqualEachRanksStepTraceTime() { checkAgainstStepTrace(QStringLiteral("level0")); }
     void level1PairStepFiguresEqualEachRanksStepTraceTime() { checkAgainstStepTrace(QStringLiteral("level1")); }
+
+    // DB-only ranks (export_type=db): every column per rank × step equals that rank's analysis.db StepTraceTime
+    // within 1 µs, and the collectives carry CommAnalyzerTime's waits, read here with SQLite directly.
+    void dbOnlyPairMatchesAnalysisDb_data() {
+        QTest::addColumn<QString>("level");
+        QTest::newRow("level0") << QStringLiteral("level0");
+        QTest::newRow("level1") << QStringLiteral("level1");
+    }
+    void dbOnlyPairMatchesAnalysisDb() {
+        QFETCH(QString, level);
+        const QString parent = rd(QStringLiteral("torch_npu_resnet_ddp_db/") + level);
+        const bs::ClusterResult c = bs::analyzeClusterFolder(parent.toStdString(), bs::Rulebook{});
+        QCOMPARE(c.ranks.size(), std::size_t(2));
+        std::map<std::string, std::map<int, double>> waitMs; // op → rank → wait (ms)
+        for (int id : {0, 1}) {
+            const bs::RankSummary* r = rankWithId(c, id);
+            QVERIFY(r);
+            QVERIFY2(r->error.empty(), r->error.c_str());
+            const std::string uri = "file:" + (parent + QStringLiteral("/rank%1_ascend_pt/ASCEND_PROFILER_OUTPUT/analysis.db").arg(id)).toStdString() + "?immutable=1";
+            sqlite3* h = nullptr;
+            QCOMPARE(sqlite3_open_v2(uri.c_str(), &h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr), SQLITE_OK);
+            sqlite3_stmt* st = nullptr;
+            QCOMPARE(sqlite3_prepare_v2(h, "SELECT step, computing, communication_not_overlapped, overlapped, communication, "
+                                           "free, stage, bubble, communication_not_overlapped_and_exclude_receive, preparing "
+                                           "FROM StepTraceTime", -1, &st, nullptr), SQLITE_OK);
+            std::size_t rows = 0;
+            while (sqlite3_step(st) == SQLITE_ROW) {
+                ++rows;
+                const std::int64_t step = std::stoll(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+                const bs::RankStepRow* row = nullptr;
+                for (const auto& x : r->steps)
+                    if (x.step == step) row = &x;
+                QVERIFY(row);
+                const bs::TimeNs ours[] = {row->computing, row->commNotOverlapped, row->overlapped, row->communication,
+                                           row->free, row->stage, row->bubble, row->commNotOverlappedExclReceive,
+                                           row->preparing};
+                for (int k = 0; k < 9; ++k)
+                    QVERIFY2(std::fabs(us(ours[k]) - sqlite3_column_double(st, k + 1)) <= 1.0,
+                             qPrintable(QStringLiteral("%1 rank %2 column %3: ours %4 us, analysis.db %5 us")
+                                            .arg(level).arg(id).arg(QString::fromUtf8(sqlite3_column_name(st, k + 1)))
+                                            .arg(us(ours[k]), 0, 'f', 3).arg(sqlite3_column_double(st, k + 1), 0, 'f', 3)));
+            }
+            sqlite3_finalize(st);
+            QCOMPARE(rows, r->steps.size());
+            if (sqlite3_prepare_v2(h, "SELECT hccl_op_name, wait_time FROM CommAnalyzerTime WHERE step = 'step50'", -1, &st,
+                                   nullptr) == SQLITE_OK)
+                while (sqlite3_step(st) == SQLITE_ROW)
+                    waitMs[reinterpret_cast<const char*>(sqlite3_column_text(st, 0))][id] = sqlite3_column_double(st, 1);
+            sqlite3_finalize(st);
+            sqlite3_close(h);
+        }
+        if (level == QStringLiteral("level0")) { // Level0's analysis.db holds StepTraceTime only
+            QVERIFY(waitMs.empty());
+            QCOMPARE(c.collectivesMatched, std::size_t(0));
+            return;
+        }
+        QCOMPARE(waitMs.size(), std::size_t(4));
+        QCOMPARE(c.collectivesMatched, waitMs.size());
+        for (const auto& cc : c.collectives) {
+            QVERIFY(waitMs.count(cc.key));
+            const auto& w = waitMs.at(cc.key);
+            for (const auto& p : cc.parts)
+                QVERIFY(std::fabs(static_cast<double>(p.wait) / 1e6 - w.at(c.ranks[static_cast<std::size_t>(p.rank)].rankId)) < 1e-6);
+            const int expectedLast = w.at(0) < w.at(1) ? 0 : 1; // the smaller wait arrived last
+            QCOMPARE(c.ranks[static_cast<std::size_t>(cc.lastArriver)].rankId, expectedLast);
+        }
+    }
 
     // 20 ranks share one collective: the cross-rank table keeps running figures for all 20 and the parts of
     // the 8 smallest and 8 largest waits; a second collective has two ranks tied on wait and start.
