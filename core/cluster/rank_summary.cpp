@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <string>
+#include <system_error>
 
 namespace bs {
 
@@ -51,17 +53,36 @@ int trailingNumber(const std::string& s) {
     return std::stoi(s.substr(begin, end - begin));
 }
 
+// From the folder alone: msprof's PROF_<job>_<time>_<tag> holds device_<id>/ (the NPU the rank ran on; its
+// own digits are a job id and a time stamp, never a rank), else the name's digits (rank1_ascend_pt → 1).
+int rankIdFromFolder(const std::string& root) {
+    std::string name = std::filesystem::path(root).filename().string();
+    if (name.rfind("PROF_", 0) == 0) {
+        int id = -1, devices = 0;
+        std::error_code ec;
+        for (std::filesystem::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+            const std::string d = it->path().filename().string();
+            std::error_code e2;
+            if (d.rfind("device_", 0) != 0 || !it->is_directory(e2)) continue;
+            const int n = trailingNumber(d.substr(7));
+            if (n < 0 || std::to_string(n) != d.substr(7)) continue;
+            id = n;
+            ++devices;
+        }
+        return devices == 1 ? id : -1; // several devices in one PROF folder: no single rank id
+    }
+    if (const auto pos = name.find("_ascend_pt"); pos != std::string::npos) name = name.substr(0, pos);
+    return trailingNumber(name);
+}
+
 int rankIdOf(const RankFolder& rank, const Profile& p) {
-    // profiler_info_{rank}.json names the rank (its rank_id is the same number); otherwise the folder
-    // name's digits (rank1_ascend_pt → 1).
+    // profiler_info_{rank}.json names the rank (its rank_id is the same number); otherwise the folder.
     for (const auto& f : p.inventory.files)
         if (f.role == "profiler_info") {
             const int id = trailingNumber(std::filesystem::path(f.path).stem().string());
             if (id >= 0) return id;
         }
-    std::string name = std::filesystem::path(rank.root).filename().string();
-    if (const auto pos = name.find("_ascend_pt"); pos != std::string::npos) name = name.substr(0, pos);
-    return trailingNumber(name);
+    return rankIdFromFolder(rank.root);
 }
 
 void addSteps(RankSummary& s, const Profile& p, const AnalysisResult& r) {
@@ -167,9 +188,7 @@ RankSummary failedRank(const RankFolder& rank, std::string error) {
     RankSummary s;
     s.label = rank.label;
     s.folder = rank.root;
-    std::string name = std::filesystem::path(rank.root).filename().string();
-    if (const auto pos = name.find("_ascend_pt"); pos != std::string::npos) name = name.substr(0, pos);
-    s.rankId = trailingNumber(name);
+    s.rankId = rankIdFromFolder(rank.root);
     s.error = std::move(error);
     return s;
 }

@@ -194,6 +194,39 @@ class TstCluster : public QObject {
         }
     }
 
+    // msprof: two PROF_* folders (the real vLLM export copied), each with one device_<id>/: the ranks are
+    // named by the device, not by the PROF folder's job/time digits; a PROF folder with two devices has no
+    // single id and is named by its folder.
+    void msprofRanksAreNamedByTheirDevice() {
+        const QDir src(rd(QStringLiteral("msprof_vllm_ascend")));
+        const QStringList prof = src.entryList({QStringLiteral("PROF_*")}, QDir::Dirs);
+        QCOMPARE(prof.size(), 1);
+        const QString out = QDir(src.filePath(prof[0])).filePath(QStringLiteral("mindstudio_profiler_output"));
+        const QString parent = tmp.filePath(QStringLiteral("msprof_cluster"));
+        const char* folders[] = {"PROF_000001_20260823165326062_00625538AAAAAAAA",
+                                 "PROF_000001_20260823165326062_00625539BBBBBBBB",
+                                 "PROF_000001_20260823165326062_00625540CCCCCCCC"};
+        const std::vector<std::vector<int>> devices{{3}, {5}, {6, 7}};
+        for (int i = 0; i < 3; ++i) {
+            const QString root = parent + QLatin1Char('/') + QString::fromLatin1(folders[i]);
+            QVERIFY(QDir().mkpath(root + QStringLiteral("/mindstudio_profiler_output")));
+            for (int d : devices[static_cast<std::size_t>(i)])
+                QVERIFY(QDir().mkpath(root + QStringLiteral("/device_%1").arg(d)));
+            for (const QString& f : QDir(out).entryList(QDir::Files))
+                QVERIFY(QFile::copy(QDir(out).filePath(f), root + QStringLiteral("/mindstudio_profiler_output/") + f));
+        }
+        const bs::ClusterResult c = bs::analyzeClusterFolder(parent.toStdString(), bs::Rulebook{});
+        QCOMPARE(c.ranks.size(), std::size_t(3));
+        std::map<std::string, int> ids;
+        for (const auto& r : c.ranks) {
+            QVERIFY2(r.error.empty(), r.error.c_str());
+            ids[r.label] = r.rankId;
+        }
+        QCOMPARE(ids.at(folders[0]), 3);
+        QCOMPARE(ids.at(folders[1]), 5);
+        QCOMPARE(ids.at(folders[2]), -1);
+    }
+
     // 20 ranks share one collective: the cross-rank table keeps running figures for all 20 and the parts of
     // the 8 smallest and 8 largest waits; a second collective has two ranks tied on wait and start.
     void manyRanksKeepTheExtremePartsAndExactFigures() {
