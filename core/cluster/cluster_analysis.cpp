@@ -120,9 +120,6 @@ struct CollectiveAgg {
     int last = -1;
     TimeNs lastWait = 0, lastStart = 0;
     bool tie = false;
-    // The two largest waits (the first with its rank): the longest wait of the others, for any rank.
-    int topRank = -1;
-    TimeNs top1 = -1, top2 = -1;
     std::vector<CollectivePart> parts; // sorted by wait while folding; bounded by kCollectivePartsKept
 
     void add(const CollectivePart& p) {
@@ -143,12 +140,6 @@ struct CollectiveAgg {
         maxWait = std::max(maxWait, p.wait);
         sumWait += p.wait;
         sumTransit += p.transit;
-        if (p.wait > top1) {
-            top2 = top1;
-            top1 = p.wait, topRank = p.rank;
-        } else if (p.wait > top2) {
-            top2 = p.wait;
-        }
         const auto at = std::upper_bound(parts.begin(), parts.end(), p.wait,
                                          [](TimeNs w, const CollectivePart& q) { return w < q.wait; });
         parts.insert(at, p);
@@ -156,7 +147,6 @@ struct CollectiveAgg {
             parts.erase(parts.begin() + static_cast<std::ptrdiff_t>(kCollectivePartsKept / 2));
     }
     int lastArriver() const { return tie ? -1 : last; }
-    TimeNs othersWaitMax(int rank) const { return std::max<TimeNs>(0, topRank == rank ? top2 : top1); }
 };
 
 } // namespace
@@ -218,7 +208,9 @@ void corroborate(SlowRankEntry& e, const ClusterBuilder::Table& t) {
         ++e.collectivesInStep;
         if (a->lastArriver() != e.rank) continue;
         ++e.lastAtCollectives;
-        const TimeNs othersMax = a->othersWaitMax(e.rank);
+        // The last arriver has the smallest wait, so the largest wait is another rank's (or, all waits
+        // being equal, the same figure).
+        const TimeNs othersMax = a->maxWait;
         if (othersMax > e.othersWaitMax) {
             e.othersWaitMax = othersMax;
             e.worstCollective = t.keyOf(*a);

@@ -250,6 +250,13 @@ class TstCluster : public QObject {
                 tied.wait = 40'000;
                 r.collectives.push_back(tied);
             }
+            if (i >= 2 && i < 5) {                         // ranks 2..4: same wait; rank 3 starts latest
+                bs::RankCollective late = op;
+                late.key = "hcom_allGather__3_0_1";
+                late.start = i == 3 ? 5'000'500 : 5'000'000;
+                late.wait = 70'000;
+                r.collectives.push_back(late);
+            }
         }
         // Hand computation: waits 100000 + (i % 10) * 10000 + i for i < 19 and 5000 for rank 19.
         std::vector<std::pair<bs::TimeNs, int>> waits;
@@ -266,12 +273,15 @@ class TstCluster : public QObject {
         std::sort(kept.begin(), kept.end());
 
         const bs::ClusterResult c = bs::analyzeCluster(std::move(ranks), std::string());
-        QCOMPARE(c.collectivesMatched, std::size_t(2));
+        QCOMPARE(c.collectivesMatched, std::size_t(3));
         const bs::ClusterCollective* all = nullptr;
         const bs::ClusterCollective* tied = nullptr;
+        const bs::ClusterCollective* late = nullptr;
         for (const auto& cc : c.collectives)
-            (cc.key == "hcom_allReduce__1_0_1" ? all : tied) = &cc;
-        QVERIFY(all && tied);
+            (cc.key == "hcom_allReduce__1_0_1" ? all : cc.key == "hcom_broadcast__2_0_1" ? tied : late) = &cc;
+        QVERIFY(all && tied && late);
+        QCOMPARE(late->lastArriver, 3); // equal waits: the latest start arrived last
+        QCOMPARE(late->skew, bs::TimeNs(500));
         QCOMPARE(all->step, std::int64_t(7));
         QCOMPARE(all->ranksTotal, std::size_t(20));
         QCOMPARE(all->parts.size(), std::size_t(16));
@@ -288,6 +298,7 @@ class TstCluster : public QObject {
         QCOMPARE(tied->lastArriver, -1); // nobody arrived last
         QCOMPARE(c.lastArriverCount[19], std::size_t(1));
         QCOMPARE(c.lastArriverCount[0] + c.lastArriverCount[1], std::size_t(0));
+        QCOMPARE(c.lastArriverCount[3], std::size_t(1));
     }
 
     void level0WithoutCommunicationJsonNamesTheSpreadAlone() {
