@@ -54,6 +54,8 @@ struct RankSummary {
     bool hiddenIssue = false;
     // The rank's own step_trace_time.csv figures beside ours: number of steps matched / mismatched.
     std::size_t crossCheckRows = 0, crossCheckMismatches = 0;
+    // First kernel start and last kernel end (absolute ns): ranks of one collection overlap in time.
+    TimeNs captureStart = 0, captureEnd = 0;
 };
 
 // One rank's part in a collective matched across ranks.

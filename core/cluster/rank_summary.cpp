@@ -164,6 +164,11 @@ RankSummary summarizeRank(const RankFolder& rank, const Profile& p, const Analys
     s.label = rank.label;
     s.folder = rank.root;
     s.rankId = rankIdOf(rank, p);
+    for (const auto& k : p.kernels) {
+        if (s.captureStart == 0 && s.captureEnd == 0) s.captureStart = k.start, s.captureEnd = k.end();
+        s.captureStart = std::min(s.captureStart, k.start);
+        s.captureEnd = std::max(s.captureEnd, k.end());
+    }
     const Inventory& inv = p.inventory;
     s.profilerLevel = inv.profilerLevel;
     s.aicMetrics = inv.aicMetrics;

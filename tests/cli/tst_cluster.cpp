@@ -4,6 +4,9 @@
 #include "analysis/rulebook.h"
 #include "cluster/cluster_analysis.h"
 #include "cluster/cluster_report.h"
+#include "cluster/summary_json.h"
+#include "analysis/analysis_run.h"
+#include "io/profile_loader.h"
 
 #include <sqlite3.h>
 
@@ -225,6 +228,66 @@ class TstCluster : public QObject {
         QCOMPARE(ids.at(folders[0]), 3);
         QCOMPARE(ids.at(folders[1]), 5);
         QCOMPARE(ids.at(folders[2]), -1);
+    }
+
+    // Summary files (the distributed path): writing each rank's summary and merging the files gives the
+    // same cluster JSON byte for byte as analysing the parent; bad files are refused by name.
+    void summaryFilesMergeToTheSameClusterAndBadOnesAreNamed() {
+        const QString parent = rd(QStringLiteral("torch_npu_resnet_ddp/level1"));
+        const bs::ClusterResult direct = bs::analyzeClusterFolder(parent.toStdString(), bs::Rulebook{});
+        const bs::DiscoveryResult found = bs::discoverProfiles(parent.toStdString());
+        std::vector<std::string> files;
+        std::vector<std::string> texts;
+        for (const auto& rank : found.ranks) {
+            if (!bs::isRankFolder(rank)) continue;
+            bs::LoadResult loaded = bs::loadRank(rank);
+            QVERIFY(loaded.profile);
+            const bs::AnalysisResult result = bs::analyzeProfile(*loaded.profile, bs::Rulebook{});
+            const bs::RankSummary sum = bs::summarizeRank(rank, *loaded.profile, result);
+            QVERIFY(sum.captureStart > 1'700'000'000'000'000'000LL && sum.captureEnd > sum.captureStart);
+            texts.push_back(bs::renderRankSummaryJson(sum, "bubblescope test"));
+            files.push_back(tmp.filePath(QStringLiteral("sum_%1.json").arg(files.size())).toStdString());
+            QFile f(QString::fromStdString(files.back()));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(texts.back().data(), static_cast<qint64>(texts.back().size()));
+        }
+        QCOMPARE(files.size(), std::size_t(2));
+        const bs::ClusterResult merged = bs::mergeRankSummaryFiles(files, "bubblescope test", parent.toStdString());
+        QCOMPARE(bs::renderClusterJson(merged), bs::renderClusterJson(direct));
+        QCOMPARE(bs::renderClusterMarkdown(merged), bs::renderClusterMarkdown(direct));
+
+        // Another producer, a truncated file, not JSON, another collection (capture moved by one day).
+        auto write = [&](const QString& name, const std::string& text) {
+            QFile f(tmp.filePath(name));
+            f.open(QIODevice::WriteOnly);
+            f.write(text.data(), static_cast<qint64>(text.size()));
+            return tmp.filePath(name).toStdString();
+        };
+        std::string moved = texts[1];
+        const bs::ParsedRankSummary p1 = bs::parseRankSummaryJson(texts[1], "rank1");
+        QVERIFY2(p1.error.empty(), p1.error.c_str());
+        bs::RankSummary shifted = p1.summary;
+        shifted.captureStart += 86'400'000'000'000LL;
+        shifted.captureEnd += 86'400'000'000'000LL;
+        const std::vector<std::string> bad{
+            write(QStringLiteral("other_producer.json"), bs::renderRankSummaryJson(p1.summary, "bubblescope 0.0.9")),
+            write(QStringLiteral("truncated.json"), texts[1].substr(0, texts[1].size() / 2)),
+            write(QStringLiteral("not_json.json"), "rank,step\n1,2\n"),
+            write(QStringLiteral("other_collection.json"), bs::renderRankSummaryJson(shifted, "bubblescope test"))};
+        std::vector<std::string> all = files;
+        all.insert(all.end(), bad.begin(), bad.end());
+        const bs::ClusterResult withBad = bs::mergeRankSummaryFiles(all, "bubblescope test", parent.toStdString());
+        QCOMPARE(withBad.ranks.size(), std::size_t(2));
+        std::vector<std::string> refused;
+        for (const auto& f : withBad.findings)
+            if (f.id == "summary_refused") refused.push_back(f.message);
+        QCOMPARE(refused.size(), std::size_t(4));
+        for (std::size_t i = 0; i < bad.size(); ++i)
+            QVERIFY2(refused[i].find(bad[i]) != std::string::npos, refused[i].c_str());
+        QVERIFY2(refused[0].find("bubblescope 0.0.9") != std::string::npos, refused[0].c_str());
+        QVERIFY2(refused[3].find("another collection") != std::string::npos, refused[3].c_str());
+        // The slow-rank verdict of the good two is unchanged.
+        QCOMPARE(bs::clusterVerdicts(withBad), bs::clusterVerdicts(direct));
     }
 
     // 20 ranks share one collective: the cross-rank table keeps running figures for all 20 and the parts of

@@ -1,0 +1,320 @@
+// One rank's summary as versioned JSON, and the merge of such files (see summary_json.h).
+#include "cluster/summary_json.h"
+
+#include "cluster/cluster_analysis.h"
+#include "io/file_buffer.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <utility>
+
+namespace bs {
+
+namespace {
+
+std::string q(std::string_view s) {
+    return nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void stepJson(std::string& o, const RankStepRow& r) {
+    fmt::format_to(std::back_inserter(o),
+                   "{{\"step\":{},\"computing_ns\":{},\"comm_not_overlapped_ns\":{},\"overlapped_ns\":{},"
+                   "\"communication_ns\":{},\"free_ns\":{},\"stage_ns\":{},\"bubble_ns\":{},"
+                   "\"comm_not_overlapped_excl_receive_ns\":{},\"preparing_ns\":{},\"service_ns\":{},\"tail_ns\":{},"
+                   "\"comm_from_json\":{},\"comm_wait_ns\":{},\"comm_transit_ns\":{}}}",
+                   r.step, r.computing, r.commNotOverlapped, r.overlapped, r.communication, r.free, r.stage, r.bubble,
+                   r.commNotOverlappedExclReceive, r.preparing, r.service, r.tail, r.commFromJson, r.commWait,
+                   r.commTransit);
+}
+
+// Reading: every field is checked; the first problem names the field.
+struct Reader {
+    std::string error;
+
+    bool fail(const std::string& what) {
+        if (error.empty()) error = what;
+        return false;
+    }
+    template <class T> bool field(simdjson::dom::object o, const char* key, T& out, const char* where) {
+        simdjson::dom::element e;
+        if (o.at_key(key).get(e)) return fail(fmt::format("{} has no \"{}\"", where, key));
+        if constexpr (std::is_same_v<T, std::int64_t>) {
+            if (e.get_int64().get(out)) return fail(fmt::format("{}.{} is not an integer", where, key));
+        } else if constexpr (std::is_same_v<T, int>) {
+            std::int64_t v = 0;
+            if (e.get_int64().get(v) || v < INT32_MIN || v > INT32_MAX)
+                return fail(fmt::format("{}.{} is not a 32-bit integer", where, key));
+            out = static_cast<int>(v);
+        } else if constexpr (std::is_same_v<T, std::size_t>) {
+            std::uint64_t v = 0;
+            if (e.get_uint64().get(v)) return fail(fmt::format("{}.{} is not a count", where, key));
+            out = static_cast<std::size_t>(v);
+        } else if constexpr (std::is_same_v<T, bool>) {
+            if (e.get_bool().get(out)) return fail(fmt::format("{}.{} is not true/false", where, key));
+        } else {
+            std::string_view v;
+            if (e.get_string().get(v)) return fail(fmt::format("{}.{} is not a string", where, key));
+            out.assign(v);
+        }
+        return true;
+    }
+    bool array(simdjson::dom::object o, const char* key, simdjson::dom::array& out, const char* where) {
+        if (o.at_key(key).get_array().get(out)) return fail(fmt::format("{}.{} is not an array", where, key));
+        return true;
+    }
+};
+
+bool readStep(Reader& rd, simdjson::dom::element e, RankStepRow& r) {
+    simdjson::dom::object o;
+    if (e.get_object().get(o)) return rd.fail("a steps[] entry is not an object");
+    return rd.field(o, "step", r.step, "steps[]") && rd.field(o, "computing_ns", r.computing, "steps[]") &&
+           rd.field(o, "comm_not_overlapped_ns", r.commNotOverlapped, "steps[]") &&
+           rd.field(o, "overlapped_ns", r.overlapped, "steps[]") &&
+           rd.field(o, "communication_ns", r.communication, "steps[]") && rd.field(o, "free_ns", r.free, "steps[]") &&
+           rd.field(o, "stage_ns", r.stage, "steps[]") && rd.field(o, "bubble_ns", r.bubble, "steps[]") &&
+           rd.field(o, "comm_not_overlapped_excl_receive_ns", r.commNotOverlappedExclReceive, "steps[]") &&
+           rd.field(o, "preparing_ns", r.preparing, "steps[]") && rd.field(o, "service_ns", r.service, "steps[]") &&
+           rd.field(o, "tail_ns", r.tail, "steps[]") && rd.field(o, "comm_from_json", r.commFromJson, "steps[]") &&
+           rd.field(o, "comm_wait_ns", r.commWait, "steps[]") &&
+           rd.field(o, "comm_transit_ns", r.commTransit, "steps[]");
+}
+
+bool readWindow(Reader& rd, simdjson::dom::element e, RankWindow& w) {
+    simdjson::dom::object o;
+    if (e.get_object().get(o)) return rd.fail("a top_windows[] entry is not an object");
+    simdjson::dom::array labels;
+    if (!(rd.field(o, "id", w.id, "top_windows[]") && rd.field(o, "scope", w.scope, "top_windows[]") &&
+          rd.field(o, "step", w.step, "top_windows[]") && rd.field(o, "start_ns", w.start, "top_windows[]") &&
+          rd.field(o, "dur_ns", w.dur, "top_windows[]") && rd.array(o, "labels", labels, "top_windows[]")))
+        return false;
+    for (auto l : labels) {
+        std::string_view v;
+        if (l.get_string().get(v)) return rd.fail("top_windows[].labels holds a non-string");
+        w.labels.emplace_back(v);
+    }
+    return true;
+}
+
+// The header only (format, producer, capture span) or everything.
+bool readSummary(Reader& rd, simdjson::dom::element doc, ParsedRankSummary& out, bool headerOnly) {
+    simdjson::dom::object o;
+    if (doc.get_object().get(o)) return rd.fail("the file is not a JSON object");
+    int format = 0;
+    if (!rd.field(o, "bubblescope_rank_summary", format, "the summary"))
+        return rd.fail("not a BubbleScope rank summary (no \"bubblescope_rank_summary\" field)");
+    if (format != kRankSummaryFormat)
+        return rd.fail(fmt::format("summary format {} (this program reads format {})", format, kRankSummaryFormat));
+    RankSummary& s = out.summary;
+    simdjson::dom::object capture, config, cross, coll;
+    if (!(rd.field(o, "producer", out.producer, "the summary") && o.at_key("capture").get_object().get(capture) == 0 &&
+          rd.field(capture, "start_ns", s.captureStart, "capture") && rd.field(capture, "end_ns", s.captureEnd, "capture")))
+        return rd.fail("the summary has no capture span");
+    if (headerOnly) return true;
+    if (!(rd.field(o, "label", s.label, "the summary") && rd.field(o, "folder", s.folder, "the summary") &&
+          rd.field(o, "rank_id", s.rankId, "the summary") && rd.field(o, "error", s.error, "the summary") &&
+          rd.field(o, "has_communication_json", s.hasCommunicationJson, "the summary") &&
+          rd.field(o, "hidden_issue", s.hiddenIssue, "the summary")))
+        return false;
+    if (o.at_key("config").get_object().get(config)) return rd.fail("the summary has no config object");
+    if (!(rd.field(config, "profiler_level", s.profilerLevel, "config") &&
+          rd.field(config, "aic_metrics", s.aicMetrics, "config") && rd.field(config, "activities", s.activities, "config")))
+        return false;
+    if (o.at_key("cross_check").get_object().get(cross)) return rd.fail("the summary has no cross_check object");
+    if (!(rd.field(cross, "rows", s.crossCheckRows, "cross_check") &&
+          rd.field(cross, "mismatches", s.crossCheckMismatches, "cross_check")))
+        return false;
+    simdjson::dom::array steps, windows, keys, rows;
+    if (!rd.array(o, "steps", steps, "the summary") || !rd.array(o, "top_windows", windows, "the summary")) return false;
+    for (auto e : steps) {
+        RankStepRow r;
+        if (!readStep(rd, e, r)) return false;
+        s.steps.push_back(r);
+    }
+    for (auto e : windows) {
+        RankWindow w;
+        if (!readWindow(rd, e, w)) return false;
+        s.topWindows.push_back(std::move(w));
+    }
+    if (o.at_key("collectives").get_object().get(coll)) return rd.fail("the summary has no collectives object");
+    if (!rd.array(coll, "keys", keys, "collectives") || !rd.array(coll, "rows", rows, "collectives")) return false;
+    std::vector<std::string_view> names;
+    for (auto k : keys) {
+        std::string_view v;
+        if (k.get_string().get(v)) return rd.fail("collectives.keys holds a non-string");
+        names.push_back(v);
+    }
+    s.collectives.reserve(rows.size());
+    for (auto row : rows) {
+        // [key index, step, start, elapse, wait, transit]
+        simdjson::dom::array a;
+        std::int64_t v[6];
+        std::size_t n = 0;
+        if (row.get_array().get(a)) return rd.fail("a collectives.rows entry is not an array");
+        for (auto x : a) {
+            if (n == 6 || x.get_int64().get(v[n])) return rd.fail("a collectives.rows entry is not 6 integers");
+            ++n;
+        }
+        if (n != 6 || v[0] < 0 || static_cast<std::uint64_t>(v[0]) >= names.size())
+            return rd.fail("a collectives.rows entry is not [key index, step, start, elapse, wait, transit]");
+        RankCollective c;
+        c.key.assign(names[static_cast<std::size_t>(v[0])]);
+        c.step = v[1], c.start = v[2], c.elapse = v[3], c.wait = v[4], c.transit = v[5];
+        s.collectives.push_back(std::move(c));
+    }
+    return true;
+}
+
+ParsedRankSummary parseFile(simdjson::dom::parser& parser, const std::string& file, bool headerOnly) {
+    ParsedRankSummary out;
+    FileBuffer fb = readWholeFile(file, 1ULL << 30);
+    if (!fb.error.empty()) {
+        out.error = fb.error.find(file) == std::string::npos ? file + ": " + fb.error : fb.error;
+        return out;
+    }
+    simdjson::dom::element doc;
+    if (auto err = parser.parse(fb.view().data(), fb.view().size()).get(doc); err) {
+        out.error = fmt::format("{}: not valid JSON ({})", file, simdjson::error_message(err));
+        return out;
+    }
+    Reader rd;
+    if (!readSummary(rd, doc, out, headerOnly)) {
+        out.error = file + ": " + rd.error;
+        out.summary = {};
+    }
+    return out;
+}
+
+} // namespace
+
+std::string renderRankSummaryJson(const RankSummary& s, std::string_view producer) {
+    std::string o;
+    o.reserve(4096 + s.collectives.size() * 64);
+    fmt::format_to(std::back_inserter(o),
+                   "{{\"bubblescope_rank_summary\":{},\"producer\":{},\"label\":{},\"folder\":{},\"rank_id\":{},"
+                   "\"error\":{},\"capture\":{{\"start_ns\":{},\"end_ns\":{}}},",
+                   kRankSummaryFormat, q(producer), q(s.label), q(s.folder), s.rankId, q(s.error), s.captureStart,
+                   s.captureEnd);
+    fmt::format_to(std::back_inserter(o),
+                   "\"config\":{{\"profiler_level\":{},\"aic_metrics\":{},\"activities\":{}}},"
+                   "\"has_communication_json\":{},\"hidden_issue\":{},\"cross_check\":{{\"rows\":{},\"mismatches\":{}}},",
+                   q(s.profilerLevel), q(s.aicMetrics), q(s.activities), s.hasCommunicationJson, s.hiddenIssue,
+                   s.crossCheckRows, s.crossCheckMismatches);
+    o += "\"steps\":[";
+    for (std::size_t i = 0; i < s.steps.size(); ++i) {
+        if (i) o += ',';
+        o += "\n";
+        stepJson(o, s.steps[i]);
+    }
+    o += "],\n\"top_windows\":[";
+    for (std::size_t i = 0; i < s.topWindows.size(); ++i) {
+        const RankWindow& w = s.topWindows[i];
+        std::string labels;
+        for (const auto& l : w.labels)
+            labels += (labels.empty() ? "" : ",") + q(l);
+        fmt::format_to(std::back_inserter(o), "{}\n{{\"id\":{},\"scope\":{},\"step\":{},\"start_ns\":{},\"dur_ns\":{},\"labels\":[{}]}}",
+                       i ? "," : "", q(w.id), q(w.scope), q(w.step), w.start, w.dur, labels);
+    }
+    // Collectives: each distinct name once, rows [key index, step, start, elapse, wait, transit].
+    std::map<std::string_view, std::size_t> index;
+    std::vector<std::string_view> keys;
+    for (const auto& c : s.collectives)
+        if (index.emplace(c.key, keys.size()).second) keys.push_back(c.key);
+    o += "],\n\"collectives\":{\"keys\":[";
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        o += (i ? "," : "") + q(keys[i]);
+    o += "],\n\"rows\":[";
+    for (std::size_t i = 0; i < s.collectives.size(); ++i) {
+        const RankCollective& c = s.collectives[i];
+        fmt::format_to(std::back_inserter(o), "{}\n[{},{},{},{},{},{}]", i ? "," : "", index[c.key], c.step, c.start,
+                       c.elapse, c.wait, c.transit);
+    }
+    o += "]}}\n";
+    return o;
+}
+
+ParsedRankSummary parseRankSummaryJson(std::string_view text, const std::string& file) {
+    ParsedRankSummary out;
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    const simdjson::padded_string padded(text);
+    if (auto err = parser.parse(padded).get(doc); err) {
+        out.error = fmt::format("{}: not valid JSON ({})", file, simdjson::error_message(err));
+        return out;
+    }
+    Reader rd;
+    if (!readSummary(rd, doc, out, false)) {
+        out.error = file + ": " + rd.error;
+        out.summary = {};
+    }
+    return out;
+}
+
+ClusterResult mergeRankSummaryFiles(const std::vector<std::string>& files, std::string_view producer,
+                                    const std::string& parentDir) {
+    simdjson::dom::parser parser;
+    std::vector<std::string> refused;
+    // Pass 1: the headers. A file is of this collection when its capture overlaps the span that most
+    // captures share: the capture overlapping the most others sets it.
+    struct Head {
+        std::size_t file;
+        TimeNs a, b;
+    };
+    std::vector<Head> heads;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        ParsedRankSummary h = parseFile(parser, files[i], true);
+        if (!h.error.empty()) {
+            refused.push_back(h.error);
+        } else if (h.producer != producer) {
+            refused.push_back(fmt::format("{} was written by {}, not by {}: analyse that rank again with this version.",
+                                          files[i], h.producer.empty() ? "an unnamed program" : h.producer, producer));
+        } else {
+            heads.push_back({i, h.summary.captureStart, h.summary.captureEnd});
+        }
+    }
+    // A rank that failed to load has no capture (0, 0): it joins without the time check, named with its error.
+    auto unknown = [](const Head& h) { return h.a == 0 && h.b == 0; };
+    std::size_t anchor = 0, best = 0;
+    {
+        // Overlap counts by a sweep: for each capture, how many captures overlap it (O(n log n)).
+        std::vector<TimeNs> starts, ends;
+        for (const auto& h : heads)
+            if (!unknown(h)) starts.push_back(h.a), ends.push_back(h.b);
+        std::sort(starts.begin(), starts.end());
+        std::sort(ends.begin(), ends.end());
+        for (std::size_t k = 0; k < heads.size(); ++k) {
+            if (unknown(heads[k])) continue;
+            // Captures starting at or before this one's end, minus those that ended before it started.
+            const auto startedBy = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), heads[k].b) - starts.begin());
+            const auto endedBefore = static_cast<std::size_t>(std::lower_bound(ends.begin(), ends.end(), heads[k].a) - ends.begin());
+            const std::size_t n = startedBy - endedBefore;
+            if (n > best) best = n, anchor = k;
+        }
+    }
+    ClusterBuilder builder;
+    for (const auto& h : heads) {
+        const Head& a = heads[anchor];
+        if (!unknown(h) && (h.b < a.a || h.a > a.b)) {
+            refused.push_back(fmt::format("{} is of another collection: its capture does not overlap the time span the "
+                                          "other ranks share; keep one collection's summaries in the folder.",
+                                          files[h.file]));
+            continue;
+        }
+        ParsedRankSummary s = parseFile(parser, files[h.file], false);
+        if (!s.error.empty()) {
+            refused.push_back(s.error);
+            continue;
+        }
+        builder.add(std::move(s.summary));
+    }
+    ClusterResult c = builder.finish(parentDir);
+    for (const auto& r : refused)
+        c.findings.push_back({"summary_refused", "error", r});
+    return c;
+}
+
+} // namespace bs
