@@ -12,6 +12,8 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <string_view>
+#include <unordered_map>
 #include <new>
 
 namespace bs {
@@ -152,11 +154,42 @@ struct CollectiveAgg {
 } // namespace
 
 struct ClusterBuilder::Table {
+    // Heterogeneous lookup by string_view (no std::string per lookup).
+    struct Hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view v) const { return std::hash<std::string_view>{}(v); }
+    };
     std::vector<RankSummary> ranks;
-    std::map<std::string, std::uint32_t, std::less<>> keyIds;
+    std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>> keyIds;
     std::vector<const std::string*> keys;
-    std::map<std::pair<std::int64_t, std::uint32_t>, std::uint32_t> index; // (step, key) → aggs
+    // Per key id, its (step, agg index) entries: almost always one (a name recurs only across steps).
+    std::vector<std::vector<std::pair<std::int64_t, std::uint32_t>>> index;
     std::vector<CollectiveAgg> aggs;
+
+    std::uint32_t keyId(std::string_view key) {
+        auto k = keyIds.find(key);
+        if (k == keyIds.end()) {
+            k = keyIds.emplace(std::string(key), static_cast<std::uint32_t>(keys.size())).first;
+            keys.push_back(&k->first);
+            index.emplace_back();
+        }
+        return k->second;
+    }
+    void fold(std::uint32_t key, std::int64_t step, const CollectivePart& part) {
+        auto& slots = index[key];
+        std::uint32_t at = 0;
+        auto it = std::find_if(slots.begin(), slots.end(), [&](const auto& e) { return e.first == step; });
+        if (it != slots.end()) {
+            at = it->second;
+        } else {
+            at = static_cast<std::uint32_t>(aggs.size());
+            slots.push_back({step, at});
+            aggs.emplace_back();
+            aggs.back().step = step;
+            aggs.back().key = key;
+        }
+        aggs[at].add(part);
+    }
 
     const std::string& keyOf(const CollectiveAgg& a) const { return *keys[a.key]; }
     // Shared collectives (two ranks or more) of one step (all steps when `step` is null), by name.
@@ -388,24 +421,26 @@ std::size_t ClusterBuilder::size() const {
 }
 
 void ClusterBuilder::add(RankSummary rank) {
-    const int at = static_cast<int>(t_->ranks.size());
-    for (const RankCollective& op : rank.collectives) {
-        auto k = t_->keyIds.find(op.key);
-        if (k == t_->keyIds.end()) {
-            k = t_->keyIds.emplace(op.key, static_cast<std::uint32_t>(t_->keys.size())).first;
-            t_->keys.push_back(&k->first);
-        }
-        auto [slot, fresh] = t_->index.try_emplace({op.step, k->second}, static_cast<std::uint32_t>(t_->aggs.size()));
-        if (fresh) {
-            t_->aggs.emplace_back();
-            t_->aggs.back().step = op.step;
-            t_->aggs.back().key = k->second;
-        }
-        t_->aggs[slot->second].add({at, op.start, op.elapse, op.wait, op.transit});
-    }
-    rank.collectives.clear();
-    rank.collectives.shrink_to_fit();
+    const int at = beginRank(std::move(rank));
+    RankSummary& r = t_->ranks.back();
+    for (const RankCollective& op : r.collectives)
+        t_->fold(t_->keyId(op.key), op.step, {at, op.start, op.elapse, op.wait, op.transit});
+    r.collectives.clear();
+    r.collectives.shrink_to_fit();
+}
+
+int ClusterBuilder::beginRank(RankSummary rank) {
     t_->ranks.push_back(std::move(rank));
+    return static_cast<int>(t_->ranks.size()) - 1;
+}
+
+std::uint32_t ClusterBuilder::collectiveKey(std::string_view key) {
+    return t_->keyId(key);
+}
+
+void ClusterBuilder::addCollective(int rank, std::uint32_t key, std::int64_t step, TimeNs start, TimeNs elapse,
+                                   TimeNs wait, TimeNs transit) {
+    t_->fold(key, step, {rank, start, elapse, wait, transit});
 }
 
 ClusterResult ClusterBuilder::finish(const std::string& parentDir) {

@@ -4,7 +4,9 @@
 #include "cluster/cluster_model.h"
 #include "io/discovery.h"
 
+#include <cstdint>
 #include <memory>
+#include <string_view>
 
 namespace bs {
 
@@ -31,6 +33,12 @@ public:
     ClusterBuilder& operator=(ClusterBuilder&&) noexcept;
     void add(RankSummary rank);
     std::size_t size() const;
+    // The same in pieces, for readers that hold the collectives in another form (summary files): the rank
+    // (its `collectives` left empty) gives its index; each op is then folded in by interned name.
+    int beginRank(RankSummary rank);
+    std::uint32_t collectiveKey(std::string_view key);
+    void addCollective(int rank, std::uint32_t key, std::int64_t step, TimeNs start, TimeNs elapse, TimeNs wait,
+                       TimeNs transit);
     // Compares the ranks. `parentDir` is searched for cluster_analysis_output/cluster_step_trace_time.csv.
     ClusterResult finish(const std::string& parentDir);
 

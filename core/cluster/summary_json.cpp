@@ -100,8 +100,39 @@ bool readWindow(Reader& rd, simdjson::dom::element e, RankWindow& w) {
     return true;
 }
 
+// The collectives object: checked whole first, then each row handed over as
+// (name, [key index, step, start, elapse, wait, transit]) — nothing is handed over from a bad object.
+template <class Sink> bool readCollectives(Reader& rd, simdjson::dom::object o, Sink sink) {
+    simdjson::dom::object coll;
+    simdjson::dom::array keys, rows;
+    if (o.at_key("collectives").get_object().get(coll)) return rd.fail("the summary has no collectives object");
+    if (!rd.array(coll, "keys", keys, "collectives") || !rd.array(coll, "rows", rows, "collectives")) return false;
+    std::vector<std::string_view> names;
+    for (auto k : keys) {
+        std::string_view v;
+        if (k.get_string().get(v)) return rd.fail("collectives.keys holds a non-string");
+        names.push_back(v);
+    }
+    for (int pass = 0; pass < 2; ++pass)
+        for (auto row : rows) {
+            simdjson::dom::array a;
+            std::int64_t v[6];
+            std::size_t n = 0;
+            if (row.get_array().get(a)) return rd.fail("a collectives.rows entry is not an array");
+            for (auto x : a) {
+                if (n == 6 || x.get_int64().get(v[n])) return rd.fail("a collectives.rows entry is not 6 integers");
+                ++n;
+            }
+            if (n != 6 || v[0] < 0 || static_cast<std::uint64_t>(v[0]) >= names.size())
+                return rd.fail("a collectives.rows entry is not [key index, step, start, elapse, wait, transit]");
+            if (pass == 1) sink(names[static_cast<std::size_t>(v[0])], v);
+        }
+    return true;
+}
+
 // The header only (format, producer, capture span) or everything.
-bool readSummary(Reader& rd, simdjson::dom::element doc, ParsedRankSummary& out, bool headerOnly) {
+bool readSummary(Reader& rd, simdjson::dom::element doc, ParsedRankSummary& out, bool headerOnly,
+                 bool withCollectives = true) {
     simdjson::dom::object o;
     if (doc.get_object().get(o)) return rd.fail("the file is not a JSON object");
     int format = 0;
@@ -110,7 +141,7 @@ bool readSummary(Reader& rd, simdjson::dom::element doc, ParsedRankSummary& out,
     if (format != kRankSummaryFormat)
         return rd.fail(fmt::format("summary format {} (this program reads format {})", format, kRankSummaryFormat));
     RankSummary& s = out.summary;
-    simdjson::dom::object capture, config, cross, coll;
+    simdjson::dom::object capture, config, cross;
     if (!(rd.field(o, "producer", out.producer, "the summary") && o.at_key("capture").get_object().get(capture) == 0 &&
           rd.field(capture, "start_ns", s.captureStart, "capture") && rd.field(capture, "end_ns", s.captureEnd, "capture")))
         return rd.fail("the summary has no capture span");
@@ -128,7 +159,7 @@ bool readSummary(Reader& rd, simdjson::dom::element doc, ParsedRankSummary& out,
     if (!(rd.field(cross, "rows", s.crossCheckRows, "cross_check") &&
           rd.field(cross, "mismatches", s.crossCheckMismatches, "cross_check")))
         return false;
-    simdjson::dom::array steps, windows, keys, rows;
+    simdjson::dom::array steps, windows;
     if (!rd.array(o, "steps", steps, "the summary") || !rd.array(o, "top_windows", windows, "the summary")) return false;
     for (auto e : steps) {
         RankStepRow r;
@@ -140,53 +171,46 @@ bool readSummary(Reader& rd, simdjson::dom::element doc, ParsedRankSummary& out,
         if (!readWindow(rd, e, w)) return false;
         s.topWindows.push_back(std::move(w));
     }
-    if (o.at_key("collectives").get_object().get(coll)) return rd.fail("the summary has no collectives object");
-    if (!rd.array(coll, "keys", keys, "collectives") || !rd.array(coll, "rows", rows, "collectives")) return false;
-    std::vector<std::string_view> names;
-    for (auto k : keys) {
-        std::string_view v;
-        if (k.get_string().get(v)) return rd.fail("collectives.keys holds a non-string");
-        names.push_back(v);
-    }
-    s.collectives.reserve(rows.size());
-    for (auto row : rows) {
-        // [key index, step, start, elapse, wait, transit]
-        simdjson::dom::array a;
-        std::int64_t v[6];
-        std::size_t n = 0;
-        if (row.get_array().get(a)) return rd.fail("a collectives.rows entry is not an array");
-        for (auto x : a) {
-            if (n == 6 || x.get_int64().get(v[n])) return rd.fail("a collectives.rows entry is not 6 integers");
-            ++n;
-        }
-        if (n != 6 || v[0] < 0 || static_cast<std::uint64_t>(v[0]) >= names.size())
-            return rd.fail("a collectives.rows entry is not [key index, step, start, elapse, wait, transit]");
+    if (!withCollectives) return true;
+    return readCollectives(rd, o, [&](std::string_view key, const std::int64_t* v) {
         RankCollective c;
-        c.key.assign(names[static_cast<std::size_t>(v[0])]);
+        c.key.assign(key);
         c.step = v[1], c.start = v[2], c.elapse = v[3], c.wait = v[4], c.transit = v[5];
         s.collectives.push_back(std::move(c));
-    }
-    return true;
+    });
 }
 
-ParsedRankSummary parseFile(simdjson::dom::parser& parser, const std::string& file, bool headerOnly) {
+// Pass 1 of the merge: only the header fields at the front of the file (simdjson On Demand stops there).
+ParsedRankSummary parseHeader(simdjson::ondemand::parser& parser, const FileBuffer& fb, const std::string& file) {
     ParsedRankSummary out;
-    FileBuffer fb = readWholeFile(file, 1ULL << 30);
-    if (!fb.error.empty()) {
-        out.error = fb.error.find(file) == std::string::npos ? file + ": " + fb.error : fb.error;
+    const auto bad = [&](const char* what) {
+        out.error = fmt::format("{}: {}", file, what);
+        return out;
+    };
+    simdjson::ondemand::document doc;
+    if (parser.iterate(simdjson::padded_string_view(fb.begin(), fb.length, fb.length + kReadPadding)).get(doc))
+        return bad("not valid JSON");
+    std::int64_t format = 0;
+    if (doc["bubblescope_rank_summary"].get_int64().get(format))
+        return bad("not a BubbleScope rank summary (no \"bubblescope_rank_summary\" field)");
+    if (format != kRankSummaryFormat) {
+        out.error = fmt::format("{}: summary format {} (this program reads format {})", file, format, kRankSummaryFormat);
         return out;
     }
-    simdjson::dom::element doc;
-    if (auto err = parser.parse(fb.view().data(), fb.view().size()).get(doc); err) {
-        out.error = fmt::format("{}: not valid JSON ({})", file, simdjson::error_message(err));
-        return out;
-    }
-    Reader rd;
-    if (!readSummary(rd, doc, out, headerOnly)) {
-        out.error = file + ": " + rd.error;
-        out.summary = {};
-    }
+    std::string_view producer;
+    simdjson::ondemand::object capture;
+    if (doc["producer"].get_string().get(producer) || doc["capture"].get_object().get(capture) ||
+        capture["start_ns"].get_int64().get(out.summary.captureStart) ||
+        capture["end_ns"].get_int64().get(out.summary.captureEnd))
+        return bad("the summary has no producer or capture span");
+    out.producer.assign(producer);
     return out;
+}
+
+FileBuffer readSummaryFile(const std::string& file, std::string& error) {
+    FileBuffer fb = readWholeFile(file, 1ULL << 30);
+    if (!fb.error.empty()) error = fb.error.find(file) == std::string::npos ? file + ": " + fb.error : fb.error;
+    return fb;
 }
 
 } // namespace
@@ -256,6 +280,7 @@ ParsedRankSummary parseRankSummaryJson(std::string_view text, const std::string&
 
 ClusterResult mergeRankSummaryFiles(const std::vector<std::string>& files, std::string_view producer,
                                     const std::string& parentDir) {
+    simdjson::ondemand::parser headParser;
     simdjson::dom::parser parser;
     std::vector<std::string> refused;
     // Pass 1: the headers. A file is of this collection when its capture overlaps the span that most
@@ -266,7 +291,11 @@ ClusterResult mergeRankSummaryFiles(const std::vector<std::string>& files, std::
     };
     std::vector<Head> heads;
     for (std::size_t i = 0; i < files.size(); ++i) {
-        ParsedRankSummary h = parseFile(parser, files[i], true);
+        std::string readError;
+        const FileBuffer fb = readSummaryFile(files[i], readError);
+        ParsedRankSummary h;
+        if (readError.empty()) h = parseHeader(headParser, fb, files[i]);
+        else h.error = readError;
         if (!h.error.empty()) {
             refused.push_back(h.error);
         } else if (h.producer != producer) {
@@ -304,12 +333,33 @@ ClusterResult mergeRankSummaryFiles(const std::vector<std::string>& files, std::
                                           files[h.file]));
             continue;
         }
-        ParsedRankSummary s = parseFile(parser, files[h.file], false);
-        if (!s.error.empty()) {
-            refused.push_back(s.error);
+        // Pass 2: the whole file; its collectives go straight into the cross-rank table.
+        std::string error;
+        const FileBuffer fb = readSummaryFile(files[h.file], error);
+        simdjson::dom::element doc;
+        if (error.empty())
+            if (auto err = parser.parse(fb.begin(), fb.length, false).get(doc); err)
+                error = fmt::format("{}: not valid JSON ({})", files[h.file], simdjson::error_message(err));
+        ParsedRankSummary s;
+        Reader rd;
+        simdjson::dom::object o;
+        if (error.empty() && (!readSummary(rd, doc, s, false, false) || doc.get_object().get(o) ||
+                              !readCollectives(rd, o, [](std::string_view, const std::int64_t*) {})))
+            error = files[h.file] + ": " + rd.error;
+        if (!error.empty()) {
+            refused.push_back(error);
             continue;
         }
-        builder.add(std::move(s.summary));
+        const int at = builder.beginRank(std::move(s.summary));
+        // Each name interned once per file, then the rows by index.
+        std::vector<std::int64_t> ids;
+        std::string_view last;
+        readCollectives(rd, o, [&](std::string_view key, const std::int64_t* v) {
+            const auto k = static_cast<std::size_t>(v[0]);
+            if (k >= ids.size()) ids.resize(k + 1, -1);
+            if (ids[k] < 0) ids[k] = builder.collectiveKey(key);
+            builder.addCollective(at, static_cast<std::uint32_t>(ids[k]), v[1], v[2], v[3], v[4], v[5]);
+        });
     }
     ClusterResult c = builder.finish(parentDir);
     for (const auto& r : refused)
