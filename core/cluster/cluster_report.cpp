@@ -111,6 +111,15 @@ std::vector<std::string> clusterVerdicts(const ClusterResult& c) {
     return out;
 }
 
+std::string renderClusterDocument(const ClusterResult& c) {
+    std::string out = "{\n  \"cluster\": ";
+    for (char ch : renderClusterJson(c)) {
+        out += ch;
+        if (ch == '\n') out += "  ";
+    }
+    return out + "\n}\n";
+}
+
 std::string renderClusterJson(const ClusterResult& c) {
     Json j;
     Json ranks = Json::array();

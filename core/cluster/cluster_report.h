@@ -7,6 +7,8 @@
 namespace bs {
 
 std::string renderClusterJson(const ClusterResult& c); // one JSON object (no trailing newline)
+// The file --cluster-json and `bubblescope cluster --json` write: {"cluster": …} and a newline.
+std::string renderClusterDocument(const ClusterResult& c);
 std::string renderClusterText(const ClusterResult& c);
 std::string renderClusterMarkdown(const ClusterResult& c);
 // The slow-rank verdicts in plain words, one sentence per rank (also when none is slow).

@@ -2,6 +2,7 @@
 #include "cluster/summary_json.h"
 
 #include "cluster/cluster_analysis.h"
+#include "io/discovery.h"
 #include "io/file_buffer.h"
 
 #include <fmt/format.h>
@@ -180,6 +181,18 @@ bool readSummary(Reader& rd, simdjson::dom::element doc, ParsedRankSummary& out,
     });
 }
 
+bool labelLess(const std::string& a, const std::string& b) {
+    std::size_t i = 0, j = 0;
+    while (i <= a.size() && j <= b.size()) {
+        const std::size_t ie = std::min(a.find('/', i), a.size()), je = std::min(b.find('/', j), b.size());
+        const std::string x = a.substr(i, ie - i), y = b.substr(j, je - j);
+        if (x != y) return naturalLess(x, y);
+        if (ie == a.size() || je == b.size()) return ie == a.size() && je != b.size();
+        i = ie + 1, j = je + 1;
+    }
+    return false;
+}
+
 // Pass 1 of the merge: only the header fields at the front of the file (simdjson On Demand stops there).
 ParsedRankSummary parseHeader(simdjson::ondemand::parser& parser, const FileBuffer& fb, const std::string& file) {
     ParsedRankSummary out;
@@ -197,13 +210,15 @@ ParsedRankSummary parseHeader(simdjson::ondemand::parser& parser, const FileBuff
         out.error = fmt::format("{}: summary format {} (this program reads format {})", file, format, kRankSummaryFormat);
         return out;
     }
-    std::string_view producer;
+    std::string_view producer, label;
     simdjson::ondemand::object capture;
-    if (doc["producer"].get_string().get(producer) || doc["capture"].get_object().get(capture) ||
+    if (doc["producer"].get_string().get(producer) || doc["label"].get_string().get(label) ||
+        doc["capture"].get_object().get(capture) ||
         capture["start_ns"].get_int64().get(out.summary.captureStart) ||
         capture["end_ns"].get_int64().get(out.summary.captureEnd))
         return bad("the summary has no producer or capture span");
     out.producer.assign(producer);
+    out.summary.label.assign(label);
     return out;
 }
 
@@ -288,6 +303,7 @@ ClusterResult mergeRankSummaryFiles(const std::vector<std::string>& files, std::
     struct Head {
         std::size_t file;
         TimeNs a, b;
+        std::string label;
     };
     std::vector<Head> heads;
     for (std::size_t i = 0; i < files.size(); ++i) {
@@ -302,9 +318,11 @@ ClusterResult mergeRankSummaryFiles(const std::vector<std::string>& files, std::
             refused.push_back(fmt::format("{} was written by {}, not by {}: analyse that rank again with this version.",
                                           files[i], h.producer.empty() ? "an unnamed program" : h.producer, producer));
         } else {
-            heads.push_back({i, h.summary.captureStart, h.summary.captureEnd});
+            heads.push_back({i, h.summary.captureStart, h.summary.captureEnd, h.summary.label});
         }
     }
+    // The order `analyze PARENT` takes the ranks in: by label, folder by folder in natural order.
+    std::stable_sort(heads.begin(), heads.end(), [](const Head& x, const Head& y) { return labelLess(x.label, y.label); });
     // A rank that failed to load has no capture (0, 0): it joins without the time check, named with its error.
     auto unknown = [](const Head& h) { return h.a == 0 && h.b == 0; };
     std::size_t anchor = 0, best = 0;

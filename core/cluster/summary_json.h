@@ -24,7 +24,8 @@ struct ParsedRankSummary {
 // `file` only names the source in messages.
 ParsedRankSummary parseRankSummaryJson(std::string_view text, const std::string& file);
 
-// Merges summary files through ClusterBuilder (one file in memory at a time). A file is refused — named in
+// Merges summary files through ClusterBuilder (one file in memory at a time), in the order `analyze PARENT`
+// takes the ranks (by label, folder by folder in natural order), whatever the order of `files`. A file is refused — named in
 // a `summary_refused` finding, never silently dropped — when it is unreadable, of another format or
 // producer, or of another collection (its capture does not overlap the time span most summaries share).
 // `parentDir` as in ClusterBuilder::finish (empty: no cluster CSV cross-check).

@@ -10,30 +10,6 @@ namespace bs {
 
 namespace {
 
-// Digit runs compare as numbers ("rank2" < "rank10"), the rest byte by byte; equal runs fall back to bytes.
-bool naturalLess(const std::string& a, const std::string& b) {
-    std::size_t i = 0, j = 0;
-    auto digit = [](char c) { return c >= '0' && c <= '9'; };
-    while (i < a.size() && j < b.size()) {
-        if (digit(a[i]) && digit(b[j])) {
-            std::size_t ie = i, je = j;
-            while (ie < a.size() && digit(a[ie])) ++ie;
-            while (je < b.size() && digit(b[je])) ++je;
-            std::size_t is = i, js = j; // skip leading zeros
-            while (is + 1 < ie && a[is] == '0') ++is;
-            while (js + 1 < je && b[js] == '0') ++js;
-            if (ie - is != je - js) return ie - is < je - js;
-            if (const int c = a.compare(is, ie - is, b, js, je - js); c != 0) return c < 0;
-            i = ie, j = je;
-            continue;
-        }
-        if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
-        ++i, ++j;
-    }
-    if ((a.size() - i) != (b.size() - j)) return a.size() - i < b.size() - j;
-    return a < b;
-}
-
 bool startsWith(const std::string& s, const char* p) {
     return s.rfind(p, 0) == 0;
 }
@@ -208,6 +184,30 @@ RankFiles listRankFiles(const RankFolder& rank) {
     if (!rank.outputDir.empty()) scan(rank.outputDir, true);
     if (rank.root != rank.outputDir) scan(rank.root, false);
     return f;
+}
+
+// Digit runs compare as numbers ("rank2" < "rank10"), the rest byte by byte; equal runs fall back to bytes.
+bool naturalLess(const std::string& a, const std::string& b) {
+    std::size_t i = 0, j = 0;
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    while (i < a.size() && j < b.size()) {
+        if (digit(a[i]) && digit(b[j])) {
+            std::size_t ie = i, je = j;
+            while (ie < a.size() && digit(a[ie])) ++ie;
+            while (je < b.size() && digit(b[je])) ++je;
+            std::size_t is = i, js = j; // skip leading zeros
+            while (is + 1 < ie && a[is] == '0') ++is;
+            while (js + 1 < je && b[js] == '0') ++js;
+            if (ie - is != je - js) return ie - is < je - js;
+            if (const int c = a.compare(is, ie - is, b, js, je - js); c != 0) return c < 0;
+            i = ie, j = je;
+            continue;
+        }
+        if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
+        ++i, ++j;
+    }
+    if ((a.size() - i) != (b.size() - j)) return a.size() - i < b.size() - j;
+    return a < b;
 }
 
 } // namespace bs

@@ -21,6 +21,10 @@ struct DiscoveryResult {
 
 DiscoveryResult discoverProfiles(const std::string& path);
 
+// Natural order of names: digit runs compare as numbers ("rank2" < "rank10"), the rest byte by byte.
+// Discovery lists sibling folders in this order.
+bool naturalLess(const std::string& a, const std::string& b);
+
 // Files of interest inside one output folder (absolute paths; empty when absent).
 struct RankFiles {
     std::string kernelDetails, stepTraceTime, communication, traceView, opStatistic;
