@@ -37,6 +37,116 @@ bool isStepMarker(std::string_view n) {
 
 } // namespace
 
+void DbReader::startHost() {
+    host_ = std::make_unique<HostSide>();
+    host_->reader = std::make_unique<DbReader>(files_, host_->prof, host_->sink, control_);
+    DbReader& h = *host_->reader;
+    h.onHostThread_ = true;
+    h.msprof_ = msprof_;
+    h.stepTimes_ = stepTimes_; // the step markers when PYTORCH_API has none
+    h.stepIds_ = stepIds_;
+    hostThread_ = std::thread([this] {
+        try {
+            host_->reader->readHostSide();
+        } catch (...) {
+            host_->error = std::current_exception();
+        }
+    });
+}
+
+// On the host thread: a connection of its own (SQLite connections are not shared between threads) and its
+// own copy of STRING_IDS, whose findings the main reader already gives.
+void DbReader::readHostSide() {
+    SqliteDb db(files_.profilerDb);
+    if (!db.ok()) {
+        sink_.add(
+            {"db_read_error", Severity::Error, files_.profilerDb, -1, -1,
+             fmt::format("The host tables (PYTORCH_API, CANN_API, CONNECTION_IDS, OVERLAP_ANALYSIS) of {} "
+                         "cannot be read: {}.",
+                         std::filesystem::path(files_.profilerDb).filename().string(), db.error()),
+             "No host activity, flows or Overlap Analysis lanes come from this export.",
+             "Copy the file again from the machine that collected it, or export again with the profiler.",
+             "collection-problems.md#sqlite-export"});
+        return;
+    }
+    readStrings(db);
+    tablesRead_.clear();
+    tablesMissing_.clear();
+    bad_.clear();
+    (void)sink_.take();
+    readHostApis(db);
+    readFlowTables(db);
+    readOverlap(db);
+    readAnalysisDb();
+}
+
+// On the caller's thread, after the device tables: the host reader's strings are interned in its order
+// (STRING_IDS, then what the host tables added) and its lanes created in its order, so ids, lanes and the
+// order of tables and findings come out as a single-threaded read in that order gives them.
+void DbReader::mergeHost() {
+    if (hostThread_.joinable()) hostThread_.join();
+    if (!host_) return;
+    if (host_->error) std::rethrow_exception(host_->error);
+    DbReader& h = *host_->reader;
+    Profile& hp = host_->prof;
+    if (h.cancelled_) cancelled_ = true;
+    std::vector<StrId> str(hp.strings.size());
+    for (std::size_t i = 0; i < str.size(); ++i)
+        str[i] = prof_.strings.intern(hp.strings.view(static_cast<StrId>(i)));
+    std::vector<std::uint32_t> lanes(hp.lanes.size());
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        const Lane l = hp.lanes[i];
+        const std::size_t before = prof_.lanes.size();
+        lanes[i] = laneOf(l.pid, l.tid, l.kind);
+        if (prof_.lanes.size() == before) continue;
+        if (auto p = hp.processes.find(l.pid); p != hp.processes.end() && prof_.processes[l.pid].name.empty())
+            prof_.processes[l.pid] = p->second;
+        if (auto t = hp.threads.find({l.pid, l.tid}); t != hp.threads.end())
+            prof_.threads[t->first] = t->second;
+    }
+    auto remap = [&](std::vector<TraceEvent>& from, std::vector<TraceEvent>& to) {
+        for (TraceEvent& e : from) {
+            e.lane = lanes[e.lane];
+            e.name = str[e.name];
+            e.cat = str[e.cat];
+            e.taskType = str[e.taskType];
+            e.stack = str[e.stack];
+        }
+        if (to.empty())
+            to.swap(from);
+        else
+            to.insert(to.end(), from.begin(), from.end());
+        from = {};
+    };
+    const std::size_t base = prof_.hostEvents.size();
+    remap(hp.hostEvents, prof_.hostEvents);
+    for (std::size_t r : h.hostRuns_)
+        hostRuns_.push_back(base + r);
+    remap(hp.overlapEvents, prof_.overlapEvents);
+    for (auto* links : {&h.torchLinks_, &h.cannLinks_})
+        for (HostLink& l : *links)
+            l.lane = lanes[l.lane];
+    torchLinks_ = std::move(h.torchLinks_);
+    cannLinks_ = std::move(h.cannLinks_);
+    for (auto& [c, cats] : h.flowCats_)
+        for (StrId& cat : cats)
+            cat = str[cat];
+    flowCats_ = std::move(h.flowCats_);
+    byApi_ = std::move(h.byApi_);
+    for (auto& r : hp.stepTrace)
+        prof_.stepTrace.push_back(std::move(r));
+    for (auto& o : hp.commOps)
+        prof_.commOps.push_back(std::move(o));
+    prof_.hasCommunicationJson = prof_.hasCommunicationJson || hp.hasCommunicationJson;
+    res_.hostRows += h.res_.hostRows;
+    tablesRead_.insert(tablesRead_.end(), h.tablesRead_.begin(), h.tablesRead_.end());
+    tablesMissing_.insert(tablesMissing_.end(), h.tablesMissing_.begin(), h.tablesMissing_.end());
+    bad_.insert(bad_.end(), h.bad_.begin(), h.bad_.end());
+    for (const Finding& f : host_->sink.findings())
+        sink_.add(f);
+    host_.reset();
+}
+
 void DbReader::readHostApis(const SqliteDb& db) {
     const bool callchains = db.hasTable("PYTORCH_CALLCHAINS");
     bool markers = false;
@@ -74,18 +184,22 @@ void DbReader::readHostApis(const SqliteDb& db) {
         }
         return chainText[id] = out;
     };
-    if (select(db, "PYTORCH_API",
-               {"startNs", "endNs", "globalTid", "name", "type", "connectionId", "callchainId", "inputShapes"}, 3, q)) {
+    if (select(
+            db, "PYTORCH_API",
+            {"startNs", "endNs", "globalTid", "name", "type", "connectionId", "callchainId", "inputShapes"},
+            3, q)) {
         std::map<std::int64_t, StrId> cats;
         while (q->next() && !cancelled()) {
             std::int64_t s = 0, e = 0, gt = 0, v = 0;
-            if (!q->integer(0, s) || !q->integer(1, e) || !plausibleStart(s) || e < s || !plausibleDuration(e - s)) {
+            if (!q->integer(0, s) || !q->integer(1, e) || !plausibleStart(s) || e < s ||
+                !plausibleDuration(e - s)) {
                 badValue(db, "PYTORCH_API", "startNs/endNs", q->rows(), *q, q->integer(0, s) ? 1 : 0,
                          "integer ns times (INTEGER or decimal TEXT) with endNs >= startNs");
                 continue;
             }
             if (!q->integer(2, gt)) gt = 0;
-            const std::uint64_t pid = static_cast<std::uint64_t>(gt) >> 32, tid = static_cast<std::uint64_t>(gt) & 0xFFFFFFFFULL;
+            const std::uint64_t pid = static_cast<std::uint64_t>(gt) >> 32,
+                                tid = static_cast<std::uint64_t>(gt) & 0xFFFFFFFFULL;
             TraceEvent ev;
             ev.ts = s;
             ev.dur = e - s;
@@ -99,7 +213,8 @@ void DbReader::readHostApis(const SqliteDb& db) {
             const char* cat = torchCategory(type, prof_.str(ev.name));
             if (*cat) {
                 auto it = cats.find(type * 2 + (cat[0] == 'd'));
-                ev.cat = it != cats.end() ? it->second : (cats[type * 2 + (cat[0] == 'd')] = prof_.strings.intern(cat));
+                ev.cat = it != cats.end() ? it->second
+                                          : (cats[type * 2 + (cat[0] == 'd')] = prof_.strings.intern(cat));
             }
             if (callchains && !q->isNull(6)) {
                 ev.flags |= EvHasStack;
@@ -117,7 +232,8 @@ void DbReader::readHostApis(const SqliteDb& db) {
     if (select(db, "CANN_API", {"startNs", "endNs", "globalTid", "name", "connectionId"}, 3, q)) {
         while (q->next() && !cancelled()) {
             std::int64_t s = 0, e = 0, gt = 0, v = 0;
-            if (!q->integer(0, s) || !q->integer(1, e) || !plausibleStart(s) || e < s || !plausibleDuration(e - s)) {
+            if (!q->integer(0, s) || !q->integer(1, e) || !plausibleStart(s) || e < s ||
+                !plausibleDuration(e - s)) {
                 badValue(db, "CANN_API", "startNs/endNs", q->rows(), *q, q->integer(0, s) ? 1 : 0,
                          "integer ns times with endNs >= startNs");
                 continue;
@@ -161,24 +277,40 @@ void DbReader::readHostApis(const SqliteDb& db) {
     }
 }
 
-void DbReader::readFlows(const SqliteDb& db) {
+void DbReader::readFlowTables(const SqliteDb& db) {
     // connectionCats (connectionId → flow category) when present; else the category follows the ends.
-    std::unordered_map<std::int64_t, std::vector<StrId>> cats;
     std::unique_ptr<SqliteQuery> q;
     if (db.hasTable("connectionCats") && select(db, "connectionCats", {"connectionId", "cat"}, 2, q)) {
         while (q->next() && !cancelled()) {
             std::int64_t c = 0;
-            if (q->integer(0, c)) cats[c].push_back(prof_.strings.intern(q->text(1)));
+            if (q->integer(0, c)) flowCats_[c].push_back(prof_.strings.intern(q->text(1)));
         }
         endTable(db, "connectionCats", *q);
     }
+    // Interned where the single-threaded reader first used them: string ids keep the order of first use.
+    for (const char* cat : {"HostToDevice", "async_npu", "async_task_queue"})
+        prof_.strings.intern(cat);
+    // PyTorch ops: CONNECTION_IDS maps the op's id to the connection ids it started (rows in id order).
+    if (select(db, "CONNECTION_IDS", {"id", "connectionId"}, 2, q)) {
+        while (q->next() && !cancelled()) {
+            std::int64_t id = 0, c = 0;
+            if (q->integer(0, id) && q->integer(1, c)) byApi_.emplace_back(id, c);
+        }
+        endTable(db, "CONNECTION_IDS", *q);
+    }
+    if (!std::is_sorted(byApi_.begin(), byApi_.end())) std::sort(byApi_.begin(), byApi_.end());
+}
+
+void DbReader::buildFlows() {
+    const auto& cats = flowCats_;
     const StrId h2d = prof_.strings.intern("HostToDevice"), npu = prof_.strings.intern("async_npu"),
                 queue = prof_.strings.intern("async_task_queue");
     auto catsOf = [&](std::int64_t c, StrId fallback) {
         auto it = cats.find(c);
         return it != cats.end() ? it->second : std::vector<StrId>{fallback};
     };
-    // Connection ids of device tasks, sorted: a binary search finds whether (and where) a host row launched one.
+    // Connection ids of device tasks, sorted: a binary search finds whether (and where) a host row launched
+    // one.
     std::vector<std::int64_t> deviceConn;
     deviceConn.reserve(taskEnds_.size());
     for (const auto& [c, lane, ts] : taskEnds_)
@@ -190,7 +322,9 @@ void DbReader::readFlows(const SqliteDb& db) {
         return it != deviceConn.end() && *it == c ? it - deviceConn.begin() : -1;
     };
     std::vector<unsigned char> started(deviceConn.size(), 0); // bit 0: HostToDevice, bit 1: async_npu
-    auto has = [](const std::vector<StrId>& v, StrId s) { return std::find(v.begin(), v.end(), s) != v.end(); };
+    auto has = [](const std::vector<StrId>& v, StrId s) {
+        return std::find(v.begin(), v.end(), s) != v.end();
+    };
     // CANN launches: HostToDevice from the call's start.
     for (const auto& l : cannLinks_) {
         const auto d = devIndex(l.connectionId);
@@ -200,16 +334,7 @@ void DbReader::readFlows(const SqliteDb& db) {
         started[static_cast<std::size_t>(d)] |= 1;
     }
     flowRuns_.push_back(prof_.flows.size());
-    // PyTorch ops: CONNECTION_IDS maps the op's id to the connection ids it started (rows in id order).
-    std::vector<std::pair<std::int64_t, std::int64_t>> byApi;
-    if (select(db, "CONNECTION_IDS", {"id", "connectionId"}, 2, q)) {
-        while (q->next() && !cancelled()) {
-            std::int64_t id = 0, c = 0;
-            if (q->integer(0, id) && q->integer(1, c)) byApi.emplace_back(id, c);
-        }
-        endTable(db, "CONNECTION_IDS", *q);
-    }
-    if (!std::is_sorted(byApi.begin(), byApi.end())) std::sort(byApi.begin(), byApi.end());
+    const auto& byApi = byApi_;
     std::map<std::int64_t, std::vector<std::pair<TimeNs, std::uint32_t>>> hostOnly; // both ends on the host
     for (const auto& l : torchLinks_) {
         auto it = std::lower_bound(byApi.begin(), byApi.end(), std::make_pair(l.connectionId, INT64_MIN));
@@ -231,7 +356,8 @@ void DbReader::readFlows(const SqliteDb& db) {
         std::sort(ends.begin(), ends.end());
         const StrId cat = catsOf(c, queue).front();
         for (std::size_t i = 0; i < ends.size(); ++i)
-            prof_.flows.push_back({ends[i].first, static_cast<std::uint64_t>(c), cat, ends[i].second, i ? 'f' : 's'});
+            prof_.flows.push_back(
+                {ends[i].first, static_cast<std::uint64_t>(c), cat, ends[i].second, i ? 'f' : 's'});
     }
     flowRuns_.push_back(prof_.flows.size());
     // Device ends: the kernel's start on its stream, one per category that has a host start.
@@ -303,7 +429,8 @@ std::string stepTraceColumn(const std::string& c) {
         {"free", "Free"},
         {"stage", "Stage"},
         {"bubble", "Bubble"},
-        {"communication_not_overlapped_and_exclude_receive", "Communication(Not Overlapped and Exclude Receive)"},
+        {"communication_not_overlapped_and_exclude_receive",
+         "Communication(Not Overlapped and Exclude Receive)"},
         {"preparing", "Preparing"}};
     for (const auto& [db, csv] : kMap)
         if (c == db) return csv;
@@ -319,12 +446,13 @@ void DbReader::readAnalysisDb() {
     }
     SqliteDb db(files_.analysisDb);
     if (!db.ok()) {
-        sink_.add({"db_unreadable", Severity::Error, files_.analysisDb, -1, -1,
-                   fmt::format("analysis.db cannot be read as a SQLite database: {}.", db.error()),
-                   "There is no profiler cross-check (StepTraceTime) and no per-collective wait / transit "
-                   "(CommAnalyzerTime); the profiler database itself is read.",
-                   "Copy the file again from the machine that collected it, or export again with the profiler.",
-                   "collection-problems.md#sqlite-export"});
+        sink_.add(
+            {"db_unreadable", Severity::Error, files_.analysisDb, -1, -1,
+             fmt::format("analysis.db cannot be read as a SQLite database: {}.", db.error()),
+             "There is no profiler cross-check (StepTraceTime) and no per-collective wait / transit "
+             "(CommAnalyzerTime); the profiler database itself is read.",
+             "Copy the file again from the machine that collected it, or export again with the profiler.",
+             "collection-problems.md#sqlite-export"});
         return;
     }
     std::unique_ptr<SqliteQuery> q;
@@ -336,7 +464,8 @@ void DbReader::readAnalysisDb() {
             for (std::size_t i = 0; i < cols.size(); ++i) {
                 const int c = static_cast<int>(i);
                 if (static_cast<long>(i) == stepCol) {
-                    r.step = q->type(c) == SqliteQuery::Type::Integer ? std::to_string(q->i64(c)) : std::string(q->text(c));
+                    r.step = q->type(c) == SqliteQuery::Type::Integer ? std::to_string(q->i64(c))
+                                                                      : std::string(q->text(c));
                     continue;
                 }
                 const auto t = q->type(c);
@@ -347,7 +476,8 @@ void DbReader::readAnalysisDb() {
                 }
                 const double v = q->f64(c);
                 if (!(v >= 0) || v > static_cast<double>(kMaxAbsoluteNs) / 1000.0) {
-                    badValue(db, "StepTraceTime", cols[i], q->rows(), *q, c, "a per-step time in µs from 0 to 4e15");
+                    badValue(db, "StepTraceTime", cols[i], q->rows(), *q, c,
+                             "a per-step time in µs from 0 to 4e15");
                     continue;
                 }
                 r.values[stepTraceColumn(cols[i])] = v;
@@ -358,16 +488,19 @@ void DbReader::readAnalysisDb() {
     }
     // Transit sizes per collective and link (one figure per link: the table repeats it per packet size).
     std::map<std::tuple<std::string, std::string, std::string>, std::map<std::string, double>> sizes;
-    if (select(db, "CommAnalyzerBandwidth", {"hccl_op_name", "step", "type", "transport_type", "transit_size"}, 5, q)) {
+    if (select(db, "CommAnalyzerBandwidth",
+               {"hccl_op_name", "step", "type", "transport_type", "transit_size"}, 5, q)) {
         while (q->next() && !cancelled()) {
             const std::string transport(q->text(3));
             if (transport == "SDMA") continue; // repeats HCCS/SIO traffic, as in communication.json
             const double mb = q->f64(4);
             if (!(mb >= 0 && mb <= 1e9)) {
-                badValue(db, "CommAnalyzerBandwidth", "transit_size", q->rows(), *q, 4, "a size in MB from 0 to 1e9");
+                badValue(db, "CommAnalyzerBandwidth", "transit_size", q->rows(), *q, 4,
+                         "a size in MB from 0 to 1e9");
                 continue;
             }
-            sizes[{std::string(q->text(1)), std::string(q->text(2)), std::string(q->text(0))}].emplace(transport, mb);
+            sizes[{std::string(q->text(1)), std::string(q->text(2)), std::string(q->text(0))}].emplace(
+                transport, mb);
         }
         endTable(db, "CommAnalyzerBandwidth", *q);
     }
@@ -390,14 +523,16 @@ void DbReader::readAnalysisDb() {
                              "a timestamp in µs between 1970 and ~2096");
             }
             TimeNs* dst[] = {&c.elapse, &c.transit, &c.wait, &c.sync, &c.idle};
-            static const char* names[] = {"elapse_time", "transit_time", "wait_time", "synchronization_time", "idle_time"};
+            static const char* names[] = {"elapse_time", "transit_time", "wait_time", "synchronization_time",
+                                          "idle_time"};
             for (int i = 0; i < 5; ++i) {
                 const int col = 4 + i;
                 if (q->isNull(col)) continue;
                 const double ms = q->f64(col);
                 if (ms < 0 && ms > -1e-3) continue; // rounding noise of a difference, below 1 µs
                 if (!(ms >= 0 && ms * 1e6 <= static_cast<double>(kMaxDurationNs))) {
-                    badValue(db, "CommAnalyzerTime", names[i], q->rows(), *q, col, "a duration in ms from 0 to 1e6");
+                    badValue(db, "CommAnalyzerTime", names[i], q->rows(), *q, col,
+                             "a duration in ms from 0 to 1e6");
                     continue;
                 }
                 *dst[i] = static_cast<TimeNs>(std::llround(ms * 1e6));

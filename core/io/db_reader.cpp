@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <exception>
 #include <filesystem>
 #include <limits>
 #include <unordered_map>
@@ -108,7 +110,7 @@ void DbReader::endTable(const SqliteDb& db, const std::string& table, const Sqli
                    "that collected it, or export again with the profiler.",
                    "collection-problems.md#sqlite-export"});
     tablesRead_.emplace_back(name + ":" + table, q.rows());
-    control_.report("sqlite " + table, tablesRead_.size(), 0);
+    if (!onHostThread_) control_.report("sqlite " + table, tablesRead_.size(), 0);
 }
 
 void DbReader::badValue(const SqliteDb& db, const std::string& table, const std::string& column,
@@ -298,18 +300,46 @@ void DbReader::readCommOps(const SqliteDb& db) {
     endTable(db, "COMMUNICATION_OP", *q);
 }
 
+// Sorts v[from, to) stably where it is made of ascending runs that overlap little: TASK is written in time
+// order per step, each step starting a hair before the last one ended (117 runs over 1.4 million rows, one
+// or two rows out of place at each seam). Each run is merged into the sorted rows before it from the first
+// row it has to pass (a binary search), so the work is the overlap, not the length. When that work grows
+// past a few times the length (runs that interleave throughout), the rest is left to a sort — false then.
+template <typename T, typename Less>
+bool mergeNaturalRuns(std::vector<T>& v, std::size_t from, std::size_t to, Less less) {
+    const auto at = [&](std::size_t i) { return v.begin() + static_cast<long>(i); };
+    std::size_t work = 0;
+    for (std::size_t s = from + 1; s < to;) {
+        if (!less(v[s], v[s - 1])) {
+            ++s;
+            continue;
+        }
+        std::size_t e = s + 1;
+        while (e < to && !less(v[e], v[e - 1]))
+            ++e;
+        const auto p = std::upper_bound(at(from), at(s), v[s], less);
+        work += static_cast<std::size_t>(at(e) - p);
+        if (work > 8 * (to - from) + 4096) return false;
+        std::inplace_merge(p, at(s), at(e), less);
+        s = e;
+    }
+    return true;
+}
+
 // Sorts `v`, the concatenation of runs ending at `ends` (ascending; the last is v.size()): each run only if
-// it is not sorted yet, then the runs are merged — O(n) for rows already in time order.
+// it is not sorted yet (by merging its own ascending runs when it has few), then the runs are merged —
+// O(n) for rows already in time order.
 template <typename T, typename Less>
 void sortRuns(std::vector<T>& v, std::vector<std::size_t> ends, Less less) {
     std::size_t from = 0;
     for (std::size_t& e : ends) {
         e = std::clamp(e, from, v.size());
-        if (!std::is_sorted(v.begin() + static_cast<long>(from), v.begin() + static_cast<long>(e), less))
+        if (!mergeNaturalRuns(v, from, e, less))
             std::sort(v.begin() + static_cast<long>(from), v.begin() + static_cast<long>(e), less);
-        if (from > 0)
-            std::inplace_merge(v.begin(), v.begin() + static_cast<long>(from),
-                               v.begin() + static_cast<long>(e), less);
+        if (from > 0 && from < e && less(v[from], v[from - 1]))
+            std::inplace_merge(
+                std::upper_bound(v.begin(), v.begin() + static_cast<long>(from), v[from], less),
+                v.begin() + static_cast<long>(from), v.begin() + static_cast<long>(e), less);
         from = e;
     }
     if (from < v.size()) std::sort(v.begin(), v.end(), less); // not reached: the last end is v.size()
@@ -456,22 +486,25 @@ void DbReader::buildKernelsAndDeviceEvents() {
 }
 
 // TASK_PMU_INFO read on a thread of its own, with its own connection (the table holds ~25 rows per kernel,
-// most of a Level1 database): it touches no shared state; the main thread applies the result.
+// most of a Level1 database), from the start of the load: which tasks are kernels is not known yet, so every
+// run of rows of one globalTaskId becomes a row here, and applyPmu() keeps the kernels' rows — with the
+// columns, bad values and order a read that knew the kernels gives. It touches no shared state.
 struct PmuRead {
     bool present = false;
     std::string missingColumn, error;
-    std::vector<std::int64_t> nameIds; // STRING_IDS id of each column
-    std::vector<float> values;         // row-major, `stride` slots per row
+    std::vector<std::int64_t> nameIds; // STRING_IDS id of each column, by first appearance in the table
+    std::vector<float> values;         // row-major, `stride` slots per row (NaN: no value)
     std::size_t stride = 8, rows = 0;
-    std::vector<std::pair<std::uint32_t, std::int32_t>> kernelRows; // kernel index → PMU row
-    std::uint64_t tableRows = 0, bad = 0;
-    std::string badExample;
-    bool anyNonZero = false;
+    std::vector<std::int64_t> gids; // globalTaskId of each row
+    // Rows whose columns first appear out of column order: that order (the columns are numbered in it).
+    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> order;
+    std::vector<std::uint32_t> badRows;                             // the row of each bad value
+    std::vector<std::pair<std::uint32_t, std::string>> badExamples; // the first bad value of the first rows
+    std::uint64_t tableRows = 0;
+    std::exception_ptr exception; // of the thread (out of memory), rethrown on the caller's thread
 };
 
-static void readPmuTable(const std::string& path,
-                         const std::unordered_map<std::int64_t, std::uint32_t>& kernelByTask,
-                         const LoadControl& control, PmuRead& out) {
+static void readPmuTable(const std::string& path, const LoadControl& control, PmuRead& out) {
     SqliteDb db(path);
     if (!db.ok() || !db.hasTable("TASK_PMU_INFO")) return;
     out.present = true;
@@ -482,31 +515,38 @@ static void readPmuTable(const std::string& path,
     if (!q.ok()) return void(out.error = q.error());
     std::unordered_map<std::int64_t, std::size_t> colOf;
     std::int64_t lastGid = -1, lastName = -1;
-    std::int32_t row = -1;
-    std::size_t col = 0;
+    std::size_t row = 0, col = 0;
+    std::vector<std::uint32_t> firstSeen; // columns of the current row in order of first appearance
+    bool inOrder = true;
+    auto endRow = [&] {
+        if (!inOrder) out.order.emplace(static_cast<std::uint32_t>(row), firstSeen);
+        firstSeen.clear();
+        inOrder = true;
+    };
     std::uint64_t tick = 0;
     while (q.next()) {
         if ((++tick & 0xFFFF) == 0 && control.cancelled()) break;
         std::int64_t gid = 0, name = 0;
         if (!q.integer(0, gid) || !q.integer(1, name)) continue;
-        if (gid != lastGid) {
+        if (gid != lastGid || out.rows == 0) {
+            if (out.rows > 0) endRow();
             lastGid = gid;
-            auto k = kernelByTask.find(gid);
-            row = -1;
-            if (k == kernelByTask.end()) continue; // PMU of a task that is not a kernel
-            row = static_cast<std::int32_t>(out.rows++);
-            out.kernelRows.emplace_back(k->second, row);
+            row = out.rows++;
+            out.gids.push_back(gid);
             out.values.resize(out.rows * out.stride, std::numeric_limits<float>::quiet_NaN());
         }
-        if (row < 0) continue;
         const auto type = q.type(2);
         if (type == SqliteQuery::Type::Null) continue;
         const double v = q.f64(2);
         if ((type != SqliteQuery::Type::Integer && type != SqliteQuery::Type::Real) || !(v >= 0) ||
             v > static_cast<double>(std::numeric_limits<float>::max())) {
-            if (out.bad++ == 0)
-                out.badExample =
-                    fmt::format("row {} holds '{}'", q.rows(), std::string(q.text(2).substr(0, 40)));
+            if (out.badRows.empty() || out.badRows.back() != row) {
+                if (out.badExamples.size() < 1024)
+                    out.badExamples.emplace_back(
+                        static_cast<std::uint32_t>(row),
+                        fmt::format("row {} holds '{}'", q.rows(), std::string(q.text(2).substr(0, 40))));
+            }
+            out.badRows.push_back(static_cast<std::uint32_t>(row));
             continue;
         }
         if (name != lastName) {
@@ -528,9 +568,14 @@ static void readPmuTable(const std::string& path,
                 }
             }
         }
-        out.values[static_cast<std::size_t>(row) * out.stride + col] = static_cast<float>(v);
-        if (v != 0) out.anyNonZero = true;
+        float& slot = out.values[row * out.stride + col];
+        if (std::isnan(slot)) {
+            if (!firstSeen.empty() && firstSeen.back() > col) inOrder = false;
+            firstSeen.push_back(static_cast<std::uint32_t>(col));
+        }
+        slot = static_cast<float>(v);
     }
+    if (out.rows > 0) endRow();
     out.tableRows = q.rows();
     if (!q.error().empty()) out.error = q.error();
 }
@@ -540,17 +585,25 @@ DbReader::DbReader(const DbFiles& f, Profile& p, FindingSink& s, const LoadContr
 
 DbReader::~DbReader() {
     if (pmuThread_.joinable()) pmuThread_.join();
+    if (hostThread_.joinable()) hostThread_.join();
 }
 
 void DbReader::startPmu() {
     pmu_ = std::make_unique<PmuRead>();
-    pmuThread_ = std::thread([this] { readPmuTable(files_.profilerDb, kernelByTask_, control_, *pmu_); });
+    pmuThread_ = std::thread([this] {
+        try {
+            readPmuTable(files_.profilerDb, control_, *pmu_);
+        } catch (...) {
+            pmu_->exception = std::current_exception();
+        }
+    });
 }
 
 void DbReader::applyPmu(const SqliteDb& db) {
     if (pmuThread_.joinable()) pmuThread_.join();
     if (!pmu_) return;
     PmuRead& r = *pmu_;
+    if (r.exception) std::rethrow_exception(r.exception);
     const std::string name = std::filesystem::path(db.path()).filename().string();
     if (!r.present) {
         tablesMissing_.push_back(name + ":TASK_PMU_INFO");
@@ -576,27 +629,63 @@ void DbReader::applyPmu(const SqliteDb& db) {
                    "that collected it, or export again with the profiler.",
                    "collection-problems.md#sqlite-export"});
     tablesRead_.emplace_back(name + ":TASK_PMU_INFO", r.tableRows);
-    if (r.bad)
-        bad_.push_back({db.path(), "TASK_PMU_INFO", "value", r.badExample,
-                        "a non-negative number that fits a float", r.bad});
+    // The kernels' rows, numbered in table order; the others are PMU of tasks that are not kernels.
+    std::vector<std::int32_t> keptAs(r.rows, -1);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> kernelRows; // kernel index, local row
+    for (std::size_t row = 0; row < r.rows; ++row)
+        if (auto k = kernelByTask_.find(r.gids[row]); k != kernelByTask_.end()) {
+            keptAs[row] = static_cast<std::int32_t>(kernelRows.size());
+            kernelRows.emplace_back(k->second, static_cast<std::uint32_t>(row));
+        }
+    std::uint64_t bad = 0;
+    std::string badExample;
+    for (std::uint32_t row : r.badRows)
+        if (keptAs[row] >= 0 && bad++ == 0)
+            for (const auto& [exRow, example] : r.badExamples)
+                if (exRow == row) badExample = example;
+    if (bad)
+        bad_.push_back({db.path(), "TASK_PMU_INFO", "value", badExample,
+                        "a non-negative number that fits a float", bad});
+    // Columns in order of first value in a kernel's row.
+    const std::size_t nameCount = r.nameIds.size();
+    std::vector<std::uint32_t> cols;
+    std::vector<char> used(nameCount, 0);
+    for (const auto& [k, row] : kernelRows) {
+        if (cols.size() == nameCount) break;
+        const float* v = r.values.data() + static_cast<std::size_t>(row) * r.stride;
+        auto use = [&](std::uint32_t c) {
+            if (!used[c] && !std::isnan(v[c])) used[c] = 1, cols.push_back(c);
+        };
+        if (auto o = r.order.find(row); o != r.order.end())
+            for (std::uint32_t c : o->second)
+                use(c);
+        else
+            for (std::uint32_t c = 0; c < nameCount; ++c)
+                use(c);
+    }
     // Column names as kernel_details writes them: times carry their unit (aic_mac_time → aic_mac_time(us));
     // the totals are kernel_details' aicore_time(us) / aiv_time(us).
     PmuTable& pmu = prof_.pmu;
-    for (std::int64_t id : r.nameIds) {
-        std::string n(prof_.str(sidOf(id)));
+    for (std::uint32_t c : cols) {
+        std::string n(prof_.str(sidOf(r.nameIds[c])));
         if (n == "aic_total_time") n = "aicore_time";
         if (n == "aiv_total_time") n = "aiv_time";
         if (n.size() > 5 && n.compare(n.size() - 5, 5, "_time") == 0) n += "(us)";
         pmu.columns.push_back(n);
     }
-    const std::size_t n = pmu.columns.size();
-    pmu.values.assign(r.rows * n, 0.0f);
-    for (std::size_t row = 0; row < r.rows; ++row)
-        std::copy_n(r.values.begin() + static_cast<long>(row * r.stride), n,
-                    pmu.values.begin() + static_cast<long>(row * n));
-    for (const auto& [k, row] : r.kernelRows)
-        prof_.kernels[k].pmuRow = row;
-    if (r.rows > 0 && !r.anyNonZero)
+    const std::size_t n = cols.size();
+    pmu.values.assign(kernelRows.size() * n, 0.0f);
+    bool anyNonZero = false;
+    for (std::size_t i = 0; i < kernelRows.size(); ++i) {
+        const float* v = r.values.data() + static_cast<std::size_t>(kernelRows[i].second) * r.stride;
+        float* out = pmu.values.data() + i * n;
+        for (std::size_t j = 0; j < n; ++j) {
+            out[j] = v[cols[j]];
+            if (out[j] != 0 && !std::isnan(out[j])) anyNonZero = true;
+        }
+        prof_.kernels[kernelRows[i].first].pmuRow = static_cast<std::int32_t>(i);
+    }
+    if (!kernelRows.empty() && !anyNonZero)
         sink_.add({"pmu_all_zero", Severity::Warning, db.path(), -1, -1,
                    "Every PMU value (aic_*/aiv_*) of table TASK_PMU_INFO is zero.",
                    "Compute-bound / memory-bound verdicts are unavailable.",
@@ -608,7 +697,8 @@ void DbReader::applyPmu(const SqliteDb& db) {
 
 void DbReader::finish() {
     auto byStart = [](const Kernel& a, const Kernel& b) { return a.start < b.start; };
-    std::stable_sort(prof_.kernels.begin(), prof_.kernels.end(), byStart);
+    if (!mergeNaturalRuns(prof_.kernels, 0, prof_.kernels.size(), byStart))
+        std::stable_sort(prof_.kernels.begin(), prof_.kernels.end(), byStart);
     // The Step Id the text table carries: the STEP_TIME window holding the kernel's start.
     for (auto& k : prof_.kernels) {
         auto it = std::upper_bound(stepTimes_.begin(), stepTimes_.end(), k.start,
@@ -706,8 +796,13 @@ DbReadResult DbReader::run() {
              "collection-problems.md#sqlite-export"});
     }
     msprof_ = std::filesystem::path(files_.profilerDb).filename().string().rfind("msprof_", 0) == 0;
+    // Three threads, each with its own connection: TASK_PMU_INFO (the largest table), the host tables, and
+    // the device tables here. Each joins in before its results are needed (also on every early return:
+    // destructor); core/README.md, "SQLite export".
+    startPmu();
     readStrings(db);
     readStepTimes(db);
+    startHost();
     readTasks(db);
     readComputeInfo(db);
     readPlaneTasks(db);
@@ -715,11 +810,11 @@ DbReadResult DbReader::run() {
     if (cancelled_) return res_.cancelled = true, res_;
     buildKernelsAndDeviceEvents();
     control_.report("sqlite kernels", tablesRead_.size(), 0);
-    startPmu(); // joined in applyPmu(), also on every early return (destructor)
-    readHostApis(db);
-    readFlows(db);
-    readOverlap(db);
-    readAnalysisDb();
+    mergeHost();
+    control_.report("sqlite host tables (joined)", tablesRead_.size(), 0);
+    if (cancelled_) return res_.cancelled = true, res_;
+    buildFlows();
+    control_.report("sqlite flows", tablesRead_.size(), 0);
     applyPmu(db);
     control_.report("sqlite TASK_PMU_INFO (joined)", tablesRead_.size(), 0);
     if (cancelled_ || control_.cancelled()) return res_.cancelled = true, res_;

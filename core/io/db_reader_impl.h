@@ -4,19 +4,23 @@
 #include "io/db_reader.h"
 #include "io/sqlite_db.h"
 
+#include <exception>
+#include <limits>
 #include <memory>
 #include <thread>
-#include <unordered_map>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 namespace bs::dbimpl {
 
 struct PmuRead;
+struct HostSide;
 
 struct PairHash {
     std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const noexcept {
-        return std::hash<std::uint64_t>{}(k.first * 0x9E3779B97F4A7C15ULL ^ (k.second + 0x632BE59BD9B4E019ULL));
+        return std::hash<std::uint64_t>{}(k.first * 0x9E3779B97F4A7C15ULL ^
+                                          (k.second + 0x632BE59BD9B4E019ULL));
     }
 };
 
@@ -66,10 +70,14 @@ class DbReader {
     void buildKernelsAndDeviceEvents();
     void startPmu();
     void applyPmu(const SqliteDb& db);
+    void startHost();
+    void readHostSide(); // the host thread's body, on a reader of its own (db_host_reader.cpp)
     void readHostApis(const SqliteDb& db);
-    void readFlows(const SqliteDb& db);
+    void readFlowTables(const SqliteDb& db);
     void readOverlap(const SqliteDb& db);
     void readAnalysisDb();
+    void mergeHost();
+    void buildFlows();
     void finish();
 
     // Opens `table` for reading its `cols` (required first, `required` of them). False (with the table
@@ -90,7 +98,8 @@ class DbReader {
     std::uint32_t laneOf(std::uint64_t pid, std::uint64_t tid, LaneKind kind);
     // The lane of (pid, tid), named by `name()` (process and thread names) when it is new. Rows of one
     // lane come in runs: the last lane is checked before the hash map.
-    template <typename Name> std::uint32_t lane(std::uint64_t pid, std::uint64_t tid, LaneKind kind, Name&& name) {
+    template <typename Name>
+    std::uint32_t lane(std::uint64_t pid, std::uint64_t tid, LaneKind kind, Name&& name) {
         if (lastLane_ != UINT32_MAX && lastPid_ == pid && lastTid_ == tid) return lastLane_;
         const std::size_t before = prof_.lanes.size();
         lastLane_ = laneOf(pid, tid, kind);
@@ -127,14 +136,23 @@ class DbReader {
     std::vector<TaskRow> tasks_;
     std::vector<ComputeInfo> compute_;
     std::unordered_map<std::int64_t, std::uint32_t> computeByTask_; // globalTaskId → compute_ index
-    std::unordered_map<std::int64_t, std::int32_t> planeByTask_;     // globalTaskId → plane id
+    std::unordered_map<std::int64_t, std::int32_t> planeByTask_;    // globalTaskId → plane id
     std::vector<CommOpRow> commOps_;
     std::unordered_map<std::int64_t, std::uint32_t> commByConnection_;
     std::unordered_map<std::int64_t, std::uint32_t> kernelByTask_; // globalTaskId → kernel index
-    std::vector<std::tuple<std::int64_t, std::uint32_t, TimeNs>> taskEnds_; // connectionId, device lane, start (flows)
+    std::vector<std::tuple<std::int64_t, std::uint32_t, TimeNs>>
+        taskEnds_; // connectionId, device lane, start (flows)
     bool msprof_ = false;
     std::unique_ptr<PmuRead> pmu_;
     std::thread pmuThread_;
+    // The host tables (PYTORCH_API, CANN_API, flows' tables, OVERLAP_ANALYSIS, analysis.db) are read on a
+    // thread of their own by a second reader with its own Profile, merged in after the device tables.
+    std::unique_ptr<HostSide> host_;
+    std::thread hostThread_;
+    bool onHostThread_ = false; // no progress reports from there: the callback belongs to the caller's thread
+    std::unordered_map<std::int64_t, std::vector<StrId>>
+        flowCats_;                                             // connectionCats: connectionId → categories
+    std::vector<std::pair<std::int64_t, std::int64_t>> byApi_; // CONNECTION_IDS (id, connectionId), sorted
     struct HostLink {
         std::int64_t connectionId;
         std::uint32_t lane;
@@ -143,6 +161,14 @@ class DbReader {
     std::vector<HostLink> torchLinks_, cannLinks_; // PYTORCH_API (id into CONNECTION_IDS) / CANN_API rows
     std::uint32_t firstPythonLane_ = UINT32_MAX;
     std::vector<std::size_t> hostRuns_, flowRuns_; // where each table's rows end in hostEvents / flows
+};
+
+// The host thread's reader with its own Profile (string pool, lanes) and findings; merged by mergeHost().
+struct HostSide {
+    Profile prof;
+    FindingSink sink{std::numeric_limits<std::size_t>::max()}; // capped when merged, in the main sink
+    std::unique_ptr<DbReader> reader;
+    std::exception_ptr error; // an exception of the thread (out of memory), rethrown on the caller's thread
 };
 
 } // namespace bs::dbimpl

@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 
@@ -72,8 +73,10 @@ QString copyRank(const QTemporaryDir& tmp, const char* rank = "level1/rank0_asce
     const QString to = tmp.filePath(QStringLiteral("rank0_ascend_pt"));
     std::filesystem::copy(bstest::s(from), bstest::s(to), std::filesystem::copy_options::recursive);
     for (const auto& e : std::filesystem::recursive_directory_iterator(bstest::s(to)))
-        std::filesystem::permissions(e.path(), std::filesystem::perms::owner_all, std::filesystem::perm_options::add);
-    std::filesystem::permissions(bstest::s(to), std::filesystem::perms::owner_all, std::filesystem::perm_options::add);
+        std::filesystem::permissions(e.path(), std::filesystem::perms::owner_all,
+                                     std::filesystem::perm_options::add);
+    std::filesystem::permissions(bstest::s(to), std::filesystem::perms::owner_all,
+                                 std::filesystem::perm_options::add);
     return to;
 }
 
@@ -99,16 +102,18 @@ class TstDbReader : public QObject {
         QFETCH(int, id);
         const QString dir = bstest::realdata(QStringLiteral("torch_npu_resnet_ddp_db/") + rank);
         // The profiler's own breakdown, straight from analysis.db.
-        const auto theirs = sqliteRow(dir + QStringLiteral("/ASCEND_PROFILER_OUTPUT/analysis.db"),
-                                      "SELECT step, computing, communication_not_overlapped, free, preparing FROM "
-                                      "StepTraceTime");
+        const auto theirs =
+            sqliteRow(dir + QStringLiteral("/ASCEND_PROFILER_OUTPUT/analysis.db"),
+                      "SELECT step, computing, communication_not_overlapped, free, preparing FROM "
+                      "StepTraceTime");
         QCOMPARE(theirs.at("step"), 50.0);
         const Run run = analyse(dir);
         QVERIFY(run.load.hasAnyData);
         const auto& inv = run.load.profile->inventory;
         QCOMPARE(inv.source, std::string("sqlite"));
         QCOMPARE(inv.kernelSource, bs::KernelSource::SqliteTasks);
-        QVERIFY(inv.kernelSourceFile.find(fmt::format("ascend_pytorch_profiler_{}.db", id)) != std::string::npos);
+        QVERIFY(inv.kernelSourceFile.find(fmt::format("ascend_pytorch_profiler_{}.db", id)) !=
+                std::string::npos);
         QCOMPARE(run.r.steps.source, bs::StepSource::ProfilerStep);
         QCOMPARE(run.r.metrics.size(), std::size_t(1));
         const auto& m = run.r.metrics[0];
@@ -116,12 +121,18 @@ class TstDbReader : public QObject {
         QCOMPARE(m.kernelCount, std::size_t(191)); // 187 COMPUTE_TASK_INFO tasks + 4 COMMUNICATION_OP rows
         const double freeUs = theirs.at("free"), prepUs = theirs.at("preparing"),
                      busyUs = theirs.at("computing") + theirs.at("communication_not_overlapped");
-        QVERIFY2(std::abs(bs::nsToUs(m.internalBubbleTotal) - freeUs) <= 1.0,
-                 qPrintable(QStringLiteral("internal %1 vs Free %2").arg(bs::nsToUs(m.internalBubbleTotal)).arg(freeUs)));
-        QVERIFY2(std::abs(bs::nsToUs(m.prelaunchGap) - prepUs) <= 1.0,
-                 qPrintable(QStringLiteral("prelaunch %1 vs Preparing %2").arg(bs::nsToUs(m.prelaunchGap)).arg(prepUs)));
-        QVERIFY2(std::abs(bs::nsToUs(m.busyUnion) - busyUs) <= 1.0,
-                 qPrintable(QStringLiteral("busy %1 vs Computing+CommNO %2").arg(bs::nsToUs(m.busyUnion)).arg(busyUs)));
+        QVERIFY2(
+            std::abs(bs::nsToUs(m.internalBubbleTotal) - freeUs) <= 1.0,
+            qPrintable(
+                QStringLiteral("internal %1 vs Free %2").arg(bs::nsToUs(m.internalBubbleTotal)).arg(freeUs)));
+        QVERIFY2(
+            std::abs(bs::nsToUs(m.prelaunchGap) - prepUs) <= 1.0,
+            qPrintable(
+                QStringLiteral("prelaunch %1 vs Preparing %2").arg(bs::nsToUs(m.prelaunchGap)).arg(prepUs)));
+        QVERIFY2(
+            std::abs(bs::nsToUs(m.busyUnion) - busyUs) <= 1.0,
+            qPrintable(
+                QStringLiteral("busy %1 vs Computing+CommNO %2").arg(bs::nsToUs(m.busyUnion)).arg(busyUs)));
         // The cross-check reads StepTraceTime through the reader: no mismatch.
         QVERIFY(run.r.crossCheck.available);
         QCOMPARE(run.r.crossCheck.mismatches, std::size_t(0));
@@ -136,7 +147,8 @@ class TstDbReader : public QObject {
     // preparing 18055.693, computing 8903.431 + communication_not_overlapped 98071.947 = 106975.378).
     void level1Rank0GoldenFigures() {
         QVERIFY(bstest::requireRealdata());
-        const Run run = analyse(bstest::realdata(QStringLiteral("torch_npu_resnet_ddp_db/level1/rank0_ascend_pt")));
+        const Run run =
+            analyse(bstest::realdata(QStringLiteral("torch_npu_resnet_ddp_db/level1/rank0_ascend_pt")));
         QVERIFY(run.load.hasAnyData);
         const auto& m = run.r.metrics.at(0);
         QVERIFY(std::abs(bs::nsToUs(m.internalBubbleTotal) - 25258.144) <= 1.0);
@@ -148,7 +160,8 @@ class TstDbReader : public QObject {
         QVERIFY(p.pmu.column("aic_mac_ratio").has_value());
         QVERIFY(p.hasCommunicationJson);
         QCOMPARE(p.commOps.size(), std::size_t(4));
-        QVERIFY(std::any_of(p.kernels.begin(), p.kernels.end(), [](const bs::Kernel& k) { return k.inputShapes != 0; }));
+        QVERIFY(std::any_of(p.kernels.begin(), p.kernels.end(),
+                            [](const bs::Kernel& k) { return k.inputShapes != 0; }));
         QVERIFY(std::any_of(p.hostEvents.begin(), p.hostEvents.end(),
                             [](const bs::TraceEvent& e) { return e.flags & bs::EvHasStack; }));
         QVERIFY(!p.flows.empty());
@@ -158,8 +171,10 @@ class TstDbReader : public QObject {
     // This checks that they are indeed different runs (the step markers start at different times).
     void textTwinIsASeparateRun() {
         QVERIFY(bstest::requireRealdata());
-        const Run db = analyse(bstest::realdata(QStringLiteral("torch_npu_resnet_ddp_db/level1/rank0_ascend_pt")));
-        const Run text = analyse(bstest::realdata(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt")));
+        const Run db =
+            analyse(bstest::realdata(QStringLiteral("torch_npu_resnet_ddp_db/level1/rank0_ascend_pt")));
+        const Run text =
+            analyse(bstest::realdata(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt")));
         QVERIFY(db.load.hasAnyData && text.load.hasAnyData);
         QCOMPARE(text.load.profile->inventory.source, std::string("text"));
         QVERIFY(db.r.steps.steps.at(0).markerStart != text.r.steps.steps.at(0).markerStart);
@@ -170,12 +185,11 @@ class TstDbReader : public QObject {
     void generatedProfileGivesTheSameJsonBothWays() {
         QTemporaryDir tmp;
         QProcess p;
-        p.start(QStringLiteral(BS_SYNTH), {QStringLiteral("--out"), tmp.path(), QStringLiteral("--name"),
-                                           QStringLiteral("both"), QStringLiteral("--dfc"), QStringLiteral("8"),
-                                           QStringLiteral("--steps"), QStringLiteral("3"),
-                                           QStringLiteral("--anomalies"), QStringLiteral("all"),
-                                           QStringLiteral("--tiny-waits"), QStringLiteral("--db"),
-                                           QStringLiteral("--quiet")});
+        p.start(QStringLiteral(BS_SYNTH),
+                {QStringLiteral("--out"), tmp.path(), QStringLiteral("--name"), QStringLiteral("both"),
+                 QStringLiteral("--dfc"), QStringLiteral("8"), QStringLiteral("--steps"), QStringLiteral("3"),
+                 QStringLiteral("--anomalies"), QStringLiteral("all"), QStringLiteral("--tiny-waits"),
+                 QStringLiteral("--db"), QStringLiteral("--quiet")});
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitCode(), 0);
         const QString dir = tmp.filePath(QStringLiteral("both_ascend_pt"));
@@ -195,14 +209,16 @@ class TstDbReader : public QObject {
         const auto [restA, invA] = cut(a);
         const auto [restB, invB] = cut(b);
         QVERIFY(restA.size() > 10000);
-        QVERIFY2(restA == restB, "the JSON outside the inventory differs between the text and the SQLite export");
+        QVERIFY2(restA == restB,
+                 "the JSON outside the inventory differs between the text and the SQLite export");
         // Inside it, only the source fields.
-        auto ja = nlohmann::ordered_json::parse(a)["inventory"], jb = nlohmann::ordered_json::parse(b)["inventory"];
+        auto ja = nlohmann::ordered_json::parse(a)["inventory"],
+             jb = nlohmann::ordered_json::parse(b)["inventory"];
         QCOMPARE(ja["source"].get<std::string>(), std::string("text"));
         QCOMPARE(jb["source"].get<std::string>(), std::string("sqlite"));
         QVERIFY(jb["db_tables_missing"].empty());
-        for (const char* k : {"source", "db_tables_read", "db_tables_missing", "kernel_source", "kernel_source_file",
-                              "kernel_details_level", "files", "trace_event_count"}) {
+        for (const char* k : {"source", "db_tables_read", "db_tables_missing", "kernel_source",
+                              "kernel_source_file", "kernel_details_level", "files", "trace_event_count"}) {
             ja.erase(k);
             jb.erase(k);
         }
@@ -215,7 +231,8 @@ class TstDbReader : public QObject {
     void aFileThatIsNotSqliteIsAFinding() {
         QTemporaryDir tmp;
         const QString dir = tmp.filePath(QStringLiteral("x_ascend_pt"));
-        bstest::writeFile(profilerDb(dir), QByteArray("this is a kernel table, not a database\n").repeated(200));
+        bstest::writeFile(profilerDb(dir),
+                          QByteArray("this is a kernel table, not a database\n").repeated(200));
         const Run run = analyse(dir);
         QVERIFY(!run.load.hasAnyData);
         const bs::Finding* f = finding(run, "db_unreadable");
@@ -237,7 +254,8 @@ class TstDbReader : public QObject {
         const auto size = std::filesystem::file_size(db);
         std::filesystem::resize_file(db, size / 2);
         const Run run = analyse(dir);
-        // Observed outcome: SQLite refuses a file shorter than its header's page count at the first schema read
+        // Observed outcome: SQLite refuses a file shorter than its header's page count at the first schema
+        // read
         // ("database disk image is malformed"); the reader then reads with writable_schema (still read-only,
         // immutable) and every table up to the cut. The cut is an error naming the file and byte; each table
         // that reaches past it is named with the rows kept.
@@ -252,7 +270,8 @@ class TstDbReader : public QObject {
             if (f.id == "db_read_error") {
                 QVERIFY(f.file == db);
                 QVERIFY2(f.seen.find("malformed") != std::string::npos, f.seen.c_str());
-                taskNamed |= f.seen.find("Reading table TASK of ascend_pytorch_profiler_0.db stopped after ") == 0;
+                taskNamed |=
+                    f.seen.find("Reading table TASK of ascend_pytorch_profiler_0.db stopped after ") == 0;
             }
         QVERIFY(taskNamed);
         // What was before the cut is kept: most kernels of the step, the host calls, analysis.db intact.
@@ -272,7 +291,9 @@ class TstDbReader : public QObject {
         // Another connection holds an exclusive lock (a writer in the middle of a transaction).
         sqlite3* h = nullptr;
         QCOMPARE(sqlite3_open(bstest::s(db).c_str(), &h), SQLITE_OK);
-        QCOMPARE(sqlite3_exec(h, "PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE;", nullptr, nullptr, nullptr), SQLITE_OK);
+        QCOMPARE(
+            sqlite3_exec(h, "PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE;", nullptr, nullptr, nullptr),
+            SQLITE_OK);
         const Run run = analyse(dir);
         sqlite3_exec(h, "ROLLBACK;", nullptr, nullptr, nullptr);
         sqlite3_close(h);
@@ -328,10 +349,62 @@ class TstDbReader : public QObject {
         QCOMPARE(run.r.metrics.at(0).kernelCount, std::size_t(191));
     }
 
+    // The host tables are read on a thread of their own: their bad values and unusable tables are findings
+    // naming file and table all the same, in the order of a single-threaded read (device tables first).
+    void aBrokenHostTableIsReportedLikeADeviceTable() {
+        QTemporaryDir tmp;
+        const QString dir = copyRank(tmp);
+        QVERIFY(sqliteExec(profilerDb(dir), "UPDATE TASK SET startNs = 'soon' WHERE rowid = 1; "
+                                            "UPDATE PYTORCH_API SET endNs = x'00' WHERE rowid = 1; "
+                                            "ALTER TABLE CANN_API DROP COLUMN startNs;"));
+        const Run run = analyse(dir);
+        QVERIFY(run.load.hasAnyData);
+        std::vector<const bs::Finding*> bad;
+        for (const auto& f : run.load.profile->loadFindings)
+            if (f.id == "db_bad_value") bad.push_back(&f);
+        QCOMPARE(bad.size(), std::size_t(2));
+        QVERIFY2(bad[0]->seen.find("table TASK ") != std::string::npos, bad[0]->seen.c_str());
+        QVERIFY2(bad[1]->seen.find("1 row(s) of table PYTORCH_API in ascend_pytorch_profiler_0.db") !=
+                     std::string::npos,
+                 bad[1]->seen.c_str());
+        const bs::Finding* f = finding(run, "db_table_unusable");
+        QVERIFY(f);
+        QVERIFY2(f->seen.find("Table CANN_API of ascend_pytorch_profiler_0.db has no column 'startNs'") == 0,
+                 f->seen.c_str());
+        // The PyTorch ops are there (all but the broken row), the CANN calls are not.
+        QVERIFY(!run.load.profile->hostEvents.empty());
+        const auto& read = run.load.profile->inventory.dbTablesRead;
+        auto at = [&](const char* t) {
+            return std::find_if(read.begin(), read.end(),
+                                [&](const std::string& r) { return r.find(t) != std::string::npos; }) -
+                   read.begin();
+        };
+        QVERIFY(at(":TASK (") < at(":PYTORCH_API (") && at(":PYTORCH_API (") < at(":TASK_PMU_INFO ("));
+        QVERIFY(at(":TASK_PMU_INFO (") < static_cast<long>(read.size()));
+        QCOMPARE(at(":CANN_API ("), static_cast<long>(read.size()));
+    }
+
+    // Cancelling (the window's cancel flag) stops the load with all three reading threads, never a result.
+    void aCancelledLoadStopsAndGivesNoProfile() {
+        QVERIFY(bstest::requireRealdata());
+        auto found = bs::discoverProfiles(
+            bstest::s(bstest::realdata(QStringLiteral("torch_npu_resnet_ddp_db/level1/rank0_ascend_pt"))));
+        QCOMPARE(found.ranks.size(), std::size_t(1));
+        std::atomic<bool> cancel{false};
+        bs::LoadControl control;
+        control.cancel = &cancel;
+        control.progress = [&](const std::string& stage, std::uint64_t, std::uint64_t) {
+            if (stage == "sqlite STRING_IDS") cancel = true; // with the PMU thread running
+        };
+        const bs::LoadResult r = bs::loadRank(found.ranks[0], control);
+        QVERIFY(r.cancelled);
+    }
+
     void sourceDbWithoutADatabaseSaysSo() {
         QVERIFY(bstest::requireRealdata());
-        const Run run = analyse(bstest::realdata(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt")),
-                                bs::DataSource::Db);
+        const Run run =
+            analyse(bstest::realdata(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt")),
+                    bs::DataSource::Db);
         QVERIFY(!run.load.hasAnyData);
         const bs::Finding* f = finding(run, "db_missing");
         QVERIFY(f);
