@@ -1,4 +1,5 @@
 #include "headless.h"
+#include "progress.h"
 
 #include "analysis/analysis_run.h"
 #include "analysis/rulebook.h"
@@ -50,7 +51,24 @@ void usage(std::FILE* to) {
         "                  Markdown)\n"
         "  --source db|text    which export to read when a folder holds both the text files and the\n"
         "                  SQLite export (.db); default: text when present, else the .db\n"
+        "  -q, --quiet     print no progress, no \"wrote FILE\" lines and no list of the ranks found;\n"
+        "                  errors are still printed\n"
+        "  --progress      progress as plain lines on standard error (a line per phase, per 10 % of a\n"
+        "                  file read, per rank), also when it is not a terminal (batch logs); on a\n"
+        "                  terminal, one progress line is redrawn in place without this option\n"
+        "  -h, --help      this help\n"
         "  --               end of options (for a PATH that starts with '-')\n"
+        "What the outputs hold:\n"
+        "  text (standard output): files found, health findings with their fix, per-step bubble table,\n"
+        "    communication per step, the profiler cross-check, top bubble windows, the verdict, five answers\n"
+        "  --json: the anomaly_discovery JSON (its schema is installed as\n"
+        "    /usr/share/doc/bubblescope/anomaly_discovery.schema.json) plus steps, collectives, inventory,\n"
+        "    data_quality, op_rankings, aicpu_ops, recommendations, profiler_crosscheck, structures,\n"
+        "    architecture and rules; --format json prints the same document\n"
+        "  --report: the anomaly report (Markdown); --arch: layers, passes and streams (Markdown)\n"
+        "  --cluster-json / --cluster-report: slow ranks and their evidence, the step x rank table, the\n"
+        "    collectives with the longest wait (JSON / Markdown)\n"
+        "  See man bubblescope.\n"
         "Outputs: a regular file is replaced atomically and keeps its permissions; a character device, a\n"
         "FIFO, /dev/stdout or '-' (standard output) is written straight, and then nothing else is printed\n"
         "on standard output. A file of the profile being analysed is refused, as is one output named twice.\n"
@@ -61,7 +79,8 @@ void usage(std::FILE* to) {
         "  The ranks are also compared (slow ranks, collectives, step x rank table): the text output ends\n"
         "  with a Cluster section, the one JSON document has \"cluster\", a shared report stream ends with it;\n"
         "  --cluster-json FILE writes {\"cluster\": {…}} and --cluster-report FILE its Markdown.\n"
-        "Exit status: 0 ok, 2 usage error, 3 no profiling data / unreadable, 4 output not written.\n",
+        "Exit status: 0 ok, 2 usage error, 3 no profiling data / unreadable, 4 output not written,\n"
+        "130 interrupted (Ctrl+C, SIGTERM; no output is left half written).\n",
         to);
 }
 
@@ -70,6 +89,7 @@ struct Options {
     std::string clusterJson, clusterReport; // --cluster-json / --cluster-report (empty: not asked for)
     bs::DataSource source = bs::DataSource::Auto;
     bool formatGiven = false;
+    bool quiet = false, progressLines = false; // --quiet, --progress
     std::vector<bs::OutputRequest> outputs; // in the order --json, --report, --arch
 };
 
@@ -100,6 +120,10 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
             }
         } else if (!optionsEnded && a == "--") {
             optionsEnded = true;
+        } else if (!optionsEnded && (a == "-q" || a == "--quiet")) {
+            o.quiet = true;
+        } else if (!optionsEnded && a == "--progress") {
+            o.progressLines = true;
         } else if (!optionsEnded && (a == "-h" || a == "--help")) {
             usage(stdout);
             return kExitOk;
@@ -117,6 +141,10 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
                          bs::term(a).c_str());
             return kExitUsage;
         }
+    }
+    if (o.quiet && o.progressLines) {
+        std::fputs("bubblescope analyze: --quiet and --progress contradict each other; give one.\n", stderr);
+        return kExitUsage;
     }
     if (o.path.empty()) {
         std::fputs("bubblescope analyze: PATH is missing.\n", stderr);
@@ -194,22 +222,28 @@ struct SharedOutputs {
 class AnalyzeRun {
   public:
     AnalyzeRun(const Options& o, const bs::DiscoveryResult& found, const bs::OutputPlan& plan,
-               const bs::Rulebook& rules)
+               const bs::Rulebook& rules, bs::cli::Progress& progress)
         : o_(o), ranks_(found.ranks), plan_(plan), rules_(rules), several_(found.ranks.size() > 1),
-          printing_(!plan.usesStandardOutput) {}
+          printing_(!plan.usesStandardOutput), progress_(progress) {}
 
     int run() {
         std::size_t analysed = 0;
-        for (std::size_t r = 0; r < ranks_.size(); ++r)
+        progress_.setRankCount(ranks_.size());
+        for (std::size_t r = 0; r < ranks_.size(); ++r) {
+            progress_.startRank(r, ranks_[r].label);
             analysed += analyseRank(r) ? 1 : 0;
+            progress_.rankDone();
+        }
         if (analysed == 0) return kExitNoData;
+        if (summaries_.size() >= 2) progress_.comparingRanks();
         compareRanks();
         writeSharedOutputs();
         if (printing_ && o_.format == "json" && several_)
-            out_.put(bs::renderRanksJson(shared_.ranksJson, clusterJson_));
-        if (printing_ && o_.format == "text" && clusterRan_) out_.put(bs::renderClusterText(cluster_));
+            print(bs::renderRanksJson(shared_.ranksJson, clusterJson_));
+        if (printing_ && o_.format == "text" && clusterRan_) print(bs::renderClusterText(cluster_));
+        progress_.finish();
         if (const int e = out_.finish(); e != 0) {
-            std::fprintf(stderr, "bubblescope: cannot write to standard output: %s\n", std::strerror(e));
+            progress_.error(std::string("bubblescope: cannot write to standard output: ") + std::strerror(e));
             exitCode_ = kExitWriteFailed;
         }
         return exitCode_;
@@ -225,11 +259,20 @@ class AnalyzeRun {
         return o != bs::OutputPlan::kNone && plan_.outputs[o].shared;
     }
 
+    void print(const std::string& text) {
+        progress_.aside([&] { out_.put(text); });
+    }
+
     bool analyseRank(std::size_t r) {
         const bs::RankFolder& rank = ranks_[r];
         bs::LoadControl control;
         control.source = o_.source;
+        control.cancel = &bs::cli::cancelFlag();
+        control.progress = [this](const std::string& stage, std::uint64_t done, std::uint64_t total) {
+            progress_.loaded(stage, done, total);
+        };
         bs::LoadResult loaded = bs::loadRank(rank, control);
+        if (loaded.cancelled) bs::cli::exitInterrupted();
         std::string failure;
         if (loaded.tooLarge)
             failure = rank.root + " was not loaded: " + loaded.profile->loadFindings.front().seen + " " +
@@ -237,13 +280,14 @@ class AnalyzeRun {
         else if (!loaded.hasAnyData)
             failure = bs::noDataMessage(rank, loaded);
         if (!failure.empty()) {
-            std::fprintf(stderr, "bubblescope: %s\n", bs::term(failure).c_str());
+            progress_.error("bubblescope: " + bs::term(failure));
             noteFailure(r, failure);
             return false;
         }
         const bs::Profile& profile = *loaded.profile;
         bs::AnalysisResult result;
         std::string json;
+        progress_.analysing();
         try {
             result = bs::analyzeProfile(profile, rules_);
             json = wantsJson() ? bs::renderJson(profile, result) : std::string();
@@ -251,7 +295,7 @@ class AnalyzeRun {
             // One rank that does not fit never takes the others down with it.
             failure = rank.root + " was not analysed: memory ran out during the analysis. Free memory or raise "
                                   "the process's memory limit, or profile fewer steps.";
-            std::fprintf(stderr, "bubblescope: %s\n", bs::term(failure).c_str());
+            progress_.error("bubblescope: " + bs::term(failure));
             noteFailure(r, failure);
             return false;
         }
@@ -259,9 +303,9 @@ class AnalyzeRun {
         if (keepsRanksJson()) shared_.ranksJson.push_back({rank.label, rank.root, json, {}});
         if (printing_) {
             if (o_.format == "json" && !several_)
-                out_.put(json);
+                print(json);
             else if (o_.format == "text")
-                out_.put(bs::renderTextReport(profile, result) + (several_ ? "\n" : ""));
+                print(bs::renderTextReport(profile, result) + (several_ ? "\n" : ""));
         }
         emit(r, kJson, [&] { return json; });
         emit(r, kReport, [&] { return bs::renderAnomalyReport(profile, result); });
@@ -309,28 +353,30 @@ class AnalyzeRun {
         // A shared report stream gets the cluster last; --cluster-json / --cluster-report get their own file.
         const std::size_t o = plan_.forRank.empty() ? bs::OutputPlan::kNone : plan_.forRank[0][kReport];
         if (o != bs::OutputPlan::kNone && plan_.outputs[o].shared) appendMarkdown(o, markdown);
-        writeCluster(o_.clusterJson, "the cluster JSON", "{\n  \"cluster\": " + indented(clusterJson_) + "\n}\n");
+        writeCluster(o_.clusterJson, "the cluster JSON", bs::renderClusterDocument(cluster_));
         writeCluster(o_.clusterReport, "the cluster report", markdown);
     }
 
     void writeCluster(const std::string& given, const char* what, const std::string& content) {
         if (given.empty()) return;
-        const std::string err = bs::writeOutput(given, content);
-        if (!err.empty()) {
-            std::fprintf(stderr, "bubblescope: %s was not written: %s\n", what, bs::term(err).c_str());
-            exitCode_ = kExitWriteFailed;
-        } else {
-            std::fprintf(stderr, "bubblescope: wrote %s\n", bs::term(given).c_str());
-        }
+        writeTarget(bs::resolveOutputTarget(given), what, content);
     }
 
-    static std::string indented(const std::string& doc) {
-        std::string out;
-        for (char ch : doc) {
-            out += ch;
-            if (ch == '\n') out += "  ";
+    // One output: a file is written whole or not at all, also when Ctrl+C comes (see progress.h).
+    void writeTarget(const bs::OutputTarget& target, const std::string& what, const std::string& content) {
+        progress_.writing(target.displayName());
+        std::string err;
+        {
+            bs::cli::OutputWriteGuard guard(target.kind == bs::OutputTarget::Kind::File);
+            err = bs::writeOutput(target, content);
         }
-        return out;
+        if (!err.empty()) {
+            progress_.error("bubblescope: " + what + " was not written: " + bs::term(err));
+            exitCode_ = kExitWriteFailed;
+        } else {
+            progress_.note("bubblescope: wrote " + bs::term(target.displayName()));
+        }
+        progress_.pause(); // until the next phase: "writing" is over
     }
 
     void writeSharedOutputs() {
@@ -343,14 +389,7 @@ class AnalyzeRun {
 
     void write(std::size_t o, const std::string& content) {
         const bs::PlannedOutput& out = plan_.outputs[o];
-        const std::string err = bs::writeOutput(out.target, content);
-        if (!err.empty()) {
-            std::fprintf(stderr, "bubblescope: %s was not written: %s\n",
-                         o_.outputs[out.request].what.c_str(), bs::term(err).c_str());
-            exitCode_ = kExitWriteFailed;
-        } else {
-            std::fprintf(stderr, "bubblescope: wrote %s\n", bs::term(out.target.displayName()).c_str());
-        }
+        writeTarget(out.target, o_.outputs[out.request].what, content);
     }
 
     const Options& o_;
@@ -359,6 +398,7 @@ class AnalyzeRun {
     const bs::Rulebook& rules_;
     const bool several_;
     const bool printing_; // false when an output is standard output itself
+    bs::cli::Progress& progress_;
     StandardOutput out_;
     SharedOutputs shared_;
     bs::ClusterBuilder summaries_; // one summary per rank folder, kept after its model is freed
@@ -405,11 +445,17 @@ std::optional<int> checkClusterOutputs(const Options& o, const bs::OutputPlan& p
 } // namespace
 
 int runAnalyzeCommand(int argc, char** argv) {
+    bs::cli::installInterruptHandler(false);
     Options o;
     if (auto stop = parseArguments(argc, argv, o)) return *stop;
     bs::Rulebook rules;
     if (auto stop = loadRules(o.rulesFile, rules)) return *stop;
+    const bs::cli::ProgressMode mode = bs::cli::chooseProgressMode(o.quiet, o.progressLines);
+    bs::cli::clearLineOnInterrupt(mode == bs::cli::ProgressMode::Terminal);
+    bs::cli::Progress progress(mode, o.quiet);
+    progress.discovering(bs::term(o.path));
     const bs::DiscoveryResult found = bs::discoverProfiles(o.path);
+    progress.pause(); // the checks below print their errors on a clean line
     if (found.ranks.empty()) {
         std::fprintf(stderr, "bubblescope: %s\n", bs::term(found.error).c_str());
         return kExitNoData;
@@ -428,9 +474,11 @@ int runAnalyzeCommand(int argc, char** argv) {
     }
     if (auto stop = checkClusterOutputs(o, plan)) return *stop;
     if (found.ranks.size() > 1) {
-        std::fprintf(stderr, "bubblescope: %zu ranks found under %s:\n", found.ranks.size(), bs::term(o.path).c_str());
+        std::string list = "bubblescope: " + std::to_string(found.ranks.size()) + " ranks found under " +
+                           bs::term(o.path) + ":";
         for (const auto& r : found.ranks)
-            std::fprintf(stderr, "  %s\n", bs::term(r.label).c_str());
+            list += "\n  " + bs::term(r.label);
+        progress.note(list);
     }
-    return AnalyzeRun(o, found, plan, rules).run();
+    return AnalyzeRun(o, found, plan, rules, progress).run();
 }

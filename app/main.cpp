@@ -23,8 +23,11 @@ void printHelp() {
         "Usage:\n"
         "  bubblescope [PATH]            open the window (on PATH: a profiling folder or a file inside one)\n"
         "  bubblescope analyze PATH …    headless analysis (see 'bubblescope analyze --help')\n"
-        "  bubblescope --version | --help\n"
-        "Commands: analyze. Any other word that is not an existing file or folder is an error (exit 2).\n",
+        "Options:\n"
+        "  -h, --help       this help\n"
+        "  -v, --version    the version\n"
+        "Commands: analyze. Any other word that is not an existing file or folder is an error (exit 2).\n"
+        "The manual: man bubblescope.\n",
         stdout);
 }
 
