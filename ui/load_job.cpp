@@ -1,6 +1,7 @@
 #include "load_job.h"
 
 #include "analysis/analysis_run.h"
+#include "cluster/cluster_analysis.h"
 #include "io/discovery.h"
 #include "io/profile_loader.h"
 #include "report/text_report.h"
@@ -54,6 +55,12 @@ void LoadJob::start(const QString& path, int rankIndex) {
             out.error = QString::fromStdString(found.error);
             return out;
         }
+        // Only real ranks, as the cluster analysis counts them: cluster_analysis_output and advisor
+        // folders are not (unless that is all the user opened).
+        std::vector<RankFolder> ranks;
+        for (const auto& r : found.ranks)
+            if (isRankFolder(r)) ranks.push_back(r);
+        if (!ranks.empty()) found.ranks = std::move(ranks);
         for (const auto& r : found.ranks)
             out.rankLabels << QString::fromStdString(r.label);
         const int idx = rankIndex >= 0 && rankIndex < static_cast<int>(found.ranks.size()) ? rankIndex : 0;

@@ -9,7 +9,9 @@
 #include "report/architecture_report.h"
 #include "report/json_export.h"
 #include "report/output_target.h"
+#include "stack_text.h"
 #include "timeline_widget.h"
+#include "cluster_view.h"
 
 #include <QAction>
 #include <QApplication>
@@ -34,16 +36,19 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedBarSeries>
 #include <QStandardItemModel>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTreeView>
+#include <QUrl>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -88,6 +93,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     rankLabel_ = new QLabel(tr("Rank:"), central);
     rankPicker_ = new QComboBox(central);
     rankPicker_->setToolTip(tr("Rank to analyse"));
+    rankPicker_->setObjectName(QStringLiteral("rankPicker"));
+    rankPicker_->setSizeAdjustPolicy(QComboBox::AdjustToContents); // full rank names
     rankLabel_->setVisible(false);
     rankPicker_->setVisible(false);
     top->addWidget(rankLabel_);
@@ -109,7 +116,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     bubbleTable_->setSelectionMode(QAbstractItemView::SingleSelection);
     bubbleTable_->horizontalHeader()->setStretchLastSection(true);
     bubbleTable_->verticalHeader()->hide();
-    bubbleDetail_ = makeBrowser(bubbles);
+    // The inspector, and under it the stack pane of the user line clicked in it.
+    auto* inspector = new QSplitter(Qt::Vertical, bubbles);
+    bubbleDetail_ = makeBrowser(inspector);
+    bubbleDetail_->setOpenLinks(false); // "line:N" links select a user line (onUserLineClicked)
+    stackPane_ = makeBrowser(inspector);
+    stackPane_->setObjectName(QStringLiteral("stackPane"));
+    stackPane_->setVisible(false);
+    inspector->setStretchFactor(0, 3);
+    inspector->setStretchFactor(1, 2);
     bubbles->setStretchFactor(0, 3);
     bubbles->setStretchFactor(1, 2);
     tabs_->addTab(bubbles, tr("Bubbles"));
@@ -154,7 +169,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     split->setSizes({470, 400});
-    layout->addWidget(split, 1);
+    // Several ranks: the Cluster view comes first, each rank's timeline in the second tab.
+    views_ = new QTabWidget(central);
+    clusterView_ = new ClusterView(views_);
+    views_->addTab(clusterView_, tr("Cluster"));
+    views_->addTab(split, tr("Rank timeline"));
+    views_->setTabVisible(0, false);
+    views_->tabBar()->setVisible(false);
+    views_->setCurrentIndex(1);
+    layout->addWidget(views_, 1);
     setCentralWidget(central);
 
     status_ = new QLabel(tr("Ready"), this);
@@ -170,6 +193,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     buildMenus();
 
     connect(cancel_, &QPushButton::clicked, job_, &LoadJob::cancel);
+    connect(cancel_, &QPushButton::clicked, clusterView_, &ClusterView::cancel);
+    connect(clusterView_, &ClusterView::ranksFound, this, [this](const QStringList& labels) {
+        const bool several = labels.size() > 1;
+        views_->setTabVisible(0, several);
+        views_->tabBar()->setVisible(several);
+        views_->setCurrentIndex(several ? 0 : 1);
+    });
+    connect(clusterView_, &ClusterView::rankActivated, this, [this](int rank) {
+        views_->setCurrentIndex(1);
+        openPath(clusterView_->path(), rank);
+    });
     connect(job_, &LoadJob::progress, this, [this](const QString& stage, int permille) {
         status_->setText(tr("Loading %1…").arg(stage));
         progress_->setValue(permille);
@@ -182,6 +216,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
         if (i >= 0 && bubbleTable_->currentIndex().row() != i) bubbleTable_->selectRow(i);
     });
     connect(timeline_, &TimelineWidget::kernelClicked, this, &MainWindow::showKernel);
+    connect(bubbleDetail_, &QTextBrowser::anchorClicked, this, &MainWindow::onUserLineClicked);
+    // A kernel or a range shown in the inspector: the stack pane of a user line no longer applies.
+    connect(timeline_, &TimelineWidget::kernelClicked, stackPane_, &QWidget::hide);
+    connect(timeline_, &TimelineWidget::rangeSelected, stackPane_, &QWidget::hide);
     connect(timeline_, &TimelineWidget::rangeSelected, this, &MainWindow::showRange);
     connect(layerTree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& idx) {
@@ -291,6 +329,7 @@ void MainWindow::openPath(const QString& path, int rankIndex) {
     progress_->setVisible(true);
     cancel_->setVisible(true);
     job_->start(path, rankIndex);
+    if (path != clusterView_->path()) clusterView_->analyse(path); // a new folder: are there several ranks?
 }
 
 void MainWindow::onFinished(const LoadOutcome& outcome) {
@@ -507,7 +546,8 @@ void MainWindow::showResults() {
     lay->addWidget(opsView);
 }
 
-// The lines of the user's code behind a window (core stack evidence), shown first in the inspector.
+// The lines of the user's code behind a window (core stack evidence), shown first in the inspector. Each
+// line is a link: clicking it highlights its host events on the timeline and shows the full stack below.
 QString MainWindow::userLinesHtml(const BubbleWindow& w) const {
     const auto& st = w.stacks;
     if (!w.evidence.hostTraceExists) return {};
@@ -519,21 +559,73 @@ QString MainWindow::userLinesHtml(const BubbleWindow& w) const {
             .arg(tr("No user code in the call stacks of the %1 host events in this window (%2 carry a stack).")
                      .arg(st.eventsInWindow)
                      .arg(st.eventsWithStack));
-    QString h = QStringLiteral("<p><b>%1</b></p><table border=1 cellspacing=0 cellpadding=2>"
-                               "<tr><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
-                    .arg(tr("Your code behind this bubble:"), tr("Line"), tr("Share of window"),
-                         tr("Host time (ms)"), tr("Path to the op"));
-    for (const auto& l : st.userFrames)
-        h += QStringLiteral("<tr><td><b><code>%1</code></b></td><td align=right>%2 %</td><td "
-                            "align=right>%3</td><td><small>%4</small></td></tr>")
+    QString h = QStringLiteral("<p><b>%1</b> <small>%2</small></p><table border=1 cellspacing=0 cellpadding=2>"
+                               "<tr><th>%3</th><th>%4</th><th>%5</th><th>%6</th></tr>")
+                    .arg(tr("Your code behind this bubble:"),
+                         tr("(click a line: its host events are highlighted on the timeline)"), tr("Line"),
+                         tr("Share of window"), tr("Host time (ms)"), tr("Path to the op"));
+    for (std::size_t i = 0; i < st.userFrames.size(); ++i) {
+        const auto& l = st.userFrames[i];
+        const bool chosen = static_cast<int>(i) == userLine_;
+        h += QStringLiteral("<tr%1><td><b><a href=\"line:%2\"><code>%3</code></a></b></td><td align=right>%4 %</td><td "
+                            "align=right>%5</td><td><small>%6</small></td></tr>")
+                 .arg(chosen ? QStringLiteral(" style='background:#ffe9a8'") : QString())
+                 .arg(i)
                  .arg(esc(l.frame), QString::number(l.share * 100, 'f', 1), msText(l.hostTime), esc(l.path));
+    }
     return h + QStringLiteral("</table>");
+}
+
+// The stack pane: the chosen user line's host events (highlighted on the timeline) and the full call stack
+// of the largest of them, every frame as written.
+QString MainWindow::userLineStackHtml(const BubbleWindow& w) const {
+    const auto& st = w.stacks;
+    if (userLine_ < 0 || static_cast<std::size_t>(userLine_) >= st.userFrames.size() || !profile_) return {};
+    const auto& l = st.userFrames[static_cast<std::size_t>(userLine_)];
+    const auto& events = profile_->hostEvents;
+    QString h = QStringLiteral("<p>%1</p>")
+                    .arg(tr("%1 host events under <code>%2</code> are highlighted on the timeline (%3 ms of host "
+                            "time in this window).")
+                             .arg(l.eventIndices.size())
+                             .arg(esc(l.frame), msText(l.hostTime)));
+    if (l.pathEvent < events.size() && events[l.pathEvent].stack) {
+        const auto& e = events[l.pathEvent];
+        StackTextOptions full;
+        full.maxFrames = 256;
+        full.fullPaths = true;
+        full.elideLibrary = false;
+        h += QStringLiteral("<p><b>%1</b><br><small>%2</small></p>")
+                 .arg(tr("Call stack of %1, the largest of them (innermost first, ● your code):")
+                          .arg(QStringLiteral("<code>%1</code>").arg(esc(std::string(profile_->str(e.name))))),
+                      stackHtml(profile_->str(e.stack), full));
+    }
+    return h;
+}
+
+void MainWindow::onUserLineClicked(const QUrl& link) {
+    const int row = bubbleTable_->currentIndex().row();
+    if (!analysis_ || row < 0 || row >= static_cast<int>(analysis_->anomaly.windows.size())) return;
+    const auto& lines = analysis_->anomaly.windows[static_cast<std::size_t>(row)].stacks.userFrames;
+    bool ok = false;
+    const int i = link.scheme() == QStringLiteral("line") ? link.path().toInt(&ok) : -1;
+    if (!ok || i < 0 || i >= static_cast<int>(lines.size())) return;
+    userLine_ = i;
+    userLineRow_ = row;
+    timeline_->setHighlightedHostEvents(lines[static_cast<std::size_t>(i)].eventIndices);
+    const int scroll = bubbleDetail_->verticalScrollBar()->value();
+    onBubbleRowChanged();
+    bubbleDetail_->verticalScrollBar()->setValue(scroll);
 }
 
 void MainWindow::onBubbleRowChanged() {
     const int row = bubbleTable_->currentIndex().row();
     if (!analysis_ || row < 0 || row >= static_cast<int>(analysis_->anomaly.windows.size())) return;
     if (timeline_->selectedBubble() != row) timeline_->selectBubble(row);
+    // Another window (or a new profile, whose timeline starts without highlights): nothing chosen yet.
+    if (row != userLineRow_ || timeline_->highlightedHostEvents().empty()) {
+        userLine_ = userLineRow_ = -1;
+        if (!timeline_->highlightedHostEvents().empty()) timeline_->setHighlightedHostEvents({});
+    }
     const auto& w = analysis_->anomaly.windows[static_cast<std::size_t>(row)];
     const TimeNs origin = analysis_->anomaly.captureStart;
     QString h =
@@ -541,6 +633,10 @@ void MainWindow::onBubbleRowChanged() {
             .arg(QString::fromStdString(w.id), msText(w.span.length()),
                  QString::fromLatin1(windowScopeName(w.scope)), tr("step"), QString::fromStdString(w.stepId));
     h += userLinesHtml(w);
+    const QString stack = userLineStackHtml(w);
+    stackPane_->setVisible(!stack.isEmpty());
+    stackPane_->setHtml(stack);
+    stackPane_->verticalScrollBar()->setValue(0); // the count and the innermost frames first
     h += QStringLiteral(
              "<table border=1 cellspacing=0 "
              "cellpadding=2><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th><th>%6</th></tr>")

@@ -15,6 +15,7 @@ class QTabWidget;
 class QTableView;
 class QTextBrowser;
 class QTreeView;
+class QUrl;
 
 namespace bs {
 struct Profile;
@@ -27,6 +28,7 @@ namespace bs::ui {
 class LoadJob;
 struct LoadOutcome;
 class TimelineWidget;
+class ClusterView;
 class BubbleTableModel;
 class OpsTableModel;
 
@@ -47,9 +49,12 @@ class MainWindow : public QMainWindow {
     TimelineWidget* timeline() const { return timeline_; }
     QTableView* bubbleTable() const { return bubbleTable_; }
     QTabWidget* tabs() const { return tabs_; }
+    QTabWidget* views() const { return views_; } // Cluster | Rank timeline
+    ClusterView* clusterView() const { return clusterView_; }
     QTextBrowser* summary() const { return summary_; }
     QTextBrowser* health() const { return health_; }
     QTextBrowser* bubbleDetail() const { return bubbleDetail_; }
+    QTextBrowser* stackPane() const { return stackPane_; } // the clicked user line's events and stack
     // Writes the chosen export to `path` (atomically); returns an empty string or the error.
     enum class Export { AnomalyJson, AnomalyReport, ArchitectureReport };
     QString exportTo(Export kind, const QString& path) const;
@@ -69,6 +74,8 @@ class MainWindow : public QMainWindow {
     void showResults();
     void onBubbleRowChanged();
     QString userLinesHtml(const BubbleWindow& w) const;
+    QString userLineStackHtml(const BubbleWindow& w) const;
+    void onUserLineClicked(const QUrl& link); // "line:N": highlight its host events, show its stack
     void onExport(Export kind);
     void onExportAll();
     void updateRecentMenu();
@@ -81,10 +88,14 @@ class MainWindow : public QMainWindow {
     std::shared_ptr<const AnalysisResult> analysis_;
     TimelineWidget* timeline_;
     QTabWidget* tabs_;
+    QTabWidget* views_;
+    ClusterView* clusterView_;
     QTextBrowser* summary_;
     QTableView* bubbleTable_;
     BubbleTableModel* bubbleModel_;
     QTextBrowser* bubbleDetail_;
+    QTextBrowser* stackPane_; // under the inspector, shown while a user line is chosen
+    int userLine_ = -1, userLineRow_ = -1; // the user line clicked in the inspector, and its window row
     QTreeView* layerTree_;
     QStandardItemModel* layerModel_;
     QTableView* opsTable_;

@@ -195,6 +195,7 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
         }
         for (auto& [lane, t] : byLane) {
             t.name = laneName(lane);
+            t.lane = lane;
             t.kind = kind;
             t.group = group;
             t.collapsed = collapsed;

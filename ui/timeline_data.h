@@ -34,6 +34,7 @@ struct Track {
         prefixMaxEnd; // max end of items[0..i]: the union of items starting before t is [.., prefixMaxEnd)
     TimeNs maxDuration = 0;
     bool collapsed = false;
+    std::uint32_t lane = 0; // Host / HCCL / Overlap tracks: the trace lane (Profile::lanes) of its events
 };
 
 struct TimelineBubble {

@@ -2,6 +2,7 @@
 
 #include "analysis/analysis_run.h"
 #include "model/profile.h"
+#include "stack_text.h"
 #include "timeline_data.h"
 
 #include <QCoreApplication>
@@ -119,6 +120,8 @@ void TimelineWidget::setModel(std::shared_ptr<const Profile> profile,
     analysis_ = std::move(analysis);
     data_ = std::make_unique<TimelineData>(buildTimelineData(*profile_, *analysis_));
     selectedBubble_ = -1;
+    highlighted_.clear();
+    highlightByLane_.clear();
     scrollY_ = 0;
     relayout();
     fit();
@@ -126,6 +129,8 @@ void TimelineWidget::setModel(std::shared_ptr<const Profile> profile,
 
 void TimelineWidget::clear() {
     data_.reset();
+    highlighted_.clear();
+    highlightByLane_.clear();
     rows_.clear();
     update();
 }
@@ -163,6 +168,79 @@ void TimelineWidget::relayout() {
         y += h + 2;
     }
     update();
+}
+
+void TimelineWidget::setHighlightedHostEvents(std::vector<std::size_t> indices) {
+    highlighted_.clear();
+    highlightByLane_.clear();
+    if (profile_) {
+        for (std::size_t i : indices)
+            if (i < profile_->hostEvents.size()) highlighted_.push_back(i);
+        std::sort(highlighted_.begin(), highlighted_.end());
+        highlighted_.erase(std::unique(highlighted_.begin(), highlighted_.end()), highlighted_.end());
+        for (std::size_t i : highlighted_)
+            highlightByLane_[profile_->hostEvents[i].lane].push_back(i);
+    }
+    // Bring the first highlighted lane into view (unfolding the host group when it is folded).
+    if (!highlighted_.empty()) {
+        const std::uint32_t lane = profile_->hostEvents[highlighted_.front()].lane;
+        if (!rowOfLane(lane)) setGroupCollapsed(QStringLiteral("Host"), false);
+        if (const Row* r = rowOfLane(lane)) {
+            int total = 0;
+            for (const auto& x : rows_)
+                total = std::max(total, x.y + x.h);
+            const int top = r->y - scrollY_;
+            if (top < kAxisHeight || top + r->h > height())
+                scrollY_ = std::clamp(r->y - (height() + kAxisHeight) / 2, 0, std::max(0, total - height() + 20));
+        }
+    }
+    update();
+}
+
+const TimelineWidget::Row* TimelineWidget::rowOfLane(std::uint32_t lane) const {
+    if (!data_) return nullptr;
+    for (const auto& r : rows_) {
+        if (r.track < 0) continue;
+        const auto& t = data_->tracks[static_cast<std::size_t>(r.track)];
+        if (t.kind == TrackKind::Host && t.lane == lane) return &r;
+    }
+    return nullptr;
+}
+
+QPoint TimelineWidget::hostEventPosition(std::size_t index) const {
+    if (!profile_ || index >= profile_->hostEvents.size()) return {-1, -1};
+    const auto& e = profile_->hostEvents[index];
+    const Row* r = rowOfLane(e.lane);
+    if (!r || e.end() <= viewStart_ || e.ts >= viewEnd_) return {-1, -1};
+    const int w = width() - kLabelWidth;
+    const double x0 = timeToX(std::max(e.ts, viewStart_), viewStart_, viewEnd_, w);
+    const double x1 = timeToX(std::min(e.end(), viewEnd_), viewStart_, viewEnd_, w);
+    return {kLabelWidth + static_cast<int>((x0 + x1) / 2), r->y - scrollY_ + r->h / 2};
+}
+
+// Highlighted host events over their lanes: an amber fill with a dark outline, at least 3 px wide so a
+// µs event stays visible at any zoom. Only the highlighted events are visited (a few per window).
+void TimelineWidget::paintHighlights(QPainter& p, int w) const {
+    if (highlightByLane_.empty()) return;
+    for (const auto& row : rows_) {
+        if (row.track < 0) continue;
+        const auto& t = data_->tracks[static_cast<std::size_t>(row.track)];
+        if (t.kind != TrackKind::Host) continue;
+        auto it = highlightByLane_.find(t.lane);
+        if (it == highlightByLane_.end()) continue;
+        const int y = row.y - scrollY_;
+        if (y + row.h < kAxisHeight || y > height()) continue;
+        for (std::size_t idx : it->second) {
+            const auto& e = profile_->hostEvents[idx];
+            if (e.end() <= viewStart_ || e.ts >= viewEnd_) continue;
+            const double x0 = timeToX(std::max(e.ts, viewStart_), viewStart_, viewEnd_, w);
+            const double x1 = timeToX(std::min(e.end(), viewEnd_), viewStart_, viewEnd_, w);
+            const QRectF r(kLabelWidth + x0, y + 1, std::max(3.0, x1 - x0), row.h - 2);
+            p.fillRect(r, QColor(255, 190, 0));
+            p.setPen(QPen(QColor(120, 60, 0), 1));
+            p.drawRect(r.adjusted(0, 0, -1, -1));
+        }
+    }
 }
 
 void TimelineWidget::setGroupCollapsed(const QString& group, bool collapsed) {
@@ -383,6 +461,7 @@ void TimelineWidget::paintTo(QPainter& p) {
         }
         flush();
     }
+    paintHighlights(p, w);
     // Bubble bands across the device tracks.
     if (deviceTop >= 0) {
         for (std::size_t i = 0; i < data_->bubbles.size(); ++i) {
@@ -517,8 +596,15 @@ QString TimelineWidget::tooltipFor(const Row& row, int item) const {
                               ? profile_->hostEvents
                               : (t.kind == TrackKind::Hccl ? profile_->hcclEvents : profile_->overlapEvents);
         const auto& e = evs[it.ref];
-        return QStringLiteral("<b>%1</b><br>%2")
-            .arg(QString::fromStdString(std::string(profile_->str(e.name))).toHtmlEscaped(), span);
+        QString tip = QStringLiteral("<b>%1</b><br>%2")
+                          .arg(QString::fromStdString(std::string(profile_->str(e.name))).toHtmlEscaped(), span);
+        // The Python call stack of a host op, innermost first, user code marked (with_stack=True).
+        if (t.kind == TrackKind::Host && e.stack) {
+            const QString stack = stackHtml(profile_->str(e.stack));
+            if (!stack.isEmpty())
+                tip += QStringLiteral("<br><br><b>%1</b><br>%2").arg(tr("Call stack (innermost first, ● your code):"), stack);
+        }
+        return tip;
     }
     }
     return span;

@@ -6,7 +6,10 @@
 
 #include <QWidget>
 
+#include <cstddef>
+#include <map>
 #include <memory>
+#include <vector>
 
 namespace bs {
 struct Profile;
@@ -45,6 +48,13 @@ class TimelineWidget : public QWidget {
     int selectedBubble() const { return selectedBubble_; }
     int trackCount() const;
     QString trackName(int i) const;
+    // Host events drawn highlighted (indices into Profile::hostEvents, e.g. the events under a line of the
+    // user's code); the view scrolls down to the first one's lane when it is off screen. Empty: none.
+    void setHighlightedHostEvents(std::vector<std::size_t> indices);
+    const std::vector<std::size_t>& highlightedHostEvents() const { return highlighted_; }
+    // The widget-relative centre of a host event's rectangle at the current view (for tests); (-1, -1)
+    // when its lane is folded or it is outside the view.
+    QPoint hostEventPosition(std::size_t index) const;
     void setGroupCollapsed(const QString& group, bool collapsed);
     bool isGroupCollapsed(const QString& group) const;
     // Median-free paint timing for the bench: renders into an image of the widget's size.
@@ -73,6 +83,8 @@ class TimelineWidget : public QWidget {
     const Row* rowAt(int y) const;
     int hitItem(const Row& row, double x) const;
     QString tooltipFor(const Row& row, int item) const;
+    void paintHighlights(QPainter& p, int width) const;
+    const Row* rowOfLane(std::uint32_t lane) const;
 
     std::shared_ptr<const Profile> profile_;
     std::shared_ptr<const AnalysisResult> analysis_;
@@ -81,6 +93,8 @@ class TimelineWidget : public QWidget {
     TimeNs viewStart_ = 0, viewEnd_ = 1;
     int scrollY_ = 0;
     int selectedBubble_ = -1;
+    std::vector<std::size_t> highlighted_;                          // sorted
+    std::map<std::uint32_t, std::vector<std::size_t>> highlightByLane_; // the same, per host lane
     QPoint pressPos_;
     TimeNs pressStart_ = 0, pressEnd_ = 0;
     bool dragging_ = false, rangeSelecting_ = false;

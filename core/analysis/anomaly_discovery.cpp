@@ -4,6 +4,7 @@
 #include "analysis/comm_waits.h"
 #include "analysis/host_evidence.h"
 #include "analysis/op_analysis.h"
+#include "analysis/stack_evidence.h"
 #include "analysis/step_groups.h"
 
 #include <algorithm>
@@ -329,6 +330,7 @@ AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps,
         a.notes.push_back("The compile-polluted first step forms its own group (" + a.groups.back().id +
                           ") and is not taken as the dominant group.");
     groupRisks(a, p, steps, metrics);
+    aggregateGroupStackLines(a); // the user line on top of a group's windows (their groupId is set now)
     a.aicpuOps = analyzeAicpu(p, a.windows, r);
 
     // Global risks.

@@ -48,6 +48,10 @@ struct StackLine {
     // From the frame to the op, through the library frames under it, the middle elided:
     // "main.py:350 train → dataloader.py:630 __next__ → … → _utils.py:180 _rebuild_tensor → aten::to".
     std::string path;
+    // The host events counted under the frame (indices into Profile::hostEvents, by start) and the one whose
+    // stack gave the path (the largest overlap): what the inspector highlights and whose stack it shows.
+    std::vector<std::size_t> eventIndices;
+    std::size_t pathEvent = 0;
 };
 
 struct StackEvidence {
@@ -76,6 +80,15 @@ struct BubbleWindow {
     std::vector<std::string> labelEvidence; // one sentence per label
 };
 
+// A user line on top of a step group's windows, counted once per step (core/README.md, "Stack evidence"):
+// "main.py:350 train is the top user line behind a window in 9 of 10 steps".
+struct RecurringStackLine {
+    std::string frame, frameText; // as StackLine
+    std::size_t steps = 0;        // steps of the group holding a window whose top user line it is
+    std::size_t windows = 0;      // those windows
+    TimeNs hostTime = 0;          // Σ of its host time in those windows
+};
+
 struct MetricStats {
     double avg = 0, median = 0, p90 = 0, p95 = 0;
 };
@@ -97,6 +110,8 @@ struct StepGroup {
     std::optional<bool> variableShapes; // nullopt: shapes not recorded
     double topWindowCoverageMean = 0;
     bool topWindowCoverageKnown = false;
+    // User lines on top of the group's windows in at least 2 of its steps, most steps first (top 3).
+    std::vector<RecurringStackLine> recurringUserLines;
 };
 
 struct StepTags {

@@ -365,11 +365,16 @@ std::string answerWhere(const AnomalyResult& a) {
     return fmt::format(
         "Where the device idles in {}: {} — prelaunch avg {:.3f} ms, tail avg {:.3f} ms, internal bubbles "
         "avg "
-        "{:.3f} ms, inter-step avg {:.3f} ms{}.",
+        "{:.3f} ms, inter-step avg {:.3f} ms{}{}.",
         g.id, g.dominantIdlePattern, g.prelaunch.avg, g.tail.avg, g.internalTotal.avg, g.interStep.avg,
         g.recurring ? fmt::format("; the largest bubble recurs after `{}` in {:.0f} % of the steps",
                                   g.recurringPosition, g.recurringShare * 100)
-                    : std::string());
+                    : std::string(),
+        g.recurringUserLines.empty()
+            ? std::string()
+            : fmt::format("; `{}` is the top user line behind a window in {} of its {} steps",
+                          g.recurringUserLines.front().frame, g.recurringUserLines.front().steps,
+                          g.steps.size()));
 }
 
 // Every label of soft_root_cause_summary, by its share of all significant bubble time.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 
 namespace bs {
 
@@ -75,6 +76,7 @@ bool inStandardLibrary(std::string_view file) {
 struct Accumulator {
     std::map<std::uint32_t, std::vector<Interval>> perLane;
     std::vector<Interval> all;
+    std::vector<std::size_t> indices;
     std::size_t events = 0;
     // The event that shows the path: the largest overlap, then the shorter (innermost) event.
     TimeNs bestOverlap = -1;
@@ -147,6 +149,7 @@ StackEvidence StackEvidenceBuilder::evidence(Interval w) const {
         const Interval iv{std::max(e.ts, w.a), std::min(e.end(), w.b)};
         acc.perLane[e.lane].push_back(iv);
         acc.all.push_back(iv);
+        acc.indices.push_back(idx);
         ++acc.events;
         if (overlap > acc.bestOverlap ||
             (overlap == acc.bestOverlap && e.dur < p_.hostEvents[acc.bestEvent].dur)) {
@@ -181,6 +184,9 @@ StackEvidence StackEvidenceBuilder::evidence(Interval w) const {
                 l.hostTime += totalLength(mergeIntervals(std::move(v)));
             l.share = static_cast<double>(totalLength(mergeIntervals(std::move(acc.all)))) / len;
             l.events = acc.events;
+            l.eventIndices = std::move(acc.indices);
+            std::sort(l.eventIndices.begin(), l.eventIndices.end());
+            l.pathEvent = acc.bestEvent;
             // The path starts at the innermost user frame when it is outside this frame (the op's own
             // innermost frame is then reached through the library frames).
             std::size_t start = acc.bestFrame;
@@ -209,6 +215,38 @@ StackEvidence StackEvidenceBuilder::evidence(Interval w) const {
     ev.userFrames = lines(user);
     ev.innermostFrames = lines(innermost);
     return ev;
+}
+
+void aggregateGroupStackLines(AnomalyResult& a) {
+    for (auto& g : a.groups) {
+        struct Seen {
+            RecurringStackLine line;
+            std::set<int> steps;
+        };
+        std::map<std::string, Seen> byFrame; // by frame text: two files may share a base name
+        for (const auto& w : a.windows) {
+            if (w.groupId != g.id || w.boundary || w.stacks.userFrames.empty()) continue;
+            const StackLine& top = w.stacks.userFrames.front();
+            Seen& s = byFrame[top.frameText];
+            s.line.frame = top.frame;
+            s.line.frameText = top.frameText;
+            s.steps.insert(w.stepIndex);
+            ++s.line.windows;
+            s.line.hostTime = addSaturating(s.line.hostTime, top.hostTime);
+        }
+        g.recurringUserLines.clear();
+        for (auto& [text, s] : byFrame) {
+            s.line.steps = s.steps.size();
+            if (s.line.steps >= kMinRecurringSteps) g.recurringUserLines.push_back(std::move(s.line));
+        }
+        std::sort(g.recurringUserLines.begin(), g.recurringUserLines.end(),
+                  [](const RecurringStackLine& x, const RecurringStackLine& y) {
+                      if (x.steps != y.steps) return x.steps > y.steps;
+                      if (x.hostTime != y.hostTime) return x.hostTime > y.hostTime;
+                      return x.frameText < y.frameText;
+                  });
+        if (g.recurringUserLines.size() > 3) g.recurringUserLines.resize(3);
+    }
 }
 
 } // namespace bs

@@ -36,6 +36,11 @@ const char* libraryRuleText();
 // "main.py:350 train" for a frame.
 std::string frameLabel(const StackFrame& f);
 
+// Fills each step group's recurringUserLines from its windows' top user lines (capture-boundary windows
+// left out): a line counts once per step, and is kept from kMinRecurringSteps steps on.
+void aggregateGroupStackLines(AnomalyResult& a);
+constexpr std::size_t kMinRecurringSteps = 2;
+
 class StackEvidenceBuilder {
   public:
     StackEvidenceBuilder(const Profile& p, const HostIndex& host);

@@ -84,27 +84,14 @@ std::string rel(TimeNs t, TimeNs origin) {
     return fmt::format("{}{:.3f} ms", d < 0 ? "−" : "+", nsToMs(d < 0 ? -d : d));
 }
 
-// The user line that recurs behind a group's windows: the top user frame of a window, counted once per
-// step ("main.py:350 train is behind a window in 9 of 10 steps").
-void recurringUserLine(std::string& o, const AnomalyResult& a, const StepGroup& g) {
-    if (g.steps.size() < 2) return;
-    std::map<std::string, std::set<int>> steps;
-    std::map<std::string, TimeNs> time;
-    for (const auto& w : a.windows) {
-        if (w.groupId != g.id || w.boundary || w.stacks.userFrames.empty()) continue;
-        const auto& l = w.stacks.userFrames.front();
-        steps[l.frame].insert(w.stepIndex);
-        time[l.frame] += l.hostTime;
-    }
-    const std::string* best = nullptr;
-    for (const auto& [frame, s] : steps)
-        if (!best || s.size() > steps[*best].size() || (s.size() == steps[*best].size() && time[frame] > time[*best]))
-            best = &frame;
-    if (!best || steps[*best].size() < 2) return;
+// The user line that recurs behind a group's windows (StepGroup::recurringUserLines, counted once per step).
+void recurringUserLine(std::string& o, const StepGroup& g) {
+    if (g.recurringUserLines.empty()) return;
+    const auto& l = g.recurringUserLines.front();
     fmt::format_to(std::back_inserter(o),
                    "  - {} is the top user line behind a bubble window in {} of its {} steps ({:.3f} ms of host "
                    "time under it in those windows).\n",
-                   code(*best), steps[*best].size(), g.steps.size(), nsToMs(time[*best]));
+                   code(l.frame), l.steps, g.steps.size(), nsToMs(l.hostTime));
 }
 
 // ANALYSIS.md §1: device time spent in communication per step, and the collectives that mostly waited —
@@ -343,7 +330,7 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
         else
             out("- {}: no recurring bubble position ({} step{}).\n", g.id, g.steps.size(),
                 g.steps.size() == 1 ? "" : "s");
-        recurringUserLine(o, a, g);
+        recurringUserLine(o, g);
     }
     out("\n### Host-evidence coverage\n\n");
     if (!a.hostTraceExists) {

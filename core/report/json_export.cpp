@@ -273,6 +273,16 @@ void addAnomalyJson(json& root, const Profile& p, const AnalysisResult& r) {
         j["kernel_count"] = gr.kernelCount;
         j["recurring_position"] = gr.recurring ? json(gr.recurringPosition) : json(nullptr);
         j["variable_shapes"] = gr.variableShapes ? json(*gr.variableShapes) : json(nullptr);
+        // The user line on top of the group's windows step after step (core/README.md, "Stack evidence").
+        json lines = json::array();
+        for (const auto& l : gr.recurringUserLines)
+            lines.push_back({{"frame", l.frame},
+                             {"frame_text", l.frameText},
+                             {"steps", l.steps},
+                             {"of_steps", gr.steps.size()},
+                             {"windows", l.windows},
+                             {"host_time_ms", ms(l.hostTime)}});
+        j["recurring_user_lines"] = lines;
         j["stats"] = {{"service_ms", statsJson(gr.service)},
                       {"device_busy_union_ms", statsJson(gr.busy)},
                       {"underfeed_ratio", statsJson(gr.underfeedRatio)},

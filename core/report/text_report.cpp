@@ -184,6 +184,12 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
             t += (t.empty() ? "" : ", ") + term(x);
         o += fmt::format("  Tags: {}\n", t);
     }
+    for (const auto& g : a.groups)
+        if (!g.recurringUserLines.empty()) {
+            const auto& l = g.recurringUserLines.front();
+            o += fmt::format("  {}: user line {} on top of a window in {} of its {} steps ({:.3f} ms host time)\n",
+                             g.id, term(l.frame), l.steps, g.steps.size(), nsToMs(l.hostTime));
+        }
     if (!a.groups.empty()) {
         std::string why;
         for (const auto& x : a.hiddenIssueReasons)

@@ -34,11 +34,13 @@ struct Outputs {
     std::string md;
 };
 
-std::unique_ptr<Outputs> analyze(const QString& path) {
+std::unique_ptr<Outputs> analyze(const QString& path, bs::DataSource source = bs::DataSource::Auto) {
     auto found = bs::discoverProfiles(path.toStdString());
     if (found.ranks.size() != 1) return nullptr;
     auto o = std::make_unique<Outputs>();
-    o->load = bs::loadRank(found.ranks[0]);
+    bs::LoadControl control;
+    control.source = source;
+    o->load = bs::loadRank(found.ranks[0], control);
     if (!o->load.profile) return nullptr;
     o->r = bs::analyzeProfile(*o->load.profile, {});
     o->j = json::parse(bs::renderJson(*o->load.profile, o->r));
@@ -290,11 +292,66 @@ class TstStackEvidence : public QObject {
         check(false);
     }
 
+    void everyPlantedBubbleWithHostWorkNamesItsPlantedUserLineFirst() {
+        // Every planted host cause of the generator (launch lag, sync, comm wait, the first step's input copy,
+        // the last step's output copy, the dispatch gaps) runs under its own user line, over library frames;
+        // expected.json names it. Read from the trace and from the SQLite export (PYTORCH_CALLCHAINS).
+        const QString dir = tmp.filePath(QStringLiteral("planted"));
+        QProcess gen;
+        gen.start(QStringLiteral(BS_SYNTH),
+                  {QStringLiteral("--out"), dir, QStringLiteral("--name"), QStringLiteral("planted"),
+                   QStringLiteral("--quiet"), QStringLiteral("--anomalies"), QStringLiteral("all"),
+                   QStringLiteral("--first-prelaunch"), QStringLiteral("400"), QStringLiteral("--last-tail"),
+                   QStringLiteral("300"), QStringLiteral("--dispatch-gap"), QStringLiteral("300"),
+                   QStringLiteral("--db")});
+        QVERIFY(gen.waitForFinished(120000) && gen.exitCode() == 0);
+        const json expected = json::parse(bstest::readFile(dir + QStringLiteral("/expected.json")).toStdString());
+        const QString rank = dir + QStringLiteral("/planted_ascend_pt");
+        for (const auto source : {bs::DataSource::Text, bs::DataSource::Db}) {
+            auto o = analyze(rank, source);
+            QVERIFY(o);
+            QCOMPARE(o->j["inventory"]["source"].get<std::string>(),
+                     std::string(source == bs::DataSource::Db ? "sqlite" : "text"));
+            std::set<std::string> types;
+            std::size_t named = 0;
+            for (const auto& a : expected["anomalies"]) {
+                if (a["kind"] != "bubble") continue;
+                if (!a.contains("user_line")) { // nothing traced on the host: no line to name
+                    QCOMPARE(a["type"].get<std::string>(), std::string("untraced_bubble"));
+                    continue;
+                }
+                const json* w = nullptr;
+                for (const auto& x : o->j["bubble_windows"])
+                    if (x["start_ns"] == a["start_ns"] && x["end_ns"] == a["end_ns"]) w = &x;
+                QVERIFY2(w, a["type"].get<std::string>().c_str());
+                const json& lines = (*w)["stack_evidence"]["user_frames"];
+                QVERIFY2(!lines.empty(), a["type"].get<std::string>().c_str());
+                QCOMPARE(lines[0]["frame_text"].get<std::string>(), a["user_frame"].get<std::string>());
+                QCOMPARE(lines[0]["frame"].get<std::string>(), a["user_line"].get<std::string>());
+                types.insert(a["type"].get<std::string>());
+                ++named;
+            }
+            QCOMPARE(types, (std::set<std::string>{"host_launch_lag", "sync_bubble", "comm_wait_bubble",
+                                                    "first_step_prelaunch", "last_step_tail",
+                                                    "layer_dispatch_gap"}));
+            QVERIFY(named >= types.size());
+        }
+        // The sync bubble's line reaches its op through a library frame: the path goes through it.
+        auto o = analyze(rank);
+        for (const auto& a : expected["anomalies"])
+            if (a["type"] == "sync_bubble")
+                for (const auto& x : o->j["bubble_windows"])
+                    if (x["start_ns"] == a["start_ns"])
+                        QCOMPARE(x["stack_evidence"]["user_frames"][0]["path"].get<std::string>(),
+                                 std::string("sampler.py:81 check_stop → _device.py:77 __torch_function__ → aten::to"));
+    }
+
     void aGeneratedGroupNamesTheUserLineOnTopOfItsWindowsInMostSteps() {
-        // The generator's host ops carry a stack (model_runner.py(1432): execute_model over worker_base.py
-        // and run.py); six steps with host work before the first decode pass's attention kernels: a window in
-        // every step. The report's count is checked against the JSON: the steps of the group holding a
-        // (non-boundary) window whose top user frame is that line.
+        // Six generated steps with host work (the user's attention.py(301): build_metadata) before each
+        // attention kernel of the first decode pass: windows in every step. The group's aggregate (JSON
+        // recurring_user_lines, the report's periodicity line) is checked against a count made here from
+        // the windows: the steps of the group holding a (non-boundary) window whose top user frame is that
+        // line, once per step however many windows the step has.
         const QString dir = tmp.filePath(QStringLiteral("sixsteps"));
         QProcess gen;
         gen.start(QStringLiteral(BS_SYNTH),
@@ -319,9 +376,30 @@ class TstStackEvidence : public QObject {
                 w["stack_evidence"]["user_frames"][0]["frame"] == line)
                 steps.insert(w["step_id"].get<std::string>());
         QCOMPARE(steps.size(), n);
-        QCOMPARE(line, std::string("model_runner.py:1432 execute_model"));
+        QCOMPARE(line, std::string("attention.py:301 build_metadata"));
         QCOMPARE(n, std::size_t(6));
         QCOMPARE(total, std::size_t(6));
+        // The JSON aggregate of the group: the same line, steps, its windows and their host time.
+        std::size_t windows = 0;
+        double hostMs = 0;
+        for (const auto& w : o->j["bubble_windows"])
+            if (w["group_id"] == g["group_id"] && !w["capture_boundary"].get<bool>() &&
+                !w["stack_evidence"]["user_frames"].empty() &&
+                w["stack_evidence"]["user_frames"][0]["frame"] == line)
+                ++windows, hostMs += w["stack_evidence"]["user_frames"][0]["host_time_ms"].get<double>();
+        const json& agg = g["recurring_user_lines"];
+        QVERIFY(!agg.empty());
+        QCOMPARE(agg[0]["frame"].get<std::string>(), line);
+        QCOMPARE(agg[0]["frame_text"].get<std::string>(),
+                 std::string("/workspace/llm_bench/attention.py(301): build_metadata"));
+        QCOMPARE(agg[0]["steps"].get<std::size_t>(), n);
+        QCOMPARE(agg[0]["of_steps"].get<std::size_t>(), total);
+        QVERIFY(windows > n); // several windows a step, each step counted once
+        QCOMPARE(agg[0]["windows"].get<std::size_t>(), windows);
+        QVERIFY(std::abs(agg[0]["host_time_ms"].get<double>() - hostMs) < 1e-4);
+        // The dominant group's "where" answer names it too.
+        QVERIFY(o->md.find("`attention.py:301 build_metadata` is the top user line behind a window in 6 of its 6 "
+                           "steps") != std::string::npos);
     }
 
     void framesAreSplitAndClassifiedAsUserOrLibrary() {

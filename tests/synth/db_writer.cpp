@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <stdexcept>
+#include <string_view>
 #include <unordered_map>
 
 namespace synth {
@@ -92,7 +93,7 @@ struct DbWriter::Impl {
         *commTime, *commBw;
     std::unordered_map<std::string, std::int64_t> ids;
     std::int64_t nextTask = 0, nextApi = 0, nextChain = 0, nextOp = 1;
-    std::int64_t chainId = -1;
+    std::unordered_map<const CallStack*, std::int64_t> chains; // one call chain per distinct stack
 
     Impl(const std::string& p, const std::string& a) : prof(p), analysis(a) {
         prof.exec(
@@ -162,14 +163,19 @@ struct DbWriter::Impl {
         prof.run(str, n, s);
         return n;
     }
-    // Every stack-carrying event shares one call chain (the trace writes the same three frames).
-    std::int64_t callchain() {
-        if (chainId >= 0) return chainId;
-        chainId = nextChain++;
-        const char* frames[] = {"vllm_ascend/worker/model_runner.py(1432): execute_model",
-                                "vllm/worker/worker_base.py(612): execute_model", "run.py(88): main"};
-        for (int i = 0; i < 3; ++i)
-            prof.run(chain, chainId, id(frames[i]), i);
+    // The events of one call stack share its call chain: one row per frame, stackDepth 0 innermost (the
+    // trace writes the same frames, joined).
+    std::int64_t callchain(const CallStack& c) {
+        auto it = chains.find(&c);
+        if (it != chains.end()) return it->second;
+        const std::int64_t chainId = nextChain++;
+        chains.emplace(&c, chainId);
+        std::string_view rest(c.frames);
+        for (int depth = 0; !rest.empty(); ++depth) {
+            const std::size_t nl = rest.find('\n');
+            prof.run(chain, chainId, id(std::string(rest.substr(0, nl))), depth);
+            rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+        }
         return chainId;
     }
 };
@@ -181,7 +187,7 @@ void DbWriter::stepMarker(std::int64_t number, Ns start, Ns dur) {
     const std::int64_t name = d_->id(fmt::format("ProfilerStep#{}", number));
     const std::int64_t gt = (2716001LL << 32) | 2716001LL;
     d_->prof.run(d_->torch, std::to_string(start), std::to_string(start + dur), gt, nullptr, name, nullptr,
-                 d_->callchain(), 50001);
+                 d_->callchain(kStackStep), 50001);
     d_->prof.run(d_->step, number, start, start + dur);
 }
 
@@ -201,11 +207,11 @@ void DbWriter::hostEvent(const HostEvent& h, std::uint64_t pythonTid) {
     if (h.flowOut) d_->prof.run(d_->conn, api, h.flowOut);
     const std::string start = std::to_string(h.ts), end = std::to_string(h.ts + h.dur);
     if (!h.inputDims.empty() && h.stack)
-        d_->prof.run(d_->torch, start, end, gt, api, name, d_->id("[" + h.inputDims + "]"), d_->callchain(), type);
+        d_->prof.run(d_->torch, start, end, gt, api, name, d_->id("[" + h.inputDims + "]"), d_->callchain(*h.stack), type);
     else if (!h.inputDims.empty())
         d_->prof.run(d_->torch, start, end, gt, api, name, d_->id("[" + h.inputDims + "]"), nullptr, type);
     else if (h.stack)
-        d_->prof.run(d_->torch, start, end, gt, api, name, nullptr, d_->callchain(), type);
+        d_->prof.run(d_->torch, start, end, gt, api, name, nullptr, d_->callchain(*h.stack), type);
     else
         d_->prof.run(d_->torch, start, end, gt, api, name, nullptr, nullptr, type);
 }

@@ -14,6 +14,50 @@ constexpr Ns us(double v) {
 
 } // namespace
 
+#define SYNTH_LIB "/usr/local/lib/python3.10/site-packages/"
+#define SYNTH_USER "/workspace/llm_bench/"
+// The outer frames every op of a step shares: the user's loop calling vLLM's worker.
+#define SYNTH_WORKER                                                                                         \
+    SYNTH_LIB "vllm_ascend/worker/model_runner.py(1432): execute_model\n" SYNTH_LIB                           \
+              "vllm/worker/worker_base.py(612): execute_model\n" SYNTH_USER "run.py(88): main"
+const CallStack kStackStep{SYNTH_LIB "torch_npu/profiler/profiler.py(244): step\n" SYNTH_USER "run.py(91): main",
+                           SYNTH_USER "run.py(91): main", "run.py:91 main"};
+// Every model op: the user's model code (forward) called through nn.Module.
+const CallStack kStackOp{SYNTH_USER "model.py(214): forward\n" SYNTH_LIB
+                                    "torch/nn/modules/module.py(1527): _call_impl\n" SYNTH_WORKER,
+                         SYNTH_USER "model.py(214): forward", "model.py:214 forward"};
+const CallStack kStackCompile{SYNTH_LIB "torchair/npu_fx_compiler.py(401): compile\n" SYNTH_USER
+                                        "run.py(79): warmup\n" SYNTH_USER "run.py(88): main",
+                              SYNTH_USER "run.py(79): warmup", "run.py:79 warmup"};
+// host_launch_lag: the user's block-table bookkeeping (index_put_ straight from the user's line).
+const CallStack kStackLaunchLag{SYNTH_USER "model.py(131): update_block_tables\n" SYNTH_LIB
+                                           "vllm_ascend/worker/model_runner.py(1398): _prepare_inputs\n" SYNTH_WORKER,
+                                SYNTH_USER "model.py(131): update_block_tables", "model.py:131 update_block_tables"};
+// sync_bubble: a stop check reads a device value (.item()), then copies through torch's device hook.
+const CallStack kStackSyncItem{SYNTH_USER "sampler.py(77): check_stop\n" SYNTH_WORKER,
+                               SYNTH_USER "sampler.py(77): check_stop", "sampler.py:77 check_stop"};
+const CallStack kStackSyncCopy{SYNTH_LIB "torch/utils/_device.py(77): __torch_function__\n" SYNTH_USER
+                                         "sampler.py(81): check_stop\n" SYNTH_WORKER,
+                               SYNTH_USER "sampler.py(81): check_stop", "sampler.py:81 check_stop"};
+// comm_wait_bubble: the user's expert-load all-reduce through torch.distributed.
+const CallStack kStackCommWait{SYNTH_LIB "torch/distributed/distributed_c10d.py(2050): all_reduce\n" SYNTH_USER
+                                         "model.py(260): sync_expert_load\n" SYNTH_WORKER,
+                               SYNTH_USER "model.py(260): sync_expert_load", "model.py:260 sync_expert_load"};
+// --first-prelaunch / --last-tail: the user's input and output copies.
+const CallStack kStackPrelaunch{SYNTH_USER "run.py(64): load_inputs\n" SYNTH_USER "run.py(88): main",
+                                SYNTH_USER "run.py(64): load_inputs", "run.py:64 load_inputs"};
+const CallStack kStackTail{SYNTH_USER "run.py(97): collect_outputs\n" SYNTH_USER "run.py(88): main",
+                           SYNTH_USER "run.py(97): collect_outputs", "run.py:97 collect_outputs"};
+// --dispatch-gap: attention metadata built by the user's attention module before each attention kernel.
+const CallStack kStackDispatch{SYNTH_USER "attention.py(301): build_metadata\n" SYNTH_LIB
+                                          "torch/nn/modules/module.py(1527): _call_impl\n" SYNTH_USER
+                                          "model.py(214): forward\n" SYNTH_LIB
+                                          "torch/nn/modules/module.py(1527): _call_impl\n" SYNTH_WORKER,
+                               SYNTH_USER "attention.py(301): build_metadata", "attention.py:301 build_metadata"};
+#undef SYNTH_WORKER
+#undef SYNTH_USER
+#undef SYNTH_LIB
+
 struct Simulator::OpDef {
     const char* name;
     const char* opType;
@@ -199,6 +243,13 @@ Simulator::Simulator(const Options& o) : o_(o), rng_(o.seed) {
     shape_.decodePasses = o.decodePasses;
 }
 
+// The user line behind a planted window, as expected.json names it: the frame as the stack writes it
+// and as BubbleScope labels it ("file:line function").
+void Simulator::namePlantedLine(Planted& p, const CallStack& stack) {
+    p.strings.emplace_back("user_frame", stack.userFrame);
+    p.strings.emplace_back("user_line", stack.userLine);
+}
+
 Ns Simulator::jitter(Ns base) {
     // ±2 %, deterministic for a seed.
     const double u = static_cast<double>(rng_() >> 11) / static_cast<double>(1ULL << 53);
@@ -213,7 +264,7 @@ Ns Simulator::deviceIdleAt() const {
 }
 
 void Simulator::hostEvent(StepOut& out, std::string name, Lane lane, Ns ts, Ns dur, const char* cat,
-                          bool stack, std::string dims, std::uint64_t flow) {
+                          const CallStack* stack, std::string dims, std::uint64_t flow) {
     HostEvent e;
     e.name = std::move(name);
     e.lane = lane;
@@ -254,9 +305,9 @@ void Simulator::launch(StepOut& out, const OpDef& op, bool prefill, int tokens, 
     // Host side: Python op, ACL call and the runtime launch on the CANN lane.
     const Ns h = std::min<Ns>(us(8), std::max<Ns>(us(1.5), k.dur * 3 / 10));
     const Ns t0 = tHost_;
-    hostEvent(out, op.host, Lane::Python, t0, h, "cpu_op", true, shape, k.flowId);
+    hostEvent(out, op.host, Lane::Python, t0, h, "cpu_op", &kStackOp, shape, k.flowId);
     hostEvent(out, fmt::format("AscendCL@aclnn{}", op.opType), Lane::Cann, t0 + h / 5, h * 3 / 5, "");
-    hostEvent(out, "Node@launch", Lane::Cann, t0 + h * 4 / 5, h / 10 + 200, "", false, {}, k.flowId);
+    hostEvent(out, "Node@launch", Lane::Cann, t0 + h * 4 / 5, h / 10 + 200, "", nullptr, {}, k.flowId);
     const Ns launched = t0 + h;
 
     Ns start = std::max(devFree_[op.stream] + us(1.2), launched + us(5));
@@ -352,9 +403,9 @@ StepOut Simulator::simulateStep(int index, Ns start) {
         // that opened before the step marker keeps the host trace's start before the marker: an ordinary
         // window, not a capture-boundary one (ANALYSIS.md §6).
         const Ns d = us(o_.firstPrelaunchUs);
-        hostEvent(out, "vllm_ascend/worker/model_runner.py(1190): _prepare_inputs", Lane::Python,
+        hostEvent(out, "/workspace/llm_bench/run.py(64): load_inputs", Lane::Python,
                   start - us(20), us(20) + us(5) + d, "python_function");
-        hostEvent(out, "aten::to", Lane::Python, tHost_, d, "cpu_op", true);
+        hostEvent(out, "aten::to", Lane::Python, tHost_, d, "cpu_op", &kStackPrelaunch);
         hostEvent(out, "aten::_to_copy", Lane::Python, tHost_ + us(2), d - us(4), "cpu_op");
         hostEvent(out, "aten::copy_", Lane::Python, tHost_ + us(4), d - us(8), "cpu_op");
         hostEvent(out, "aclrtMemcpy", Lane::Cann, tHost_ + us(6), d - us(12), "");
@@ -367,15 +418,18 @@ StepOut Simulator::simulateStep(int index, Ns start) {
         p.captureBoundary = 0;
         p.step = out.number;
         p.windowStart = start; // the window ends at the first kernel (set below)
+        namePlantedLine(p, kStackPrelaunch);
         planted_.push_back(p);
     }
 
-    auto plantBubble = [&](const char* type, const char* label, auto&& hostSide) {
+    // `line`: the call stack of the host work planted in the window (nullptr when none is traced).
+    auto plantBubble = [&](const char* type, const char* label, const CallStack* line, auto&& hostSide) {
         Planted p;
         p.type = type;
         p.label = label;
         p.kind = "bubble";
         p.step = out.number;
+        if (line) namePlantedLine(p, *line);
         hostSide();
         p.kernelIndex = out.kernels.size(); // the window ends where this kernel starts
         planted_.push_back(p);
@@ -388,7 +442,7 @@ StepOut Simulator::simulateStep(int index, Ns start) {
             launch(out, kCompileTransData, true, 7168, -1);
         tHost_ = std::max(tHost_, deviceIdleAt() - us(100));
         hostEvent(out, "torchair::compile", Lane::Python, compileStart, tHost_ - compileStart,
-                  "python_function", true);
+                  "python_function", &kStackCompile);
     }
 
     if (index == step1) {
@@ -420,10 +474,11 @@ StepOut Simulator::simulateStep(int index, Ns start) {
             const bool isStep1 = index == step1;
             // --- planted bubbles (host side), all in step 1 ---
             if (isStep1 && !prefill && o_.hostLaunchLag && decodeIndex == 0 && li == 1) {
-                plantBubble("host_launch_lag", "possible_host_launch_lag", [&] {
+                plantBubble("host_launch_lag", "possible_host_launch_lag", &kStackLaunchLag, [&] {
                     // Python-side work (index bookkeeping) keeps the host busy: the device drains and idles.
                     for (int k = 0; k < 8; ++k) {
-                        hostEvent(out, "aten::index_put_", Lane::Python, tHost_, us(95), "cpu_op", true);
+                        hostEvent(out, "aten::index_put_", Lane::Python, tHost_, us(95), "cpu_op",
+                                  &kStackLaunchLag);
                         hostEvent(out, "python_function: scheduler.update", Lane::Python, tHost_ + us(95),
                                   us(5), "python_function");
                         tHost_ += us(100);
@@ -431,14 +486,14 @@ StepOut Simulator::simulateStep(int index, Ns start) {
                 });
             }
             if (isStep1 && !prefill && o_.syncBubble && decodeIndex == 1 && li == 0) {
-                plantBubble("sync_bubble", "possible_sync_or_h2d", [&] {
+                plantBubble("sync_bubble", "possible_sync_or_h2d", &kStackSyncCopy, [&] {
                     const Ns drained = std::max(tHost_ + us(5), deviceIdleAt());
                     hostEvent(out, "aten::item", Lane::Python, tHost_, drained - tHost_ + us(10), "cpu_op",
-                              true);
+                              &kStackSyncItem);
                     hostEvent(out, "aclrtSynchronizeStream", Lane::Cann, tHost_ + us(2), drained - tHost_,
                               "");
                     tHost_ = drained + us(10);
-                    hostEvent(out, "aten::to", Lane::Python, tHost_, us(600), "cpu_op", true);
+                    hostEvent(out, "aten::to", Lane::Python, tHost_, us(600), "cpu_op", &kStackSyncCopy);
                     hostEvent(out, "aten::_to_copy", Lane::Python, tHost_ + us(5), us(590), "cpu_op");
                     hostEvent(out, "aten::copy_", Lane::Python, tHost_ + us(10), us(580), "cpu_op");
                     hostEvent(out, "aclrtMemcpyAsync", Lane::Cann, tHost_ + us(20), us(560), "");
@@ -446,11 +501,11 @@ StepOut Simulator::simulateStep(int index, Ns start) {
                 });
             }
             if (isStep1 && !prefill && o_.commWaitBubble && decodeIndex == 3 && li == 0) {
-                plantBubble("comm_wait_bubble", "possible_comm_wait", [&] {
+                plantBubble("comm_wait_bubble", "possible_comm_wait", &kStackCommWait, [&] {
                     // A blocking collective on the host waits for the peers before anything is launched.
                     const Ns drained = std::max(tHost_, deviceIdleAt());
                     hostEvent(out, "c10d::allreduce_", Lane::Python, tHost_, drained - tHost_ + us(700),
-                              "cpu_op", true);
+                              "cpu_op", &kStackCommWait);
                     hostEvent(out, "HcclAllReduce", Lane::Cann, tHost_ + us(3), drained - tHost_ + us(690),
                               "");
                     tHost_ = drained + us(700);
@@ -474,7 +529,7 @@ StepOut Simulator::simulateStep(int index, Ns start) {
             for (std::size_t oi = 0; oi < ops.size(); ++oi) {
                 const OpDef& op = *ops[oi];
                 if (isStep1 && !prefill && o_.untracedBubble && decodeIndex == 2 && li == 2 && oi == 2) {
-                    plantBubble("untraced_bubble", "possible_untraced_host_blocking", [&] {
+                    plantBubble("untraced_bubble", "possible_untraced_host_blocking", nullptr, [&] {
                         // The launching thread stalls with nothing traced (e.g. blocked on a lock).
                         tHost_ = std::max(tHost_, deviceIdleAt()) + us(1000);
                     });
@@ -482,13 +537,13 @@ StepOut Simulator::simulateStep(int index, Ns start) {
                 // --dispatch-gap: the host works (traced) before each attention kernel of the first decode
                 // pass.
                 if (o_.dispatchGapUs > 0 && !prefill && decodeIndex == 0 && &op == &kFiaPrefill) {
-                    plantBubble("layer_dispatch_gap", "possible_host_launch_lag", [&] {
+                    plantBubble("layer_dispatch_gap", "possible_host_launch_lag", &kStackDispatch, [&] {
                         const Ns drained = std::max(tHost_, deviceIdleAt());
                         const Ns d = us(o_.dispatchGapUs);
-                        hostEvent(out, "vllm_ascend/attention/attention_v1.py(301): build_metadata",
+                        hostEvent(out, "/workspace/llm_bench/attention.py(301): build_metadata",
                                   Lane::Python, tHost_, drained - tHost_ + d, "python_function");
                         hostEvent(out, "aten::index_select", Lane::Python, drained, d - us(2), "cpu_op",
-                                  true);
+                                  &kStackDispatch);
                         tHost_ = drained + d;
                     });
                 }
@@ -528,12 +583,12 @@ StepOut Simulator::simulateStep(int index, Ns start) {
         // Python frame still open after the step keeps the host trace's end after the step: an ordinary
         // window.
         const Ns d = us(o_.lastTailUs), t = drained + us(3);
-        hostEvent(out, "aten::to", Lane::Python, t, d, "cpu_op", true);
+        hostEvent(out, "aten::to", Lane::Python, t, d, "cpu_op", &kStackTail);
         hostEvent(out, "aten::_to_copy", Lane::Python, t + us(2), d - us(4), "cpu_op");
         hostEvent(out, "aten::copy_", Lane::Python, t + us(4), d - us(8), "cpu_op");
         hostEvent(out, "aclrtMemcpy", Lane::Cann, t + us(6), d - us(12), "");
         stepEnd = t + d + us(10);
-        hostEvent(out, "vllm/v1/engine/output_processor.py(95): process_outputs", Lane::Python,
+        hostEvent(out, "/workspace/llm_bench/run.py(97): collect_outputs", Lane::Python,
                   stepEnd - us(5), us(40), "python_function");
         Planted p;
         p.type = "last_step_tail";
@@ -544,6 +599,7 @@ StepOut Simulator::simulateStep(int index, Ns start) {
         p.step = out.number;
         p.windowStart = deviceIdleAt();
         p.windowEnd = stepEnd;
+        namePlantedLine(p, kStackTail);
         planted_.push_back(p);
     }
     for (auto& p : planted_)

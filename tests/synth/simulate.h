@@ -32,7 +32,8 @@ class Simulator {
     void launch(StepOut& out, const OpDef& op, bool prefill, int tokens, int layerIndex);
     void launchTinyWait(StepOut& out, bool prefill, int tokens); // --tiny-waits, after a TP all-reduce
     void hostEvent(StepOut& out, std::string name, Lane lane, Ns ts, Ns dur, const char* cat = "cpu_op",
-                   bool stack = false, std::string dims = {}, std::uint64_t flow = 0);
+                   const CallStack* stack = nullptr, std::string dims = {}, std::uint64_t flow = 0);
+    static void namePlantedLine(Planted& p, const CallStack& stack);
     Ns jitter(Ns base);
     Ns deviceIdleAt() const; // when every stream has drained
 

@@ -69,12 +69,24 @@ struct Kernel {
 
 enum class Lane { Python, PythonWorker, Cann };
 
+// Python call stacks of host ops, innermost frame first, one frame a line (the trace joins them with
+// ";\r\n", the database writes one PYTORCH_CALLCHAINS row each): the user's script (/workspace/llm_bench)
+// over the library frames of torch, torch_npu and vLLM under site-packages, as a real vLLM-Ascend run
+// writes them. A planted host cause has its own user line, named in expected.json.
+struct CallStack {
+    const char* frames;    // "…/model.py(214): forward\n…/module.py(1527): _call_impl\n…"
+    const char* userFrame; // its innermost user frame as written ("" when there is none)
+    const char* userLine;  // the same as BubbleScope labels it: "model.py:214 forward"
+};
+extern const CallStack kStackStep, kStackOp, kStackCompile, kStackLaunchLag, kStackSyncItem, kStackSyncCopy,
+    kStackCommWait, kStackPrelaunch, kStackTail, kStackDispatch;
+
 struct HostEvent {
     std::string name;
     const char* cat = "cpu_op";
     Lane lane = Lane::Python;
     Ns ts = 0, dur = 0;
-    bool stack = false;
+    const CallStack* stack = nullptr; // nullptr: no "Call stack"
     std::string inputDims;
     std::uint64_t flowOut = 0; // emits a flow 's' at ts+dur (async_npu from Python, HostToDevice from CANN)
 };

@@ -125,13 +125,22 @@ class Writer {
         fmt::format_to(std::back_inserter(b), f, std::forward<A>(a)...);
     }
 
+    // A call stack as trace_view.json writes it: frames joined by ";\r\n" (JSON-escaped), built once.
+    const std::string& stackJson(const CallStack& c) {
+        std::string& j = stackText_[&c];
+        if (j.empty())
+            for (const char* f = c.frames; *f; ++f)
+                j += *f == '\n' ? std::string(R"(;\r\n)") : std::string(1, *f);
+        return j;
+    }
+
     void writeStep(const StepOut& s, Ns windowEnd, std::vector<Planted>& planted) {
         fmt::memory_buffer b;
         const Ns S = s.markerStart;
         emit(
             b,
-            R"({{"ph": "X", "name": "ProfilerStep#{}", "pid": {}, "tid": {}, "ts": "{}", "dur": {}, "cat": "cpu_op", "args": {{"Sequence number": -1, "Fwd thread id": 0, "Call stack": "torch_npu/profiler/profiler.py(244): step;\r\nrun.py(88): main"}}}})",
-            s.number, kPidPython, kPidPython, usStr(S), usStr(s.markerDur));
+            R"({{"ph": "X", "name": "ProfilerStep#{}", "pid": {}, "tid": {}, "ts": "{}", "dur": {}, "cat": "cpu_op", "args": {{"Sequence number": -1, "Fwd thread id": 0, "Call stack": "{}"}}}})",
+            s.number, kPidPython, kPidPython, usStr(S), usStr(s.markerDur), stackJson(kStackStep));
         if (db_) db_->stepMarker(s.number, S, s.markerDur);
         for (const auto& h : s.host) {
             if (db_) db_->hostEvent(h, kPidPython);
@@ -140,9 +149,7 @@ class Writer {
             if (h.lane != Lane::Cann) {
                 args = R"(, "args": {"Sequence number": -1, "Fwd thread id": 0)";
                 if (!h.inputDims.empty()) args += fmt::format(R"(, "Input Dims": "[{}]")", h.inputDims);
-                if (h.stack)
-                    args +=
-                        R"(, "Call stack": "vllm_ascend/worker/model_runner.py(1432): execute_model;\r\nvllm/worker/worker_base.py(612): execute_model;\r\nrun.py(88): main")";
+                if (h.stack) args += fmt::format(R"(, "Call stack": "{}")", stackJson(*h.stack));
                 args += "}";
             }
             const std::string cat = *h.cat ? fmt::format(R"(, "cat": "{}")", h.cat) : std::string();
@@ -462,6 +469,7 @@ class Writer {
     std::string stepTrace_;
     std::map<std::string, OpStat> stats_;
     std::map<std::string, std::vector<Kernel>> commOps_;
+    std::map<const CallStack*, std::string> stackText_;
     Ns commTotal_ = 0, commOverlapped_ = 0;
 };
 

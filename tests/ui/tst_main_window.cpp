@@ -5,6 +5,8 @@
 #include "timeline_widget.h"
 
 #include "analysis/analysis_run.h"
+#include "io/profile_loader.h"
+#include "model/profile.h"
 
 #include <QApplication>
 #include <QDir>
@@ -15,11 +17,49 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QToolTip>
+
+#include <set>
 
 namespace {
 
 const QString kRank =
     QDir::cleanPath(QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
+
+// Clicks the link `href` of a text browser where it is drawn, with a real mouse click.
+bool clickLink(QTextBrowser* b, const QString& href) {
+    QTextDocument* doc = b->document();
+    for (QTextBlock blk = doc->begin(); blk.isValid(); blk = blk.next())
+        for (auto it = blk.begin(); !it.atEnd(); ++it) {
+            const QTextFragment f = it.fragment();
+            if (!f.isValid() || f.charFormat().anchorHref() != href) continue;
+            QTextCursor c(doc);
+            c.setPosition(f.position() + f.length() / 2);
+            b->setTextCursor(c);
+            b->ensureCursorVisible();
+            QTest::mouseClick(b->viewport(), Qt::LeftButton, Qt::NoModifier, b->cursorRect(c).center());
+            return true;
+        }
+    return false;
+}
+
+// The test's own reading of a stack (not the core's splitter): frames end at ";" + CRLF, innermost first;
+// library frames are under site-packages, the standard library (…/lib/python3.x/) or a pseudo-file.
+std::string innermostUserFrame(std::string_view stack) {
+    std::size_t pos = 0;
+    while (pos < stack.size()) {
+        const auto end = stack.find(";\r\n", pos);
+        const std::string frame(stack.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos));
+        const bool library = frame.find("/site-packages/") != std::string::npos ||
+                             frame.find("/lib/python3.") != std::string::npos || frame.rfind("<", 0) == 0;
+        if (!library) return frame;
+        if (end == std::string_view::npos) break;
+        pos = end + 3;
+    }
+    return {};
+}
 
 } // namespace
 
@@ -67,6 +107,68 @@ class TstMainWindow : public QObject {
         QCOMPARE(tl->selectedBubble(), 2);
         QVERIFY(tl->viewStart() < s && tl->viewEnd() > e);       // the window is in view…
         QVERIFY(tl->viewEnd() - tl->viewStart() <= 3 * (e - s)); // …with context, not the whole capture
+    }
+    void clickingAUserLineHighlightsItsHostEventsShowsItsStackAndHoverShowsAStack() {
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QSignalSpy spy(&w, &bs::ui::MainWindow::loadFinished);
+        w.openPath(kRank);
+        QVERIFY(spy.wait(60000));
+        w.tabs()->setCurrentIndex(1);
+        auto* table = w.bubbleTable();
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier,
+                          table->visualRect(table->model()->index(0, 1)).center());
+        QCOMPARE(table->currentIndex().row(), 0); // b0001, the largest window
+        const qint64 s = table->model()->index(0, 0).data(Qt::UserRole).toLongLong();
+        const qint64 e = table->model()->index(0, 0).data(Qt::UserRole + 1).toLongLong();
+        auto* tl = w.timeline();
+        QVERIFY(tl->highlightedHostEvents().empty());
+
+        // The first user line (main.py:350) is a link; a click highlights its events and shows its stack.
+        QVERIFY(clickLink(w.bubbleDetail(), QStringLiteral("line:0")));
+        // The same events found here from the trace: host events overlapping the window whose stack's
+        // innermost user frame is line 350 (step markers left out).
+        auto found = bs::discoverProfiles(kRank.toStdString());
+        QCOMPARE(found.ranks.size(), std::size_t(1));
+        const auto load = bs::loadRank(found.ranks[0]);
+        QVERIFY(load.profile);
+        const auto& p = *load.profile;
+        const std::string line350 = "/home/z30057886/imagenet_script/main.py(350): train";
+        std::vector<std::size_t> expected;
+        for (std::size_t i = 0; i < p.hostEvents.size(); ++i) {
+            const auto& ev = p.hostEvents[i];
+            if (!ev.stack || ev.ts >= e || ev.ts + ev.dur <= s || p.str(ev.name).rfind("ProfilerStep#", 0) == 0)
+                continue;
+            if (innermostUserFrame(p.str(ev.stack)) == line350) expected.push_back(i);
+        }
+        QVERIFY(!expected.empty());
+        QCOMPARE(tl->highlightedHostEvents(), expected);
+        // The stack pane under the inspector: how many events, and the full stack of the largest of them.
+        QVERIFY(w.stackPane()->isVisible());
+        const QString text = w.stackPane()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("%1 host events under main.py:350 train are highlighted on the timeline")
+                                   .arg(expected.size())),
+                 qPrintable(text));
+        // The full stack of the largest of them, frame paths as written, the user frame marked.
+        QVERIFY2(text.contains(QStringLiteral("● ") + QString::fromStdString(line350)), qPrintable(text));
+
+        // Hovering a highlighted event on the timeline shows its call stack, user line marked.
+        const QPoint at = tl->hostEventPosition(expected.front());
+        QVERIFY(at.x() > 0 && at.y() > 0 && tl->rect().contains(at));
+        QHelpEvent help(QEvent::ToolTip, at, tl->mapToGlobal(at));
+        QApplication::sendEvent(tl, &help);
+        const QString tip = QToolTip::text();
+        qInfo("%zu host events under main.py:350; tooltip: %s", expected.size(), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("<b>● main.py:350 train</b>")), qPrintable(tip));
+        QVERIFY(tip.contains(QStringLiteral("Call stack")));
+
+        // Another window: nothing highlighted any more.
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier,
+                          table->visualRect(table->model()->index(1, 1)).center());
+        QCOMPARE(table->currentIndex().row(), 1);
+        QVERIFY(tl->highlightedHostEvents().empty());
+        QVERIFY(!w.stackPane()->isVisible());
     }
     void menuExportsWriteTheSameBytesAsTheHeadlessCommand() {
         QTemporaryDir tmp;

@@ -2,18 +2,43 @@
 // real rank with a bubble selected, and the zh_CN UI. The test checks what can be checked in pixels:
 // the image size, that the selected bubble's band is drawn where the timeline says it is, and that a cut
 // trace's error is named at the top of the summary.
+#include "cluster_view.h"
 #include "main_window.h"
+#include "cluster/cluster_model.h"
 #include "timeline_widget.h"
 
 #include <QApplication>
 #include <QDir>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTextBlock>
 #include <QTextBrowser>
 #include <QTest>
 #include <QTranslator>
+
+namespace {
+
+// Clicks the link `href` of a text browser where it is drawn, with a real mouse click.
+bool clickLink(QTextBrowser* b, const QString& href) {
+    QTextDocument* doc = b->document();
+    for (QTextBlock blk = doc->begin(); blk.isValid(); blk = blk.next())
+        for (auto it = blk.begin(); !it.atEnd(); ++it) {
+            const QTextFragment f = it.fragment();
+            if (!f.isValid() || f.charFormat().anchorHref() != href) continue;
+            QTextCursor c(doc);
+            c.setPosition(f.position() + f.length() / 2);
+            b->setTextCursor(c);
+            b->ensureCursorVisible();
+            QTest::mouseClick(b->viewport(), Qt::LeftButton, Qt::NoModifier, b->cursorRect(c).center());
+            return true;
+        }
+    return false;
+}
+
+} // namespace
 
 class TstScreenshots : public QObject {
     Q_OBJECT
@@ -83,8 +108,18 @@ class TstScreenshots : public QObject {
         QVERIFY2(user >= 0 && line350 > user, qPrintable(text));
         QVERIFY(line350 < text.indexOf(QStringLiteral("main.py:345 train")));
         QVERIFY(line350 < text.indexOf(QStringLiteral("Kernel")));
+        // Line 350 clicked: its host events highlighted (amber) on the timeline, its full stack shown.
+        QVERIFY(clickLink(w.bubbleDetail(), QStringLiteral("line:0")));
+        auto* tl = w.timeline();
+        QVERIFY(!tl->highlightedHostEvents().empty());
+        QVERIFY(w.stackPane()->isVisible());
+        QVERIFY(w.stackPane()->toPlainText().contains(QStringLiteral("Call stack of")));
         const QImage img = shoot(w, QStringLiteral("08_real_level1_rank0_b0001_user_lines.png"));
         QCOMPARE(img.size(), QSize(1400, 900));
+        const QPoint at = tl->hostEventPosition(tl->highlightedHostEvents().front());
+        QVERIFY(tl->rect().contains(at));
+        const QColor c = img.pixelColor(tl->mapTo(&w, at));
+        QVERIFY2(c.red() > 200 && c.green() > 150 && c.blue() < 80, qPrintable(c.name()));
     }
     void aCutTraceIsNamedAtTheTopOfTheSummary() {
         // The sample with its trace_view.json cut at 60 %: trace_truncated is an error finding, named before
@@ -133,6 +168,46 @@ class TstScreenshots : public QObject {
         QVERIFY(health.contains(QStringLiteral("ascend_pytorch_profiler_0.db:TASK (552 rows)")));
         QVERIFY(health.contains(QStringLiteral("analysis.db:StepTraceTime (1 row)")));
         shoot(w, QStringLiteral("07_db_export_health.png"));
+    }
+    // Opens a parent of several ranks and waits for the Cluster view.
+    bool loadCluster(bs::ui::MainWindow& w, const QString& path) {
+        QSignalSpy spy(w.clusterView(), &bs::ui::ClusterView::analysisFinished);
+        QSignalSpy loaded(&w, &bs::ui::MainWindow::loadFinished);
+        w.openPath(path);
+        if (!spy.wait(120000) || !spy.at(0).at(0).toBool()) return false;
+        return !loaded.isEmpty() || loaded.wait(120000);
+    }
+    void clusterOfTheRealLevel1Pair() {
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(loadCluster(w, QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1")));
+        QCOMPARE(w.views()->currentWidget(), static_cast<QWidget*>(w.clusterView()));
+        const QImage img = shoot(w, QStringLiteral("09_cluster_real_level1.png"));
+        QCOMPARE(img.size(), QSize(1400, 900));
+    }
+    void clusterOfEightGeneratedRanksWithASlowRank() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString out = tmp.filePath(QStringLiteral("gen"));
+        QProcess synth;
+        synth.start(QStringLiteral(BS_SYNTH), {QStringLiteral("--ranks"), QStringLiteral("8"), QStringLiteral("--slow-rank"),
+                                              QStringLiteral("5"), QStringLiteral("--slow-ms"), QStringLiteral("4"),
+                                              QStringLiteral("--out"), out, QStringLiteral("--name"),
+                                              QStringLiteral("llm"), QStringLiteral("--quiet")});
+        QVERIFY(synth.waitForFinished(300000));
+        QCOMPARE(synth.exitCode(), 0);
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(loadCluster(w, out));
+        const auto c = w.clusterView()->cluster();
+        QCOMPARE(c->ranks.size(), std::size_t(8)); // cluster_analysis_output is not a rank
+        QVERIFY(!c->slowRanks.empty());
+        for (const auto& e : c->slowRanks)
+            QCOMPARE(c->ranks[static_cast<std::size_t>(e.rank)].rankId, 5);
+        const QImage img = shoot(w, QStringLiteral("10_cluster_synth_8ranks.png"));
+        QCOMPARE(img.size(), QSize(1400, 900));
     }
     void chineseUi() {
         QTranslator tr;

@@ -1,0 +1,56 @@
+#pragma once
+// Per-rank stacked bars summed over the cluster's steps: computing, exposed communication, free
+// (internal bubbles), prelaunch and tail add up to the service time; the communication wait (part of
+// the communication time, so not stacked) is a thin bar beneath. Double-click a rank to open it.
+#include <QWidget>
+
+#include <memory>
+
+namespace bs {
+struct ClusterResult;
+} // namespace bs
+
+namespace bs::ui {
+
+class ClusterBars : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ClusterBars(QWidget* parent = nullptr);
+    ~ClusterBars() override;
+    void setCluster(std::shared_ptr<const ClusterResult> cluster);
+    void setSelectedRank(int rank);
+    int rankAt(const QPoint& pos) const;
+    QRect barRect(int rank) const; // the stacked bar of a rank
+    QString toolTipAt(const QPoint& pos) const;
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+  signals:
+    void rankClicked(int rank);
+    void rankActivated(int rank);
+
+  protected:
+    bool event(QEvent* e) override;
+    void paintEvent(QPaintEvent* e) override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+
+  private:
+    struct Totals;
+    struct Geometry {
+        QRect plot;
+        int legendBottom = 0;
+        double rowH = 0;
+        double scaleMax = 0, tick = 0;
+    };
+    Geometry geometry() const;
+    int paintLegend(QPainter* p) const; // returns the legend's bottom
+    void paintAxis(QPainter& p, const Geometry& g) const;
+    void paintRows(QPainter& p, const Geometry& g) const;
+
+    std::shared_ptr<const ClusterResult> cluster_;
+    std::vector<Totals> totals_;
+    int selected_ = -1;
+};
+
+} // namespace bs::ui

@@ -1,0 +1,317 @@
+#include "cluster_heatmap.h"
+
+#include "cluster/cluster_model.h"
+
+#include <QHelpEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace bs::ui {
+
+namespace {
+
+constexpr int kMargin = 8;
+constexpr int kLegendBar = 14;
+constexpr double kMaxCellH = 72;
+
+// A sequential scale, light (small) to dark red (large): readable under black and white text.
+QColor scale(double t) {
+    static const QColor stops[] = {QColor(0xff, 0xf7, 0xec), QColor(0xfd, 0xbb, 0x84),
+                                   QColor(0xef, 0x65, 0x48), QColor(0x99, 0x00, 0x00)};
+    t = std::clamp(t, 0.0, 1.0) * 3;
+    const int i = std::min(2, static_cast<int>(t));
+    const double f = t - i;
+    const QColor& a = stops[i];
+    const QColor& b = stops[i + 1];
+    return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * f),
+                            static_cast<float>(a.greenF() + (b.greenF() - a.greenF()) * f),
+                            static_cast<float>(a.blueF() + (b.blueF() - a.blueF()) * f));
+}
+
+bool dark(const QColor& c) {
+    return 0.299 * c.redF() + 0.587 * c.greenF() + 0.114 * c.blueF() < 0.55;
+}
+
+QString msText(TimeNs ns) {
+    return QString::number(nsToMs(ns), 'f', 3);
+}
+
+} // namespace
+
+ClusterHeatmap::ClusterHeatmap(QWidget* parent) : QWidget(parent) {
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+ClusterHeatmap::~ClusterHeatmap() = default;
+
+void ClusterHeatmap::setCluster(std::shared_ptr<const ClusterResult> cluster) {
+    cluster_ = std::move(cluster);
+    selected_ = -1;
+    updateRange();
+    updateGeometry();
+    update();
+}
+
+void ClusterHeatmap::setMetric(ClusterMetric metric) {
+    metric_ = metric;
+    updateRange();
+    update();
+}
+
+void ClusterHeatmap::setSelectedRank(int rank) {
+    selected_ = rank;
+    update();
+}
+
+void ClusterHeatmap::updateRange() {
+    lo_ = hi_ = 0;
+    if (!cluster_) return;
+    bool first = true;
+    for (int r = 0; r < static_cast<int>(cluster_->ranks.size()); ++r)
+        for (int s = 0; s < static_cast<int>(cluster_->steps.size()); ++s)
+            if (const auto v = cellValue(r, s)) {
+                lo_ = first ? *v : std::min(lo_, *v);
+                hi_ = first ? *v : std::max(hi_, *v);
+                first = false;
+            }
+}
+
+std::optional<TimeNs> ClusterHeatmap::cellValue(int rank, int stepColumn) const {
+    if (!cluster_ || rank < 0 || rank >= static_cast<int>(cluster_->ranks.size()) || stepColumn < 0 ||
+        stepColumn >= static_cast<int>(cluster_->steps.size()))
+        return std::nullopt;
+    return rankMetric(cluster_->ranks[static_cast<std::size_t>(rank)],
+                      cluster_->steps[static_cast<std::size_t>(stepColumn)], metric_);
+}
+
+QColor ClusterHeatmap::colourFor(TimeNs v) const {
+    // Equal values (one rank, or a perfectly balanced cluster) sit in the middle of the scale.
+    if (hi_ <= lo_) return scale(0.35);
+    return scale(static_cast<double>(v - lo_) / static_cast<double>(hi_ - lo_));
+}
+
+ClusterHeatmap::Geometry ClusterHeatmap::geometry() const {
+    Geometry g;
+    if (!cluster_) return g;
+    const QFontMetrics fm(font());
+    QFont bold = font(); // the selected rank's name is bold: room for it
+    bold.setBold(true);
+    const QFontMetrics bfm(bold);
+    int labelW = 0;
+    for (const auto& r : cluster_->ranks)
+        labelW = std::max(labelW, bfm.horizontalAdvance(ClusterText::rankFullName(r)));
+    const int legendTextW = std::max(fm.horizontalAdvance(msText(hi_) + QStringLiteral(" ms")),
+                                     fm.horizontalAdvance(msText(lo_) + QStringLiteral(" ms")));
+    g.labelRight = kMargin + labelW;
+    const int top = kMargin + fm.height() + 4;
+    const int right = width() - kMargin - kLegendBar - 6 - legendTextW - kMargin;
+    const int bottom = height() - kMargin - fm.height() - 4; // room for the slow-cell note
+    const int ranks = std::max<int>(1, static_cast<int>(cluster_->ranks.size()));
+    const int steps = std::max<int>(1, static_cast<int>(cluster_->steps.size()));
+    g.cellW = std::max(1.0, static_cast<double>(right - g.labelRight - 8) / steps);
+    g.cellH = std::clamp(static_cast<double>(bottom - top) / ranks, 1.0, kMaxCellH);
+    g.grid =
+        QRect(g.labelRight + 8, top, static_cast<int>(g.cellW * steps), static_cast<int>(g.cellH * ranks));
+    g.legend = QRect(right + kMargin, top, kLegendBar, std::max(g.grid.height(), 3 * fm.height()));
+    return g;
+}
+
+namespace {
+
+QRect cellIn(const QRect& grid, double cellW, double cellH, int rank, int stepColumn) {
+    const int x0 = grid.left() + static_cast<int>(stepColumn * cellW);
+    const int x1 = grid.left() + static_cast<int>((stepColumn + 1) * cellW);
+    const int y0 = grid.top() + static_cast<int>(rank * cellH);
+    const int y1 = grid.top() + static_cast<int>((rank + 1) * cellH);
+    return QRect(x0, y0, std::max(1, x1 - x0), std::max(1, y1 - y0));
+}
+
+} // namespace
+
+QRect ClusterHeatmap::cellRect(int rank, int stepColumn) const {
+    const Geometry g = geometry();
+    return cellIn(g.grid, g.cellW, g.cellH, rank, stepColumn);
+}
+
+int ClusterHeatmap::rankAt(const QPoint& pos) const {
+    if (!cluster_) return -1;
+    const Geometry g = geometry();
+    if (pos.y() < g.grid.top() || pos.y() >= g.grid.bottom() + 1 || pos.x() < kMargin ||
+        pos.x() > g.grid.right())
+        return -1;
+    const int r = static_cast<int>((pos.y() - g.grid.top()) / g.cellH);
+    return r < static_cast<int>(cluster_->ranks.size()) ? r : -1;
+}
+
+int ClusterHeatmap::stepColumnAt(const QPoint& pos) const {
+    if (!cluster_) return -1;
+    const Geometry g = geometry();
+    if (pos.x() < g.grid.left() || pos.x() > g.grid.right()) return -1;
+    const int s = static_cast<int>((pos.x() - g.grid.left()) / g.cellW);
+    return s < static_cast<int>(cluster_->steps.size()) ? s : -1;
+}
+
+QString ClusterHeatmap::toolTipAt(const QPoint& pos) const {
+    const int r = rankAt(pos);
+    if (r < 0) return {};
+    const RankSummary& rank = cluster_->ranks[static_cast<std::size_t>(r)];
+    const int s = stepColumnAt(pos);
+    if (s < 0) return ClusterText::rankFullName(rank);
+    const std::int64_t step = cluster_->steps[static_cast<std::size_t>(s)];
+    QString t = QStringLiteral("<b>%1</b><br>%2<br>")
+                    .arg(ClusterText::rankFullName(rank).toHtmlEscaped(), ClusterText::stepName(step));
+    const auto v = cellValue(r, s);
+    if (!v) {
+        t += rank.error.empty()
+                 ? tr("%1: not measured for this rank").arg(ClusterText::metricName(metric_))
+                 : tr("Not analysed: %1").arg(QString::fromStdString(rank.error).toHtmlEscaped());
+        return t;
+    }
+    t += tr("%1: <b>%2 ms</b>").arg(ClusterText::metricName(metric_), msText(*v));
+    if (const auto med = clusterMedian(*cluster_, step, metric_))
+        t += QStringLiteral("<br>") +
+             tr("Cluster median: %1 ms (%2%3 ms)")
+                 .arg(msText(*med), *v >= *med ? QStringLiteral("+") : QString(), msText(*v - *med));
+    for (const auto& e : cluster_->slowRanks)
+        if (e.rank == r && e.step == step)
+            t += QStringLiteral("<br>") +
+                 tr("Named slow in this step (%1).").arg(QString::fromStdString(e.metric));
+    return t;
+}
+
+QSize ClusterHeatmap::sizeHint() const {
+    return {520, 260};
+}
+
+QSize ClusterHeatmap::minimumSizeHint() const {
+    return {240, 120};
+}
+
+bool ClusterHeatmap::event(QEvent* e) {
+    if (e->type() == QEvent::ToolTip) {
+        auto* he = static_cast<QHelpEvent*>(e);
+        const QString t = toolTipAt(he->pos());
+        if (t.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(he->globalPos(), t, this);
+        return true;
+    }
+    return QWidget::event(e);
+}
+
+void ClusterHeatmap::mousePressEvent(QMouseEvent* e) {
+    const int r = rankAt(e->pos());
+    if (r >= 0 && e->button() == Qt::LeftButton) {
+        setSelectedRank(r);
+        emit rankClicked(r);
+    }
+}
+
+void ClusterHeatmap::mouseDoubleClickEvent(QMouseEvent* e) {
+    const int r = rankAt(e->pos());
+    if (r >= 0 && e->button() == Qt::LeftButton) emit rankActivated(r);
+}
+
+void ClusterHeatmap::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    if (!cluster_ || cluster_->ranks.empty()) return;
+    const Geometry g = geometry();
+    paintCells(p, g);
+    paintLabels(p, g);
+    paintLegend(p, g);
+}
+
+void ClusterHeatmap::paintCells(QPainter& p, const Geometry& g) const {
+    const QFontMetrics fm(font());
+    for (int r = 0; r < static_cast<int>(cluster_->ranks.size()); ++r)
+        for (int s = 0; s < static_cast<int>(cluster_->steps.size()); ++s) {
+            const QRect cell = cellIn(g.grid, g.cellW, g.cellH, r, s);
+            const auto v = cellValue(r, s);
+            const QColor fill = v ? colourFor(*v) : QColor(0xdd, 0xdd, 0xdd);
+            p.fillRect(cell, fill);
+            if (cell.width() > 6 && cell.height() > 6) {
+                p.setPen(palette().base().color());
+                p.drawRect(cell.adjusted(0, 0, -1, -1)); // a thin gap between cells
+            }
+            const QString text = v ? msText(*v) : QStringLiteral("—");
+            if (cell.width() >= fm.horizontalAdvance(text) + 6 && cell.height() >= fm.height() + 2) {
+                p.setPen(dark(fill) ? Qt::white : Qt::black);
+                p.drawText(cell, Qt::AlignCenter, text);
+            }
+        }
+    // The cells where the core names the rank slow (any metric) are outlined.
+    QPen slowPen(QColor(0x1f, 0x4e, 0xb4), 3);
+    slowPen.setJoinStyle(Qt::MiterJoin);
+    p.setPen(slowPen);
+    p.setBrush(Qt::NoBrush);
+    for (const auto& e : cluster_->slowRanks) {
+        const auto it = std::find(cluster_->steps.begin(), cluster_->steps.end(), e.step);
+        if (it == cluster_->steps.end()) continue;
+        p.drawRect(cellIn(g.grid, g.cellW, g.cellH, e.rank, static_cast<int>(it - cluster_->steps.begin()))
+                       .adjusted(1, 1, -2, -2));
+    }
+}
+
+void ClusterHeatmap::paintLabels(QPainter& p, const Geometry& g) const {
+    const QFontMetrics fm(font());
+    p.setPen(palette().text().color());
+    // Rank names in full, every k-th when the rows are thinner than a line of text.
+    const int every = std::max(1, static_cast<int>(std::ceil(fm.height() / g.cellH)));
+    for (int r = 0; r < static_cast<int>(cluster_->ranks.size()); r += every) {
+        const QRect row(kMargin, g.grid.top() + static_cast<int>(r * g.cellH), g.labelRight - kMargin,
+                        std::max(static_cast<int>(g.cellH), fm.height()));
+        QFont f = font();
+        f.setBold(r == selected_);
+        p.setFont(f);
+        p.drawText(row, Qt::AlignLeft | Qt::AlignVCenter,
+                   ClusterText::rankFullName(cluster_->ranks[static_cast<std::size_t>(r)]));
+    }
+    p.setFont(font());
+    if (selected_ >= 0 && selected_ < static_cast<int>(cluster_->ranks.size())) {
+        p.setPen(QPen(palette().highlight().color(), 2));
+        const QRect row(g.grid.left() - 1, g.grid.top() + static_cast<int>(selected_ * g.cellH),
+                        g.grid.width() + 1, static_cast<int>(g.cellH));
+        p.drawRect(row);
+        p.setPen(palette().text().color());
+    }
+    int lastRight = -1;
+    for (int s = 0; s < static_cast<int>(cluster_->steps.size()); ++s) {
+        const QString t = ClusterText::stepName(cluster_->steps[static_cast<std::size_t>(s)]);
+        const int cx = g.grid.left() + static_cast<int>((s + 0.5) * g.cellW);
+        const int w = fm.horizontalAdvance(t);
+        if (cx - w / 2 <= lastRight + 4) continue;
+        p.drawText(QRect(cx - w / 2, kMargin, w, fm.height()), Qt::AlignCenter, t);
+        lastRight = cx + w / 2;
+    }
+    if (!cluster_->slowRanks.empty()) {
+        p.setPen(QColor(0x1f, 0x4e, 0xb4));
+        p.drawText(QRect(g.grid.left(), g.grid.bottom() + 4, width() - g.grid.left(), fm.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, tr("Outlined: the rank is named slow in that step."));
+    }
+}
+
+void ClusterHeatmap::paintLegend(QPainter& p, const Geometry& g) const {
+    const QFontMetrics fm(font());
+    const QRect bar = g.legend;
+    for (int y = bar.top(); y <= bar.bottom(); ++y)
+        p.fillRect(QRect(bar.left(), y, bar.width(), 1),
+                   scale(1.0 - static_cast<double>(y - bar.top()) / std::max(1, bar.height() - 1)));
+    p.setPen(palette().mid().color());
+    p.drawRect(bar.adjusted(0, 0, -1, -1));
+    p.setPen(palette().text().color());
+    const int tx = bar.right() + 6;
+    const int tw = width() - tx;
+    p.drawText(QRect(tx, bar.top(), tw, fm.height()), Qt::AlignLeft | Qt::AlignTop,
+               msText(hi_) + QStringLiteral(" ms"));
+    p.drawText(QRect(tx, bar.bottom() - fm.height() + 1, tw, fm.height()), Qt::AlignLeft | Qt::AlignBottom,
+               msText(lo_) + QStringLiteral(" ms"));
+}
+
+} // namespace bs::ui

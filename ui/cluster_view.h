@@ -1,0 +1,89 @@
+#pragma once
+// The Cluster view, shown first when a folder holds several ranks: the rank × step heatmap with its
+// metric picker, per-rank stacked bars, the slow-rank list with the core's evidence, the collectives
+// matched across ranks. Double-click a rank anywhere to open its timeline; "Compare with the median
+// rank" puts a rank's step metrics beside the cluster median. The analysis runs in a ClusterJob.
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QDialog;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QStandardItemModel;
+class QTextBrowser;
+class QTreeView;
+
+namespace bs {
+struct ClusterResult;
+} // namespace bs
+
+namespace bs::ui {
+
+class ClusterBars;
+class ClusterHeatmap;
+class ClusterJob;
+struct ClusterOutcome;
+
+class ClusterView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ClusterView(QWidget* parent = nullptr);
+    ~ClusterView() override;
+    // Starts the analysis of `path` (the job finds out whether it holds several ranks).
+    void analyse(const QString& path);
+    void cancel();
+    QString path() const { return path_; }
+    std::shared_ptr<const ClusterResult> cluster() const { return cluster_; }
+    int selectedRank() const { return selected_; }
+    void selectRank(int rank);
+    // Opens the comparison of `rank` with the cluster median (non-modal); returns the dialog.
+    QDialog* compareWithMedian(int rank);
+
+    // For tests and the screenshot tool.
+    ClusterHeatmap* heatmap() const { return heatmap_; }
+    ClusterBars* bars() const { return bars_; }
+    QComboBox* metricPicker() const { return metric_; }
+    QTreeView* slowRankList() const { return slowView_; }
+    QTreeView* collectiveTable() const { return collView_; }
+    QTextBrowser* summary() const { return header_; }
+
+  signals:
+    // The job discovered the folder's ranks (several: the window shows this view).
+    void ranksFound(const QStringList& labels);
+    void analysisFinished(bool ok);
+    void rankActivated(int rank); // index into the core's rank list (the rank picker's order)
+
+  private:
+    QWidget* buildHeatmapBox();
+    QWidget* buildBarsBox();
+    QWidget* buildSlowBox();
+    QWidget* buildCollectivesBox();
+    void onFinished(const ClusterOutcome& outcome);
+    void showCluster();
+    void showEvidence();
+
+    ClusterJob* job_;
+    QString path_;
+    std::shared_ptr<const ClusterResult> cluster_;
+    int selected_ = -1;
+    QTextBrowser* header_;
+    QLabel* status_;
+    QProgressBar* progress_;
+    QPushButton* cancel_;
+    QPushButton* open_;
+    QPushButton* compare_;
+    QComboBox* metric_;
+    QLabel* metricHelp_;
+    ClusterHeatmap* heatmap_;
+    ClusterBars* bars_;
+    QTreeView* slowView_;
+    QStandardItemModel* slowModel_;
+    QTextBrowser* evidence_;
+    QTreeView* collView_;
+    QStandardItemModel* collModel_;
+};
+
+} // namespace bs::ui
