@@ -232,6 +232,7 @@ class AnalyzeRun {
         for (std::size_t r = 0; r < ranks_.size(); ++r) {
             progress_.startRank(r, ranks_[r].label);
             analysed += analyseRank(r) ? 1 : 0;
+            if (several_) bs::releaseFreedMemory();
             progress_.rankDone();
         }
         if (analysed == 0) return kExitNoData;

@@ -121,6 +121,7 @@ void ClusterJob::start(const QString& path) {
                 return out;
             }
             builder.add(std::move(summary));
+            releaseFreedMemory();
         }
         out.result = std::make_shared<const ClusterResult>(builder.finish(path.toStdString()));
         return out;

@@ -51,6 +51,10 @@ private:
 // The same for summaries already in hand.
 ClusterResult analyzeCluster(std::vector<RankSummary> ranks, const std::string& parentDir);
 
+// After a rank's model is freed: returns the allocator's free pages to the system (glibc), so one rank after
+// another does not creep up in peak memory through a fragmented heap.
+void releaseFreedMemory();
+
 // Loads, analyses and summarizes every rank under `parentDir` one after another (bounded memory).
 ClusterResult analyzeClusterFolder(const std::string& parentDir, const Rulebook& rules);
 
