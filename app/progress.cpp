@@ -237,7 +237,7 @@ std::string Progress::eta(Clock::time_point now) const {
         const double perRank = std::chrono::duration<double>(rankStart_ - start_).count() / ranksDone_;
         return minutes(std::max(0.0, perRank * static_cast<double>(ranks_ - ranksDone_) - inRank));
     }
-    if (phase_ != Phase::ReadingTrace || total_ == 0 || sinceStart < 1.0) return {};
+    if (phase_ != Phase::ReadingTrace || total_ == 0 || sinceStart < 0.3) return {};
     const double frac = static_cast<double>(done_) / static_cast<double>(total_);
     const double reading = std::chrono::duration<double>(now - readStart_).count();
     if (frac < 0.02 || reading <= 0) return {};
