@@ -459,6 +459,25 @@ class TstCluster : public QObject {
             }
         }
         QVERIFY(prelaunch);
+        // The 5 % rule on each metric, from the ranks' own step_trace_time.csv: exposed communication spreads
+        // by 5.65 % (named, rank 1 at the low end), free by 3.6 % and computing by 0.05 % (not named).
+        const auto t0 = readStepTrace(rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv")));
+        const auto t1 = readStepTrace(rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv")));
+        auto spread = [&](const char* col) {
+            const double a = t0.at(50).at(QString::fromLatin1(col)), b = t1.at(50).at(QString::fromLatin1(col));
+            return std::fabs(a - b) / ((a + b) / 2);
+        };
+        const double commSpread = spread("Communication(Not Overlapped)");
+        QVERIFY(commSpread > 0.05 && commSpread < 0.06);
+        QVERIFY(spread("Free") < 0.05 && spread("Computing") < 0.05);
+        QCOMPARE(c.slowRanks.size(), std::size_t(2));
+        bool comm = false;
+        for (const auto& e : c.slowRanks)
+            if (e.metric == "comm_not_overlapped") {
+                comm = true;
+                QVERIFY(std::fabs(e.spread - commSpread) < 1e-4);
+            }
+        QVERIFY(comm);
         const auto verdicts = bs::clusterVerdicts(c);
         QCOMPARE(verdicts.size(), std::size_t(1));
         QVERIFY2(verdicts[0].rfind("rank 1 is slow: ", 0) == 0, verdicts[0].c_str());

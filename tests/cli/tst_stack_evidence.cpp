@@ -122,6 +122,21 @@ class TstStackEvidence : public QObject {
     QTemporaryDir tmp;
 
   private slots:
+    // The library rule, file by file: site-packages, dist-packages, the standard library, a torch or
+    // torch_npu package folder (also a source checkout) and pseudo-files are library; the rest is user code.
+    void theLibraryRuleNamesEachKindOfLibraryFile() {
+        for (const char* lib : {"/home/u/miniconda3/lib/python3.9/site-packages/numpy/core/fromnumeric.py",
+                                "/usr/lib/python3/dist-packages/numpy/core/fromnumeric.py",
+                                "/usr/lib/python3.10/threading.py",
+                                "/home/u/src/pytorch/torch/nn/modules/module.py",
+                                "/opt/ascend/torch_npu/utils/_step.py",
+                                "<string>"})
+            QVERIFY2(bs::isLibraryFile(lib), lib);
+        for (const char* user : {"/home/u/imagenet_script/main.py", "/workspace/llm_bench/model.py",
+                                 "/home/u/torchvision_tools/train.py", "/home/u/my_torch_npu_scripts/run.py"})
+            QVERIFY2(!bs::isLibraryFile(user), user);
+    }
+
     void initTestCase() {
         QVERIFY(bstest::requireRealdata());
         QVERIFY(tmp.isValid());

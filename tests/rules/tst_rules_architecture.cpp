@@ -1,7 +1,9 @@
 // Rule table for ANALYSIS.md §11 (architecture: attention marker and its fallbacks, phases, passes,
 // layers per pass, layer types, cross-verification, communication overlap), on hand-built kernel
 // sequences. Times in the comments are µs after the fixture's origin.
+#include "analysis/anomaly_model.h"
 #include "architecture/architecture_analysis.h"
+#include "architecture/structures.h"
 #include "rules_fixture.h"
 #include "test_support.h"
 
@@ -240,6 +242,50 @@ class TstRulesArchitecture : public QObject {
         QCOMPARE(a.markerSource,
                  std::string(marker.isEmpty() ? "repeating kernel pattern" : "attention kernels"));
     }
+    // Where a window sits against the layers (placeWindows), on hand-placed spans in ns: a prologue [0, 1000]
+    // (not a layer), layers [10000, 20000] and [20500, 30000]; the tolerance is 1 µs.
+    void windowsAreAtALayerStartInsideALayerOrOutside() {
+        bs::ArchitectureResult arch;
+        auto structure = [&](const char* type, bs::TimeNs a, bs::TimeNs b) {
+            bs::Structure st;
+            st.type = type;
+            st.span = {a, b};
+            arch.structures.push_back(st);
+        };
+        structure("prologue", 0, 1'000);
+        structure("Dense", 10'000, 20'000);
+        structure("Dense", 20'500, 30'000);
+        auto window = [](const char* id, bs::TimeNs a, bs::TimeNs b, bs::WindowScope scope) {
+            bs::BubbleWindow w;
+            w.id = id;
+            w.span = {a, b};
+            w.scope = scope;
+            return w;
+        };
+        const std::vector<bs::BubbleWindow> windows{
+            window("touch", 8'000, 9'500, bs::WindowScope::StepInternal),  // ends 0.5 µs before layer 1 starts
+            window("inside", 12'000, 13'000, bs::WindowScope::StepInternal), // within layer 1
+            window("tail", 29'000, 30'000, bs::WindowScope::Tail),          // a tail within layer 2's span
+            window("early", 3'000, 4'000, bs::WindowScope::StepInternal),   // before every layer
+            window("far", 7'000, 8'900, bs::WindowScope::StepInternal)};    // ends 1.1 µs before layer 1
+        bs::placeWindows(windows, arch);
+        QCOMPARE(arch.windowPlaces.size(), std::size_t(5));
+        const char* expected[] = {"layer_start", "inside_layer", "outside_layers", "outside_layers", "outside_layers"};
+        for (std::size_t i = 0; i < 5; ++i)
+            QCOMPARE(arch.windowPlaces[i].position, std::string(expected[i]));
+        QCOMPARE(arch.windowPlaces[0].structure, 1);
+        QCOMPARE(arch.windowPlaces[1].structure, 1);
+        const auto& b = arch.boundaryBubbles;
+        QCOMPARE(b.layers, std::string("pattern structures")); // no attention marker
+        QCOMPARE(b.windows, std::size_t(5));
+        QCOMPARE(b.atLayerStart, std::size_t(1));
+        QCOMPARE(b.insideLayers, std::size_t(1));
+        QCOMPARE(b.outsideLayers, std::size_t(3));
+        QCOMPARE(b.atLayerStartTime, bs::TimeNs(1'500));
+        QCOMPARE(b.windowTime, bs::TimeNs(1'500 + 1'000 + 1'000 + 1'000 + 1'900));
+        QCOMPARE(b.atLayerStartShare, 1'500.0 / 6'400.0);
+    }
+
     void commOverlapShareIsCommunicationHiddenUnderCompute() {
         // Comm [0, 100) on stream 6 and [300, 400); compute [50, 150): hidden 50 of 200 → 0.25.
         Fixture f;
