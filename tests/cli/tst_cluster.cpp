@@ -290,6 +290,48 @@ class TstCluster : public QObject {
         QCOMPARE(bs::clusterVerdicts(withBad), bs::clusterVerdicts(direct));
     }
 
+    // A spread above 5 % whose rank arrives last at no shared collective is not a slow rank: it is a
+    // spread_not_corroborated finding. Three hand-made ranks, one step: rank 2's prelaunch 8 ms against 5 ms
+    // (spread 3 / 6 = 50 %), every other metric equal; at the step's only collective rank 0 waits least.
+    void anUncorroboratedSpreadIsAFindingNotASlowRank() {
+        std::vector<bs::RankSummary> ranks(3);
+        const bs::TimeNs waits[] = {1'000, 5'000, 4'000};
+        for (int i = 0; i < 3; ++i) {
+            bs::RankSummary& r = ranks[static_cast<std::size_t>(i)];
+            r.label = "r" + std::to_string(i);
+            r.rankId = i;
+            r.hasCommunicationJson = true;
+            bs::RankStepRow row;
+            row.step = 1;
+            row.computing = 100'000'000;
+            row.commNotOverlapped = 50'000'000;
+            row.free = 10'000'000;
+            row.preparing = i == 2 ? 8'000'000 : 5'000'000;
+            r.steps.push_back(row);
+            bs::RankCollective op;
+            op.key = "hcom_allReduce__9_0_1";
+            op.step = 1;
+            op.start = 2'000'000'000 + i * 10'000;
+            op.wait = waits[i];
+            op.transit = 1'000;
+            op.elapse = op.wait + op.transit;
+            r.collectives.push_back(op);
+        }
+        const bs::ClusterResult c = bs::analyzeCluster(std::move(ranks), std::string());
+        QCOMPARE(c.collectives.size(), std::size_t(1));
+        QCOMPARE(c.collectives[0].lastArriver, 0);
+        QCOMPARE(c.slowRanks.size(), std::size_t(0));
+        std::size_t uncorroborated = 0;
+        for (const auto& f : c.findings)
+            if (f.id == "spread_not_corroborated") {
+                ++uncorroborated;
+                QVERIFY2(f.message.find("prelaunch") != std::string::npos && f.message.find("rank 2") != std::string::npos,
+                         f.message.c_str());
+            }
+        QCOMPARE(uncorroborated, std::size_t(1));
+        QVERIFY2(bs::clusterVerdicts(c).front().rfind("No rank is slow", 0) == 0, bs::clusterVerdicts(c).front().c_str());
+    }
+
     // 20 ranks share one collective: the cross-rank table keeps running figures for all 20 and the parts of
     // the 8 smallest and 8 largest waits; a second collective has two ranks tied on wait and start.
     void manyRanksKeepTheExtremePartsAndExactFigures() {

@@ -127,6 +127,7 @@ class TstStackEvidence : public QObject {
     void theLibraryRuleNamesEachKindOfLibraryFile() {
         for (const char* lib : {"/home/u/miniconda3/lib/python3.9/site-packages/numpy/core/fromnumeric.py",
                                 "/usr/lib/python3/dist-packages/numpy/core/fromnumeric.py",
+                                "/srv/env/dist-packages/vllm/worker.py", // dist-packages outside lib/pythonX.Y
                                 "/usr/lib/python3.10/threading.py",
                                 "/home/u/src/pytorch/torch/nn/modules/module.py",
                                 "/opt/ascend/torch_npu/utils/_step.py",
