@@ -1,10 +1,12 @@
 #include "headless.h"
+#include "cli_common.h"
 #include "progress.h"
 
 #include "analysis/analysis_run.h"
 #include "analysis/rulebook.h"
 #include "cluster/cluster_analysis.h"
 #include "cluster/cluster_report.h"
+#include "cluster/summary_json.h"
 #include "io/discovery.h"
 #include "io/file_buffer.h"
 #include "io/profile_loader.h"
@@ -30,10 +32,10 @@
 
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitUsage = 2;
-constexpr int kExitNoData = 3;
-constexpr int kExitWriteFailed = 4;
+using bs::cli::kExitNoData;
+using bs::cli::kExitOk;
+using bs::cli::kExitUsage;
+using bs::cli::kExitWriteFailed;
 
 void usage(std::FILE* to) {
     std::fputs(
@@ -51,6 +53,12 @@ void usage(std::FILE* to) {
         "                  Markdown)\n"
         "  --source db|text    which export to read when a folder holds both the text files and the\n"
         "                  SQLite export (.db); default: text when present, else the .db\n"
+        "  --summary FILE|DIR  write each rank's summary (the input of 'bubblescope cluster'); for several\n"
+        "                  ranks or with --shard, DIR gets one <rank>.summary.json per rank; with it, nothing\n"
+        "                  is printed on standard output unless --format is given\n"
+        "  --shard I/N     only the ranks I, I+N, I+2N, ... (from 0, in the order of --list-ranks): one task\n"
+        "                  of a job array (Slurm, Kubernetes); the ranks are not compared (the merge does it)\n"
+        "  --list-ranks    print the ranks found under PATH, one per line, and stop\n"
         "  -q, --quiet     print no progress, no \"wrote FILE\" lines and no list of the ranks found;\n"
         "                  errors are still printed\n"
         "  --progress      progress as plain lines on standard error (a line per phase, per 10 % of a\n"
@@ -86,6 +94,10 @@ void usage(std::FILE* to) {
 
 struct Options {
     std::string path, rulesFile, format = "text";
+    std::string summary;              // --summary FILE|DIR (empty: not asked for)
+    std::size_t shardIndex = 0, shardCount = 0; // --shard I/N (count 0: no sharding)
+    bool listRanks = false;           // --list-ranks
+    bool clusterOnly = false;         // `bubblescope cluster PARENT`: only the cluster is printed
     std::string clusterJson, clusterReport; // --cluster-json / --cluster-report (empty: not asked for)
     bs::DataSource source = bs::DataSource::Auto;
     bool formatGiven = false;
@@ -99,7 +111,7 @@ enum Output { kJson, kReport, kArch };
 std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     std::map<std::string, std::optional<std::string>> values{
         {"--json", {}},   {"--report", {}}, {"--arch", {}}, {"--rules", {}}, {"--format", {}}, {"--source", {}},
-        {"--cluster-json", {}}, {"--cluster-report", {}}};
+        {"--cluster-json", {}}, {"--cluster-report", {}}, {"--summary", {}}, {"--shard", {}}};
     bool optionsEnded = false;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
@@ -124,6 +136,8 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
             o.quiet = true;
         } else if (!optionsEnded && a == "--progress") {
             o.progressLines = true;
+        } else if (!optionsEnded && a == "--list-ranks") {
+            o.listRanks = true;
         } else if (!optionsEnded && (a == "-h" || a == "--help")) {
             usage(stdout);
             return kExitOk;
@@ -168,6 +182,20 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
         }
         o.source = v == "db" ? bs::DataSource::Db : bs::DataSource::Text;
     }
+    if (values["--shard"]) {
+        const std::string& v = *values["--shard"];
+        unsigned long long i = 0, n = 0;
+        int used = 0;
+        if (std::sscanf(v.c_str(), "%llu/%llu%n", &i, &n, &used) != 2 || static_cast<std::size_t>(used) != v.size() ||
+            v[0] == '-' || v.find('/') + 1 >= v.size() || v[v.find('/') + 1] == '-' || n == 0 || i >= n) {
+            std::fprintf(stderr, "bubblescope analyze: --shard wants I/N with 0 <= I < N (e.g. 3/16), not '%s'.\n",
+                         bs::term(v).c_str());
+            return kExitUsage;
+        }
+        o.shardIndex = static_cast<std::size_t>(i);
+        o.shardCount = static_cast<std::size_t>(n);
+    }
+    o.summary = values["--summary"].value_or("");
     o.rulesFile = values["--rules"].value_or("");
     o.clusterJson = values["--cluster-json"].value_or("");
     o.clusterReport = values["--cluster-report"].value_or("");
@@ -192,25 +220,7 @@ std::optional<int> loadRules(const std::string& rulesFile, bs::Rulebook& rules) 
     return kExitUsage;
 }
 
-// Standard output through stdio, remembering the first failure (a full disk, a closed descriptor) so
-// the exit status can say the output was not written.
-class StandardOutput {
-  public:
-    void put(const std::string& s) {
-        if (std::fwrite(s.data(), 1, s.size(), stdout) != s.size() && error_ == 0)
-            error_ = errno ? errno : EIO;
-    }
-    // Flushes; the reason of the first failure, or 0.
-    int finish() {
-        errno = 0;
-        if (std::fflush(stdout) != 0 && error_ == 0) error_ = errno ? errno : EIO;
-        if (std::ferror(stdout) && error_ == 0) error_ = EIO;
-        return error_;
-    }
-
-  private:
-    int error_ = 0;
-};
+using bs::cli::StandardOutput;
 
 // What one run produces besides the per-rank files: the streams shared by several ranks and the
 // combined JSON document.
@@ -221,10 +231,13 @@ struct SharedOutputs {
 
 class AnalyzeRun {
   public:
-    AnalyzeRun(const Options& o, const bs::DiscoveryResult& found, const bs::OutputPlan& plan,
-               const bs::Rulebook& rules, bs::cli::Progress& progress)
-        : o_(o), ranks_(found.ranks), plan_(plan), rules_(rules), several_(found.ranks.size() > 1),
-          printing_(!plan.usesStandardOutput), progress_(progress) {}
+    // `summaryDir`: where --summary puts one file per rank (empty: o.summary is the file, or none).
+    // `collection`: the folder the ranks were found under, recorded in each summary ("" for one rank alone).
+    AnalyzeRun(const Options& o, const std::vector<bs::RankFolder>& ranks, const bs::OutputPlan& plan,
+               const bs::Rulebook& rules, bs::cli::Progress& progress, std::string summaryDir, std::string collection)
+        : o_(o), ranks_(ranks), plan_(plan), rules_(rules), several_(ranks.size() > 1),
+          printing_(!plan.usesStandardOutput), printRanks_(printing_ && !o.clusterOnly && (o.summary.empty() || o.formatGiven)),
+          progress_(progress), summaryDir_(std::move(summaryDir)), collection_(std::move(collection)) {}
 
     int run() {
         std::size_t analysed = 0;
@@ -235,13 +248,15 @@ class AnalyzeRun {
             if (several_) bs::releaseFreedMemory();
             progress_.rankDone();
         }
-        if (analysed == 0) return kExitNoData;
+        if (analysed == 0) return exitCode_ == kExitOk ? kExitNoData : exitCode_;
         if (summaries_.size() >= 2) progress_.comparingRanks();
         compareRanks();
         writeSharedOutputs();
-        if (printing_ && o_.format == "json" && several_)
+        if (printRanks_ && o_.format == "json" && several_)
             print(bs::renderRanksJson(shared_.ranksJson, clusterJson_));
-        if (printing_ && o_.format == "text" && clusterRan_) print(bs::renderClusterText(cluster_));
+        if (printing_ && o_.clusterOnly && o_.format == "json" && clusterRan_) print(bs::renderClusterDocument(cluster_));
+        if (printing_ && (printRanks_ || o_.clusterOnly) && o_.format == "text" && clusterRan_)
+            print(bs::renderClusterText(cluster_));
         progress_.finish();
         if (const int e = out_.finish(); e != 0) {
             progress_.error(std::string("bubblescope: cannot write to standard output: ") + std::strerror(e));
@@ -251,11 +266,11 @@ class AnalyzeRun {
     }
 
   private:
-    bool wantsJson() const { return !o_.outputs[kJson].given.empty() || (printing_ && o_.format == "json"); }
+    bool wantsJson() const { return !o_.outputs[kJson].given.empty() || (printRanks_ && o_.format == "json"); }
     // The combined document is needed for --format json or a --json stream over several ranks.
     bool keepsRanksJson() const {
         if (!several_) return false;
-        if (printing_ && o_.format == "json") return true;
+        if (printRanks_ && o_.format == "json") return true;
         const std::size_t o = plan_.forRank.empty() ? bs::OutputPlan::kNone : plan_.forRank[0][kJson];
         return o != bs::OutputPlan::kNone && plan_.outputs[o].shared;
     }
@@ -300,9 +315,13 @@ class AnalyzeRun {
             noteFailure(r, failure);
             return false;
         }
-        if (several_ && bs::isRankFolder(rank)) summaries_.add(bs::summarizeRank(rank, profile, result));
+        if (bs::isRankFolder(rank) && (comparing() || !o_.summary.empty())) {
+            bs::RankSummary summary = bs::summarizeRank(rank, profile, result);
+            writeSummary(summary);
+            if (comparing()) summaries_.add(std::move(summary));
+        }
         if (keepsRanksJson()) shared_.ranksJson.push_back({rank.label, rank.root, json, {}});
-        if (printing_) {
+        if (printRanks_) {
             if (o_.format == "json" && !several_)
                 print(json);
             else if (o_.format == "text")
@@ -314,9 +333,24 @@ class AnalyzeRun {
         return true;
     }
 
+    // The ranks are compared here unless this is one shard of a job array (the merge compares them).
+    bool comparing() const { return several_ && o_.shardCount == 0; }
+
+    // --summary: the rank's summary file, written whole or not at all.
+    void writeSummary(const bs::RankSummary& summary) {
+        if (o_.summary.empty()) return;
+        const std::string file =
+            summaryDir_.empty() ? o_.summary : (std::filesystem::path(summaryDir_) / bs::summaryFileName(summary.label)).string();
+        if (!bs::cli::writeOneOutput(bs::resolveOutputTarget(file), "the summary of " + summary.label,
+                                     bs::renderRankSummaryJson(summary, "bubblescope " BUBBLESCOPE_VERSION, collection_),
+                                     progress_))
+            exitCode_ = kExitWriteFailed;
+    }
+
     void noteFailure(std::size_t r, const std::string& failure) {
+        if (bs::isRankFolder(ranks_[r]) && !o_.summary.empty()) writeSummary(bs::failedRank(ranks_[r], failure));
         if (!several_) return;
-        if (bs::isRankFolder(ranks_[r])) summaries_.add(bs::failedRank(ranks_[r], failure));
+        if (comparing() && bs::isRankFolder(ranks_[r])) summaries_.add(bs::failedRank(ranks_[r], failure));
         if (keepsRanksJson()) shared_.ranksJson.push_back({ranks_[r].label, ranks_[r].root, {}, failure});
         for (Output q : {kReport, kArch}) {
             const std::size_t o = plan_.forRank[r][q];
@@ -343,7 +377,7 @@ class AnalyzeRun {
 
     // Several ranks of one collection: compare their summaries (each rank's model is already freed).
     void compareRanks() {
-        if (summaries_.size() < 2) return;
+        if (!comparing() || summaries_.size() < 2) return;
         std::error_code ec;
         std::filesystem::path parent(o_.path);
         if (!std::filesystem::is_directory(parent, ec)) parent = parent.parent_path();
@@ -365,19 +399,7 @@ class AnalyzeRun {
 
     // One output: a file is written whole or not at all, also when Ctrl+C comes (see progress.h).
     void writeTarget(const bs::OutputTarget& target, const std::string& what, const std::string& content) {
-        progress_.writing(target.displayName());
-        std::string err;
-        {
-            bs::cli::OutputWriteGuard guard(target.kind == bs::OutputTarget::Kind::File);
-            err = bs::writeOutput(target, content);
-        }
-        if (!err.empty()) {
-            progress_.error("bubblescope: " + what + " was not written: " + bs::term(err));
-            exitCode_ = kExitWriteFailed;
-        } else {
-            progress_.note("bubblescope: wrote " + bs::term(target.displayName()));
-        }
-        progress_.pause(); // until the next phase: "writing" is over
+        if (!bs::cli::writeOneOutput(target, what, content, progress_)) exitCode_ = kExitWriteFailed;
     }
 
     void writeSharedOutputs() {
@@ -399,7 +421,9 @@ class AnalyzeRun {
     const bs::Rulebook& rules_;
     const bool several_;
     const bool printing_; // false when an output is standard output itself
+    const bool printRanks_; // each rank's text / JSON on standard output (not with --summary alone, not for cluster)
     bs::cli::Progress& progress_;
+    const std::string summaryDir_, collection_;
     StandardOutput out_;
     SharedOutputs shared_;
     bs::ClusterBuilder summaries_; // one summary per rank folder, kept after its model is freed
@@ -409,48 +433,12 @@ class AnalyzeRun {
     int exitCode_ = kExitOk;
 };
 
-// --cluster-json / --cluster-report: refused before anything is written when unwritable or named twice.
-std::optional<int> checkClusterOutputs(const Options& o, const bs::OutputPlan& plan) {
-    std::vector<std::string> seen;
-    for (const auto& out : plan.outputs)
-        seen.push_back(out.target.identity());
-    for (const auto& [option, given] : {std::pair<const char*, std::string>{"--cluster-json", o.clusterJson},
-                                        std::pair<const char*, std::string>{"--cluster-report", o.clusterReport}}) {
-        if (given.empty()) continue;
-        const bs::OutputTarget t = bs::resolveOutputTarget(given);
-        if (t.kind == bs::OutputTarget::Kind::Refused) {
-            std::fprintf(stderr, "bubblescope analyze: %s %s %s.\n", option, bs::term(given).c_str(), t.refusal.c_str());
-            return kExitUsage;
-        }
-        if (t.kind == bs::OutputTarget::Kind::Descriptor) {
-            std::fprintf(stderr, "bubblescope analyze: %s writes a file or a device; for standard output use "
-                                 "--format json (its document holds \"cluster\").\n", option);
-            return kExitUsage;
-        }
-        const std::string id = t.identity();
-        if (std::find(seen.begin(), seen.end(), id) != seen.end()) {
-            std::fprintf(stderr, "bubblescope analyze: %s and another option name the same output (%s).\n", option,
-                         bs::term(given).c_str());
-            return kExitUsage;
-        }
-        seen.push_back(id);
-        if (const std::string why = bs::knownWriteProblem(t); !why.empty()) {
-            std::fprintf(stderr, "bubblescope: %s %s cannot be written: %s\n", option, bs::term(given).c_str(),
-                         bs::term(why).c_str());
-            return kExitWriteFailed;
-        }
-    }
-    return std::nullopt;
-}
-
 } // namespace
 
-int runAnalyzeCommand(int argc, char** argv) {
-    bs::cli::installInterruptHandler(false);
-    Options o;
-    if (auto stop = parseArguments(argc, argv, o)) return *stop;
-    bs::Rulebook rules;
-    if (auto stop = loadRules(o.rulesFile, rules)) return *stop;
+namespace {
+
+// Discovery onwards, for `analyze` and for `cluster PARENT` (o.clusterOnly). `command` prefixes usage errors.
+int runAnalysis(const Options& o, const bs::Rulebook& rules, const char* command) {
     const bs::cli::ProgressMode mode = bs::cli::chooseProgressMode(o.quiet, o.progressLines);
     bs::cli::clearLineOnInterrupt(mode == bs::cli::ProgressMode::Terminal);
     bs::cli::Progress progress(mode, o.quiet);
@@ -461,25 +449,121 @@ int runAnalyzeCommand(int argc, char** argv) {
         std::fprintf(stderr, "bubblescope: %s\n", bs::term(found.error).c_str());
         return kExitNoData;
     }
-    bs::OutputPlan plan = bs::planOutputs(o.outputs, found.ranks);
+    // The ranks in the order --shard numbers them (the profiler's cluster_analysis_output is not a rank).
+    std::vector<bs::RankFolder> rankFolders;
+    for (const auto& r : found.ranks)
+        if (bs::isRankFolder(r)) rankFolders.push_back(r);
+    std::vector<bs::RankFolder> ranks = found.ranks;
+    if (o.shardCount > 0) {
+        ranks.clear();
+        for (std::size_t k = o.shardIndex; k < rankFolders.size(); k += o.shardCount)
+            ranks.push_back(rankFolders[k]);
+        if (ranks.empty()) {
+            std::fprintf(stderr, "bubblescope: shard %zu/%zu holds no rank: %s has %zu rank%s.\n", o.shardIndex,
+                         o.shardCount, bs::term(o.path).c_str(), rankFolders.size(), rankFolders.size() == 1 ? "" : "s");
+            return kExitNoData;
+        }
+    }
+    if (o.listRanks) {
+        StandardOutput out;
+        for (const auto& r : o.shardCount > 0 ? ranks : rankFolders)
+            out.put(r.label + "\n");
+        if (out.finish() != 0) return kExitWriteFailed;
+        return rankFolders.empty() ? kExitNoData : kExitOk;
+    }
+    if (o.clusterOnly && rankFolders.size() < 2) {
+        std::fprintf(stderr, "%s: %s holds %zu rank folder%s: there is nothing to compare (bubblescope analyze PATH "
+                             "analyses one rank).\n", command, bs::term(o.path).c_str(), rankFolders.size(),
+                     rankFolders.size() == 1 ? "" : "s");
+        return kExitNoData;
+    }
+    bs::OutputPlan plan = bs::planOutputs(o.outputs, ranks);
     if (!plan.error.empty()) {
         std::fprintf(stderr, "%s\n", bs::term(plan.error).c_str());
         return plan.usageError ? kExitUsage : kExitWriteFailed;
     }
     if (plan.usesStandardOutput && o.formatGiven) {
-        std::fputs(
-            "bubblescope analyze: --format prints on standard output, which an output (-, /dev/stdout) "
-            "already uses; drop one of them.\n",
-            stderr);
+        std::fprintf(stderr,
+                     "%s: --format prints on standard output, which an output (-, /dev/stdout) already uses; drop one "
+                     "of them.\n", command);
         return kExitUsage;
     }
-    if (auto stop = checkClusterOutputs(o, plan)) return *stop;
-    if (found.ranks.size() > 1) {
-        std::string list = "bubblescope: " + std::to_string(found.ranks.size()) + " ranks found under " +
+    std::vector<std::string> seen;
+    for (const auto& out : plan.outputs)
+        seen.push_back(out.target.identity());
+    const char* jsonOption = o.clusterOnly ? "--json" : "--cluster-json";
+    const char* reportOption = o.clusterOnly ? "--report" : "--cluster-report";
+    if (auto stop = bs::cli::checkClusterOutputs(command, {{jsonOption, o.clusterJson}, {reportOption, o.clusterReport}},
+                                                 seen))
+        return *stop;
+    // --summary: a folder (one file per rank) for several ranks, a shard, or a folder given; else the file.
+    std::string summaryDir, collection;
+    std::error_code ec;
+    std::filesystem::path parent(o.path);
+    if (!std::filesystem::is_directory(parent, ec)) parent = parent.parent_path();
+    if (rankFolders.size() > 1 || o.shardCount > 0) collection = parent.string();
+    if (!o.summary.empty()) {
+        const bs::OutputTarget t = bs::resolveOutputTarget(o.summary);
+        const bool dir = ranks.size() > 1 || o.shardCount > 0 || std::filesystem::is_directory(o.summary, ec) ||
+                         o.summary.back() == '/';
+        if (t.kind == bs::OutputTarget::Kind::Descriptor) {
+            std::fprintf(stderr, "%s: --summary writes a file (or a folder of them), not a stream.\n", command);
+            return kExitUsage;
+        }
+        if (dir) {
+            std::filesystem::create_directories(o.summary, ec);
+            if (!std::filesystem::is_directory(o.summary, ec)) {
+                std::fprintf(stderr, "bubblescope: --summary %s: cannot make that folder%s%s.\n", bs::term(o.summary).c_str(),
+                             ec ? ": " : "", ec ? ec.message().c_str() : " (a file of that name exists)");
+                return kExitWriteFailed;
+            }
+            summaryDir = o.summary;
+        } else if (t.kind == bs::OutputTarget::Kind::Refused) {
+            std::fprintf(stderr, "%s: --summary %s %s.\n", command, bs::term(o.summary).c_str(), t.refusal.c_str());
+            return kExitUsage;
+        }
+    }
+    if (ranks.size() > 1) {
+        std::string list = "bubblescope: " + std::to_string(ranks.size()) + " ranks " +
+                           (o.shardCount > 0 ? "in shard " + std::to_string(o.shardIndex) + "/" + std::to_string(o.shardCount) + " of "
+                                             : std::string("found under ")) +
                            bs::term(o.path) + ":";
-        for (const auto& r : found.ranks)
+        for (const auto& r : ranks)
             list += "\n  " + bs::term(r.label);
         progress.note(list);
     }
-    return AnalyzeRun(o, found, plan, rules, progress).run();
+    return AnalyzeRun(o, ranks, plan, rules, progress, summaryDir, collection).run();
+}
+
+} // namespace
+
+int runAnalyzeCommand(int argc, char** argv) {
+    bs::cli::installInterruptHandler(false);
+    Options o;
+    if (auto stop = parseArguments(argc, argv, o)) return *stop;
+    if (o.shardCount > 0 && (!o.clusterJson.empty() || !o.clusterReport.empty())) {
+        std::fputs("bubblescope analyze: the ranks of one shard are not compared; merge the summaries with "
+                   "'bubblescope cluster DIR' for the cluster outputs.\n", stderr);
+        return kExitUsage;
+    }
+    bs::Rulebook rules;
+    if (auto stop = loadRules(o.rulesFile, rules)) return *stop;
+    return runAnalysis(o, rules, "bubblescope analyze");
+}
+
+int runClusterOfRanks(const ClusterOfRanks& request) {
+    bs::cli::installInterruptHandler(false);
+    Options o;
+    o.path = request.path;
+    o.clusterOnly = true;
+    o.clusterJson = request.json;
+    o.clusterReport = request.report;
+    o.format = request.format;
+    o.formatGiven = request.formatGiven;
+    o.quiet = request.quiet;
+    o.progressLines = request.progressLines;
+    o.outputs = {{"--json", "the JSON", "", false}, {"--report", "the report", "", false},
+                 {"--arch", "the architecture report", "", true}};
+    bs::Rulebook rules;
+    return runAnalysis(o, rules, "bubblescope cluster");
 }

@@ -1,4 +1,5 @@
 // Entry point: `bubblescope [PATH]` opens the window; `bubblescope analyze …` runs headless.
+#include "cluster_command.h"
 #include "headless.h"
 #include "main_window.h"
 #include "sample_profile.h"
@@ -23,10 +24,12 @@ void printHelp() {
         "Usage:\n"
         "  bubblescope [PATH]            open the window (on PATH: a profiling folder or a file inside one)\n"
         "  bubblescope analyze PATH …    headless analysis (see 'bubblescope analyze --help')\n"
+        "  bubblescope cluster SOURCE …  merge rank summaries, or compare the ranks of a parent\n"
+        "                                (see 'bubblescope cluster --help')\n"
         "Options:\n"
         "  -h, --help       this help\n"
         "  -v, --version    the version\n"
-        "Commands: analyze. Any other word that is not an existing file or folder is an error (exit 2).\n"
+        "Commands: analyze, cluster. Any other word that is not an existing file or folder is an error (exit 2).\n"
         "The manual: man bubblescope.\n",
         stdout);
 }
@@ -46,6 +49,10 @@ int main(int argc, char** argv) {
         QCoreApplication app(argc, argv);
         return runAnalyzeCommand(argc, argv);
     }
+    if (argc >= 2 && std::strcmp(argv[1], "cluster") == 0) {
+        QCoreApplication app(argc, argv);
+        return runClusterCommand(argc, argv);
+    }
     if (argc >= 2 && (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "-v") == 0)) {
         std::puts("bubblescope " BUBBLESCOPE_VERSION);
         return 0;
@@ -58,7 +65,7 @@ int main(int argc, char** argv) {
         std::fprintf(
             stderr,
             "bubblescope: unknown command '%s' (and no file or folder of that name exists); commands: "
-            "analyze (and `bubblescope PATH` opens the window). See 'bubblescope --help'.\n",
+            "analyze, cluster (and `bubblescope PATH` opens the window). See 'bubblescope --help'.\n",
             argv[1]);
         return 2;
     }

@@ -10,6 +10,8 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <cstdint>
 #include <map>
 #include <utility>
@@ -152,6 +154,7 @@ bool readSummary(Reader& rd, simdjson::dom::element doc, ParsedRankSummary& out,
           rd.field(o, "has_communication_json", s.hasCommunicationJson, "the summary") &&
           rd.field(o, "hidden_issue", s.hiddenIssue, "the summary")))
         return false;
+    if (std::string_view c; !o.at_key("collection").get_string().get(c)) out.collection.assign(c);
     if (o.at_key("config").get_object().get(config)) return rd.fail("the summary has no config object");
     if (!(rd.field(config, "profiler_level", s.profilerLevel, "config") &&
           rd.field(config, "aic_metrics", s.aicMetrics, "config") && rd.field(config, "activities", s.activities, "config")))
@@ -219,6 +222,8 @@ ParsedRankSummary parseHeader(simdjson::ondemand::parser& parser, const FileBuff
         return bad("the summary has no producer or capture span");
     out.producer.assign(producer);
     out.summary.label.assign(label);
+    std::string_view collection; // absent in summaries of a rank analysed on its own: empty
+    if (!doc["collection"].get_string().get(collection)) out.collection.assign(collection);
     return out;
 }
 
@@ -230,14 +235,14 @@ FileBuffer readSummaryFile(const std::string& file, std::string& error) {
 
 } // namespace
 
-std::string renderRankSummaryJson(const RankSummary& s, std::string_view producer) {
+std::string renderRankSummaryJson(const RankSummary& s, std::string_view producer, std::string_view collection) {
     std::string o;
     o.reserve(4096 + s.collectives.size() * 64);
     fmt::format_to(std::back_inserter(o),
-                   "{{\"bubblescope_rank_summary\":{},\"producer\":{},\"label\":{},\"folder\":{},\"rank_id\":{},"
-                   "\"error\":{},\"capture\":{{\"start_ns\":{},\"end_ns\":{}}},",
-                   kRankSummaryFormat, q(producer), q(s.label), q(s.folder), s.rankId, q(s.error), s.captureStart,
-                   s.captureEnd);
+                   "{{\"bubblescope_rank_summary\":{},\"producer\":{},\"label\":{},\"folder\":{},\"collection\":{},"
+                   "\"rank_id\":{},\"error\":{},\"capture\":{{\"start_ns\":{},\"end_ns\":{}}},",
+                   kRankSummaryFormat, q(producer), q(s.label), q(s.folder), q(collection), s.rankId, q(s.error),
+                   s.captureStart, s.captureEnd);
     fmt::format_to(std::back_inserter(o),
                    "\"config\":{{\"profiler_level\":{},\"aic_metrics\":{},\"activities\":{}}},"
                    "\"has_communication_json\":{},\"hidden_issue\":{},\"cross_check\":{{\"rows\":{},\"mismatches\":{}}},",
@@ -293,19 +298,51 @@ ParsedRankSummary parseRankSummaryJson(std::string_view text, const std::string&
     return out;
 }
 
+namespace {
+SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMergeOptions& options, bool nameMissing);
+} // namespace
+
+std::string summaryFileName(const std::string& label) {
+    std::string out;
+    for (const unsigned char c : label) {
+        if (std::isalnum(c) || c == '.' || c == '_' || c == '-')
+            out += static_cast<char>(c);
+        else
+            out += fmt::format("%{:02X}", c);
+    }
+    return out + kSummarySuffix;
+}
+
 ClusterResult mergeRankSummaryFiles(const std::vector<std::string>& files, std::string_view producer,
                                     const std::string& parentDir) {
+    SummaryMergeOptions options;
+    options.producer = producer;
+    options.expectParent = parentDir;
+    return mergeImpl(files, options, false).cluster;
+}
+
+SummaryMerge mergeSummaries(const std::vector<std::string>& files, const SummaryMergeOptions& options) {
+    return mergeImpl(files, options, true);
+}
+
+namespace {
+
+SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMergeOptions& options, bool nameMissing) {
     simdjson::ondemand::parser headParser;
     simdjson::dom::parser parser;
-    std::vector<std::string> refused;
+    SummaryMerge out;
+    std::vector<std::string>& refused = out.refused;
     // Pass 1: the headers. A file is of this collection when its capture overlaps the span that most
     // captures share: the capture overlapping the most others sets it.
     struct Head {
-        std::size_t file;
+        std::size_t file; // npos: an expected rank without a summary
         TimeNs a, b;
         std::string label;
+        const RankFolder* missing = nullptr;
     };
+    constexpr std::size_t kNoFile = static_cast<std::size_t>(-1);
     std::vector<Head> heads;
+    std::map<std::string, std::size_t> collections; // recorded collection folder → summaries naming it
     for (std::size_t i = 0; i < files.size(); ++i) {
         std::string readError;
         const FileBuffer fb = readSummaryFile(files[i], readError);
@@ -314,11 +351,13 @@ ClusterResult mergeRankSummaryFiles(const std::vector<std::string>& files, std::
         else h.error = readError;
         if (!h.error.empty()) {
             refused.push_back(h.error);
-        } else if (h.producer != producer) {
+        } else if (h.producer != options.producer) {
             refused.push_back(fmt::format("{} was written by {}, not by {}: analyse that rank again with this version.",
-                                          files[i], h.producer.empty() ? "an unnamed program" : h.producer, producer));
+                                          files[i], h.producer.empty() ? "an unnamed program" : h.producer,
+                                          options.producer));
         } else {
             heads.push_back({i, h.summary.captureStart, h.summary.captureEnd, h.summary.label});
+            if (!h.collection.empty()) ++collections[h.collection];
         }
     }
     // The order `analyze PARENT` takes the ranks in: by label, folder by folder in natural order.
@@ -342,13 +381,77 @@ ClusterResult mergeRankSummaryFiles(const std::vector<std::string>& files, std::
             if (n > best) best = n, anchor = k;
         }
     }
-    ClusterBuilder builder;
-    for (const auto& h : heads) {
-        const Head& a = heads[anchor];
-        if (!unknown(h) && (h.b < a.a || h.a > a.b)) {
+    if (!heads.empty()) {
+        const Head a = heads[anchor];
+        std::erase_if(heads, [&](const Head& h) {
+            if (unknown(h) || (h.b >= a.a && h.a <= a.b)) return false;
             refused.push_back(fmt::format("{} is of another collection: its capture does not overlap the time span the "
                                           "other ranks share; keep one collection's summaries in the folder.",
                                           files[h.file]));
+            return true;
+        });
+    }
+    // The same rank twice (a copy, or two collections' summaries in one folder): the first by file order stays.
+    for (std::size_t k = 1; k < heads.size();) {
+        if (heads[k].label == heads[k - 1].label) {
+            const bool laterFirst = heads[k].file < heads[k - 1].file;
+            const Head& drop = laterFirst ? heads[k - 1] : heads[k];
+            const Head& keep = laterFirst ? heads[k] : heads[k - 1];
+            refused.push_back(fmt::format("{} is a second summary of rank {} (besides {}): keep one summary per rank in "
+                                          "the folder.", files[drop.file], drop.label, files[keep.file]));
+            heads.erase(heads.begin() + static_cast<std::ptrdiff_t>(laterFirst ? k - 1 : k));
+        } else {
+            ++k;
+        }
+    }
+    // The collection: given, else the folder most summaries record (when this machine can list it).
+    std::string parentDir = options.expectParent;
+    DiscoveryResult expected;
+    std::size_t expectedRanks = 0;
+    std::error_code ec;
+    if (nameMissing) {
+        if (parentDir.empty() && !collections.empty()) {
+            const auto most = std::max_element(collections.begin(), collections.end(),
+                                               [](const auto& x, const auto& y) { return x.second < y.second; });
+            if (std::filesystem::is_directory(most->first, ec)) {
+                parentDir = most->first;
+            } else {
+                out.cluster.findings.push_back(
+                    {"summary_collection_unreachable", "warning",
+                     fmt::format("The summaries were written from {}, which cannot be listed here: ranks without a "
+                                 "summary cannot be named. Give the collection folder (--expect PARENT).",
+                                 most->first)});
+            }
+        } else if (parentDir.empty()) {
+            out.cluster.findings.push_back(
+                {"summary_collection_unknown", "warning",
+                 "The summaries do not record their collection folder (each rank was analysed on its own): ranks "
+                 "without a summary cannot be named. Give the collection folder (--expect PARENT)."});
+        }
+        if (!parentDir.empty()) {
+            expected = discoverProfiles(parentDir);
+            out.collection = parentDir;
+            std::map<std::string_view, bool> present;
+            for (const auto& h : heads)
+                present[h.label] = true;
+            for (const RankFolder& r : expected.ranks) {
+                if (!isRankFolder(r)) continue;
+                ++expectedRanks;
+                if (!present.count(r.label)) heads.push_back({kNoFile, 0, 0, r.label, &r});
+            }
+            std::stable_sort(heads.begin(), heads.end(),
+                             [](const Head& x, const Head& y) { return labelLess(x.label, y.label); });
+        }
+    }
+    const auto missingMessage = [&](const std::string& why) {
+        return fmt::format("{}; analyse it again (bubblescope analyze RANK_FOLDER --summary DIR) and merge again.", why);
+    };
+    ClusterBuilder builder;
+    for (const auto& h : heads) {
+        if (h.file == kNoFile) {
+            out.missing.push_back(h.label);
+            builder.beginRank(failedRank(*h.missing, missingMessage("no summary of this rank among the files merged "
+                                                                    "(its task did not finish, or its summary was refused)")));
             continue;
         }
         // Pass 2: the whole file; its collectives go straight into the cross-rank table.
@@ -366,12 +469,17 @@ ClusterResult mergeRankSummaryFiles(const std::vector<std::string>& files, std::
             error = files[h.file] + ": " + rd.error;
         if (!error.empty()) {
             refused.push_back(error);
+            for (const RankFolder& r : expected.ranks)
+                if (r.label == h.label) {
+                    out.missing.push_back(h.label);
+                    builder.beginRank(failedRank(r, missingMessage("its summary was refused: " + error)));
+                }
             continue;
         }
         const int at = builder.beginRank(std::move(s.summary));
+        ++out.merged;
         // Each name interned once per file, then the rows by index.
         std::vector<std::int64_t> ids;
-        std::string_view last;
         readCollectives(rd, o, [&](std::string_view key, const std::int64_t* v) {
             const auto k = static_cast<std::size_t>(v[0]);
             if (k >= ids.size()) ids.resize(k + 1, -1);
@@ -379,10 +487,27 @@ ClusterResult mergeRankSummaryFiles(const std::vector<std::string>& files, std::
             builder.addCollective(at, static_cast<std::uint32_t>(ids[k]), v[1], v[2], v[3], v[4], v[5]);
         });
     }
-    ClusterResult c = builder.finish(parentDir);
+    std::vector<ClusterFinding> early = std::move(out.cluster.findings);
+    out.cluster = builder.finish(parentDir);
+    for (auto& f : early)
+        out.cluster.findings.push_back(std::move(f));
+    if (!out.missing.empty()) {
+        std::string names;
+        for (std::size_t k = 0; k < out.missing.size() && k < 20; ++k)
+            names += (k ? ", " : "") + out.missing[k];
+        if (out.missing.size() > 20) names += fmt::format(" and {} more", out.missing.size() - 20);
+        out.cluster.findings.push_back(
+            {"summary_missing", "error",
+             fmt::format("{} of the {} ranks of {} {} no summary that could be merged: {}. {} listed as not "
+                         "analysed; the comparison covers the others.",
+                         out.missing.size(), expectedRanks, parentDir, out.missing.size() == 1 ? "has" : "have", names,
+                         out.missing.size() == 1 ? "It is" : "They are")});
+    }
     for (const auto& r : refused)
-        c.findings.push_back({"summary_refused", "error", r});
-    return c;
+        out.cluster.findings.push_back({"summary_refused", "error", r});
+    return out;
 }
+
+} // namespace
 
 } // namespace bs

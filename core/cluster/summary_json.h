@@ -14,11 +14,14 @@ namespace bs {
 inline constexpr int kRankSummaryFormat = 1;
 
 // `producer` is the writing program and version ("bubblescope 0.1.0"); the merge accepts only its own.
-std::string renderRankSummaryJson(const RankSummary& s, std::string_view producer);
+// `collection` is the folder of the whole collection the rank was found under (`analyze PARENT --shard`),
+// empty when the rank was analysed on its own: the merge lists it to name ranks without a summary.
+std::string renderRankSummaryJson(const RankSummary& s, std::string_view producer, std::string_view collection = {});
 
 struct ParsedRankSummary {
     RankSummary summary;
     std::string producer;
+    std::string collection; // the collection folder it records ("" when none)
     std::string error; // not a summary we can read: why (the summary is then empty)
 };
 // `file` only names the source in messages.
@@ -31,5 +34,26 @@ ParsedRankSummary parseRankSummaryJson(std::string_view text, const std::string&
 // `parentDir` as in ClusterBuilder::finish (empty: no cluster CSV cross-check).
 ClusterResult mergeRankSummaryFiles(const std::vector<std::string>& files, std::string_view producer,
                                     const std::string& parentDir);
+
+// The merge as `bubblescope cluster` runs it: it also names every rank of the collection that has no summary.
+struct SummaryMergeOptions {
+    std::string producer;
+    // The collection folder: searched for the cluster CSV cross-check and listed for the ranks expected
+    // (each must have a summary). Empty: the folder most summaries record (`collection`), when it exists here.
+    std::string expectParent;
+};
+struct SummaryMerge {
+    ClusterResult cluster;
+    std::string collection;       // the folder listed for the expected ranks ("" when none could be)
+    std::size_t merged = 0;       // summaries folded in
+    std::vector<std::string> missing, refused; // labels without a summary; refusal messages
+};
+// A rank without a summary joins as not analysed ("no summary …", finding `summary_missing`), in its place.
+SummaryMerge mergeSummaries(const std::vector<std::string>& files, const SummaryMergeOptions& options);
+
+// The file name a rank's summary gets in a summary folder: the label with every byte outside
+// [A-Za-z0-9._-] written %XX, then ".summary.json" (unique per label, the same on every machine).
+std::string summaryFileName(const std::string& label);
+inline constexpr const char* kSummarySuffix = ".summary.json";
 
 } // namespace bs

@@ -266,19 +266,23 @@ class TstCliProgress : public QObject {
             if (lines[i] == QStringLiteral(".TP")) documented += optionsIn(lines[i + 1]);
         const Run top = run(QStringLiteral(BS_BINARY), {QStringLiteral("--help")});
         const Run sub = analyze({QStringLiteral("--help")});
+        const Run merge = run(QStringLiteral(BS_BINARY), {QStringLiteral("cluster"), QStringLiteral("--help")});
         QCOMPARE(top.code, 0);
         QCOMPARE(sub.code, 0);
-        const QSet<QString> inHelp = optionsIn(QString::fromUtf8(top.out)) + optionsIn(QString::fromUtf8(sub.out));
+        QCOMPARE(merge.code, 0);
+        const QSet<QString> inHelp = optionsIn(QString::fromUtf8(top.out)) + optionsIn(QString::fromUtf8(sub.out)) +
+                                     optionsIn(QString::fromUtf8(merge.out));
         QVERIFY(inHelp.contains(QStringLiteral("--quiet")) && inHelp.contains(QStringLiteral("--progress")));
         QVERIFY(inHelp.contains(QStringLiteral("--cluster-report")) && inHelp.contains(QStringLiteral("-v")));
         QCOMPARE(QStringList((inHelp - documented).values()), QStringList()); // in --help, not in the manual
         QCOMPARE(QStringList((documented - inHelp).values()), QStringList()); // in the manual, not in --help
-        QCOMPARE(documented.size(), 15);
+        QVERIFY(inHelp.contains(QStringLiteral("--shard")) && inHelp.contains(QStringLiteral("--expect")));
+        QCOMPARE(documented.size(), 19);
         // Both say where the JSON schema is.
         const QString schema = QStringLiteral("/usr/share/doc/bubblescope/anomaly_discovery.schema.json");
         QVERIFY(roff.contains(schema));
         QVERIFY(QString::fromUtf8(sub.out).contains(schema));
-        for (const char* status : {"\n.B 0\n", "\n.B 2\n", "\n.B 3\n", "\n.B 4\n", "\n.B 130\n", "BUBBLESCOPE_MEMORY_LIMIT_MB"})
+        for (const char* status : {"\n.B 0\n", "\n.B 2\n", "\n.B 3\n", "\n.B 4\n", "\n.B 5\n", "\n.B 130\n", "BUBBLESCOPE_MEMORY_LIMIT_MB"})
             QVERIFY2(roff.contains(QLatin1String(status)), status);
     }
 
@@ -295,6 +299,11 @@ class TstCliProgress : public QObject {
     void bashCompletesTheCommandItsOptionsAndTheirValues() {
         const QString cwd = tmp.path();
         QCOMPARE(complete({QStringLiteral("bubblescope"), QStringLiteral("ana")}, cwd), QStringList{QStringLiteral("analyze")});
+        QCOMPARE(complete({QStringLiteral("bubblescope"), QStringLiteral("clu")}, cwd), QStringList{QStringLiteral("cluster")});
+        QCOMPARE(complete({QStringLiteral("bubblescope"), QStringLiteral("cluster"), QStringLiteral("--ex")}, cwd),
+                 QStringList{QStringLiteral("--expect")});
+        QCOMPARE(complete({QStringLiteral("bubblescope"), QStringLiteral("analyze"), QStringLiteral("--sh")}, cwd),
+                 QStringList{QStringLiteral("--shard")});
         QCOMPARE(complete({QStringLiteral("bubblescope"), QStringLiteral("analyze"), QStringLiteral("--fo")}, cwd),
                  QStringList{QStringLiteral("--format")});
         QCOMPARE(complete({QStringLiteral("bubblescope"), QStringLiteral("analyze"), QStringLiteral("--format"), QString()}, cwd),

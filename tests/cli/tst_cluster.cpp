@@ -612,6 +612,122 @@ class TstCluster : public QObject {
         QCOMPARE(c.ranks[static_cast<std::size_t>(c.collectives.front().lastArriver)].rankId, 1);
     }
 
+    // The distributed path as a job array runs it (issue 15): shards write summaries, `cluster` merges them
+    // into the bytes `analyze PARENT` writes; a rank whose task never finished is named, not dropped.
+    void shardsMergeToTheBytesOfAnalyzeParentAndAMissingRankIsNamed() {
+        const QString parent = generate(QStringLiteral("shard6"),
+                                        {QStringLiteral("--ranks"), QStringLiteral("6"), QStringLiteral("--slow-rank"),
+                                         QStringLiteral("4"), QStringLiteral("--slow-ms"), QStringLiteral("3"),
+                                         QStringLiteral("--steps"), QStringLiteral("2"), QStringLiteral("--dense"),
+                                         QStringLiteral("1"), QStringLiteral("--dfc"), QStringLiteral("1"),
+                                         QStringLiteral("--gmm"), QStringLiteral("0"), QStringLiteral("--prefill"),
+                                         QStringLiteral("1"), QStringLiteral("--decode"), QStringLiteral("1")});
+        QVERIFY(!parent.isEmpty());
+        QStringList labels;
+        for (int r = 0; r < 6; ++r)
+            labels << QStringLiteral("shard6_rank%1_ascend_pt").arg(r);
+        const QString out = tmp.filePath(QStringLiteral("shard6_out"));
+        QVERIFY(QDir().mkpath(out));
+        auto bytes = [](const QString& file) {
+            QFile f(file);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+
+        const Run list = runBinary({QStringLiteral("analyze"), parent, QStringLiteral("--list-ranks")});
+        QCOMPARE(list.code, 0);
+        QCOMPARE(list.out, labels.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+        const Run shardList = runBinary({QStringLiteral("analyze"), parent, QStringLiteral("--list-ranks"),
+                                         QStringLiteral("--shard"), QStringLiteral("1/4")});
+        QCOMPARE(shardList.out, labels[1] + QLatin1Char('\n') + labels[5] + QLatin1Char('\n'));
+
+        const Run direct = runBinary({QStringLiteral("analyze"), parent, QStringLiteral("-q"), QStringLiteral("--cluster-json"),
+                                      out + QStringLiteral("/direct.json"), QStringLiteral("--cluster-report"),
+                                      out + QStringLiteral("/direct.md")});
+        QCOMPARE(direct.code, 0);
+        const QByteArray directJson = bytes(out + QStringLiteral("/direct.json"));
+        QVERIFY(QJsonDocument::fromJson(directJson).object().contains(QStringLiteral("cluster")));
+        // The profiler's cluster table was compared (the merge must find it through the recorded collection).
+        const QJsonObject cc = QJsonDocument::fromJson(directJson).object()[QStringLiteral("cluster")].toObject()
+                                   [QStringLiteral("cluster_step_trace_crosscheck")].toObject();
+        QVERIFY(cc[QStringLiteral("available")].toBool());
+        QCOMPARE(cc[QStringLiteral("figures_compared")].toInt(), 6 * 2 * 7);
+
+        const QString sums = out + QStringLiteral("/summaries");
+        for (int i = 0; i < 4; ++i) {
+            const Run task = runBinary({QStringLiteral("analyze"), parent, QStringLiteral("--shard"),
+                                        QStringLiteral("%1/4").arg(i), QStringLiteral("--summary"), sums, QStringLiteral("-q")});
+            QCOMPARE(task.code, 0);
+            QCOMPARE(task.out, QString()); // --summary alone prints nothing on standard output
+        }
+        QStringList expectedFiles;
+        for (const QString& l : labels)
+            expectedFiles << l + QStringLiteral(".summary.json");
+        QCOMPARE(QDir(sums).entryList(QDir::Files, QDir::Name), expectedFiles);
+        const QJsonObject one = QJsonDocument::fromJson(bytes(sums + QLatin1Char('/') + expectedFiles[2])).object();
+        QCOMPARE(one[QStringLiteral("bubblescope_rank_summary")].toInt(), 1);
+        QCOMPARE(one[QStringLiteral("label")].toString(), labels[2]);
+        QCOMPARE(one[QStringLiteral("collection")].toString(), parent);
+
+        const Run merged = runBinary({QStringLiteral("cluster"), sums, QStringLiteral("-q"), QStringLiteral("--json"),
+                                      out + QStringLiteral("/merged.json"), QStringLiteral("--report"),
+                                      out + QStringLiteral("/merged.md")});
+        QCOMPARE(merged.code, 0);
+        QVERIFY(merged.out.contains(QStringLiteral("rank 4 is slow")));
+        QCOMPARE(bytes(out + QStringLiteral("/merged.json")), directJson);
+        QCOMPARE(bytes(out + QStringLiteral("/merged.md")), bytes(out + QStringLiteral("/direct.md")));
+        // `cluster PARENT` analyses the ranks itself: the same bytes again.
+        const Run here = runBinary({QStringLiteral("cluster"), parent, QStringLiteral("-q"), QStringLiteral("--json"),
+                                    out + QStringLiteral("/here.json")});
+        QCOMPARE(here.code, 0);
+        QCOMPARE(bytes(out + QStringLiteral("/here.json")), directJson);
+
+        // Rank 3's task never wrote its summary; rank 1's was written by another version.
+        QVERIFY(QFile::remove(sums + QLatin1Char('/') + expectedFiles[3]));
+        QByteArray other = bytes(sums + QLatin1Char('/') + expectedFiles[1]);
+        const QByteArray producer = "\"producer\":\"bubblescope " BUBBLESCOPE_TEST_VERSION "\"";
+        QVERIFY2(other.contains(producer), other.left(120).constData());
+        other.replace(producer, "\"producer\":\"bubblescope 0.0.1\"");
+        {
+            QFile f(sums + QLatin1Char('/') + expectedFiles[1]);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(other);
+        }
+        const Run partial = runBinary({QStringLiteral("cluster"), sums, QStringLiteral("--json"),
+                                       out + QStringLiteral("/partial.json"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(partial.code, 5);
+        QVERIFY2(partial.err.contains(QStringLiteral("2 of the 6 ranks of %1 have no summary that could be merged: %2, %3")
+                                          .arg(parent, labels[1], labels[3])),
+                 qPrintable(partial.err));
+        QVERIFY2(partial.err.contains(QStringLiteral("was written by bubblescope 0.0.1, not by bubblescope ")), qPrintable(partial.err));
+        const QJsonObject c = QJsonDocument::fromJson(bytes(out + QStringLiteral("/partial.json"))).object()[QStringLiteral("cluster")].toObject();
+        QCOMPARE(QJsonDocument::fromJson(partial.out.toUtf8()).object()[QStringLiteral("cluster")].toObject(), c);
+        const QJsonArray ranks = c[QStringLiteral("ranks")].toArray();
+        QCOMPARE(ranks.size(), 6);
+        for (int r = 0; r < 6; ++r) {
+            const QJsonObject rank = ranks.at(r).toObject();
+            QCOMPARE(rank[QStringLiteral("label")].toString(), labels[r]);
+            const QString error = rank[QStringLiteral("error")].toString();
+            if (r == 3)
+                QVERIFY2(error.startsWith(QStringLiteral("no summary of this rank among the files merged")), qPrintable(error));
+            else if (r == 1)
+                QVERIFY2(error.startsWith(QStringLiteral("no summary of this rank")), qPrintable(error));
+            else
+                QVERIFY2(error.isEmpty(), qPrintable(error));
+        }
+        QStringList ids;
+        for (const auto& f : c[QStringLiteral("findings")].toArray())
+            ids << f.toObject()[QStringLiteral("id")].toString();
+        QVERIFY(ids.contains(QStringLiteral("summary_missing")) && ids.contains(QStringLiteral("summary_refused")));
+
+        // Usage errors: a shard outside 0..N-1, cluster outputs asked of one shard, --expect without summaries.
+        QCOMPARE(runBinary({QStringLiteral("analyze"), parent, QStringLiteral("--shard"), QStringLiteral("4/4"),
+                            QStringLiteral("--summary"), sums}).code, 2);
+        QCOMPARE(runBinary({QStringLiteral("analyze"), parent, QStringLiteral("--shard"), QStringLiteral("0/4"),
+                            QStringLiteral("--summary"), sums, QStringLiteral("--cluster-json"), out + QStringLiteral("/x.json")}).code, 2);
+        QCOMPARE(runBinary({QStringLiteral("cluster"), parent, QStringLiteral("--expect"), parent}).code, 2);
+        QCOMPARE(std::string(bs::summaryFileName("host a/rank 0_ascend_pt")), std::string("host%20a%2Frank%200_ascend_pt.summary.json"));
+    }
+
     void eightRanksWithAPlantedSlowRankNameItOnThePlantedStepOnly() {
         const QString out = generate(QStringLiteral("slow8"),
                                      {QStringLiteral("--ranks"), QStringLiteral("8"), QStringLiteral("--slow-rank"),

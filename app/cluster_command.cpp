@@ -1,0 +1,197 @@
+#include "cluster_command.h"
+#include "cli_common.h"
+#include "headless.h"
+#include "progress.h"
+
+#include "cluster/cluster_report.h"
+#include "cluster/summary_json.h"
+#include "report/escape.h"
+#include "report/output_target.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace bs::cli;
+
+void usage(std::FILE* to) {
+    std::fputs(
+        "Usage: bubblescope cluster [OPTIONS] [--] SOURCE\n"
+        "  SOURCE   a folder of rank summaries (*.summary.json, written by 'bubblescope analyze PARENT\n"
+        "           --shard I/N --summary DIR' in a job array): they are merged; or a parent of rank\n"
+        "           folders: every rank is analysed here, one after another\n"
+        "  --json FILE     write the cluster JSON ({\"cluster\": ...}: the same bytes as\n"
+        "                  'bubblescope analyze PARENT --cluster-json FILE')\n"
+        "  --report FILE   write the cluster report (Markdown)\n"
+        "  --format text|json  what to print on standard output (default text)\n"
+        "  --expect PARENT the collection the summaries come from: each of its ranks must have a summary,\n"
+        "                  those without one are named (default: the folder the summaries record)\n"
+        "  -q, --quiet     no progress and no \"wrote FILE\" lines; errors are still printed\n"
+        "  --progress      progress as plain lines on standard error (batch logs)\n"
+        "  -h, --help      this help\n"
+        "A summary is refused, by name, when it is unreadable, written by another BubbleScope version, a\n"
+        "second summary of one rank, or of another collection (its capture does not overlap the others').\n"
+        "Exit status: 0 ok, 2 usage error, 3 nothing to merge or compare, 4 output not written,\n"
+        "5 merged and written, but a rank has no summary or a summary was refused (named in the output),\n"
+        "130 interrupted.\n",
+        to);
+}
+
+struct Options {
+    std::string source, json, report, expect, format = "text";
+    bool formatGiven = false, quiet = false, progressLines = false;
+};
+
+std::optional<int> parseArguments(int argc, char** argv, Options& o) {
+    std::map<std::string, std::optional<std::string>> values{
+        {"--json", {}}, {"--report", {}}, {"--format", {}}, {"--expect", {}}};
+    bool optionsEnded = false;
+    for (int i = 2; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (!optionsEnded && values.count(a)) {
+            if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+                std::fprintf(stderr, "bubblescope cluster: %s needs a value.\n", bs::term(a).c_str());
+                return kExitUsage;
+            }
+            if (values[a]) {
+                std::fprintf(stderr, "bubblescope cluster: %s is given twice.\n", bs::term(a).c_str());
+                return kExitUsage;
+            }
+            values[a] = argv[++i];
+        } else if (!optionsEnded && a == "--") {
+            optionsEnded = true;
+        } else if (!optionsEnded && (a == "-q" || a == "--quiet")) {
+            o.quiet = true;
+        } else if (!optionsEnded && a == "--progress") {
+            o.progressLines = true;
+        } else if (!optionsEnded && (a == "-h" || a == "--help")) {
+            usage(stdout);
+            return kExitOk;
+        } else if (!optionsEnded && a.size() > 1 && a[0] == '-') {
+            std::fprintf(stderr, "bubblescope cluster: unknown option '%s' (a SOURCE starting with '-' goes after --).\n",
+                         bs::term(a).c_str());
+            usage(stderr);
+            return kExitUsage;
+        } else if (o.source.empty()) {
+            o.source = a;
+        } else {
+            std::fprintf(stderr, "bubblescope cluster: only one SOURCE is accepted ('%s' is extra).\n", bs::term(a).c_str());
+            return kExitUsage;
+        }
+    }
+    if (o.quiet && o.progressLines) {
+        std::fputs("bubblescope cluster: --quiet and --progress contradict each other; give one.\n", stderr);
+        return kExitUsage;
+    }
+    if (o.source.empty()) {
+        std::fputs("bubblescope cluster: SOURCE is missing.\n", stderr);
+        usage(stderr);
+        return kExitUsage;
+    }
+    if (values["--format"]) {
+        o.format = *values["--format"];
+        o.formatGiven = true;
+        if (o.format != "text" && o.format != "json") {
+            std::fprintf(stderr, "bubblescope cluster: --format must be text or json, not '%s'.\n", bs::term(o.format).c_str());
+            return kExitUsage;
+        }
+    }
+    o.json = values["--json"].value_or("");
+    o.report = values["--report"].value_or("");
+    o.expect = values["--expect"].value_or("");
+    return std::nullopt;
+}
+
+// The summary files directly inside `dir`, by name.
+std::vector<std::string> summaryFiles(const std::string& dir) {
+    std::vector<std::string> files;
+    std::error_code ec;
+    const std::string suffix = bs::kSummarySuffix;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+            it->is_regular_file(ec))
+            files.push_back(it->path().string());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+int merge(const Options& o, const std::vector<std::string>& files) {
+    if (auto stop = checkClusterOutputs("bubblescope cluster", {{"--json", o.json}, {"--report", o.report}}, {}))
+        return *stop;
+    if (!o.expect.empty()) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(o.expect, ec)) {
+            std::fprintf(stderr, "bubblescope cluster: --expect %s is not a folder.\n", bs::term(o.expect).c_str());
+            return kExitUsage;
+        }
+    }
+    const ProgressMode mode = chooseProgressMode(o.quiet, o.progressLines);
+    clearLineOnInterrupt(mode == ProgressMode::Terminal);
+    Progress progress(mode, o.quiet);
+    progress.note("bubblescope: merging " + std::to_string(files.size()) + " rank summaries from " + bs::term(o.source));
+    progress.comparingRanks();
+    bs::SummaryMergeOptions options;
+    options.producer = "bubblescope " BUBBLESCOPE_VERSION;
+    options.expectParent = o.expect;
+    const bs::SummaryMerge m = bs::mergeSummaries(files, options);
+    progress.pause();
+    for (const auto& f : m.cluster.findings)
+        if (f.id == "summary_refused" || f.id == "summary_missing" || f.id == "summary_collection_unreachable" ||
+            f.id == "summary_collection_unknown")
+            progress.error("bubblescope: " + bs::term(f.message));
+    if (m.merged == 0) {
+        progress.error("bubblescope: no summary of " + bs::term(o.source) + " could be merged.");
+        return kExitNoData;
+    }
+    int code = kExitOk;
+    const std::string document = bs::renderClusterDocument(m.cluster);
+    if (!o.json.empty() && !writeOneOutput(bs::resolveOutputTarget(o.json), "the cluster JSON", document, progress))
+        code = kExitWriteFailed;
+    if (!o.report.empty() && !writeOneOutput(bs::resolveOutputTarget(o.report), "the cluster report",
+                                             bs::renderClusterMarkdown(m.cluster), progress))
+        code = kExitWriteFailed;
+    StandardOutput out;
+    progress.aside([&] { out.put(o.format == "json" ? document : bs::renderClusterText(m.cluster)); });
+    progress.finish();
+    if (const int e = out.finish(); e != 0) {
+        progress.error(std::string("bubblescope: cannot write to standard output: ") + std::strerror(e));
+        code = kExitWriteFailed;
+    }
+    if (code == kExitOk && (!m.missing.empty() || !m.refused.empty())) code = kExitIncomplete;
+    return code;
+}
+
+} // namespace
+
+int runClusterCommand(int argc, char** argv) {
+    installInterruptHandler(false);
+    Options o;
+    if (auto stop = parseArguments(argc, argv, o)) return *stop;
+    std::error_code ec;
+    const std::vector<std::string> files =
+        std::filesystem::is_directory(o.source, ec) ? summaryFiles(o.source) : std::vector<std::string>{};
+    if (!files.empty()) return merge(o, files);
+    if (!o.expect.empty()) {
+        std::fprintf(stderr, "bubblescope cluster: %s holds no rank summary (*%s); --expect applies to a folder of "
+                             "summaries.\n", bs::term(o.source).c_str(), bs::kSummarySuffix);
+        return kExitUsage;
+    }
+    ClusterOfRanks request;
+    request.path = o.source;
+    request.json = o.json;
+    request.report = o.report;
+    request.format = o.format;
+    request.formatGiven = o.formatGiven;
+    request.quiet = o.quiet;
+    request.progressLines = o.progressLines;
+    return runClusterOfRanks(request);
+}
