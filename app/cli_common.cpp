@@ -10,6 +10,78 @@
 
 namespace bs::cli {
 
+std::optional<int> parseCommandLine(int argc, char** argv, const CommandSpec& spec, CommandLine& out) {
+    const char* cmd = spec.command;
+    const auto takes = [&](const std::string& a) {
+        return a == "--format" || std::find(spec.valueOptions.begin(), spec.valueOptions.end(), a) != spec.valueOptions.end();
+    };
+    bool optionsEnded = false;
+    for (int i = 2; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (!optionsEnded && takes(a)) {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "%s: %s needs a value.\n", cmd, term(a).c_str());
+                spec.usage(stderr);
+                return kExitUsage;
+            }
+            if (out.values.count(a)) {
+                std::fprintf(stderr, "%s: %s is given twice.\n", cmd, term(a).c_str());
+                return kExitUsage;
+            }
+            const std::string v = argv[++i];
+            if (v.empty()) {
+                std::fprintf(stderr, "%s: %s needs a value, not an empty string.\n", cmd, term(a).c_str());
+                return kExitUsage;
+            }
+            out.values[a] = v;
+        } else if (!optionsEnded && a == "--") {
+            optionsEnded = true;
+        } else if (!optionsEnded && (a == "-q" || a == "--quiet")) {
+            out.quiet = true;
+        } else if (!optionsEnded && a == "--progress") {
+            out.progressLines = true;
+        } else if (!optionsEnded && std::find(spec.flags.begin(), spec.flags.end(), a) != spec.flags.end()) {
+            out.flags.insert(a);
+        } else if (!optionsEnded && (a == "-h" || a == "--help")) {
+            spec.usage(stdout);
+            return kExitOk;
+        } else if (!optionsEnded && a.size() > 1 && a[0] == '-') {
+            std::fprintf(stderr, "%s: unknown option '%s' (a %s starting with '-' goes after --).\n", cmd,
+                         term(a).c_str(), spec.operands.empty() ? "name" : spec.operands.front().c_str());
+            spec.usage(stderr);
+            return kExitUsage;
+        } else if (out.operands.size() < spec.operands.size()) {
+            out.operands.push_back(a);
+        } else {
+            std::string names;
+            for (const auto& n : spec.operands)
+                names += (names.empty() ? "" : " and ") + n;
+            std::fprintf(stderr, "%s: only %s %s accepted ('%s' is extra).\n", cmd,
+                         spec.operands.size() == 1 ? "one" : names.c_str(),
+                         spec.operands.size() == 1 ? (spec.operands[0] + " is").c_str() : "are", term(a).c_str());
+            return kExitUsage;
+        }
+    }
+    if (out.quiet && out.progressLines) {
+        std::fprintf(stderr, "%s: --quiet and --progress contradict each other; give one.\n", cmd);
+        return kExitUsage;
+    }
+    if (out.operands.size() < spec.operands.size()) {
+        std::fprintf(stderr, "%s: %s is missing.\n", cmd, spec.operands[out.operands.size()].c_str());
+        spec.usage(stderr);
+        return kExitUsage;
+    }
+    if (const auto f = out.values.find("--format"); f != out.values.end()) {
+        out.format = f->second;
+        out.formatGiven = true;
+        if (out.format != "text" && out.format != "json") {
+            std::fprintf(stderr, "%s: --format must be text or json, not '%s'.\n", cmd, term(out.format).c_str());
+            return kExitUsage;
+        }
+    }
+    return std::nullopt;
+}
+
 void StandardOutput::put(const std::string& s) {
     if (std::fwrite(s.data(), 1, s.size(), stdout) != s.size() && error_ == 0) error_ = errno ? errno : EIO;
 }

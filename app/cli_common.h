@@ -1,9 +1,12 @@
 #pragma once
 // Pieces the headless commands share (`analyze`, `cluster`): standard output that remembers its first
 // failure, the checks of the cluster outputs, and one output written whole or not at all.
+#include <cstdio>
+#include <map>
 #include <optional>
-#include <utility>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bs {
@@ -17,6 +20,29 @@ constexpr int kExitUsage = 2;
 constexpr int kExitNoData = 3;
 constexpr int kExitWriteFailed = 4;
 constexpr int kExitIncomplete = 5; // `cluster`: merged, but a rank has no summary or a summary was refused
+
+// `bubblescope COMMAND [OPTIONS] [--] OPERAND…`: what a command accepts.
+struct CommandSpec {
+    const char* command;                    // "bubblescope analyze": prefixes every message
+    std::vector<std::string> valueOptions;  // options that take a value ("--json"); --format is built in
+    std::vector<std::string> flags;         // options without one ("--list-ranks"); -q/--quiet, --progress, -h built in
+    std::vector<std::string> operands;      // their names, all required ("PATH"; "BASE", "NEW")
+    void (*usage)(std::FILE*);
+};
+struct CommandLine {
+    std::map<std::string, std::string> values; // value options given (never empty strings)
+    std::set<std::string> flags;
+    std::vector<std::string> operands;
+    std::string format = "text";                // --format text|json
+    bool formatGiven = false, quiet = false, progressLines = false;
+    std::string value(const std::string& option) const {
+        const auto it = values.find(option);
+        return it == values.end() ? std::string() : it->second;
+    }
+    bool has(const std::string& flag) const { return flags.count(flag) != 0; }
+};
+// Reads argv[2…]; an exit status when the command must stop here (help printed: 0; a usage error: 2, said).
+std::optional<int> parseCommandLine(int argc, char** argv, const CommandSpec& spec, CommandLine& out);
 
 // Standard output through stdio, remembering the first failure (a full disk, a closed descriptor) so
 // the exit status can say the output was not written.

@@ -50,62 +50,17 @@ struct Options {
 };
 
 std::optional<int> parseArguments(int argc, char** argv, Options& o) {
-    std::map<std::string, std::optional<std::string>> values{
-        {"--json", {}}, {"--report", {}}, {"--format", {}}, {"--expect", {}}};
-    bool optionsEnded = false;
-    for (int i = 2; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (!optionsEnded && values.count(a)) {
-            if (i + 1 >= argc || argv[i + 1][0] == '\0') {
-                std::fprintf(stderr, "bubblescope cluster: %s needs a value.\n", bs::term(a).c_str());
-                return kExitUsage;
-            }
-            if (values[a]) {
-                std::fprintf(stderr, "bubblescope cluster: %s is given twice.\n", bs::term(a).c_str());
-                return kExitUsage;
-            }
-            values[a] = argv[++i];
-        } else if (!optionsEnded && a == "--") {
-            optionsEnded = true;
-        } else if (!optionsEnded && (a == "-q" || a == "--quiet")) {
-            o.quiet = true;
-        } else if (!optionsEnded && a == "--progress") {
-            o.progressLines = true;
-        } else if (!optionsEnded && (a == "-h" || a == "--help")) {
-            usage(stdout);
-            return kExitOk;
-        } else if (!optionsEnded && a.size() > 1 && a[0] == '-') {
-            std::fprintf(stderr, "bubblescope cluster: unknown option '%s' (a SOURCE starting with '-' goes after --).\n",
-                         bs::term(a).c_str());
-            usage(stderr);
-            return kExitUsage;
-        } else if (o.source.empty()) {
-            o.source = a;
-        } else {
-            std::fprintf(stderr, "bubblescope cluster: only one SOURCE is accepted ('%s' is extra).\n", bs::term(a).c_str());
-            return kExitUsage;
-        }
-    }
-    if (o.quiet && o.progressLines) {
-        std::fputs("bubblescope cluster: --quiet and --progress contradict each other; give one.\n", stderr);
-        return kExitUsage;
-    }
-    if (o.source.empty()) {
-        std::fputs("bubblescope cluster: SOURCE is missing.\n", stderr);
-        usage(stderr);
-        return kExitUsage;
-    }
-    if (values["--format"]) {
-        o.format = *values["--format"];
-        o.formatGiven = true;
-        if (o.format != "text" && o.format != "json") {
-            std::fprintf(stderr, "bubblescope cluster: --format must be text or json, not '%s'.\n", bs::term(o.format).c_str());
-            return kExitUsage;
-        }
-    }
-    o.json = values["--json"].value_or("");
-    o.report = values["--report"].value_or("");
-    o.expect = values["--expect"].value_or("");
+    CommandLine line;
+    const CommandSpec spec{"bubblescope cluster", {"--json", "--report", "--expect"}, {}, {"SOURCE"}, usage};
+    if (auto stop = parseCommandLine(argc, argv, spec, line)) return stop;
+    o.source = line.operands[0];
+    o.format = line.format;
+    o.formatGiven = line.formatGiven;
+    o.quiet = line.quiet;
+    o.progressLines = line.progressLines;
+    o.json = line.value("--json");
+    o.report = line.value("--report");
+    o.expect = line.value("--expect");
     return std::nullopt;
 }
 

@@ -109,71 +109,23 @@ enum Output { kJson, kReport, kArch };
 
 // Reads argv into `o`; returns an exit code when the command must stop here.
 std::optional<int> parseArguments(int argc, char** argv, Options& o) {
-    std::map<std::string, std::optional<std::string>> values{
-        {"--json", {}},   {"--report", {}}, {"--arch", {}}, {"--rules", {}}, {"--format", {}}, {"--source", {}},
-        {"--cluster-json", {}}, {"--cluster-report", {}}, {"--summary", {}}, {"--shard", {}}};
-    bool optionsEnded = false;
-    for (int i = 2; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (!optionsEnded && values.count(a)) {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "bubblescope analyze: %s needs a value.\n", bs::term(a).c_str());
-                return usage(stderr), kExitUsage;
-            }
-            if (values[a]) {
-                std::fprintf(stderr, "bubblescope analyze: %s is given twice.\n", bs::term(a).c_str());
-                return kExitUsage;
-            }
-            values[a] = argv[++i];
-            if (values[a]->empty()) {
-                std::fprintf(stderr, "bubblescope analyze: %s needs a value, not an empty string.\n",
-                             bs::term(a).c_str());
-                return kExitUsage;
-            }
-        } else if (!optionsEnded && a == "--") {
-            optionsEnded = true;
-        } else if (!optionsEnded && (a == "-q" || a == "--quiet")) {
-            o.quiet = true;
-        } else if (!optionsEnded && a == "--progress") {
-            o.progressLines = true;
-        } else if (!optionsEnded && a == "--list-ranks") {
-            o.listRanks = true;
-        } else if (!optionsEnded && (a == "-h" || a == "--help")) {
-            usage(stdout);
-            return kExitOk;
-        } else if (!optionsEnded && a.size() > 1 && a[0] == '-') {
-            std::fprintf(
-                stderr,
-                "bubblescope analyze: unknown option '%s' (a PATH starting with '-' goes after --).\n",
-                bs::term(a).c_str());
-            usage(stderr);
-            return kExitUsage;
-        } else if (o.path.empty()) {
-            o.path = a;
-        } else {
-            std::fprintf(stderr, "bubblescope analyze: only one PATH is accepted ('%s' is extra).\n",
-                         bs::term(a).c_str());
-            return kExitUsage;
-        }
-    }
-    if (o.quiet && o.progressLines) {
-        std::fputs("bubblescope analyze: --quiet and --progress contradict each other; give one.\n", stderr);
-        return kExitUsage;
-    }
-    if (o.path.empty()) {
-        std::fputs("bubblescope analyze: PATH is missing.\n", stderr);
-        usage(stderr);
-        return kExitUsage;
-    }
-    if (values["--format"]) {
-        o.format = *values["--format"];
-        o.formatGiven = true;
-        if (o.format != "text" && o.format != "json") {
-            std::fprintf(stderr, "bubblescope analyze: --format must be text or json, not '%s'.\n",
-                         o.format.c_str());
-            return kExitUsage;
-        }
-    }
+    bs::cli::CommandLine line;
+    const bs::cli::CommandSpec spec{"bubblescope analyze",
+                                    {"--json", "--report", "--arch", "--rules", "--source", "--cluster-json",
+                                     "--cluster-report", "--summary", "--shard"},
+                                    {"--list-ranks"},
+                                    {"PATH"},
+                                    usage};
+    if (auto stop = bs::cli::parseCommandLine(argc, argv, spec, line)) return stop;
+    o.path = line.operands[0];
+    o.format = line.format;
+    o.formatGiven = line.formatGiven;
+    o.quiet = line.quiet;
+    o.progressLines = line.progressLines;
+    o.listRanks = line.has("--list-ranks");
+    std::map<std::string, std::optional<std::string>> values;
+    for (const auto& [k, v] : line.values)
+        values[k] = v;
     if (values["--source"]) {
         const std::string& v = *values["--source"];
         if (v != "db" && v != "text") {
