@@ -3,10 +3,7 @@
 #include "cluster/cluster_model.h"
 #include "cluster_models.h"
 
-#include <QHelpEvent>
-#include <QMouseEvent>
 #include <QPainter>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -62,16 +59,11 @@ struct ClusterBars::Totals {
     bool hasWait = false;
 };
 
-ClusterBars::ClusterBars(QWidget* parent) : QWidget(parent) {
-    setMouseTracking(true);
-    setAttribute(Qt::WA_OpaquePaintEvent);
-}
+ClusterBars::ClusterBars(QWidget* parent) : RankChart(parent) {}
 
 ClusterBars::~ClusterBars() = default;
 
-void ClusterBars::setCluster(std::shared_ptr<const ClusterResult> cluster) {
-    cluster_ = std::move(cluster);
-    selected_ = -1;
+void ClusterBars::clusterChanged() {
     totals_.clear();
     if (cluster_)
         for (const auto& r : cluster_->ranks) {
@@ -88,13 +80,6 @@ void ClusterBars::setCluster(std::shared_ptr<const ClusterResult> cluster) {
             }
             totals_.push_back(t);
         }
-    updateGeometry();
-    update();
-}
-
-void ClusterBars::setSelectedRank(int rank) {
-    selected_ = rank;
-    update();
 }
 
 int ClusterBars::paintLegend(QPainter* p) const {
@@ -191,40 +176,6 @@ QString ClusterBars::toolTipAt(const QPoint& pos) const {
              .arg(ClusterText::metricName(ClusterMetric::CommWait),
                   t.hasWait ? msText(t.wait) + QStringLiteral(" ms") : tr("no communication.json"));
     return s;
-}
-
-QSize ClusterBars::sizeHint() const {
-    return {520, 260};
-}
-
-QSize ClusterBars::minimumSizeHint() const {
-    return {240, 120};
-}
-
-bool ClusterBars::event(QEvent* e) {
-    if (e->type() == QEvent::ToolTip) {
-        auto* he = static_cast<QHelpEvent*>(e);
-        const QString t = toolTipAt(he->pos());
-        if (t.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(he->globalPos(), t, this);
-        return true;
-    }
-    return QWidget::event(e);
-}
-
-void ClusterBars::mousePressEvent(QMouseEvent* e) {
-    const int r = rankAt(e->pos());
-    if (r >= 0 && e->button() == Qt::LeftButton) {
-        setSelectedRank(r);
-        emit rankClicked(r);
-    }
-}
-
-void ClusterBars::mouseDoubleClickEvent(QMouseEvent* e) {
-    const int r = rankAt(e->pos());
-    if (r >= 0 && e->button() == Qt::LeftButton) emit rankActivated(r);
 }
 
 void ClusterBars::paintEvent(QPaintEvent*) {

@@ -2,9 +2,9 @@
 // Per-rank stacked bars summed over the cluster's steps: computing, exposed communication, free
 // (internal bubbles), prelaunch and tail add up to the service time; the communication wait (part of
 // the communication time, so not stacked) is a thin bar beneath. Double-click a rank to open it.
-#include <QWidget>
+#include "rank_chart.h"
 
-#include <memory>
+#include <vector>
 
 namespace bs {
 struct ClusterResult;
@@ -12,28 +12,18 @@ struct ClusterResult;
 
 namespace bs::ui {
 
-class ClusterBars : public QWidget {
+class ClusterBars : public RankChart {
     Q_OBJECT
   public:
     explicit ClusterBars(QWidget* parent = nullptr);
     ~ClusterBars() override;
-    void setCluster(std::shared_ptr<const ClusterResult> cluster);
-    void setSelectedRank(int rank);
-    int rankAt(const QPoint& pos) const;
+    int rankAt(const QPoint& pos) const override;
     QRect barRect(int rank) const; // the stacked bar of a rank
-    QString toolTipAt(const QPoint& pos) const;
-    QSize sizeHint() const override;
-    QSize minimumSizeHint() const override;
-
-  signals:
-    void rankClicked(int rank);
-    void rankActivated(int rank);
+    QString toolTipAt(const QPoint& pos) const override;
 
   protected:
-    bool event(QEvent* e) override;
+    void clusterChanged() override;
     void paintEvent(QPaintEvent* e) override;
-    void mousePressEvent(QMouseEvent* e) override;
-    void mouseDoubleClickEvent(QMouseEvent* e) override;
 
   private:
     struct Totals;
@@ -48,9 +38,7 @@ class ClusterBars : public QWidget {
     void paintAxis(QPainter& p, const Geometry& g) const;
     void paintRows(QPainter& p, const Geometry& g) const;
 
-    std::shared_ptr<const ClusterResult> cluster_;
     std::vector<Totals> totals_;
-    int selected_ = -1;
 };
 
 } // namespace bs::ui

@@ -2,10 +2,7 @@
 
 #include "cluster/cluster_model.h"
 
-#include <QHelpEvent>
-#include <QMouseEvent>
 #include <QPainter>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -42,29 +39,17 @@ QString msText(TimeNs ns) {
 
 } // namespace
 
-ClusterHeatmap::ClusterHeatmap(QWidget* parent) : QWidget(parent) {
-    setMouseTracking(true);
-    setAttribute(Qt::WA_OpaquePaintEvent);
-}
+ClusterHeatmap::ClusterHeatmap(QWidget* parent) : RankChart(parent) {}
 
 ClusterHeatmap::~ClusterHeatmap() = default;
 
-void ClusterHeatmap::setCluster(std::shared_ptr<const ClusterResult> cluster) {
-    cluster_ = std::move(cluster);
-    selected_ = -1;
+void ClusterHeatmap::clusterChanged() {
     updateRange();
-    updateGeometry();
-    update();
 }
 
 void ClusterHeatmap::setMetric(ClusterMetric metric) {
     metric_ = metric;
     updateRange();
-    update();
-}
-
-void ClusterHeatmap::setSelectedRank(int rank) {
-    selected_ = rank;
     update();
 }
 
@@ -182,40 +167,6 @@ QString ClusterHeatmap::toolTipAt(const QPoint& pos) const {
             t += QStringLiteral("<br>") +
                  tr("Named slow in this step (%1).").arg(QString::fromStdString(e.metric));
     return t;
-}
-
-QSize ClusterHeatmap::sizeHint() const {
-    return {520, 260};
-}
-
-QSize ClusterHeatmap::minimumSizeHint() const {
-    return {240, 120};
-}
-
-bool ClusterHeatmap::event(QEvent* e) {
-    if (e->type() == QEvent::ToolTip) {
-        auto* he = static_cast<QHelpEvent*>(e);
-        const QString t = toolTipAt(he->pos());
-        if (t.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(he->globalPos(), t, this);
-        return true;
-    }
-    return QWidget::event(e);
-}
-
-void ClusterHeatmap::mousePressEvent(QMouseEvent* e) {
-    const int r = rankAt(e->pos());
-    if (r >= 0 && e->button() == Qt::LeftButton) {
-        setSelectedRank(r);
-        emit rankClicked(r);
-    }
-}
-
-void ClusterHeatmap::mouseDoubleClickEvent(QMouseEvent* e) {
-    const int r = rankAt(e->pos());
-    if (r >= 0 && e->button() == Qt::LeftButton) emit rankActivated(r);
 }
 
 void ClusterHeatmap::paintEvent(QPaintEvent*) {

@@ -3,10 +3,8 @@
 // sequential colour scale with its legend, the exact value on hover; cells where the core names the
 // rank slow are outlined. Double-click a row to open that rank.
 #include "cluster_models.h"
+#include "rank_chart.h"
 
-#include <QWidget>
-
-#include <memory>
 #include <optional>
 
 namespace bs {
@@ -15,33 +13,23 @@ struct ClusterResult;
 
 namespace bs::ui {
 
-class ClusterHeatmap : public QWidget {
+class ClusterHeatmap : public RankChart {
     Q_OBJECT
   public:
     explicit ClusterHeatmap(QWidget* parent = nullptr);
     ~ClusterHeatmap() override;
-    void setCluster(std::shared_ptr<const ClusterResult> cluster);
     void setMetric(ClusterMetric metric);
     ClusterMetric metric() const { return metric_; }
-    void setSelectedRank(int rank);
 
     // Rows are ClusterResult::ranks, columns ClusterResult::steps.
     std::optional<TimeNs> cellValue(int rank, int stepColumn) const;
     QRect cellRect(int rank, int stepColumn) const;
-    int rankAt(const QPoint& pos) const;
-    QString toolTipAt(const QPoint& pos) const;
-    QSize sizeHint() const override;
-    QSize minimumSizeHint() const override;
-
-  signals:
-    void rankClicked(int rank);
-    void rankActivated(int rank);
+    int rankAt(const QPoint& pos) const override;
+    QString toolTipAt(const QPoint& pos) const override;
 
   protected:
-    bool event(QEvent* e) override;
+    void clusterChanged() override;
     void paintEvent(QPaintEvent* e) override;
-    void mousePressEvent(QMouseEvent* e) override;
-    void mouseDoubleClickEvent(QMouseEvent* e) override;
 
   private:
     struct Geometry {
@@ -58,10 +46,8 @@ class ClusterHeatmap : public QWidget {
     void paintLabels(QPainter& p, const Geometry& g) const;
     void paintLegend(QPainter& p, const Geometry& g) const;
 
-    std::shared_ptr<const ClusterResult> cluster_;
     ClusterMetric metric_ = ClusterMetric::Service;
     TimeNs lo_ = 0, hi_ = 0;
-    int selected_ = -1;
 };
 
 } // namespace bs::ui

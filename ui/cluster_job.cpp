@@ -1,4 +1,5 @@
 #include "cluster_job.h"
+#include "background_job.h"
 
 #include "analysis/analysis_run.h"
 #include "analysis/rulebook.h"
@@ -8,10 +9,6 @@
 #include "model/profile.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
-#include <QMetaObject>
-#include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
 #include <new>
@@ -19,9 +16,8 @@
 namespace bs::ui {
 
 struct ClusterJob::Impl {
-    std::shared_ptr<std::atomic<bool>> cancelFlag;
-    QFutureWatcher<ClusterOutcome>* watcher = nullptr;
-    quint64 generation = 0;
+    explicit Impl(QObject* owner) : runner(owner) {}
+    BackgroundRunner<ClusterOutcome> runner;
 };
 
 namespace {
@@ -46,44 +42,22 @@ RankSummary summarizeOne(const RankFolder& rank, const LoadControl& ctl, bool& c
 
 } // namespace
 
-ClusterJob::ClusterJob(QObject* parent) : QObject(parent), d(std::make_unique<Impl>()) {
+ClusterJob::ClusterJob(QObject* parent) : QObject(parent), d(std::make_unique<Impl>(this)) {
     qRegisterMetaType<bs::ui::ClusterOutcome>("bs::ui::ClusterOutcome");
 }
 
-ClusterJob::~ClusterJob() {
-    cancel();
-    if (d->watcher) d->watcher->waitForFinished();
-}
+ClusterJob::~ClusterJob() = default;
 
 bool ClusterJob::isRunning() const {
-    return d->watcher && d->watcher->isRunning();
+    return d->runner.isRunning();
 }
 
 void ClusterJob::cancel() {
-    if (d->cancelFlag) d->cancelFlag->store(true);
+    d->runner.cancel();
 }
 
 void ClusterJob::start(const QString& path) {
-    cancel();
-    if (d->watcher) {
-        d->watcher->disconnect(this);
-        d->watcher->deleteLater(); // the stale job finishes in the background; its result is dropped
-    }
-    auto flag = std::make_shared<std::atomic<bool>>(false);
-    d->cancelFlag = flag;
-    const quint64 gen = ++d->generation;
-    QPointer<ClusterJob> self(this);
-    // Delivers a signal on the GUI thread unless a newer job replaced this one.
-    auto post = [self, gen](auto emitter) {
-        if (!self) return; // the view is gone: nobody to tell
-        QMetaObject::invokeMethod(
-            self,
-            [self, gen, emitter] {
-                if (self && self->d->generation == gen) emitter(self.data());
-            },
-            Qt::QueuedConnection);
-    };
-    auto work = [flag, path, post]() -> ClusterOutcome {
+    auto work = [this, path](const std::atomic<bool>& flag, const BackgroundRunner<ClusterOutcome>::Poster& post) -> ClusterOutcome {
         ClusterOutcome out;
         out.path = path;
         const DiscoveryResult found = discoverProfiles(path.toStdString());
@@ -93,7 +67,7 @@ void ClusterJob::start(const QString& path) {
         for (const auto& r : ranks)
             out.rankLabels << QString::fromStdString(r.label);
         const QStringList labels = out.rankLabels;
-        post([labels](ClusterJob* j) { emit j->ranksFound(labels); });
+        post([this, labels] { emit ranksFound(labels); });
         if (ranks.size() < 2) {
             out.error = QString::fromStdString(found.error);
             return out;
@@ -105,18 +79,18 @@ void ClusterJob::start(const QString& path) {
         for (std::uint64_t i = 0; i < n; ++i) {
             const QString label = labels.value(static_cast<int>(i));
             LoadControl ctl;
-            ctl.cancel = flag.get();
+            ctl.cancel = &flag;
             ctl.progress = [&, i, label](const std::string& stage, std::uint64_t done, std::uint64_t total) {
                 if (throttle.elapsed() < 100 && done < total) return;
                 throttle.restart();
                 const int permille = static_cast<int>((i * 1000 + (total ? done * 1000 / total : 0)) / n);
                 const QString s = QStringLiteral("%1 (%2)").arg(label, QString::fromStdString(stage));
-                post([s, permille](ClusterJob* j) { emit j->progress(s, permille); });
+                post([this, s, permille] { emit progress(s, permille); });
             };
             ctl.report("rank", 0, 1);
             bool cancelled = false;
             RankSummary summary = summarizeOne(ranks[i], ctl, cancelled);
-            if (cancelled || flag->load()) {
+            if (cancelled || flag.load()) {
                 out.cancelled = true;
                 return out;
             }
@@ -126,12 +100,7 @@ void ClusterJob::start(const QString& path) {
         out.result = std::make_shared<const ClusterResult>(builder.finish(path.toStdString()));
         return out;
     };
-    d->watcher = new QFutureWatcher<ClusterOutcome>(this);
-    connect(d->watcher, &QFutureWatcher<ClusterOutcome>::finished, this, [this, gen] {
-        if (gen != d->generation) return;
-        emit finished(d->watcher->result());
-    });
-    d->watcher->setFuture(QtConcurrent::run(work));
+    d->runner.start(work, [this](const ClusterOutcome& outcome) { emit finished(outcome); });
 }
 
 } // namespace bs::ui

@@ -1,4 +1,5 @@
 #include "load_job.h"
+#include "background_job.h"
 
 #include "analysis/analysis_run.h"
 #include "cluster/cluster_analysis.h"
@@ -7,48 +8,32 @@
 #include "report/text_report.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
-#include <QMetaObject>
-#include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace bs::ui {
 
 struct LoadJob::Impl {
-    std::shared_ptr<std::atomic<bool>> cancelFlag;
-    QFutureWatcher<LoadOutcome>* watcher = nullptr;
-    quint64 generation = 0;
+    explicit Impl(QObject* owner) : runner(owner) {}
+    BackgroundRunner<LoadOutcome> runner;
 };
 
-LoadJob::LoadJob(QObject* parent) : QObject(parent), d(std::make_unique<Impl>()) {
+LoadJob::LoadJob(QObject* parent) : QObject(parent), d(std::make_unique<Impl>(this)) {
     qRegisterMetaType<bs::ui::LoadOutcome>("bs::ui::LoadOutcome");
 }
 
-LoadJob::~LoadJob() {
-    cancel();
-    if (d->watcher) d->watcher->waitForFinished();
-}
+LoadJob::~LoadJob() = default;
 
 bool LoadJob::isRunning() const {
-    return d->watcher && d->watcher->isRunning();
+    return d->runner.isRunning();
 }
 
 void LoadJob::cancel() {
-    if (d->cancelFlag) d->cancelFlag->store(true);
+    d->runner.cancel();
 }
 
 void LoadJob::start(const QString& path, int rankIndex) {
-    cancel();
-    if (d->watcher) {
-        d->watcher->disconnect(this);
-        d->watcher->deleteLater(); // the stale job finishes in the background; its result is dropped
-    }
-    auto flag = std::make_shared<std::atomic<bool>>(false);
-    d->cancelFlag = flag;
-    const quint64 gen = ++d->generation;
-    QPointer<LoadJob> self(this);
     const std::string p = path.toStdString();
-    auto work = [flag, p, rankIndex, self, gen]() -> LoadOutcome {
+    auto work = [this, p, rankIndex](const std::atomic<bool>& cancelled,
+                                     const BackgroundRunner<LoadOutcome>::Poster& post) -> LoadOutcome {
         LoadOutcome out;
         DiscoveryResult found = discoverProfiles(p);
         if (found.ranks.empty()) {
@@ -65,21 +50,15 @@ void LoadJob::start(const QString& path, int rankIndex) {
             out.rankLabels << QString::fromStdString(r.label);
         const int idx = rankIndex >= 0 && rankIndex < static_cast<int>(found.ranks.size()) ? rankIndex : 0;
         LoadControl ctl;
-        ctl.cancel = flag.get();
+        ctl.cancel = &cancelled;
         QElapsedTimer throttle;
         throttle.start();
-        ctl.progress = [self, gen, &throttle](const std::string& stage, std::uint64_t done,
-                                              std::uint64_t total) {
+        ctl.progress = [this, &post, &throttle](const std::string& stage, std::uint64_t done, std::uint64_t total) {
             if (throttle.elapsed() < 50 && done < total) return;
             throttle.restart();
             const int permille = total ? static_cast<int>(done * 1000 / total) : 0;
             const QString s = QString::fromStdString(stage);
-            QMetaObject::invokeMethod(
-                self,
-                [self, gen, s, permille] {
-                    if (self && self->d->generation == gen) emit self->progress(s, permille);
-                },
-                Qt::QueuedConnection);
+            post([this, s, permille] { emit progress(s, permille); });
         };
         LoadResult loaded = loadRank(found.ranks[static_cast<std::size_t>(idx)], ctl);
         if (loaded.cancelled) {
@@ -105,12 +84,7 @@ void LoadJob::start(const QString& path, int rankIndex) {
         out.rank = rank;
         return out;
     };
-    d->watcher = new QFutureWatcher<LoadOutcome>(this);
-    connect(d->watcher, &QFutureWatcher<LoadOutcome>::finished, this, [this, gen] {
-        if (gen != d->generation) return;
-        emit finished(d->watcher->result());
-    });
-    d->watcher->setFuture(QtConcurrent::run(work));
+    d->runner.start(work, [this](const LoadOutcome& outcome) { emit finished(outcome); });
 }
 
 } // namespace bs::ui
