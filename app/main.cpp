@@ -1,5 +1,6 @@
 // Entry point: `bubblescope [PATH]` opens the window; `bubblescope analyze …` runs headless.
 #include "cluster_command.h"
+#include "compare_command.h"
 #include "headless.h"
 #include "main_window.h"
 #include "sample_profile.h"
@@ -26,10 +27,11 @@ void printHelp() {
         "  bubblescope analyze PATH …    headless analysis (see 'bubblescope analyze --help')\n"
         "  bubblescope cluster SOURCE …  merge rank summaries, or compare the ranks of a parent\n"
         "                                (see 'bubblescope cluster --help')\n"
+        "  bubblescope compare BASE NEW  two profiles before / after a change (see 'bubblescope compare --help')\n"
         "Options:\n"
         "  -h, --help       this help\n"
         "  -v, --version    the version\n"
-        "Commands: analyze, cluster. Any other word that is not an existing file or folder is an error (exit 2).\n"
+        "Commands: analyze, cluster, compare. Any other word that is not an existing file or folder is an error (exit 2).\n"
         "The manual: man bubblescope.\n",
         stdout);
 }
@@ -49,6 +51,10 @@ int main(int argc, char** argv) {
         QCoreApplication app(argc, argv);
         return runAnalyzeCommand(argc, argv);
     }
+    if (argc >= 2 && std::strcmp(argv[1], "compare") == 0) {
+        QCoreApplication app(argc, argv);
+        return runCompareCommand(argc, argv);
+    }
     if (argc >= 2 && std::strcmp(argv[1], "cluster") == 0) {
         QCoreApplication app(argc, argv);
         return runClusterCommand(argc, argv);
@@ -65,7 +71,7 @@ int main(int argc, char** argv) {
         std::fprintf(
             stderr,
             "bubblescope: unknown command '%s' (and no file or folder of that name exists); commands: "
-            "analyze, cluster (and `bubblescope PATH` opens the window). See 'bubblescope --help'.\n",
+            "analyze, cluster, compare (and `bubblescope PATH` opens the window). See 'bubblescope --help'.\n",
             argv[1]);
         return 2;
     }

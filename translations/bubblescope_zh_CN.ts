@@ -4,246 +4,246 @@
 <context>
     <name>ClusterText</name>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="58"/>
+        <location filename="../ui/cluster_models.cpp" line="59"/>
         <source>Service</source>
         <translation>服务时长</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="59"/>
+        <location filename="../ui/cluster_models.cpp" line="61"/>
         <source>Computing</source>
         <translation>计算</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="60"/>
+        <location filename="../ui/cluster_models.cpp" line="63"/>
         <source>Underfeed</source>
         <translation>供给不足时长</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="61"/>
+        <location filename="../ui/cluster_models.cpp" line="65"/>
         <source>Free (internal bubbles)</source>
         <translation>Free（内部空泡）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="62"/>
+        <location filename="../ui/cluster_models.cpp" line="67"/>
         <source>Prelaunch</source>
         <translation>下发前空闲</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="63"/>
+        <location filename="../ui/cluster_models.cpp" line="69"/>
         <source>Tail</source>
         <translation>尾部空闲</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="64"/>
+        <location filename="../ui/cluster_models.cpp" line="71"/>
         <source>Exposed communication</source>
         <translation>未掩盖通信</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="65"/>
+        <location filename="../ui/cluster_models.cpp" line="73"/>
         <source>Communication wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="72"/>
+        <location filename="../ui/cluster_models.cpp" line="81"/>
         <source>The step&apos;s service window: first host launch to the step&apos;s last device work.</source>
         <translation>Step 的服务窗口：从第一次 host 下发到该 step 最后一个 device 任务结束。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="73"/>
+        <location filename="../ui/cluster_models.cpp" line="83"/>
         <source>Device busy time not covered by exposed communication.</source>
         <translation>未被暴露通信覆盖的 device 忙碌时间。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="74"/>
+        <location filename="../ui/cluster_models.cpp" line="85"/>
         <source>Service minus the device busy union: prelaunch + internal bubbles + tail.</source>
         <translation>服务时长减去 device 忙碌并集：下发前空闲 + 内部空泡 + 尾部空闲。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="75"/>
+        <location filename="../ui/cluster_models.cpp" line="87"/>
         <source>Device-idle gaps inside the step (the profiler&apos;s Free).</source>
         <translation>Step 内部的 device 空闲间隙（profiler 的 Free）。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="76"/>
+        <location filename="../ui/cluster_models.cpp" line="89"/>
         <source>From the step&apos;s start to its first device work (the profiler&apos;s Preparing).</source>
         <translation>从 step 开始到第一个 device 任务（profiler 的 Preparing）。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="77"/>
+        <location filename="../ui/cluster_models.cpp" line="91"/>
         <source>From the step&apos;s last device work to the end of its service window.</source>
         <translation>从 step 最后一个 device 任务到其服务窗口结束。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="78"/>
+        <location filename="../ui/cluster_models.cpp" line="93"/>
         <source>Communication that no computation overlaps.</source>
         <translation>没有任何计算与之重叠的通信。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="79"/>
+        <location filename="../ui/cluster_models.cpp" line="95"/>
         <source>Wait Time of the step&apos;s collectives in communication.json.</source>
         <translation>communication.json 中该 step 集合通信的 Wait Time。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="87"/>
+        <location filename="../ui/cluster_models.cpp" line="103"/>
         <source>rank %1 (%2)</source>
         <translation>rank %1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="87"/>
+        <location filename="../ui/cluster_models.cpp" line="103"/>
         <source>rank %1</source>
         <translation>rank %1</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="93"/>
+        <location filename="../ui/cluster_models.cpp" line="109"/>
         <source>rank %1 — %2</source>
         <translation>rank %1 — %2</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="97"/>
+        <location filename="../ui/cluster_models.cpp" line="113"/>
         <source>whole capture</source>
         <translation>整个采集</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="97"/>
+        <location filename="../ui/cluster_models.cpp" line="113"/>
         <source>step %1</source>
         <translation>step %1</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="149"/>
+        <location filename="../ui/cluster_models.cpp" line="173"/>
         <source>Rank</source>
         <translation>Rank</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="149"/>
-        <location filename="../ui/cluster_models.cpp" line="175"/>
-        <location filename="../ui/cluster_models.cpp" line="220"/>
+        <location filename="../ui/cluster_models.cpp" line="173"/>
+        <location filename="../ui/cluster_models.cpp" line="200"/>
+        <location filename="../ui/cluster_models.cpp" line="247"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="149"/>
-        <location filename="../ui/cluster_models.cpp" line="220"/>
+        <location filename="../ui/cluster_models.cpp" line="174"/>
+        <location filename="../ui/cluster_models.cpp" line="247"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="150"/>
+        <location filename="../ui/cluster_models.cpp" line="174"/>
         <source>Value (ms)</source>
         <translation>数值 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="150"/>
+        <location filename="../ui/cluster_models.cpp" line="175"/>
         <source>Median (ms)</source>
         <translation>中位数 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="151"/>
+        <location filename="../ui/cluster_models.cpp" line="175"/>
         <source>Excess (ms)</source>
         <translation>超出 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="151"/>
+        <location filename="../ui/cluster_models.cpp" line="176"/>
         <source>Spread</source>
         <translation>离散度</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="152"/>
+        <location filename="../ui/cluster_models.cpp" line="176"/>
         <source>Last at</source>
         <translation>最后到达</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="162"/>
+        <location filename="../ui/cluster_models.cpp" line="187"/>
         <source>%1 of %2 collectives</source>
         <translation>%2 个集合通信中的 %1 个</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="175"/>
+        <location filename="../ui/cluster_models.cpp" line="200"/>
         <source>Collective / rank</source>
         <translation>集合通信 / rank</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="176"/>
+        <location filename="../ui/cluster_models.cpp" line="201"/>
         <source>Last arriver</source>
         <translation>最后到达者</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="176"/>
+        <location filename="../ui/cluster_models.cpp" line="201"/>
         <source>Wait (ms)</source>
         <translation>等待 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="177"/>
+        <location filename="../ui/cluster_models.cpp" line="202"/>
         <source>Transit (ms)</source>
         <translation>传输 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="177"/>
+        <location filename="../ui/cluster_models.cpp" line="203"/>
         <source>Start (ms after first)</source>
         <translation>开始（晚于最早者 ms）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="178"/>
+        <location filename="../ui/cluster_models.cpp" line="204"/>
         <source>Elapse (ms)</source>
         <translation>耗时 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="178"/>
+        <location filename="../ui/cluster_models.cpp" line="204"/>
         <source>Wait ratio</source>
         <translation>等待占比</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="182"/>
+        <location filename="../ui/cluster_models.cpp" line="208"/>
         <source>none (tied)</source>
         <translation>无（并列）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="194"/>
+        <location filename="../ui/cluster_models.cpp" line="221"/>
         <source>The largest wait of any rank at this collective.</source>
         <translation>各 rank 在该集合通信上的最大等待时间。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="195"/>
+        <location filename="../ui/cluster_models.cpp" line="222"/>
         <source>The largest transit time of any rank at this collective.</source>
         <translation>各 rank 在该集合通信上的最大传输时间。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="196"/>
+        <location filename="../ui/cluster_models.cpp" line="223"/>
         <source>Skew: the last rank&apos;s start after the first one&apos;s.</source>
         <translation>偏差：最后一个 rank 的开始时间晚于第一个 rank 的时长。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="201"/>
+        <location filename="../ui/cluster_models.cpp" line="228"/>
         <source>arrives last</source>
         <translation>最后到达</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="220"/>
+        <location filename="../ui/cluster_models.cpp" line="248"/>
         <source> (ms)</source>
         <translation> (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="221"/>
+        <location filename="../ui/cluster_models.cpp" line="249"/>
         <source>Median of %1 ranks (ms)</source>
         <translation>%1 个 rank 的中位数 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="221"/>
+        <location filename="../ui/cluster_models.cpp" line="249"/>
         <source>Difference (ms)</source>
         <translation>差值 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="222"/>
+        <location filename="../ui/cluster_models.cpp" line="250"/>
         <source>Median rank: %1 (ms)</source>
         <translation>中位 rank：%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="223"/>
+        <location filename="../ui/cluster_models.cpp" line="252"/>
         <source>Median rank (ms)</source>
         <translation>中位 rank (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="234"/>
-        <location filename="../ui/cluster_models.cpp" line="242"/>
+        <location filename="../ui/cluster_models.cpp" line="263"/>
+        <location filename="../ui/cluster_models.cpp" line="272"/>
         <source>—</source>
         <translation>—</translation>
     </message>
@@ -305,52 +305,128 @@
 <context>
     <name>Timeline</name>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="103"/>
+        <location filename="../ui/timeline_data.cpp" line="119"/>
+        <source>AI Core</source>
+        <translation>AI Core</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="121"/>
+        <source>AI Vector</source>
+        <translation>AI Vector</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="123"/>
+        <source>Mix (AIC)</source>
+        <translation>Mix (AIC)</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="125"/>
+        <source>AI CPU</source>
+        <translation>AI CPU</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="127"/>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="129"/>
+        <source>Other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="131"/>
+        <source>Host op</source>
+        <translation>Host 算子</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="133"/>
+        <source>Host sync / copy</source>
+        <translation>Host 同步 / 拷贝</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="135"/>
+        <source>Host communication</source>
+        <translation>Host 通信</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="144"/>
+        <source>Bubble: prelaunch</source>
+        <translation>气泡：prelaunch</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="146"/>
+        <source>Bubble: tail</source>
+        <translation>气泡：tail</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="148"/>
+        <source>Bubble: global</source>
+        <translation>气泡：global</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="152"/>
+        <source>Bubble: step-internal</source>
+        <translation>气泡：step 内</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="203"/>
         <source>Steps</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="111"/>
+        <location filename="../ui/timeline_data.cpp" line="211"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="128"/>
+        <location filename="../ui/timeline_data.cpp" line="228"/>
         <source>Device busy</source>
         <translation>设备忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="129"/>
+        <location filename="../ui/timeline_data.cpp" line="229"/>
         <source>union of all streams</source>
         <translation>所有流的并集</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="153"/>
+        <location filename="../ui/timeline_data.cpp" line="253"/>
         <source>Stream %1</source>
         <translation>流 %1</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="154"/>
+        <location filename="../ui/timeline_data.cpp" line="254"/>
         <source>Stream ?</source>
         <translation>流 ?</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="175"/>
+        <location filename="../ui/timeline_data.cpp" line="277"/>
         <source>Thread %1</source>
         <translation>线程 %1</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="47"/>
+        <location filename="../ui/timeline_layout.cpp" line="104"/>
+        <source>Device</source>
+        <translation>Device</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_layout.cpp" line="105"/>
+        <location filename="../ui/timeline_render.cpp" line="59"/>
         <source>Host</source>
         <translation>Host</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="48"/>
+        <location filename="../ui/timeline_layout.cpp" line="106"/>
+        <source>Bubbles</source>
+        <translation>空泡</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_render.cpp" line="60"/>
         <source>HCCL</source>
         <translation>HCCL</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="49"/>
+        <location filename="../ui/timeline_render.cpp" line="61"/>
         <source>Overlap Analysis</source>
         <translation>Overlap Analysis（重叠分析）</translation>
     </message>
@@ -401,32 +477,32 @@
 <context>
     <name>bs::ui::ClusterBars</name>
     <message>
-        <location filename="../ui/cluster_bars.cpp" line="119"/>
+        <location filename="../ui/cluster_bars.cpp" line="105"/>
         <source>Communication wait (inside communication, not stacked)</source>
         <translation>通信等待（包含在通信时间内，不参与堆叠）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_bars.cpp" line="179"/>
+        <location filename="../ui/cluster_bars.cpp" line="168"/>
         <source>Not analysed: %1</source>
         <translation>未分析：%1</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_bars.cpp" line="180"/>
+        <location filename="../ui/cluster_bars.cpp" line="169"/>
         <source>Summed over the steps compared (%1):</source>
         <translation>参与比较的 step 之和（%1 个）：</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_bars.cpp" line="245"/>
+        <location filename="../ui/cluster_bars.cpp" line="203"/>
         <source>ms, summed over the steps compared (%1)</source>
         <translation>ms，参与比较的 step 之和（%1 个）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_bars.cpp" line="185"/>
+        <location filename="../ui/cluster_bars.cpp" line="177"/>
         <source>no communication.json</source>
         <translation>无 communication.json</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_bars.cpp" line="267"/>
+        <location filename="../ui/cluster_bars.cpp" line="227"/>
         <source>not analysed</source>
         <translation>未分析</translation>
     </message>
@@ -434,32 +510,32 @@
 <context>
     <name>bs::ui::ClusterHeatmap</name>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="168"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="156"/>
         <source>%1: not measured for this rank</source>
         <translation>%1：该 rank 无此数据</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="169"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="157"/>
         <source>Not analysed: %1</source>
         <translation>未分析：%1</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="172"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="160"/>
         <source>%1: &lt;b&gt;%2 ms&lt;/b&gt;</source>
         <translation>%1：&lt;b&gt;%2 ms&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="174"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="163"/>
         <source>Cluster median: %1 ms (%2%3 ms)</source>
         <translation>集群中位数：%1 ms（%2%3 ms）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="179"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="168"/>
         <source>Named slow in this step (%1).</source>
         <translation>在该 step 被判定为慢 rank（%1）。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="292"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="247"/>
         <source>Outlined: the rank is named slow in that step.</source>
         <translation>带边框：该 rank 在此 step 被判定为慢 rank。</translation>
     </message>
@@ -492,769 +568,927 @@
         <translation>将所选 rank 的 step 指标与集群中位数并列显示。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="104"/>
+        <location filename="../ui/cluster_view.cpp" line="103"/>
         <source>Analysing %1 ranks, one at a time…</source>
         <translation>正在逐个分析 %1 个 rank…</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="108"/>
+        <location filename="../ui/cluster_view.cpp" line="107"/>
         <source>Analysing %1…</source>
         <translation>正在分析 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="121"/>
+        <location filename="../ui/cluster_view.cpp" line="120"/>
         <source>Rank × step</source>
         <translation>Rank × Step</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="128"/>
+        <location filename="../ui/cluster_view.cpp" line="127"/>
         <source>Metric:</source>
         <translation>指标：</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="145"/>
+        <location filename="../ui/cluster_view.cpp" line="144"/>
         <source>Per rank: where the step time goes</source>
         <translation>各 rank：step 时间的去向</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="152"/>
+        <location filename="../ui/cluster_view.cpp" line="151"/>
         <source>Slow ranks</source>
         <translation>慢 rank</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="172"/>
+        <location filename="../ui/cluster_view.cpp" line="173"/>
         <source>Collectives matched across ranks (largest wait first)</source>
         <translation>跨 rank 匹配的集合通信（按最大等待排序）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="204"/>
+        <location filename="../ui/cluster_view.cpp" line="207"/>
         <source>Looking for ranks in %1…</source>
         <translation>正在 %1 中查找 rank…</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="219"/>
+        <location filename="../ui/cluster_view.cpp" line="222"/>
         <source>Cluster analysis cancelled.</source>
         <translation>集群分析已取消。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="224"/>
+        <location filename="../ui/cluster_view.cpp" line="227"/>
         <source>One rank: no cluster to compare.</source>
         <translation>只有一个 rank：没有可比较的集群。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="260"/>
+        <location filename="../ui/cluster_view.cpp" line="264"/>
         <source>Ranks analysed: %1 of %2. Steps compared: %3. Collectives matched across ranks: %4.</source>
         <translation>已分析 rank：%1 / %2。参与比较的 step：%3。跨 rank 匹配的集合通信：%4。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="266"/>
+        <location filename="../ui/cluster_view.cpp" line="270"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="271"/>
+        <location filename="../ui/cluster_view.cpp" line="275"/>
         <source>Findings</source>
         <translation>发现</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="278"/>
+        <location filename="../ui/cluster_view.cpp" line="283"/>
         <source>%1: %2 figures compared with ours, %3 differ.</source>
         <translation>%1：与我们的结果比较了 %2 个数值，%3 个不一致。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="299"/>
+        <location filename="../ui/cluster_view.cpp" line="304"/>
         <source>Evidence</source>
         <translation>证据</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="311"/>
+        <location filename="../ui/cluster_view.cpp" line="316"/>
         <source>Open %1&apos;s timeline</source>
         <translation>打开 %1 的时间线</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="313"/>
+        <location filename="../ui/cluster_view.cpp" line="318"/>
         <source>Compare %1 with the median rank</source>
         <translation>将 %1 与中位 rank 比较</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="323"/>
+        <location filename="../ui/cluster_view.cpp" line="328"/>
         <source>%1 beside the cluster median</source>
         <translation>%1 与集群中位数对比</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="325"/>
+        <location filename="../ui/cluster_view.cpp" line="330"/>
         <source>%1: each step&apos;s figures beside the median over the analysed ranks, and the median rank&apos;s own (the rank whose total service is the median).</source>
         <translation>%1：每个 step 的数值与所有已分析 rank 的中位数并列，并附中位 rank（总服务时长处于中位的 rank）自身的数值。</translation>
     </message>
 </context>
 <context>
-    <name>bs::ui::MainWindow</name>
+    <name>bs::ui::CompareView</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="75"/>
-        <source>BubbleScope</source>
-        <translation>BubbleScope</translation>
+        <location filename="../ui/compare_view.cpp" line="125"/>
+        <source>File ▸ Compare with… compares the open rank (base) with another profile (new).</source>
+        <translation>文件 ▸ 与…比较：将当前打开的 rank（基线）与另一份 profile（新）比较。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="83"/>
-        <source>&lt;b&gt;Sample profile&lt;/b&gt; — a generated 8-layer MoE capture with every planted anomaly. Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here.</source>
-        <translation>&lt;b&gt;示例 profile&lt;/b&gt; —— 生成的 8 层 MoE 采集数据，包含全部预置异常。请通过 文件 ▸ 打开文件夹…（Ctrl+O）打开自己的 profiling 目录，或将目录拖放到此处。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="93"/>
-        <source>Rank:</source>
-        <translation>Rank：</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="95"/>
-        <source>Rank to analyse</source>
-        <translation>要分析的 rank</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="109"/>
-        <source>Summary</source>
-        <translation>概览</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="130"/>
-        <location filename="../ui/main_window.cpp" line="407"/>
-        <source>Bubbles</source>
-        <translation>空泡</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="136"/>
-        <source>Layers</source>
-        <translation>层</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="142"/>
-        <source>Filter ops by name…</source>
-        <translation>按名称筛选算子…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="157"/>
-        <source>Ops</source>
-        <translation>算子</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="162"/>
-        <source>Charts</source>
-        <translation>图表</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="164"/>
-        <location filename="../ui/main_window.cpp" line="471"/>
-        <source>Health</source>
-        <translation>采集健康</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="168"/>
-        <source>Text report</source>
-        <translation>文本报告</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="183"/>
-        <source>Ready</source>
-        <translation>就绪</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="188"/>
+        <location filename="../ui/compare_view.cpp" line="131"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="208"/>
-        <location filename="../ui/main_window.cpp" line="327"/>
-        <source>Loading %1…</source>
-        <translation>正在加载 %1…</translation>
+        <location filename="../ui/compare_view.cpp" line="149"/>
+        <source>Dominant step group</source>
+        <translation>主导 step 组</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="236"/>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
+        <location filename="../ui/compare_view.cpp" line="149"/>
+        <source>Base avg</source>
+        <translation>基线均值</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="237"/>
-        <source>&amp;Open Folder…</source>
-        <translation>打开文件夹(&amp;O)…</translation>
+        <location filename="../ui/compare_view.cpp" line="149"/>
+        <source>New avg</source>
+        <translation>新均值</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="238"/>
-        <source>Open &amp;Recent</source>
-        <translation>最近打开(&amp;R)</translation>
+        <location filename="../ui/compare_view.cpp" line="149"/>
+        <source>Δ avg</source>
+        <translation>Δ 均值</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="240"/>
-        <source>&amp;Export</source>
-        <translation>导出(&amp;E)</translation>
+        <location filename="../ui/compare_view.cpp" line="150"/>
+        <location filename="../ui/compare_view.cpp" line="167"/>
+        <location filename="../ui/compare_view.cpp" line="188"/>
+        <source>Δ %</source>
+        <translation>Δ %</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="241"/>
-        <source>Anomaly &amp;JSON…</source>
-        <translation>异常 &amp;JSON…</translation>
+        <location filename="../ui/compare_view.cpp" line="150"/>
+        <source>Base P50</source>
+        <translation>基线 P50</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="242"/>
-        <source>Anomaly &amp;report (Markdown)…</source>
-        <translation>异常报告(&amp;R)（Markdown）…</translation>
+        <location filename="../ui/compare_view.cpp" line="150"/>
+        <source>New P50</source>
+        <translation>新 P50</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="244"/>
-        <source>&amp;Architecture report (Markdown)…</source>
-        <translation>模型架构报告(&amp;A)（Markdown）…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="247"/>
-        <source>Export &amp;all to folder…</source>
-        <translation>全部导出到文件夹(&amp;A)…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="250"/>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="252"/>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="253"/>
-        <source>&amp;Fit timeline</source>
-        <translation>时间线适应窗口(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="254"/>
-        <source>Show &amp;host lanes</source>
-        <translation>显示 Host 泳道(&amp;H)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="259"/>
-        <source>Show &amp;Overlap Analysis lanes</source>
-        <translation>显示 Overlap Analysis 泳道(&amp;O)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="263"/>
-        <source>&amp;Language</source>
-        <translation>语言(&amp;L)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="264"/>
-        <source>System default</source>
-        <translation>跟随系统</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="273"/>
-        <source>Language</source>
-        <translation>语言</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="274"/>
-        <source>The language changes the next time BubbleScope starts.</source>
-        <translation>语言将在下次启动 BubbleScope 时生效。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="277"/>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="278"/>
-        <source>&amp;Keyboard shortcuts</source>
-        <translation>快捷键(&amp;K)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="280"/>
-        <source>Keyboard shortcuts</source>
-        <translation>快捷键</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="281"/>
-        <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
-        <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个空泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="285"/>
-        <source>&amp;About BubbleScope</source>
-        <translation>关于 BubbleScope(&amp;A)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="286"/>
-        <source>About BubbleScope</source>
-        <translation>关于 BubbleScope</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="287"/>
-        <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
-        <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲空泡分析工具。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="306"/>
-        <source>Open Profiling Folder</source>
-        <translation>打开 profiling 文件夹</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="339"/>
-        <source>Loading cancelled.</source>
-        <translation>已取消加载。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="347"/>
-        <source>Nothing loaded.</source>
-        <translation>未加载任何数据。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="365"/>
-        <source>Sample profile — BubbleScope</source>
-        <translation>示例 profile — BubbleScope</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="366"/>
-        <source>%1 — BubbleScope</source>
-        <translation>%1 — BubbleScope</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="367"/>
-        <source>Loaded %1</source>
-        <translation>已加载 %1</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="387"/>
-        <source>Are there significant bubbles?</source>
-        <translation>是否存在显著空泡？</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="387"/>
-        <source>Which step group holds them?</source>
-        <translation>空泡位于哪个 step 组？</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="388"/>
-        <source>Prelaunch, tail, internal or inter-step?</source>
-        <translation>是下发前、尾部、内部还是 step 之间的空闲？</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="389"/>
-        <source>Is there a host-side risk?</source>
-        <translation>是否存在 Host 侧风险？</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="389"/>
-        <source>Is the evidence enough?</source>
-        <translation>证据是否充分？</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="390"/>
-        <source>Bubble-first summary</source>
-        <translation>空泡优先摘要</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="397"/>
-        <source>Data errors: %1. They lower the confidence (now %2); see the data-quality findings in the report.</source>
-        <translation>数据错误：%1。这些错误降低了置信度（当前为 %2）；详见报告中的数据质量发现。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="405"/>
-        <source>Steps (ms)</source>
-        <translation>Step 指标 (ms)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="406"/>
-        <location filename="../ui/main_window.cpp" line="432"/>
-        <source>Step</source>
+        <location filename="../ui/compare_view.cpp" line="155"/>
+        <source>Steps</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="406"/>
-        <source>Group</source>
-        <translation>组</translation>
+        <location filename="../ui/compare_view.cpp" line="161"/>
+        <source>Filter ops by name, task type or status (changed, new, removed, unchanged)</source>
+        <translation>按名称、任务类型或状态过滤算子（changed、new、removed、unchanged）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="406"/>
-        <source>Service</source>
-        <translation>服务时长</translation>
+        <location filename="../ui/compare_view.cpp" line="165"/>
+        <source>Op</source>
+        <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="406"/>
-        <source>Busy</source>
-        <translation>忙碌</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="406"/>
-        <source>Underfeed</source>
-        <translation>供给不足率</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="407"/>
-        <source>Prelaunch</source>
-        <translation>下发前空闲</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="407"/>
-        <source>Internal</source>
-        <translation>内部空泡</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="407"/>
-        <source>Largest</source>
-        <translation>最大空泡</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="407"/>
-        <source>Tail</source>
-        <translation>尾部空闲</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="432"/>
-        <source>Figure</source>
-        <translation>指标</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="430"/>
-        <source>Profiler cross-check (%1, µs)</source>
-        <translation>与 profiler 结果交叉核对（%1，µs）</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="175"/>
-        <source>Cluster</source>
-        <translation>集群</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="176"/>
-        <source>Rank timeline</source>
-        <translation>Rank 时间线</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="432"/>
-        <source>Ours</source>
-        <translation>本工具</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="432"/>
-        <source>Profiler</source>
-        <translation>Profiler</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="443"/>
-        <source>mismatch</source>
-        <translation>不一致</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="452"/>
-        <source>No finding: the collection looks complete.</source>
-        <translation>无发现：采集数据看起来完整。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="463"/>
-        <source>Effect:</source>
-        <translation>影响：</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="464"/>
-        <source>Fix:</source>
-        <translation>修复：</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="471"/>
-        <source>Health (%1)</source>
-        <translation>采集健康（%1）</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="472"/>
-        <source>Bubbles (%1)</source>
-        <translation>空泡（%1）</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="481"/>
-        <source>Per-step device time (ms)</source>
-        <translation>每个 step 的设备时间 (ms)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="483"/>
-        <source>busy</source>
-        <translation>忙碌</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="483"/>
-        <source>prelaunch</source>
-        <translation>下发前空闲</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="483"/>
-        <source>internal bubbles</source>
-        <translation>内部空泡</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="483"/>
-        <source>tail</source>
-        <translation>尾部空闲</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="509"/>
-        <source>ms</source>
-        <translation>ms</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="517"/>
-        <source>Top ops by total kernel time (ms)</source>
-        <translation>总 kernel 时间最高的算子 (ms)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="519"/>
-        <source>total</source>
-        <translation>总计</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="556"/>
-        <source>No call stacks collected: the line of code behind this bubble is unknown.</source>
-        <translation>未采集调用栈：无法确定此空泡背后的代码行。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="559"/>
-        <source>No user code in the call stacks of the %1 host events in this window (%2 carry a stack).</source>
-        <translation>此窗口内 %1 个主机事件的调用栈中没有用户代码（%2 个带有调用栈）。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="564"/>
-        <source>Your code behind this bubble:</source>
-        <translation>此空泡背后的用户代码：</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="565"/>
-        <source>Line</source>
-        <translation>代码行</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="565"/>
-        <source>(click a line: its host events are highlighted on the timeline)</source>
-        <translation>（点击一行：其 host 事件会在时间线上高亮）</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="566"/>
-        <source>Share of window</source>
-        <translation>占窗口比例</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="566"/>
-        <source>Host time (ms)</source>
-        <translation>主机时间 (ms)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="566"/>
-        <source>Path to the op</source>
-        <translation>到算子的调用路径</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="587"/>
-        <source>%1 host events under &lt;code&gt;%2&lt;/code&gt; are highlighted on the timeline (%3 ms of host time in this window).</source>
-        <translation>&lt;code&gt;%2&lt;/code&gt; 下的 %1 个 host 事件已在时间线上高亮（此窗口内 host 时间 %3 ms）。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="598"/>
-        <source>Call stack of %1, the largest of them (innermost first, ● your code):</source>
-        <translation>其中最大的事件 %1 的调用栈（最内层在前，● 为你的代码）：</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="634"/>
-        <source>step</source>
-        <translation>step</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="643"/>
-        <source>Side</source>
-        <translation>位置</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="643"/>
-        <source>Kernel</source>
-        <translation>Kernel</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="643"/>
-        <location filename="../ui/main_window.cpp" line="693"/>
+        <location filename="../ui/compare_view.cpp" line="165"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="643"/>
+        <location filename="../ui/compare_view.cpp" line="165"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="165"/>
+        <source>Calls base</source>
+        <translation>基线调用次数</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="165"/>
+        <source>Calls new</source>
+        <translation>新调用次数</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="166"/>
+        <source>Total base (ms)</source>
+        <translation>基线总时长 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="166"/>
+        <source>Total new (ms)</source>
+        <translation>新总时长 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="166"/>
+        <source>Δ total (ms)</source>
+        <translation>Δ 总时长 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="167"/>
+        <source>Avg base (µs)</source>
+        <translation>基线平均 (µs)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="167"/>
+        <source>Avg new (µs)</source>
+        <translation>新平均 (µs)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="182"/>
+        <source>Ops</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="186"/>
+        <source>Fate</source>
+        <translation>去向</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="186"/>
+        <source>Base</source>
+        <translation>基线</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="186"/>
+        <source>New</source>
+        <translation>新</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="186"/>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="186"/>
+        <source>Step</source>
+        <translation>Step</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="187"/>
+        <source>Between (before → after, #)</source>
+        <translation>位置（前 → 后，第几次）</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="187"/>
+        <source>Base (ms)</source>
+        <translation>基线 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="188"/>
+        <source>New (ms)</source>
+        <translation>新 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="188"/>
+        <source>Δ (ms)</source>
+        <translation>Δ (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="197"/>
+        <source>Bubbles</source>
+        <translation>气泡</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="238"/>
+        <source>Comparing with %1 …</source>
+        <translation>正在与 %1 比较…</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="290"/>
+        <source>Memory ran out while loading %1 for the comparison.</source>
+        <translation>为比较加载 %1 时内存不足。</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="301"/>
+        <source>Comparison cancelled.</source>
+        <translation>比较已取消。</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="306"/>
+        <source>Not compared: %1</source>
+        <translation>未比较：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="319"/>
+        <source>Base: %1 — new: %2</source>
+        <translation>基线：%1 — 新：%2</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="322"/>
+        <source>Not the same scope</source>
+        <translation>采集范围不同</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="327"/>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="332"/>
+        <source>The base&apos;s top bubbles</source>
+        <translation>基线的 Top 气泡</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="357"/>
+        <source>not known on both sides</source>
+        <translation>两侧并非都已知</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="459"/>
+        <source>&lt;b&gt;Base&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;基线&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="459"/>
+        <source>&lt;b&gt;New&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;新&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="501"/>
+        <source>%1 — %2: no window here; aligned on the kernel after it (%3)</source>
+        <translation>%1 — %2：此处无窗口；按其后的 kernel 对齐（%3）</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="506"/>
+        <source>%1 — %2: the window&apos;s place measured from the step&apos;s end (this step is %3 ms, shorter than the window&apos;s offset in the other)</source>
+        <translation>%1 — %2：窗口位置从 step 结尾起算（此 step 为 %3 ms，短于另一侧窗口的偏移）</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="509"/>
+        <source>%1 — %2, from %3 ms after the step&apos;s start</source>
+        <translation>%1 — %2，从 step 开始后 %3 ms 起</translation>
+    </message>
+</context>
+<context>
+    <name>bs::ui::MainWindow</name>
+    <message>
+        <location filename="../ui/main_window.cpp" line="77"/>
+        <source>BubbleScope</source>
+        <translation>BubbleScope</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="85"/>
+        <source>&lt;b&gt;Sample profile&lt;/b&gt; — a generated 8-layer MoE capture with every planted anomaly. Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here.</source>
+        <translation>&lt;b&gt;示例 profile&lt;/b&gt; —— 生成的 8 层 MoE 采集数据，包含全部预置异常。请通过 文件 ▸ 打开文件夹…（Ctrl+O）打开自己的 profiling 目录，或将目录拖放到此处。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="95"/>
+        <source>Rank:</source>
+        <translation>Rank：</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="97"/>
+        <source>Rank to analyse</source>
+        <translation>要分析的 rank</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="111"/>
+        <source>Summary</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="132"/>
+        <source>Bubbles</source>
+        <translation>空泡</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="138"/>
+        <source>Layers</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="144"/>
+        <source>Filter ops by name…</source>
+        <translation>按名称筛选算子…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="159"/>
+        <source>Ops</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="164"/>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="166"/>
+        <location filename="../ui/main_window.cpp" line="468"/>
+        <source>Health</source>
+        <translation>采集健康</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="170"/>
+        <source>Text report</source>
+        <translation>文本报告</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="188"/>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="193"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="215"/>
+        <location filename="../ui/main_window.cpp" line="382"/>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="261"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="262"/>
+        <source>&amp;Open Folder…</source>
+        <translation>打开文件夹(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="263"/>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="272"/>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="273"/>
+        <source>Anomaly &amp;JSON…</source>
+        <translation>异常 &amp;JSON…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="274"/>
+        <source>Anomaly &amp;report (Markdown)…</source>
+        <translation>异常报告(&amp;R)（Markdown）…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="276"/>
+        <source>&amp;Architecture report (Markdown)…</source>
+        <translation>模型架构报告(&amp;A)（Markdown）…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="279"/>
+        <source>Export &amp;all to folder…</source>
+        <translation>全部导出到文件夹(&amp;A)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="282"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="284"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="285"/>
+        <source>&amp;Fit timeline</source>
+        <translation>时间线适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="286"/>
+        <source>Show &amp;host lanes</source>
+        <translation>显示 Host 泳道(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="291"/>
+        <source>Show &amp;Overlap Analysis lanes</source>
+        <translation>显示 Overlap Analysis 泳道(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="295"/>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="296"/>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="305"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="306"/>
+        <source>The language changes the next time BubbleScope starts.</source>
+        <translation>语言将在下次启动 BubbleScope 时生效。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="309"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="310"/>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="312"/>
+        <source>Keyboard shortcuts</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="313"/>
+        <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
+        <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个空泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="317"/>
+        <source>&amp;About BubbleScope</source>
+        <translation>关于 BubbleScope(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="318"/>
+        <source>About BubbleScope</source>
+        <translation>关于 BubbleScope</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="319"/>
+        <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
+        <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲空泡分析工具。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="361"/>
+        <source>Open Profiling Folder</source>
+        <translation>打开 profiling 文件夹</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="394"/>
+        <source>Loading cancelled.</source>
+        <translation>已取消加载。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="402"/>
+        <source>Nothing loaded.</source>
+        <translation>未加载任何数据。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="423"/>
+        <source>Sample profile — BubbleScope</source>
+        <translation>示例 profile — BubbleScope</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="424"/>
+        <source>%1 — BubbleScope</source>
+        <translation>%1 — BubbleScope</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="425"/>
+        <source>Loaded %1</source>
+        <translation>已加载 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="177"/>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="178"/>
+        <source>Rank timeline</source>
+        <translation>Rank 时间线</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="180"/>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="208"/>
+        <source>Compared: %1</source>
+        <translation>已比较：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="264"/>
+        <source>&amp;Compare with…</source>
+        <translation>与…比较(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="265"/>
+        <source>Compare the open rank (base) with…</source>
+        <translation>将当前 rank（基线）与…比较</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="269"/>
+        <source>Before / after: compares the open rank with another profile (also: drop a folder with Shift held).</source>
+        <translation>前后对比：将当前 rank 与另一份 profile 比较（也可按住 Shift 拖入文件夹）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="350"/>
+        <source>Open a profile first: it is the base of the comparison.</source>
+        <translation>请先打开一份 profile：它是比较的基线。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="356"/>
+        <source>Comparing %1 with %2…</source>
+        <translation>正在比较 %1 与 %2…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="449"/>
+        <source>No finding: the collection looks complete.</source>
+        <translation>无发现：采集数据看起来完整。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="460"/>
+        <source>Effect:</source>
+        <translation>影响：</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="461"/>
+        <source>Fix:</source>
+        <translation>修复：</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="468"/>
+        <source>Health (%1)</source>
+        <translation>采集健康（%1）</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="469"/>
+        <source>Bubbles (%1)</source>
+        <translation>空泡（%1）</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="478"/>
+        <source>Per-step device time (ms)</source>
+        <translation>每个 step 的设备时间 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="480"/>
+        <source>busy</source>
+        <translation>忙碌</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="480"/>
+        <source>prelaunch</source>
+        <translation>下发前空闲</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="480"/>
+        <source>internal bubbles</source>
+        <translation>内部空泡</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="480"/>
+        <source>tail</source>
+        <translation>尾部空闲</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="506"/>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="514"/>
+        <source>Top ops by total kernel time (ms)</source>
+        <translation>总 kernel 时间最高的算子 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="516"/>
+        <source>total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="553"/>
+        <source>No call stacks collected: the line of code behind this bubble is unknown.</source>
+        <translation>未采集调用栈：无法确定此空泡背后的代码行。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="556"/>
+        <source>No user code in the call stacks of the %1 host events in this window (%2 carry a stack).</source>
+        <translation>此窗口内 %1 个主机事件的调用栈中没有用户代码（%2 个带有调用栈）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="561"/>
+        <source>Your code behind this bubble:</source>
+        <translation>此空泡背后的用户代码：</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="562"/>
+        <source>Line</source>
+        <translation>代码行</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="562"/>
+        <source>(click a line: its host events are highlighted on the timeline)</source>
+        <translation>（点击一行：其 host 事件会在时间线上高亮）</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="563"/>
+        <source>Share of window</source>
+        <translation>占窗口比例</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="563"/>
+        <source>Host time (ms)</source>
+        <translation>主机时间 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="563"/>
+        <source>Path to the op</source>
+        <translation>到算子的调用路径</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="584"/>
+        <source>%1 host events under &lt;code&gt;%2&lt;/code&gt; are highlighted on the timeline (%3 ms of host time in this window).</source>
+        <translation>&lt;code&gt;%2&lt;/code&gt; 下的 %1 个 host 事件已在时间线上高亮（此窗口内 host 时间 %3 ms）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="595"/>
+        <source>Call stack of %1, the largest of them (innermost first, ● your code):</source>
+        <translation>其中最大的事件 %1 的调用栈（最内层在前，● 为你的代码）：</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="631"/>
+        <source>step</source>
+        <translation>step</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="640"/>
+        <source>Side</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="640"/>
+        <source>Kernel</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="640"/>
+        <location filename="../ui/main_window.cpp" line="690"/>
+        <source>Task type</source>
+        <translation>任务类型</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="640"/>
         <source>Duration (µs)</source>
         <translation>时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="643"/>
+        <location filename="../ui/main_window.cpp" line="640"/>
         <source>Wait (µs)</source>
         <translation>等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="644"/>
-        <location filename="../ui/main_window.cpp" line="694"/>
+        <location filename="../ui/main_window.cpp" line="641"/>
+        <location filename="../ui/main_window.cpp" line="691"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="653"/>
+        <location filename="../ui/main_window.cpp" line="650"/>
         <source>before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="655"/>
+        <location filename="../ui/main_window.cpp" line="652"/>
         <source>device idle</source>
         <translation>设备空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="657"/>
+        <location filename="../ui/main_window.cpp" line="654"/>
         <source>after</source>
         <translation>之后</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="662"/>
+        <location filename="../ui/main_window.cpp" line="659"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="662"/>
+        <location filename="../ui/main_window.cpp" line="659"/>
         <source>sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="663"/>
+        <location filename="../ui/main_window.cpp" line="660"/>
         <source>comm</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="664"/>
+        <location filename="../ui/main_window.cpp" line="661"/>
         <source>parallelism</source>
         <translation>并行度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="667"/>
+        <location filename="../ui/main_window.cpp" line="664"/>
         <source>Host events in the window:</source>
         <translation>窗口内的 Host 事件：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="674"/>
+        <location filename="../ui/main_window.cpp" line="671"/>
         <source>There is no host trace: causes cannot be attributed.</source>
         <translation>没有 Host trace：无法归因。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="676"/>
+        <location filename="../ui/main_window.cpp" line="673"/>
         <source>Candidate causes (possible, not a verdict):</source>
         <translation>候选原因（可能原因，并非结论）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="692"/>
+        <location filename="../ui/main_window.cpp" line="689"/>
         <source>Op type</source>
         <translation>算子类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="695"/>
+        <location filename="../ui/main_window.cpp" line="692"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="696"/>
+        <location filename="../ui/main_window.cpp" line="693"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="697"/>
+        <location filename="../ui/main_window.cpp" line="694"/>
         <source>Wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="698"/>
+        <location filename="../ui/main_window.cpp" line="695"/>
         <source>Block dim</source>
         <translation>Block dim</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="699"/>
+        <location filename="../ui/main_window.cpp" line="696"/>
         <source>Input shapes</source>
         <translation>输入 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="700"/>
+        <location filename="../ui/main_window.cpp" line="697"/>
         <source>Output shapes</source>
         <translation>输出 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="705"/>
+        <location filename="../ui/main_window.cpp" line="702"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="706"/>
-        <location filename="../ui/main_window.cpp" line="707"/>
+        <location filename="../ui/main_window.cpp" line="703"/>
+        <location filename="../ui/main_window.cpp" line="704"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="725"/>
+        <location filename="../ui/main_window.cpp" line="722"/>
         <source>Launched by</source>
         <translation>下发来源</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="728"/>
+        <location filename="../ui/main_window.cpp" line="725"/>
         <source>unknown host event</source>
         <translation>未知 Host 事件</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="762"/>
+        <location filename="../ui/main_window.cpp" line="759"/>
         <source>Range statistics</source>
         <translation>区间统计</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="762"/>
+        <location filename="../ui/main_window.cpp" line="759"/>
         <source>span</source>
         <translation>跨度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="762"/>
+        <location filename="../ui/main_window.cpp" line="759"/>
         <source>busy union</source>
         <translation>忙碌并集</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="763"/>
+        <location filename="../ui/main_window.cpp" line="760"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="763"/>
+        <location filename="../ui/main_window.cpp" line="760"/>
         <source>kernels</source>
         <translation>kernel 数</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="771"/>
+        <location filename="../ui/main_window.cpp" line="768"/>
         <source>Range: %1 ms, busy %2 ms, %3 kernels</source>
         <translation>区间：%1 ms，忙碌 %2 ms，%3 个 kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="789"/>
+        <location filename="../ui/main_window.cpp" line="786"/>
         <source>Nothing is loaded.</source>
         <translation>尚未加载数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="806"/>
+        <location filename="../ui/main_window.cpp" line="803"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="806"/>
+        <location filename="../ui/main_window.cpp" line="803"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="807"/>
+        <location filename="../ui/main_window.cpp" line="804"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="811"/>
-        <location filename="../ui/main_window.cpp" line="825"/>
+        <location filename="../ui/main_window.cpp" line="808"/>
+        <location filename="../ui/main_window.cpp" line="822"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="812"/>
-        <location filename="../ui/main_window.cpp" line="826"/>
+        <location filename="../ui/main_window.cpp" line="809"/>
+        <location filename="../ui/main_window.cpp" line="823"/>
         <source>The file was not written; nothing was changed.
 
 %1</source>
@@ -1263,17 +1497,17 @@
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="814"/>
+        <location filename="../ui/main_window.cpp" line="811"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="818"/>
+        <location filename="../ui/main_window.cpp" line="815"/>
         <source>Export all to folder</source>
         <translation>全部导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="831"/>
+        <location filename="../ui/main_window.cpp" line="828"/>
         <source>Exported %1 files to %2</source>
         <translation>已导出 %1 个文件到 %2</translation>
     </message>
@@ -1347,59 +1581,233 @@
     </message>
 </context>
 <context>
+    <name>bs::ui::SummaryPanel</name>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="57"/>
+        <source>Are there significant bubbles?</source>
+        <translation>是否存在显著空泡？</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="57"/>
+        <source>Which step group holds them?</source>
+        <translation>空泡位于哪个 step 组？</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="58"/>
+        <source>Prelaunch, tail, internal or inter-step?</source>
+        <translation>是下发前、尾部、内部还是 step 之间的空闲？</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="59"/>
+        <source>Is there a host-side risk?</source>
+        <translation>是否存在 Host 侧风险？</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="59"/>
+        <source>Is the evidence enough?</source>
+        <translation>证据是否充分？</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="60"/>
+        <source>Bubble-first summary</source>
+        <translation>空泡优先摘要</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="67"/>
+        <source>Data errors: %1. They lower the confidence (now %2); see the data-quality findings in the report.</source>
+        <translation>数据错误：%1。这些错误降低了置信度（当前为 %2）；详见报告中的数据质量发现。</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="86"/>
+        <source>What to do next</source>
+        <translation>下一步做什么</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="86"/>
+        <source>Priority</source>
+        <translation>优先级</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="86"/>
+        <source>Action</source>
+        <translation>措施</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="86"/>
+        <source>Target</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="86"/>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="111"/>
+        <source>Steps (ms)</source>
+        <translation>Step 指标 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="112"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="136"/>
+        <source>Step</source>
+        <translation>Step</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="112"/>
+        <source>Group</source>
+        <translation>组</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="112"/>
+        <source>Service</source>
+        <translation>服务时长</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="112"/>
+        <source>Busy</source>
+        <translation>忙碌</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="112"/>
+        <source>Underfeed</source>
+        <translation>供给不足时长</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="112"/>
+        <source>Prelaunch</source>
+        <translation>下发前空闲</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
+        <source>Internal</source>
+        <translation>内部空泡</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
+        <source>Largest</source>
+        <translation>最大空泡</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
+        <source>Tail</source>
+        <translation>尾部空闲</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
+        <source>Bubbles</source>
+        <translation>空泡</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="135"/>
+        <source>Profiler cross-check (%1, µs)</source>
+        <translation>与 profiler 结果交叉核对（%1，µs）</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="136"/>
+        <source>Figure</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="136"/>
+        <source>Ours</source>
+        <translation>本工具</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="136"/>
+        <source>Profiler</source>
+        <translation>Profiler</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="144"/>
+        <source>mismatch</source>
+        <translation>不一致</translation>
+    </message>
+</context>
+<context>
     <name>bs::ui::TimelineWidget</name>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="112"/>
+        <location filename="../ui/timeline_widget.cpp" line="25"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="329"/>
+        <location filename="../ui/timeline_widget.cpp" line="473"/>
         <source>No profile loaded</source>
         <translation>未加载 profile</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="543"/>
+        <location filename="../ui/timeline_render.cpp" line="308"/>
         <source>View %1</source>
         <translation>视图 %1</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="571"/>
+        <location filename="../ui/timeline_input.cpp" line="96"/>
         <source>start %1, duration %2</source>
         <translation>开始 %1，时长 %2</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="577"/>
+        <location filename="../ui/timeline_input.cpp" line="62"/>
         <source>task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="577"/>
+        <location filename="../ui/timeline_input.cpp" line="63"/>
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="587"/>
+        <location filename="../ui/timeline_input.cpp" line="68"/>
+        <source>unknown host event</source>
+        <translation>未知 Host 事件</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_input.cpp" line="70"/>
+        <source>launched by</source>
+        <translation>下发自</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_input.cpp" line="71"/>
+        <source>launch latency</source>
+        <translation>下发延迟</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_input.cpp" line="81"/>
+        <source>thread</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_input.cpp" line="82"/>
+        <source>depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_input.cpp" line="83"/>
+        <source>category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_input.cpp" line="105"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="588"/>
+        <location filename="../ui/timeline_input.cpp" line="106"/>
         <source>kernel sum</source>
         <translation>kernel 时长之和</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="591"/>
+        <location filename="../ui/timeline_input.cpp" line="109"/>
         <source>Device busy</source>
         <translation>设备忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="605"/>
+        <location filename="../ui/timeline_input.cpp" line="88"/>
         <source>Call stack (innermost first, ● your code):</source>
         <translation>调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="629"/>
+        <location filename="../ui/timeline_input.cpp" line="139"/>
         <source>Bubble %1: %2 device idle</source>
         <translation>空泡 %1：设备空闲 %2</translation>
     </message>

@@ -77,6 +77,7 @@ void LoadJob::start(const QString& path, int rankIndex) {
         }
         auto rank = std::make_shared<LoadedRank>();
         rank->label = out.rankLabels.value(idx);
+        rank->folder = QString::fromStdString(found.ranks[static_cast<std::size_t>(idx)].root);
         auto analysis = std::make_shared<AnalysisResult>(analyzeProfile(*loaded.profile));
         rank->text = QString::fromStdString(renderTextReport(*loaded.profile, *analysis));
         rank->profile = std::shared_ptr<const Profile>(std::move(loaded.profile));

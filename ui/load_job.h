@@ -16,6 +16,7 @@ namespace bs::ui {
 
 struct LoadedRank {
     QString label;
+    QString folder; // the rank folder
     std::shared_ptr<const Profile> profile;
     std::shared_ptr<const AnalysisResult> analysis;
     QString text; // plain-text report

@@ -12,6 +12,8 @@
 #include "stack_text.h"
 #include "timeline_widget.h"
 #include "cluster_view.h"
+#include "compare_view.h"
+#include "panels/summary_panel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -105,7 +107,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     auto* split = new QSplitter(Qt::Vertical, central);
     timeline_ = new TimelineWidget(split);
     tabs_ = new QTabWidget(split);
-    summary_ = makeBrowser(tabs_);
+    summary_ = new SummaryPanel(tabs_);
     tabs_->addTab(summary_, tr("Summary"));
 
     auto* bubbles = new QSplitter(Qt::Horizontal, tabs_);
@@ -174,6 +176,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     clusterView_ = new ClusterView(views_);
     views_->addTab(clusterView_, tr("Cluster"));
     views_->addTab(split, tr("Rank timeline"));
+    compareView_ = new CompareView(views_);
+    views_->addTab(compareView_, tr("Compare"));
+    views_->setTabVisible(2, false);
     views_->setTabVisible(0, false);
     views_->tabBar()->setVisible(false);
     views_->setCurrentIndex(1);
@@ -195,10 +200,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     connect(cancel_, &QPushButton::clicked, job_, &LoadJob::cancel);
     connect(cancel_, &QPushButton::clicked, clusterView_, &ClusterView::cancel);
     connect(clusterView_, &ClusterView::ranksFound, this, [this](const QStringList& labels) {
-        const bool several = labels.size() > 1;
-        views_->setTabVisible(0, several);
-        views_->tabBar()->setVisible(several);
-        views_->setCurrentIndex(several ? 0 : 1);
+        severalRanks_ = labels.size() > 1;
+        updateViewTabs();
+        views_->setCurrentIndex(severalRanks_ ? 0 : 1);
+    });
+    connect(compareView_, &CompareView::comparisonFinished, this, [this](bool ok, const QString& message) {
+        status_->setText(ok ? tr("Compared: %1").arg(message) : message);
     });
     connect(clusterView_, &ClusterView::rankActivated, this, [this](int rank) {
         views_->setCurrentIndex(1);
@@ -217,6 +224,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     });
     connect(timeline_, &TimelineWidget::kernelClicked, this, &MainWindow::showKernel);
     connect(bubbleDetail_, &QTextBrowser::anchorClicked, this, &MainWindow::onUserLineClicked);
+    // The Summary's links: a bubble, a step, an op.
+    connect(summary_, &SummaryPanel::bubbleActivated, this, [this](int i) {
+        tabs_->setCurrentWidget(bubbleTable_->parentWidget());
+        bubbleTable_->selectRow(i);
+    });
+    connect(summary_, &SummaryPanel::stepActivated, this, [this](int i) {
+        if (!analysis_) return;
+        const auto& st = analysis_->steps.steps[static_cast<std::size_t>(i)];
+        timeline_->focusRange(st.start, st.end);
+    });
+    connect(summary_, &SummaryPanel::opActivated, this, [this](const QString& name) {
+        tabs_->setCurrentWidget(opsTable_->parentWidget());
+        opsFilter_->setText(name);
+    });
     // A kernel or a range shown in the inspector: the stack pane of a user line no longer applies.
     connect(timeline_, &TimelineWidget::kernelClicked, stackPane_, &QWidget::hide);
     connect(timeline_, &TimelineWidget::rangeSelected, stackPane_, &QWidget::hide);
@@ -232,10 +253,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
 
 MainWindow::~MainWindow() = default;
 
+QTextBrowser* MainWindow::summary() const {
+    return summary_;
+}
+
 void MainWindow::buildMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open Folder…"), QKeySequence::Open, this, &MainWindow::onOpenFolder);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
+    compareAction_ = file->addAction(tr("&Compare with…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Compare the open rank (base) with…"));
+        if (!dir.isEmpty()) compareWith(dir);
+    });
+    compareAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    compareAction_->setToolTip(tr("Before / after: compares the open rank with another profile (also: drop a folder with Shift held)."));
+    compareAction_->setEnabled(false);
     updateRecentMenu();
     exportMenu_ = file->addMenu(tr("&Export"));
     exportMenu_->addAction(tr("Anomaly &JSON…"), this, [this] { onExport(Export::AnomalyJson); });
@@ -299,7 +331,30 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
 
 void MainWindow::dropEvent(QDropEvent* e) {
     const auto urls = e->mimeData()->urls();
-    if (!urls.isEmpty() && urls.first().isLocalFile()) openPath(urls.first().toLocalFile());
+    if (urls.isEmpty() || !urls.first().isLocalFile()) return;
+    // Shift held: compare the open rank with the dropped folder instead of opening it.
+    if ((e->modifiers() & Qt::ShiftModifier) && profile_)
+        compareWith(urls.first().toLocalFile());
+    else
+        openPath(urls.first().toLocalFile());
+}
+
+void MainWindow::updateViewTabs() {
+    const bool comparing = views_->isTabVisible(2);
+    views_->setTabVisible(0, severalRanks_);
+    views_->tabBar()->setVisible(severalRanks_ || comparing);
+}
+
+void MainWindow::compareWith(const QString& path) {
+    if (!profile_ || !analysis_) {
+        status_->setText(tr("Open a profile first: it is the base of the comparison."));
+        return;
+    }
+    views_->setTabVisible(2, true);
+    updateViewTabs();
+    views_->setCurrentWidget(compareView_);
+    status_->setText(tr("Comparing %1 with %2…").arg(currentRankLabel_, path));
+    compareView_->compare(profile_, analysis_, currentRankLabel_, currentRankFolder_, path);
 }
 
 void MainWindow::onOpenFolder() {
@@ -360,6 +415,9 @@ void MainWindow::onFinished(const LoadOutcome& outcome) {
     }
     profile_ = outcome.rank->profile;
     analysis_ = outcome.rank->analysis;
+    currentRankLabel_ = outcome.rank->label;
+    currentRankFolder_ = outcome.rank->folder;
+    if (compareAction_) compareAction_->setEnabled(true);
     reportText_ = outcome.rank->text;
     showResults();
     setWindowTitle(sampleBanner_->isVisible() ? tr("Sample profile — BubbleScope")
@@ -383,68 +441,7 @@ void MainWindow::showResults() {
     layerTree_->resizeColumnToContents(0);
     report_->setPlainText(reportText_);
 
-    // Summary: the five answers, the step table and the profiler cross-check.
-    const QStringList questions = {tr("Are there significant bubbles?"), tr("Which step group holds them?"),
-                                   tr("Prelaunch, tail, internal or inter-step?"),
-                                   tr("Is there a host-side risk?"), tr("Is the evidence enough?")};
-    QString html = QStringLiteral("<h3>%1</h3>").arg(tr("Bubble-first summary"));
-    // Errors in the data come first: they lower the confidence of everything below (as in the reports).
-    QStringList errors;
-    for (const auto& e : bs::dataErrorNames(r.findings))
-        errors << esc(e);
-    if (!errors.isEmpty())
-        html += QStringLiteral("<p style=\"color:#b00020\"><b>%1</b></p>")
-                    .arg(tr("Data errors: %1. They lower the confidence (now %2); see the data-quality "
-                            "findings in the report.")
-                             .arg(errors.join(QStringLiteral("; ")), esc(a.confidence)));
-    html += QStringLiteral("<ol>");
-    for (int i = 0; i < static_cast<int>(a.answers.size()) && i < questions.size(); ++i)
-        html += QStringLiteral("<li><b>%1</b> %2</li>")
-                    .arg(questions[i], esc(a.answers[static_cast<std::size_t>(i)]));
-    html += QStringLiteral("</ol><h3>%1</h3><table border=1 cellspacing=0 cellpadding=3><tr>")
-                .arg(tr("Steps (ms)"));
-    for (const QString& h : {tr("Step"), tr("Group"), tr("Service"), tr("Busy"), tr("Underfeed"),
-                             tr("Prelaunch"), tr("Internal"), tr("Largest"), tr("Tail"), tr("Bubbles")})
-        html += QStringLiteral("<th>%1</th>").arg(h);
-    html += QStringLiteral("</tr>");
-    for (std::size_t i = 0; i < r.metrics.size(); ++i) {
-        const auto& m = r.metrics[i];
-        QString gid;
-        for (const auto& g : a.groups)
-            if (std::find(g.steps.begin(), g.steps.end(), static_cast<int>(i)) != g.steps.end())
-                gid = QString::fromStdString(g.id);
-        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right>%3</td><td align=right>%4</td><td "
-                               "align=right>%5</td><td align=right>%6</td>"
-                               "<td align=right>%7</td><td align=right>%8</td><td align=right>%9</td><td "
-                               "align=right>%10</td></tr>")
-                    .arg(m.stepId >= 0 ? QString::number(m.stepId) : QStringLiteral("pseudo"), gid,
-                         msText(m.service), msText(m.busyUnion), QString::number(m.underfeedRatio, 'f', 3),
-                         msText(m.prelaunchGap), msText(m.internalBubbleTotal),
-                         msText(m.largestInternalBubble), msText(m.tailGap))
-                    .arg(m.bubbleCount);
-    }
-    html += QStringLiteral("</table>");
-    if (r.crossCheck.available) {
-        html += QStringLiteral("<h3>%1</h3><table border=1 cellspacing=0 "
-                               "cellpadding=3><tr><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
-                    .arg(tr("Profiler cross-check (%1, µs)")
-                             .arg(QString::fromUtf8(bs::crossCheckSourceName(profile_->inventory))),
-                         tr("Step"), tr("Figure"), tr("Ours"), tr("Profiler"));
-        for (const auto& row : r.crossCheck.rows)
-            for (const auto& f : row.figures)
-                html +=
-                    QStringLiteral(
-                        "<tr><td>%1</td><td>%2</td><td align=right>%3</td><td align=right>%4%5</td></tr>")
-                        .arg(row.stepId)
-                        .arg(QString::fromStdString(f.field) + QStringLiteral(" / ") +
-                             QString::fromStdString(f.profilerColumn))
-                        .arg(f.oursUs, 0, 'f', 3)
-                        .arg(f.profilerUs ? QString::number(*f.profilerUs, 'f', 3) : QStringLiteral("n/a"),
-                             f.mismatch ? QStringLiteral(" <b style='color:#c00'>%1</b>").arg(tr("mismatch"))
-                                        : QString());
-        html += QStringLiteral("</table>");
-    }
-    summary_->setHtml(html);
+    summary_->setResults(*profile_, r);
 
     // Health: findings with their fixes.
     QString h;

@@ -3,6 +3,7 @@
 
 #include <memory>
 
+class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -29,6 +30,8 @@ class LoadJob;
 struct LoadOutcome;
 class TimelineWidget;
 class ClusterView;
+class SummaryPanel;
+class CompareView;
 class BubbleTableModel;
 class OpsTableModel;
 
@@ -51,7 +54,10 @@ class MainWindow : public QMainWindow {
     QTabWidget* tabs() const { return tabs_; }
     QTabWidget* views() const { return views_; } // Cluster | Rank timeline
     ClusterView* clusterView() const { return clusterView_; }
-    QTextBrowser* summary() const { return summary_; }
+    CompareView* compareView() const { return compareView_; }
+    // Compares the open rank (base) with the profile at `path` (new) in the Compare tab.
+    void compareWith(const QString& path);
+    QTextBrowser* summary() const; // the Summary panel
     QTextBrowser* health() const { return health_; }
     QTextBrowser* bubbleDetail() const { return bubbleDetail_; }
     QTextBrowser* stackPane() const { return stackPane_; } // the clicked user line's events and stack
@@ -70,6 +76,7 @@ class MainWindow : public QMainWindow {
   private:
     void buildMenus();
     void onOpenFolder();
+    void updateViewTabs(); // the tab bar shows when Cluster or Compare is there
     void onFinished(const LoadOutcome& outcome);
     void showResults();
     void onBubbleRowChanged();
@@ -90,7 +97,9 @@ class MainWindow : public QMainWindow {
     QTabWidget* tabs_;
     QTabWidget* views_;
     ClusterView* clusterView_;
-    QTextBrowser* summary_;
+    CompareView* compareView_;
+    bool severalRanks_ = false;
+    SummaryPanel* summary_;
     QTableView* bubbleTable_;
     BubbleTableModel* bubbleModel_;
     QTextBrowser* bubbleDetail_;
@@ -114,6 +123,8 @@ class MainWindow : public QMainWindow {
     QMenu* recentMenu_;
     QMenu* exportMenu_;
     QString currentPath_;
+    QString currentRankLabel_, currentRankFolder_;
+    QAction* compareAction_ = nullptr;
     QString reportText_;
 };
 

@@ -46,6 +46,8 @@ void usage() {
         "  --slow-rank K --slow-ms X   rank K starts one step X ms late; the others wait X ms at that step's\n"
         "                         first collective (expected.json names the rank, step and collective)\n"
         "  --slow-step I          the step (0-based index) that is delayed (default: the second)\n"
+        "  --op-speedup NAME=F    every kernel named NAME lasts F times less (drawn as without it, so the same\n"
+        "                         seed gives the same other timings); expected.json: op_speedup per step\n"
         "  --quiet\n",
         stderr);
 }
@@ -141,7 +143,14 @@ int main(int argc, char** argv) {
                 o.slowMs = std::stod(val());
             else if (a == "--slow-step")
                 o.slowStep = std::stoi(val());
-            else if (a == "--quiet")
+            else if (a == "--op-speedup") {
+                const std::string v = val();
+                const auto eq = v.rfind('=');
+                if (eq == std::string::npos || eq == 0) throw std::invalid_argument("--op-speedup needs NAME=FACTOR");
+                o.speedupOp = v.substr(0, eq);
+                o.speedupFactor = std::stod(v.substr(eq + 1));
+                if (!(o.speedupFactor > 0)) throw std::invalid_argument("--op-speedup needs a FACTOR > 0");
+            } else if (a == "--quiet")
                 o.quiet = true;
             else if (a == "-h" || a == "--help")
                 return usage(), 0;

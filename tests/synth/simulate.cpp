@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace synth {
 
@@ -295,6 +296,14 @@ void Simulator::launch(StepOut& out, const OpDef& op, bool prefill, int tokens, 
     } else {
         k.dur = jitter(us(prefill ? op.prefillUs : op.decodeUs));
     }
+    if (!o_.speedupOp.empty() && k.name == o_.speedupOp) {
+        // --op-speedup: after the draw, so every other duration stays what the same seed gives without it.
+        Speedup& t = speedup_[stepNumber_];
+        ++t.calls;
+        t.before += k.dur;
+        k.dur = std::max<Ns>(1, static_cast<Ns>(std::llround(static_cast<double>(k.dur) / o_.speedupFactor)));
+        t.after += k.dur;
+    }
     std::string shape = fmt::format(fmt::runtime(op.shape), fmt::arg("t", tokens));
     k.inShapes = shape;
     k.outShapes = fmt::format("{},7168", tokens);
@@ -381,6 +390,20 @@ std::vector<Planted> Simulator::summaryTruth(int steps) const {
         p.ints.emplace_back("layers_with_it", aicpuLayerKernels_);
         p.ints.emplace_back("layers_of_its_type", sameType * (shape_.prefillPasses + shape_.decodePasses) *
                                                       static_cast<std::int64_t>(steps));
+        v.push_back(std::move(p));
+    }
+    // --op-speedup: per step, the op's calls and its total duration as drawn and as written.
+    for (const auto& [step, t] : speedup_) {
+        Planted p;
+        p.type = "op_speedup";
+        p.kind = "op_change";
+        p.label = "none";
+        p.op = o_.speedupOp;
+        p.ints.emplace_back("step", step);
+        p.ints.emplace_back("calls", t.calls);
+        p.ints.emplace_back("dur_total_without_ns", t.before);
+        p.ints.emplace_back("dur_total_ns", t.after);
+        p.reals.emplace_back("factor", o_.speedupFactor);
         v.push_back(std::move(p));
     }
     return v;

@@ -5,6 +5,7 @@
 #include "synth.h"
 
 #include <functional>
+#include <map>
 #include <random>
 
 namespace synth {
@@ -53,6 +54,11 @@ class Simulator {
         Ns waitSum = 0, waitMax = 0;
     } tiny_;
     std::int64_t aicpuLayerKernels_ = 0;
+    struct Speedup {
+        std::int64_t calls = 0;
+        Ns before = 0, after = 0; // Σ duration without and with --op-speedup
+    };
+    std::map<std::int64_t, Speedup> speedup_; // by step number
     std::int64_t stepNumber_ = 0;
 };
 

@@ -39,6 +39,10 @@ struct Options {
     bool db = false;             // also write the SQLite export (ascend_pytorch_profiler_0.db + analysis.db)
     double dbMb = 0.0;           // grow the capture until the database reaches ~N MB (implies db)
     bool quiet = false;
+    // --op-speedup NAME=F: every kernel named NAME lasts F times less (the random draw is made as before, so a
+    // before/after pair with the same seed differs only there); expected.json gets its per-step totals.
+    std::string speedupOp;
+    double speedupFactor = 1.0;
     // Several ranks of one collection (--ranks N): the same timings on every rank, except that rank
     // slowRank starts step slowStep (index) slowMs ms late and the others wait that long at its first
     // collective.

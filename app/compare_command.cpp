@@ -1,0 +1,389 @@
+#include "compare_command.h"
+#include "progress.h"
+
+#include "analysis/analysis_run.h"
+#include "analysis/rulebook.h"
+#include "cluster/cluster_analysis.h"
+#include "compare/compare.h"
+#include "compare/compare_report.h"
+#include "io/discovery.h"
+#include "io/file_buffer.h"
+#include "io/profile_loader.h"
+#include "report/escape.h"
+#include "report/output_plan.h"
+#include "report/output_target.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <new>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitUsage = 2;
+constexpr int kExitNoData = 3;
+constexpr int kExitWriteFailed = 4;
+constexpr const char* kCmd = "bubblescope compare";
+
+void usage(std::FILE* to) {
+    std::fputs(
+        "Usage: bubblescope compare [OPTIONS] [--] BASE NEW\n"
+        "  BASE, NEW  two profiling folders (before and after a change): rank folders (*_ascend_pt, PROF_*,\n"
+        "           their output folders, a file inside one) or two parents of several ranks, compared rank by\n"
+        "           rank (matched by rank id, else by folder name)\n"
+        "  --json FILE     write {\"comparison\": …} to FILE\n"
+        "  --report FILE   write the before/after report (Markdown) to FILE\n"
+        "  --format text|json  what to print on standard output (default text)\n"
+        "  --rules FILE    analysis thresholds for both sides (as bubblescope analyze --rules)\n"
+        "  --source db|text    which export to read when a folder holds both\n"
+        "  -q, --quiet     print no progress and no \"wrote FILE\" lines; errors are still printed\n"
+        "  -h, --help      this help\n"
+        "What it compares: the collection scope (profiler level, with_stack, record_shapes, activities, steps,\n"
+        "rank; differences are warnings at the top), the dominant step group's figures (average and P50, base,\n"
+        "new, delta, delta %), the ops of the dominant group (calls, total, average, wait; new and removed ops),\n"
+        "the layer types when both have layers, and the bubble windows matched by position (kernel before,\n"
+        "kernel after, occurrence in the step): removed, new, shrunk, grew or unchanged (|delta| < 5 %), with\n"
+        "the fate of each of the base's top 5 windows.\n"
+        "Outputs are written as by analyze (a regular file atomically; '-' or a device straight); a file of\n"
+        "either profile is refused; the profiling folders are never written.\n"
+        "Exit status: 0 ok, 2 usage error, 3 no profiling data on a side, 4 output not written, 130 interrupted.\n",
+        to);
+}
+
+struct Options {
+    std::string base, next, rulesFile, format = "text";
+    bs::DataSource source = bs::DataSource::Auto;
+    bool formatGiven = false, quiet = false;
+    std::vector<bs::OutputRequest> outputs; // --json, --report
+};
+
+enum Output { kJson, kReport };
+
+std::optional<int> parseArguments(int argc, char** argv, Options& o) {
+    std::map<std::string, std::optional<std::string>> values{
+        {"--json", {}}, {"--report", {}}, {"--format", {}}, {"--rules", {}}, {"--source", {}}};
+    std::vector<std::string> paths;
+    bool optionsEnded = false;
+    for (int i = 2; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (!optionsEnded && values.count(a)) {
+            if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+                std::fprintf(stderr, "%s: %s needs a value.\n", kCmd, bs::term(a).c_str());
+                return kExitUsage;
+            }
+            if (values[a]) {
+                std::fprintf(stderr, "%s: %s is given twice.\n", kCmd, bs::term(a).c_str());
+                return kExitUsage;
+            }
+            values[a] = argv[++i];
+        } else if (!optionsEnded && a == "--") {
+            optionsEnded = true;
+        } else if (!optionsEnded && (a == "-q" || a == "--quiet")) {
+            o.quiet = true;
+        } else if (!optionsEnded && (a == "-h" || a == "--help")) {
+            usage(stdout);
+            return kExitOk;
+        } else if (!optionsEnded && a.size() > 1 && a[0] == '-') {
+            std::fprintf(stderr, "%s: unknown option '%s' (a path starting with '-' goes after --).\n", kCmd,
+                         bs::term(a).c_str());
+            usage(stderr);
+            return kExitUsage;
+        } else {
+            paths.push_back(a);
+        }
+    }
+    if (paths.size() != 2) {
+        std::fprintf(stderr, "%s: give two profiles, BASE and NEW (%zu given).\n", kCmd, paths.size());
+        usage(stderr);
+        return kExitUsage;
+    }
+    o.base = paths[0];
+    o.next = paths[1];
+    if (values["--format"]) {
+        o.format = *values["--format"];
+        o.formatGiven = true;
+        if (o.format != "text" && o.format != "json") {
+            std::fprintf(stderr, "%s: --format must be text or json, not '%s'.\n", kCmd, bs::term(o.format).c_str());
+            return kExitUsage;
+        }
+    }
+    if (values["--source"]) {
+        const std::string& v = *values["--source"];
+        if (v != "db" && v != "text") {
+            std::fprintf(stderr, "%s: --source must be db or text, not '%s'.\n", kCmd, bs::term(v).c_str());
+            return kExitUsage;
+        }
+        o.source = v == "db" ? bs::DataSource::Db : bs::DataSource::Text;
+    }
+    o.rulesFile = values["--rules"].value_or("");
+    o.outputs = {{"--json", "the comparison JSON", values["--json"].value_or(""), false},
+                 {"--report", "the comparison report", values["--report"].value_or(""), false}};
+    return std::nullopt;
+}
+
+std::optional<int> loadRules(const std::string& file, bs::Rulebook& rules) {
+    if (file.empty()) return std::nullopt;
+    bs::FileBuffer fb = bs::readWholeFile(file, 1 << 20);
+    if (!fb.error.empty()) {
+        std::fprintf(stderr, "%s: cannot read the rules file: %s\n", kCmd, bs::term(fb.error).c_str());
+        return kExitUsage;
+    }
+    const auto problems = rules.overrideFromJson(std::string(fb.view()));
+    for (const auto& pr : problems)
+        std::fprintf(stderr, "%s: %s: %s\n", kCmd, bs::term(file).c_str(), bs::term(pr).c_str());
+    return problems.empty() ? std::nullopt : std::optional<int>(kExitUsage);
+}
+
+// The ranks of one side (cluster_analysis_output and advisor folders are not ranks).
+std::vector<bs::RankFolder> ranksOf(const bs::DiscoveryResult& found) {
+    std::vector<bs::RankFolder> ranks;
+    for (const auto& r : found.ranks)
+        if (found.ranks.size() == 1 || bs::isRankFolder(r)) ranks.push_back(r);
+    return ranks;
+}
+
+// The rank id a folder names before it is loaded: profiler_info_{N}.json, else the folder's digits.
+int rankIdOf(const bs::RankFolder& r) {
+    auto digits = [](std::string s) {
+        if (const auto pos = s.find("_ascend_pt"); pos != std::string::npos) s = s.substr(0, pos);
+        std::size_t end = s.size();
+        while (end > 0 && !std::isdigit(static_cast<unsigned char>(s[end - 1])))
+            --end;
+        std::size_t begin = end;
+        while (begin > 0 && std::isdigit(static_cast<unsigned char>(s[begin - 1])))
+            --begin;
+        return begin == end || end - begin > 9 ? -1 : std::stoi(s.substr(begin, end - begin));
+    };
+    for (const auto& f : bs::listRankFiles(r).profilerInfo)
+        if (const int id = digits(std::filesystem::path(f).stem().string()); id >= 0) return id;
+    const std::string name = std::filesystem::path(r.root).filename().string();
+    return name.rfind("PROF_", 0) == 0 ? -1 : digits(name);
+}
+
+struct Pair {
+    std::string name;
+    std::optional<bs::RankFolder> base, next;
+};
+
+// Ranks matched by rank id when every rank of both sides has a distinct one, else by label.
+std::vector<Pair> pairRanks(const std::vector<bs::RankFolder>& a, const std::vector<bs::RankFolder>& b) {
+    if (a.size() == 1 && b.size() == 1) return {{"", a[0], b[0]}};
+    auto ids = [](const std::vector<bs::RankFolder>& v) {
+        std::map<int, std::size_t> m;
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const int id = rankIdOf(v[i]);
+            if (id < 0 || !m.emplace(id, i).second) return std::map<int, std::size_t>{};
+        }
+        return m;
+    };
+    const auto ia = ids(a), ib = ids(b);
+    std::vector<Pair> pairs;
+    if (!ia.empty() && !ib.empty()) {
+        std::map<int, Pair> byId;
+        for (const auto& [id, i] : ia)
+            byId[id].base = a[i];
+        for (const auto& [id, i] : ib)
+            byId[id].next = b[i];
+        for (auto& [id, p] : byId) {
+            p.name = "rank " + std::to_string(id);
+            pairs.push_back(std::move(p));
+        }
+        return pairs;
+    }
+    std::map<std::string, Pair> byLabel;
+    for (const auto& r : a)
+        byLabel[r.label].base = r;
+    for (const auto& r : b)
+        byLabel[r.label].next = r;
+    for (auto& [label, p] : byLabel) {
+        p.name = label;
+        pairs.push_back(std::move(p));
+    }
+    return pairs;
+}
+
+class CompareRun {
+  public:
+    CompareRun(const Options& o, const bs::Rulebook& rules, bs::cli::Progress& progress)
+        : o_(o), rules_(rules), progress_(progress) {}
+
+    // One side of one pair: loaded, analysed, reduced to its digest, freed. nullopt (and `error`) when the
+    // side has no usable data.
+    std::optional<bs::CompareSide> digest(const bs::RankFolder& rank, const char* side, std::string& error) {
+        bs::LoadControl control;
+        control.source = o_.source;
+        control.cancel = &bs::cli::cancelFlag();
+        control.progress = [this](const std::string& stage, std::uint64_t done, std::uint64_t total) {
+            progress_.loaded(stage, done, total);
+        };
+        bs::LoadResult loaded = bs::loadRank(rank, control);
+        if (loaded.cancelled) bs::cli::exitInterrupted();
+        if (loaded.tooLarge)
+            error = rank.root + " was not loaded: " + loaded.profile->loadFindings.front().seen + " " +
+                    loaded.profile->loadFindings.front().fix;
+        else if (!loaded.hasAnyData)
+            error = bs::noDataMessage(rank, loaded);
+        if (!error.empty()) {
+            error = std::string(side) + " has no profiling data: " + error;
+            return std::nullopt;
+        }
+        progress_.analysing();
+        try {
+            const bs::AnalysisResult result = bs::analyzeProfile(*loaded.profile, rules_);
+            const int rankId = bs::summarizeRank(rank, *loaded.profile, result).rankId;
+            return bs::digestForCompare(*loaded.profile, result, rank.label, rank.root, rankId);
+        } catch (const std::bad_alloc&) {
+            error = std::string(side) + " " + rank.root + " was not analysed: memory ran out during the analysis.";
+            return std::nullopt;
+        }
+    }
+
+    bs::ComparedPair compare(const Pair& p) {
+        bs::ComparedPair out;
+        out.name = p.name;
+        if (p.base) out.baseLabel = p.base->label, out.baseFolder = p.base->root;
+        if (p.next) out.newLabel = p.next->label, out.newFolder = p.next->root;
+        if (!p.base || !p.next) {
+            out.error = std::string("only ") + (p.base ? "base" : "new") + " has this rank";
+            return out;
+        }
+        std::optional<bs::CompareSide> a = digest(*p.base, "base", out.error);
+        if (!a) return out;
+        bs::releaseFreedMemory(); // the base's model is gone before the new one is loaded
+        std::optional<bs::CompareSide> b = digest(*p.next, "new", out.error);
+        bs::releaseFreedMemory();
+        if (!b) return out;
+        out.comparison = bs::compareSides(std::move(*a), std::move(*b));
+        return out;
+    }
+
+  private:
+    const Options& o_;
+    const bs::Rulebook& rules_;
+    bs::cli::Progress& progress_;
+};
+
+// The outputs, checked before anything is loaded: against each rank of both sides (a file of a profile is
+// refused), named twice, or known to be unwritable. Returns the targets (kNone-free, by request).
+std::optional<int> planOutputs(const Options& o, const std::vector<bs::RankFolder>& all,
+                               std::vector<std::optional<bs::OutputTarget>>& targets, bool& usesStdout) {
+    targets.assign(o.outputs.size(), std::nullopt);
+    for (const auto& rank : all) {
+        bs::OutputPlan plan = bs::planOutputs(o.outputs, {rank});
+        if (!plan.error.empty()) {
+            std::string msg = plan.error;
+            if (const std::string from = "bubblescope analyze:"; msg.rfind(from, 0) == 0)
+                msg = std::string(kCmd) + ":" + msg.substr(from.size());
+            if (const auto at = msg.find("the profile being analysed"); at != std::string::npos)
+                msg.replace(at, std::strlen("the profile being analysed"), "a profile being compared");
+            std::fprintf(stderr, "%s\n", bs::term(msg).c_str());
+            return plan.usageError ? kExitUsage : kExitWriteFailed;
+        }
+        usesStdout = plan.usesStandardOutput;
+        for (std::size_t q = 0; q < o.outputs.size(); ++q)
+            if (plan.forRank[0][q] != bs::OutputPlan::kNone) targets[q] = plan.outputs[plan.forRank[0][q]].target;
+    }
+    return std::nullopt;
+}
+
+int writeAll(const Options& o, const std::vector<std::optional<bs::OutputTarget>>& targets,
+             const std::string& json, const std::string& markdown, bs::cli::Progress& progress) {
+    int code = kExitOk;
+    for (std::size_t q = 0; q < targets.size(); ++q) {
+        if (!targets[q]) continue;
+        const bs::OutputTarget& t = *targets[q];
+        progress.writing(t.displayName());
+        std::string err;
+        {
+            bs::cli::OutputWriteGuard guard(t.kind == bs::OutputTarget::Kind::File);
+            err = bs::writeOutput(t, q == kJson ? json : markdown);
+        }
+        if (!err.empty()) {
+            progress.error(std::string("bubblescope: ") + o.outputs[q].what + " was not written: " + bs::term(err));
+            code = kExitWriteFailed;
+        } else {
+            progress.note("bubblescope: wrote " + bs::term(t.displayName()));
+        }
+        progress.pause();
+    }
+    return code;
+}
+
+} // namespace
+
+int runCompareCommand(int argc, char** argv) {
+    bs::cli::installInterruptHandler(false);
+    Options o;
+    if (auto stop = parseArguments(argc, argv, o)) return *stop;
+    bs::Rulebook rules;
+    if (auto stop = loadRules(o.rulesFile, rules)) return *stop;
+    const bs::cli::ProgressMode mode = bs::cli::chooseProgressMode(o.quiet, false);
+    bs::cli::clearLineOnInterrupt(mode == bs::cli::ProgressMode::Terminal);
+    bs::cli::Progress progress(mode, o.quiet);
+    std::vector<bs::RankFolder> sides[2];
+    const std::string* given[2] = {&o.base, &o.next};
+    for (int s = 0; s < 2; ++s) {
+        progress.discovering(bs::term(*given[s]));
+        const bs::DiscoveryResult found = bs::discoverProfiles(*given[s]);
+        sides[s] = ranksOf(found);
+        progress.pause();
+        if (sides[s].empty()) {
+            std::fprintf(stderr, "%s: %s (%s): %s\n", kCmd, s == 0 ? "BASE" : "NEW", bs::term(*given[s]).c_str(),
+                         bs::term(found.error.empty() ? "no rank folder found" : found.error).c_str());
+            return kExitNoData;
+        }
+    }
+    std::vector<bs::RankFolder> all = sides[0];
+    all.insert(all.end(), sides[1].begin(), sides[1].end());
+    std::vector<std::optional<bs::OutputTarget>> targets;
+    bool usesStdout = false;
+    if (auto stop = planOutputs(o, all, targets, usesStdout)) return *stop;
+    if (usesStdout && o.formatGiven) {
+        std::fprintf(stderr, "%s: --format prints on standard output, which an output (-, /dev/stdout) already "
+                             "uses; drop one of them.\n", kCmd);
+        return kExitUsage;
+    }
+
+    const std::vector<Pair> pairs = pairRanks(sides[0], sides[1]);
+    CompareRun run(o, rules, progress);
+    std::vector<bs::ComparedPair> results;
+    progress.setRankCount(pairs.size());
+    std::size_t compared = 0;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        progress.startRank(i, pairs[i].name.empty() ? sides[0][0].label : pairs[i].name);
+        results.push_back(run.compare(pairs[i]));
+        progress.rankDone();
+        if (results.back().comparison) {
+            ++compared;
+        } else {
+            progress.error(std::string(kCmd) + ": " + (pairs[i].name.empty() ? "" : pairs[i].name + ": ") +
+                           bs::term(results.back().error));
+        }
+    }
+    if (compared == 0) return kExitNoData;
+    const bool single = pairs.size() == 1;
+    const std::string json = single ? bs::renderComparisonDocument(*results[0].comparison) : bs::renderPairsDocument(results);
+    const std::string markdown =
+        single ? bs::renderComparisonMarkdown(*results[0].comparison) : bs::renderPairsMarkdown(results);
+    int code = writeAll(o, targets, json, markdown, progress);
+    if (!usesStdout) {
+        const std::string out = o.format == "json"
+                                    ? json
+                                    : (single ? bs::renderComparisonText(*results[0].comparison) : bs::renderPairsText(results));
+        progress.aside([&] { std::fwrite(out.data(), 1, out.size(), stdout); });
+    }
+    progress.finish();
+    errno = 0;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        progress.error(std::string("bubblescope: cannot write to standard output: ") + std::strerror(errno ? errno : EIO));
+        code = kExitWriteFailed;
+    }
+    return code;
+}
