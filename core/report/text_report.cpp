@@ -222,6 +222,19 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
         a.requiresHostFollowup ? fmt::format("required ({} recommendation{})", host, host == 1 ? "" : "s")
                                : std::string("not required"),
         other ? fmt::format("; other follow-ups (re-collect, other ranks): {}", other) : std::string());
+    // What to do next: the recommendations by priority (the window's Summary shows the same list).
+    if (!a.recommendations.empty()) {
+        std::vector<const Recommendation*> recs;
+        for (const auto& rc : a.recommendations)
+            recs.push_back(&rc);
+        std::stable_sort(recs.begin(), recs.end(),
+                         [](const Recommendation* x, const Recommendation* y) { return x->priority < y->priority; });
+        o += "\n== What to do next\n";
+        for (const Recommendation* rc : recs)
+            o += fmt::format("  {} {} ({}{}): {}\n      why: {}\n", term(rc->priority), term(rc->action), term(rc->scope),
+                             rc->target.empty() ? std::string() : " " + term(rc->target),
+                             rc->followupRequired ? "follow-up required" : "no follow-up needed", term(rc->why));
+    }
     return o;
 }
 

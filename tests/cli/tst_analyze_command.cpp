@@ -110,6 +110,18 @@ class TstAnalyzeCommand : public QObject {
                            "+1\\.260 +90 +191$"),
             QRegularExpression::MultilineOption);
         QVERIFY2(row.match(r.out).hasMatch(), qPrintable(r.out));
+        // What to do next: the recommendations, by priority (P0 first).
+        const auto next = r.out.indexOf(QStringLiteral("\n== What to do next\n"));
+        QVERIFY(next > 0);
+        const QRegularExpression rec(QStringLiteral("^  (P[0-3]) "), QRegularExpression::MultilineOption);
+        QString last = QStringLiteral("P0");
+        int count = 0;
+        for (auto it = rec.globalMatch(r.out, next); it.hasNext(); ++count) {
+            const QString p = it.next().captured(1);
+            QVERIFY2(p >= last, qPrintable(p + QStringLiteral(" after ") + last));
+            last = p;
+        }
+        QVERIFY(count >= 1);
     }
     void jsonHasStepRowsWithTheSpecFieldNamesAndIsDeterministic() {
         const QString a = tmp.filePath(QStringLiteral("a.json")), b = tmp.filePath(QStringLiteral("b.json"));

@@ -2,6 +2,7 @@
 // bubble row moves the timeline onto it, and menu exports write the bytes the headless command writes.
 #include "test_support.h"
 #include "main_window.h"
+#include "ui_test_support.h"
 #include "timeline_widget.h"
 
 #include "analysis/analysis_run.h"
@@ -28,22 +29,7 @@ namespace {
 const QString kRank =
     QDir::cleanPath(QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
 
-// Clicks the link `href` of a text browser where it is drawn, with a real mouse click.
-bool clickLink(QTextBrowser* b, const QString& href) {
-    QTextDocument* doc = b->document();
-    for (QTextBlock blk = doc->begin(); blk.isValid(); blk = blk.next())
-        for (auto it = blk.begin(); !it.atEnd(); ++it) {
-            const QTextFragment f = it.fragment();
-            if (!f.isValid() || f.charFormat().anchorHref() != href) continue;
-            QTextCursor c(doc);
-            c.setPosition(f.position() + f.length() / 2);
-            b->setTextCursor(c);
-            b->ensureCursorVisible();
-            QTest::mouseClick(b->viewport(), Qt::LeftButton, Qt::NoModifier, b->cursorRect(c).center());
-            return true;
-        }
-    return false;
-}
+using bstest::clickLink;
 
 // The test's own reading of a stack (not the core's splitter): frames end at ";" + CRLF, innermost first;
 // library frames are under site-packages, the standard library (…/lib/python3.x/) or a pseudo-file.
@@ -107,6 +93,46 @@ class TstMainWindow : public QObject {
         QCOMPARE(tl->selectedBubble(), 2);
         QVERIFY(tl->viewStart() < s && tl->viewEnd() > e);       // the window is in view…
         QVERIFY(tl->viewEnd() - tl->viewStart() <= 3 * (e - s)); // …with context, not the whole capture
+    }
+    // The Summary says what to do next (the recommendations by priority) and every named thing there is a
+    // link: a bubble id selects the bubble, a step zooms the timeline onto it.
+    void summaryListsWhatToDoNextAndItsLinksSelect() {
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QSignalSpy spy(&w, &bs::ui::MainWindow::loadFinished);
+        w.openPath(kRank);
+        QVERIFY(spy.wait(60000));
+        const auto found = bs::discoverProfiles(kRank.toStdString());
+        QCOMPARE(found.ranks.size(), std::size_t(1));
+        const bs::LoadResult loaded = bs::loadRank(found.ranks[0]);
+        QVERIFY(loaded.profile);
+        const bs::AnalysisResult r = bs::analyzeProfile(*loaded.profile);
+        QVERIFY(!r.anomaly.recommendations.empty());
+        const QString text = w.summary()->toPlainText();
+        const auto next = text.indexOf(QStringLiteral("What to do next"));
+        QVERIFY(next > 0);
+        // Every recommendation's action is there, the P1s before the first P2.
+        qsizetype lastP1 = -1, firstP2 = text.size();
+        for (const auto& rc : r.anomaly.recommendations) {
+            const auto at = text.indexOf(QString::fromStdString(rc.action), next);
+            QVERIFY2(at > next, rc.action.c_str());
+            if (rc.priority == "P1") lastP1 = std::max(lastP1, at);
+            if (rc.priority == "P2") firstP2 = std::min(firstP2, at);
+        }
+        QVERIFY(lastP1 < firstP2);
+        // b0001 in an answer or a recommendation: a link that selects it.
+        const QString id = QString::fromStdString(r.anomaly.windows[0].id);
+        QVERIFY(clickLink(w.summary(), QStringLiteral("bubble:") + id));
+        QCOMPARE(w.tabs()->currentIndex(), 1);
+        QCOMPARE(w.bubbleTable()->currentIndex().row(), 0);
+        QCOMPARE(w.timeline()->selectedBubble(), 0);
+        // A step number in the step table zooms the timeline onto that step.
+        w.tabs()->setCurrentIndex(0);
+        QVERIFY(clickLink(w.summary(), QStringLiteral("step:0")));
+        const auto& st = r.steps.steps.front();
+        QVERIFY(w.timeline()->viewStart() <= st.start && w.timeline()->viewEnd() >= st.end);
+        QVERIFY(w.timeline()->viewEnd() - w.timeline()->viewStart() <= 2 * (st.end - st.start));
     }
     void clickingAUserLineHighlightsItsHostEventsShowsItsStackAndHoverShowsAStack() {
         bs::ui::MainWindow w;

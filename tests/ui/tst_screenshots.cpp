@@ -4,6 +4,7 @@
 // trace's error is named at the top of the summary.
 #include "cluster_view.h"
 #include "main_window.h"
+#include "ui_test_support.h"
 #include "cluster/cluster_model.h"
 #include "timeline_widget.h"
 
@@ -21,22 +22,7 @@
 
 namespace {
 
-// Clicks the link `href` of a text browser where it is drawn, with a real mouse click.
-bool clickLink(QTextBrowser* b, const QString& href) {
-    QTextDocument* doc = b->document();
-    for (QTextBlock blk = doc->begin(); blk.isValid(); blk = blk.next())
-        for (auto it = blk.begin(); !it.atEnd(); ++it) {
-            const QTextFragment f = it.fragment();
-            if (!f.isValid() || f.charFormat().anchorHref() != href) continue;
-            QTextCursor c(doc);
-            c.setPosition(f.position() + f.length() / 2);
-            b->setTextCursor(c);
-            b->ensureCursorVisible();
-            QTest::mouseClick(b->viewport(), Qt::LeftButton, Qt::NoModifier, b->cursorRect(c).center());
-            return true;
-        }
-    return false;
-}
+using bstest::clickLink;
 
 } // namespace
 
