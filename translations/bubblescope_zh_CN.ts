@@ -249,29 +249,182 @@
     </message>
 </context>
 <context>
+    <name>Glossary</name>
+    <message>
+        <location filename="../ui/glossary.cpp" line="15"/>
+        <source>bubble</source>
+        <translation>气泡</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="15"/>
+        <source>A span where no device stream runs any kernel (the union of all streams is idle). Windows of 50 µs or more are significant and get an id (b0001, the longest first).</source>
+        <translation>所有 device 流都没有运行任何 kernel 的时段（所有流的并集空闲）。50 µs 及以上的窗口视为显著，并获得编号（b0001，最长者在前）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="17"/>
+        <source>prelaunch</source>
+        <translation>prelaunch（启动前空闲）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="17"/>
+        <source>From the step&apos;s start to its first device work: the host prepares the step while the device waits (the profiler&apos;s Preparing).</source>
+        <translation>从 step 开始到其第一个 device 工作：host 准备该 step，device 等待（即 profiler 的 Preparing）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="19"/>
+        <source>tail</source>
+        <translation>tail（尾部空闲）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="19"/>
+        <source>From the step&apos;s last device work to the step&apos;s end.</source>
+        <translation>从 step 的最后一个 device 工作到 step 结束。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="20"/>
+        <source>internal bubble</source>
+        <translation>内部气泡</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="20"/>
+        <source>An idle gap between two kernels inside a step (the profiler&apos;s Free).</source>
+        <translation>step 内两个 kernel 之间的空闲间隙（即 profiler 的 Free）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="21"/>
+        <source>underfeed</source>
+        <translation>underfeed（供给不足）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="21"/>
+        <source>Step service minus device busy time: how long the device waited in the step. The underfeed ratio divides it by the service.</source>
+        <translation>step 服务时间减去 device 忙碌时间：device 在该 step 中等待了多久。underfeed 比例为其除以服务时间。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="23"/>
+        <source>service</source>
+        <translation>服务时间</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="23"/>
+        <source>A step&apos;s wall time: from its start marker to its end.</source>
+        <translation>step 的墙钟时间：从开始标记到结束。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="24"/>
+        <source>dominant group</source>
+        <translation>主导组</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="24"/>
+        <source>The step group with the most service time: steps that run the same kernel sequence (the same template). Its figures are the ones compared and reported first.</source>
+        <translation>服务时间最多的 step 组：运行相同 kernel 序列（同一模板）的 step。其指标会被优先比较和报告。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="26"/>
+        <source>host coverage</source>
+        <translation>host 覆盖率</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="26"/>
+        <source>The share of a bubble covered by any host event (union over the host threads). Low coverage: nothing traced explains the wait.</source>
+        <translation>气泡被任意 host 事件覆盖的比例（对各 host 线程取并集）。覆盖率低：没有任何被追踪的事件能解释这段等待。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="28"/>
+        <source>parallelism</source>
+        <translation>并行度</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="28"/>
+        <source>How many host threads are busy at once inside a bubble, on average: above 1, threads overlap.</source>
+        <translation>气泡内平均同时忙碌的 host 线程数：大于 1 表示线程重叠。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="30"/>
+        <source>hidden issue</source>
+        <translation>隐藏问题</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="30"/>
+        <source>The steps look healthy on average, but a few windows hold most of the idle time: the averages hide them.</source>
+        <translation>各 step 平均看起来正常，但少数窗口占据了大部分空闲时间：平均值掩盖了它们。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="32"/>
+        <source>wait anchor</source>
+        <translation>等待锚点</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="32"/>
+        <source>A kernel whose own &apos;wait&apos; time is large because it waits for something before it (a collective, a sync): its cost belongs to what it waits for.</source>
+        <translation>自身 wait 时间很大的 kernel，因为它在等待之前的某件事（集合通信、同步）：其开销属于它所等待的对象。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="34"/>
+        <source>WAIT_ANCHOR_FALSE_HOTSPOT</source>
+        <translation>WAIT_ANCHOR_FALSE_HOTSPOT</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="34"/>
+        <source>The op ranks high only through its wait time: ranking it as a hot spot would be wrong.</source>
+        <translation>该算子仅因等待时间而排名靠前：把它当作热点是错误的。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="36"/>
+        <source>WAIT_POLLUTION_RISK</source>
+        <translation>WAIT_POLLUTION_RISK</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="36"/>
+        <source>The op&apos;s waits overlap a collective: its wait is the communication&apos;s, not its own.</source>
+        <translation>该算子的等待与集合通信重叠：这段等待属于通信，而非它自己。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="37"/>
+        <source>PMU verdict</source>
+        <translation>PMU 结论</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="37"/>
+        <source>What the op&apos;s hardware counters say bounds it (compute, memory, or too few cores), when the collection has PMU data.</source>
+        <translation>采集含 PMU 数据时，算子的硬件计数器所指示的瓶颈（计算、访存或核数不足）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="39"/>
+        <source>last arriver</source>
+        <translation>最后到达者</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="39"/>
+        <source>In a collective, the rank that reaches it last (the smallest wait): the others wait for it.</source>
+        <translation>集合通信中最后到达的 rank（等待最短）：其他 rank 都在等它。</translation>
+    </message>
+</context>
+<context>
     <name>LayerTree</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="198"/>
+        <location filename="../ui/panel_models.cpp" line="233"/>
         <source>Pass / layer / role / kernel</source>
         <translation>前向 / 层 / 功能 / kernel</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="199"/>
+        <location filename="../ui/panel_models.cpp" line="234"/>
         <source>Wall (ms)</source>
         <translation>墙钟时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="200"/>
+        <location filename="../ui/panel_models.cpp" line="235"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="201"/>
+        <location filename="../ui/panel_models.cpp" line="236"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="224"/>
+        <location filename="../ui/panel_models.cpp" line="259"/>
         <source>Pass %1 (%2, step %3)</source>
         <translation>前向 %1（%2，step %3）</translation>
     </message>
@@ -434,42 +587,42 @@
 <context>
     <name>bs::ui::BubbleTableModel</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="48"/>
+        <location filename="../ui/panel_models.cpp" line="49"/>
         <source> (edge)</source>
         <translation>（采集边界）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="80"/>
+        <location filename="../ui/panel_models.cpp" line="81"/>
         <source>Bubble</source>
         <translation>空泡</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="82"/>
+        <location filename="../ui/panel_models.cpp" line="83"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="84"/>
+        <location filename="../ui/panel_models.cpp" line="85"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="86"/>
+        <location filename="../ui/panel_models.cpp" line="87"/>
         <source>Start (ms)</source>
         <translation>开始 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="88"/>
+        <location filename="../ui/panel_models.cpp" line="89"/>
         <source>Duration (ms)</source>
         <translation>时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="90"/>
+        <location filename="../ui/panel_models.cpp" line="91"/>
         <source>Candidate causes</source>
         <translation>候选原因</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="92"/>
+        <location filename="../ui/panel_models.cpp" line="93"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
@@ -901,594 +1054,624 @@
 <context>
     <name>bs::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="77"/>
+        <location filename="../ui/main_window.cpp" line="82"/>
         <source>BubbleScope</source>
         <translation>BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="85"/>
+        <location filename="../ui/main_window.cpp" line="90"/>
         <source>&lt;b&gt;Sample profile&lt;/b&gt; — a generated 8-layer MoE capture with every planted anomaly. Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here.</source>
         <translation>&lt;b&gt;示例 profile&lt;/b&gt; —— 生成的 8 层 MoE 采集数据，包含全部预置异常。请通过 文件 ▸ 打开文件夹…（Ctrl+O）打开自己的 profiling 目录，或将目录拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="95"/>
+        <location filename="../ui/main_window.cpp" line="100"/>
         <source>Rank:</source>
         <translation>Rank：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="97"/>
+        <location filename="../ui/main_window.cpp" line="102"/>
         <source>Rank to analyse</source>
         <translation>要分析的 rank</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="111"/>
+        <location filename="../ui/main_window.cpp" line="116"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="132"/>
+        <location filename="../ui/main_window.cpp" line="137"/>
         <source>Bubbles</source>
         <translation>空泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="138"/>
+        <location filename="../ui/main_window.cpp" line="143"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="144"/>
+        <location filename="../ui/main_window.cpp" line="149"/>
         <source>Filter ops by name…</source>
         <translation>按名称筛选算子…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="159"/>
+        <location filename="../ui/main_window.cpp" line="164"/>
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="164"/>
+        <location filename="../ui/main_window.cpp" line="169"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="166"/>
-        <location filename="../ui/main_window.cpp" line="468"/>
+        <location filename="../ui/main_window.cpp" line="171"/>
+        <location filename="../ui/main_window.cpp" line="486"/>
         <source>Health</source>
         <translation>采集健康</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="170"/>
+        <location filename="../ui/main_window.cpp" line="175"/>
         <source>Text report</source>
         <translation>文本报告</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="188"/>
+        <location filename="../ui/main_window.cpp" line="193"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="193"/>
+        <location filename="../ui/main_window.cpp" line="198"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="215"/>
-        <location filename="../ui/main_window.cpp" line="382"/>
+        <location filename="../ui/main_window.cpp" line="226"/>
+        <location filename="../ui/main_window.cpp" line="398"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="261"/>
+        <location filename="../ui/main_window.cpp" line="272"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="262"/>
+        <location filename="../ui/main_window.cpp" line="273"/>
         <source>&amp;Open Folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="263"/>
+        <location filename="../ui/main_window.cpp" line="274"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="272"/>
+        <location filename="../ui/main_window.cpp" line="283"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="273"/>
+        <location filename="../ui/main_window.cpp" line="284"/>
         <source>Anomaly &amp;JSON…</source>
         <translation>异常 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="274"/>
+        <location filename="../ui/main_window.cpp" line="285"/>
         <source>Anomaly &amp;report (Markdown)…</source>
         <translation>异常报告(&amp;R)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="276"/>
+        <location filename="../ui/main_window.cpp" line="287"/>
         <source>&amp;Architecture report (Markdown)…</source>
         <translation>模型架构报告(&amp;A)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="279"/>
+        <location filename="../ui/main_window.cpp" line="290"/>
         <source>Export &amp;all to folder…</source>
         <translation>全部导出到文件夹(&amp;A)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="282"/>
+        <location filename="../ui/main_window.cpp" line="293"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="284"/>
+        <location filename="../ui/main_window.cpp" line="295"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="285"/>
+        <location filename="../ui/main_window.cpp" line="296"/>
         <source>&amp;Fit timeline</source>
         <translation>时间线适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="286"/>
+        <location filename="../ui/main_window.cpp" line="297"/>
         <source>Show &amp;host lanes</source>
         <translation>显示 Host 泳道(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="291"/>
+        <location filename="../ui/main_window.cpp" line="302"/>
         <source>Show &amp;Overlap Analysis lanes</source>
         <translation>显示 Overlap Analysis 泳道(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="295"/>
+        <location filename="../ui/main_window.cpp" line="306"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="296"/>
+        <location filename="../ui/main_window.cpp" line="307"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="305"/>
+        <location filename="../ui/main_window.cpp" line="316"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="306"/>
+        <location filename="../ui/main_window.cpp" line="317"/>
         <source>The language changes the next time BubbleScope starts.</source>
         <translation>语言将在下次启动 BubbleScope 时生效。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="309"/>
+        <location filename="../ui/main_window.cpp" line="320"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="310"/>
+        <location filename="../ui/main_window.cpp" line="326"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="312"/>
+        <location filename="../ui/main_window.cpp" line="328"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="313"/>
+        <location filename="../ui/main_window.cpp" line="329"/>
         <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
         <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个空泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="317"/>
+        <location filename="../ui/main_window.cpp" line="333"/>
         <source>&amp;About BubbleScope</source>
         <translation>关于 BubbleScope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="318"/>
+        <location filename="../ui/main_window.cpp" line="334"/>
         <source>About BubbleScope</source>
         <translation>关于 BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="319"/>
+        <location filename="../ui/main_window.cpp" line="335"/>
         <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
         <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲空泡分析工具。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="361"/>
+        <location filename="../ui/main_window.cpp" line="377"/>
         <source>Open Profiling Folder</source>
         <translation>打开 profiling 文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="394"/>
+        <location filename="../ui/main_window.cpp" line="410"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="402"/>
+        <location filename="../ui/main_window.cpp" line="418"/>
         <source>Nothing loaded.</source>
         <translation>未加载任何数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="423"/>
+        <location filename="../ui/main_window.cpp" line="439"/>
         <source>Sample profile — BubbleScope</source>
         <translation>示例 profile — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="424"/>
+        <location filename="../ui/main_window.cpp" line="440"/>
         <source>%1 — BubbleScope</source>
         <translation>%1 — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="425"/>
+        <location filename="../ui/main_window.cpp" line="441"/>
         <source>Loaded %1</source>
         <translation>已加载 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="177"/>
+        <location filename="../ui/main_window.cpp" line="182"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="178"/>
+        <location filename="../ui/main_window.cpp" line="183"/>
         <source>Rank timeline</source>
         <translation>Rank 时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="180"/>
+        <location filename="../ui/main_window.cpp" line="185"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="208"/>
+        <location filename="../ui/main_window.cpp" line="213"/>
         <source>Compared: %1</source>
         <translation>已比较：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="264"/>
+        <location filename="../ui/main_window.cpp" line="222"/>
+        <source>Analysing…</source>
+        <translation>正在分析…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="224"/>
+        <source>Writing the text report…</source>
+        <translation>正在生成文本报告…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="275"/>
         <source>&amp;Compare with…</source>
         <translation>与…比较(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="265"/>
+        <location filename="../ui/main_window.cpp" line="276"/>
         <source>Compare the open rank (base) with…</source>
         <translation>将当前 rank（基线）与…比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="269"/>
+        <location filename="../ui/main_window.cpp" line="280"/>
         <source>Before / after: compares the open rank with another profile (also: drop a folder with Shift held).</source>
         <translation>前后对比：将当前 rank 与另一份 profile 比较（也可按住 Shift 拖入文件夹）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="350"/>
+        <location filename="../ui/main_window.cpp" line="321"/>
+        <source>&amp;Glossary</source>
+        <translation>术语表(&amp;G)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="322"/>
+        <source>Glossary</source>
+        <translation>术语表</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="366"/>
         <source>Open a profile first: it is the base of the comparison.</source>
         <translation>请先打开一份 profile：它是比较的基线。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="356"/>
+        <location filename="../ui/main_window.cpp" line="372"/>
         <source>Comparing %1 with %2…</source>
         <translation>正在比较 %1 与 %2…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="449"/>
+        <location filename="../ui/main_window.cpp" line="450"/>
+        <source>Building the timeline…</source>
+        <translation>正在构建时间线…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="467"/>
         <source>No finding: the collection looks complete.</source>
         <translation>无发现：采集数据看起来完整。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="460"/>
+        <location filename="../ui/main_window.cpp" line="478"/>
         <source>Effect:</source>
         <translation>影响：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="461"/>
+        <location filename="../ui/main_window.cpp" line="479"/>
         <source>Fix:</source>
         <translation>修复：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="468"/>
+        <location filename="../ui/main_window.cpp" line="486"/>
         <source>Health (%1)</source>
         <translation>采集健康（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="469"/>
+        <location filename="../ui/main_window.cpp" line="487"/>
         <source>Bubbles (%1)</source>
         <translation>空泡（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="478"/>
+        <location filename="../ui/main_window.cpp" line="496"/>
         <source>Per-step device time (ms)</source>
         <translation>每个 step 的设备时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="480"/>
+        <location filename="../ui/main_window.cpp" line="498"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="480"/>
+        <location filename="../ui/main_window.cpp" line="498"/>
         <source>prelaunch</source>
         <translation>下发前空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="480"/>
+        <location filename="../ui/main_window.cpp" line="498"/>
         <source>internal bubbles</source>
         <translation>内部空泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="480"/>
+        <location filename="../ui/main_window.cpp" line="498"/>
         <source>tail</source>
         <translation>尾部空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="506"/>
+        <location filename="../ui/main_window.cpp" line="524"/>
         <source>ms</source>
         <translation>ms</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="514"/>
+        <location filename="../ui/main_window.cpp" line="532"/>
         <source>Top ops by total kernel time (ms)</source>
         <translation>总 kernel 时间最高的算子 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="516"/>
+        <location filename="../ui/main_window.cpp" line="534"/>
         <source>total</source>
         <translation>总计</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="553"/>
+        <location filename="../ui/main_window.cpp" line="571"/>
         <source>No call stacks collected: the line of code behind this bubble is unknown.</source>
         <translation>未采集调用栈：无法确定此空泡背后的代码行。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="556"/>
+        <location filename="../ui/main_window.cpp" line="574"/>
         <source>No user code in the call stacks of the %1 host events in this window (%2 carry a stack).</source>
         <translation>此窗口内 %1 个主机事件的调用栈中没有用户代码（%2 个带有调用栈）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="561"/>
+        <location filename="../ui/main_window.cpp" line="579"/>
         <source>Your code behind this bubble:</source>
         <translation>此空泡背后的用户代码：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="562"/>
+        <location filename="../ui/main_window.cpp" line="580"/>
         <source>Line</source>
         <translation>代码行</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="562"/>
+        <location filename="../ui/main_window.cpp" line="580"/>
         <source>(click a line: its host events are highlighted on the timeline)</source>
         <translation>（点击一行：其 host 事件会在时间线上高亮）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="563"/>
+        <location filename="../ui/main_window.cpp" line="581"/>
         <source>Share of window</source>
         <translation>占窗口比例</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="563"/>
+        <location filename="../ui/main_window.cpp" line="581"/>
         <source>Host time (ms)</source>
         <translation>主机时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="563"/>
+        <location filename="../ui/main_window.cpp" line="581"/>
         <source>Path to the op</source>
         <translation>到算子的调用路径</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="584"/>
+        <location filename="../ui/main_window.cpp" line="602"/>
         <source>%1 host events under &lt;code&gt;%2&lt;/code&gt; are highlighted on the timeline (%3 ms of host time in this window).</source>
         <translation>&lt;code&gt;%2&lt;/code&gt; 下的 %1 个 host 事件已在时间线上高亮（此窗口内 host 时间 %3 ms）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="595"/>
+        <location filename="../ui/main_window.cpp" line="613"/>
         <source>Call stack of %1, the largest of them (innermost first, ● your code):</source>
         <translation>其中最大的事件 %1 的调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="631"/>
+        <location filename="../ui/main_window.cpp" line="649"/>
         <source>step</source>
         <translation>step</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="640"/>
+        <location filename="../ui/main_window.cpp" line="658"/>
         <source>Side</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="640"/>
+        <location filename="../ui/main_window.cpp" line="658"/>
         <source>Kernel</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="640"/>
-        <location filename="../ui/main_window.cpp" line="690"/>
+        <location filename="../ui/main_window.cpp" line="658"/>
+        <location filename="../ui/main_window.cpp" line="708"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="640"/>
+        <location filename="../ui/main_window.cpp" line="658"/>
         <source>Duration (µs)</source>
         <translation>时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="640"/>
+        <location filename="../ui/main_window.cpp" line="658"/>
         <source>Wait (µs)</source>
         <translation>等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="641"/>
-        <location filename="../ui/main_window.cpp" line="691"/>
+        <location filename="../ui/main_window.cpp" line="659"/>
+        <location filename="../ui/main_window.cpp" line="709"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="650"/>
+        <location filename="../ui/main_window.cpp" line="668"/>
         <source>before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="652"/>
+        <location filename="../ui/main_window.cpp" line="670"/>
         <source>device idle</source>
         <translation>设备空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="654"/>
+        <location filename="../ui/main_window.cpp" line="672"/>
         <source>after</source>
         <translation>之后</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="659"/>
+        <location filename="../ui/main_window.cpp" line="677"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="659"/>
+        <location filename="../ui/main_window.cpp" line="677"/>
         <source>sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="660"/>
+        <location filename="../ui/main_window.cpp" line="678"/>
         <source>comm</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="661"/>
+        <location filename="../ui/main_window.cpp" line="679"/>
         <source>parallelism</source>
         <translation>并行度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="664"/>
+        <location filename="../ui/main_window.cpp" line="682"/>
         <source>Host events in the window:</source>
         <translation>窗口内的 Host 事件：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="671"/>
+        <location filename="../ui/main_window.cpp" line="689"/>
         <source>There is no host trace: causes cannot be attributed.</source>
         <translation>没有 Host trace：无法归因。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="673"/>
+        <location filename="../ui/main_window.cpp" line="691"/>
         <source>Candidate causes (possible, not a verdict):</source>
         <translation>候选原因（可能原因，并非结论）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="689"/>
+        <location filename="../ui/main_window.cpp" line="707"/>
         <source>Op type</source>
         <translation>算子类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="692"/>
+        <location filename="../ui/main_window.cpp" line="711"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="693"/>
+        <location filename="../ui/main_window.cpp" line="711"/>
+        <source>%1 ms from the capture&apos;s start (epoch %2 µs)</source>
+        <translation>距采集开始 %1 ms（epoch %2 µs）</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="714"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="694"/>
+        <location filename="../ui/main_window.cpp" line="715"/>
         <source>Wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="695"/>
+        <location filename="../ui/main_window.cpp" line="716"/>
         <source>Block dim</source>
         <translation>Block dim</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="696"/>
+        <location filename="../ui/main_window.cpp" line="717"/>
         <source>Input shapes</source>
         <translation>输入 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="697"/>
+        <location filename="../ui/main_window.cpp" line="718"/>
         <source>Output shapes</source>
         <translation>输出 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="702"/>
+        <location filename="../ui/main_window.cpp" line="723"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="703"/>
-        <location filename="../ui/main_window.cpp" line="704"/>
+        <location filename="../ui/main_window.cpp" line="724"/>
+        <location filename="../ui/main_window.cpp" line="725"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="722"/>
+        <location filename="../ui/main_window.cpp" line="743"/>
         <source>Launched by</source>
         <translation>下发来源</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="725"/>
+        <location filename="../ui/main_window.cpp" line="746"/>
         <source>unknown host event</source>
         <translation>未知 Host 事件</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="759"/>
+        <location filename="../ui/main_window.cpp" line="780"/>
         <source>Range statistics</source>
         <translation>区间统计</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="759"/>
+        <location filename="../ui/main_window.cpp" line="780"/>
         <source>span</source>
         <translation>跨度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="759"/>
+        <location filename="../ui/main_window.cpp" line="780"/>
         <source>busy union</source>
         <translation>忙碌并集</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="760"/>
+        <location filename="../ui/main_window.cpp" line="781"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="760"/>
+        <location filename="../ui/main_window.cpp" line="781"/>
         <source>kernels</source>
         <translation>kernel 数</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="768"/>
+        <location filename="../ui/main_window.cpp" line="789"/>
         <source>Range: %1 ms, busy %2 ms, %3 kernels</source>
         <translation>区间：%1 ms，忙碌 %2 ms，%3 个 kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="786"/>
+        <location filename="../ui/main_window.cpp" line="807"/>
         <source>Nothing is loaded.</source>
         <translation>尚未加载数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="803"/>
+        <location filename="../ui/main_window.cpp" line="824"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="803"/>
+        <location filename="../ui/main_window.cpp" line="824"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="804"/>
+        <location filename="../ui/main_window.cpp" line="825"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="808"/>
-        <location filename="../ui/main_window.cpp" line="822"/>
+        <location filename="../ui/main_window.cpp" line="829"/>
+        <location filename="../ui/main_window.cpp" line="843"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="809"/>
-        <location filename="../ui/main_window.cpp" line="823"/>
+        <location filename="../ui/main_window.cpp" line="830"/>
+        <location filename="../ui/main_window.cpp" line="844"/>
         <source>The file was not written; nothing was changed.
 
 %1</source>
@@ -1497,17 +1680,17 @@
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="811"/>
+        <location filename="../ui/main_window.cpp" line="832"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="815"/>
+        <location filename="../ui/main_window.cpp" line="836"/>
         <source>Export all to folder</source>
         <translation>全部导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="828"/>
+        <location filename="../ui/main_window.cpp" line="849"/>
         <source>Exported %1 files to %2</source>
         <translation>已导出 %1 个文件到 %2</translation>
     </message>
@@ -1515,67 +1698,108 @@
 <context>
     <name>bs::ui::OpsTableModel</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="146"/>
+        <location filename="../ui/panel_models.cpp" line="147"/>
+        <location filename="../ui/panel_models.cpp" line="163"/>
         <source>wait anchor</source>
         <translation>等待锚点</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="168"/>
+        <location filename="../ui/panel_models.cpp" line="166"/>
+        <source>an AI CPU op (class as the analysis names it)</source>
+        <translation>AI CPU 算子（分类按分析结果命名）</translation>
+    </message>
+    <message>
+        <location filename="../ui/panel_models.cpp" line="181"/>
+        <source>Rank by average total cost (duration + wait) per call: 1 is the costliest call.</source>
+        <translation>按每次调用的平均总开销（耗时 + 等待）排名：1 为开销最大。</translation>
+    </message>
+    <message>
+        <location filename="../ui/panel_models.cpp" line="183"/>
+        <source>Rank by total duration over all calls: 1 takes the most device time.</source>
+        <translation>按所有调用的总耗时排名：1 占用 device 时间最多。</translation>
+    </message>
+    <message>
+        <location filename="../ui/panel_models.cpp" line="185"/>
+        <source>Average time a call waited before it ran (kernel_details&apos; Wait): not its own work.</source>
+        <translation>每次调用运行前的平均等待时间（kernel_details 的 Wait）：不是它自己的工作。</translation>
+    </message>
+    <message>
+        <location filename="../ui/panel_models.cpp" line="187"/>
+        <source>Average duration + wait per call.</source>
+        <translation>每次调用的平均耗时 + 等待。</translation>
+    </message>
+    <message>
+        <location filename="../ui/panel_models.cpp" line="189"/>
+        <source>Wait / (duration + wait) over all calls.</source>
+        <translation>所有调用的 等待 / (耗时 + 等待)。</translation>
+    </message>
+    <message>
+        <location filename="../ui/panel_models.cpp" line="191"/>
+        <source>Total duration over all calls (device time the op takes; the default order).</source>
+        <translation>所有调用的总耗时（该算子占用的 device 时间；默认排序）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/panel_models.cpp" line="193"/>
+        <source>Why the op&apos;s ranking may mislead (hover a cell for each flag&apos;s meaning).</source>
+        <translation>该算子排名可能误导的原因（悬停单元格查看各标记含义）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/panel_models.cpp" line="203"/>
         <source>Rank (avg cost)</source>
         <translation>排名（平均开销）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="170"/>
+        <location filename="../ui/panel_models.cpp" line="205"/>
         <source>Rank (total)</source>
         <translation>排名（总时长）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="172"/>
+        <location filename="../ui/panel_models.cpp" line="207"/>
         <source>Op</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="174"/>
+        <location filename="../ui/panel_models.cpp" line="209"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="176"/>
+        <location filename="../ui/panel_models.cpp" line="211"/>
         <source>Calls</source>
         <translation>调用次数</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="178"/>
+        <location filename="../ui/panel_models.cpp" line="213"/>
         <source>Duration avg (µs)</source>
         <translation>平均时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="180"/>
+        <location filename="../ui/panel_models.cpp" line="215"/>
         <source>Wait avg (µs)</source>
         <translation>平均等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="182"/>
+        <location filename="../ui/panel_models.cpp" line="217"/>
         <source>Total cost avg (µs)</source>
         <translation>平均总开销 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="184"/>
+        <location filename="../ui/panel_models.cpp" line="219"/>
         <source>Wait ratio</source>
         <translation>等待占比</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="186"/>
+        <location filename="../ui/panel_models.cpp" line="221"/>
         <source>Total (ms)</source>
         <translation>总时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="188"/>
+        <location filename="../ui/panel_models.cpp" line="223"/>
         <source>Flags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="190"/>
+        <location filename="../ui/panel_models.cpp" line="225"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
     </message>

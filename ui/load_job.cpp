@@ -78,7 +78,9 @@ void LoadJob::start(const QString& path, int rankIndex) {
         auto rank = std::make_shared<LoadedRank>();
         rank->label = out.rankLabels.value(idx);
         rank->folder = QString::fromStdString(found.ranks[static_cast<std::size_t>(idx)].root);
+        post([this] { emit progress(QStringLiteral("analysing"), 1000); });
         auto analysis = std::make_shared<AnalysisResult>(analyzeProfile(*loaded.profile));
+        post([this] { emit progress(QStringLiteral("report"), 1000); });
         rank->text = QString::fromStdString(renderTextReport(*loaded.profile, *analysis));
         rank->profile = std::shared_ptr<const Profile>(std::move(loaded.profile));
         rank->analysis = analysis;

@@ -13,6 +13,7 @@
 #include "timeline_widget.h"
 #include "cluster_view.h"
 #include "compare_view.h"
+#include "glossary.h"
 #include "panels/summary_panel.h"
 
 #include <QAction>
@@ -63,6 +64,10 @@ QString esc(const std::string& s) {
 }
 QString msText(TimeNs ns) {
     return QString::number(nsToMs(ns), 'f', 3);
+}
+// "+1.234" / "−17.903" (U+2212), for times relative to the capture's start.
+QString signedMsText(TimeNs ns) {
+    return (ns < 0 ? QStringLiteral("\u2212") : QStringLiteral("+")) + msText(ns < 0 ? -ns : ns);
 }
 
 QTextBrowser* makeBrowser(QWidget* parent) {
@@ -152,7 +157,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     opsProxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     opsTable_->setModel(opsProxy_);
     opsTable_->setSortingEnabled(true);
-    opsTable_->sortByColumn(OpsTableModel::RankCost, Qt::AscendingOrder);
+    opsTable_->sortByColumn(OpsTableModel::Total, Qt::DescendingOrder); // the op that takes the most device time first
     opsTable_->verticalHeader()->hide();
     opsLayout->addWidget(opsFilter_);
     opsLayout->addWidget(opsTable_);
@@ -212,7 +217,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
         openPath(clusterView_->path(), rank);
     });
     connect(job_, &LoadJob::progress, this, [this](const QString& stage, int permille) {
-        status_->setText(tr("Loading %1…").arg(stage));
+        // The core's reading stages, then the job's own phases after the last byte is read.
+        if (stage == QLatin1String("analysing"))
+            status_->setText(tr("Analysing…"));
+        else if (stage == QLatin1String("report"))
+            status_->setText(tr("Writing the text report…"));
+        else
+            status_->setText(tr("Loading %1…").arg(stage));
         progress_->setValue(permille);
     });
     connect(job_, &LoadJob::finished, this, &MainWindow::onFinished);
@@ -307,6 +318,11 @@ void MainWindow::buildMenus() {
         });
     }
     auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Glossary"), this, [this] {
+        QMessageBox box(QMessageBox::NoIcon, tr("Glossary"), glossaryHtml(), QMessageBox::Close, this);
+        box.setTextFormat(Qt::RichText);
+        box.exec();
+    });
     help->addAction(tr("&Keyboard shortcuts"), this, [this] {
         QMessageBox::information(
             this, tr("Keyboard shortcuts"),
@@ -431,6 +447,8 @@ void MainWindow::onFinished(const LoadOutcome& outcome) {
 void MainWindow::showResults() {
     const auto& r = *analysis_;
     const auto& a = r.anomaly;
+    status_->setText(tr("Building the timeline…"));
+    status_->repaint(); // shown before the timeline is built on this thread
     timeline_->setModel(profile_, analysis_);
     bubbleModel_->setAnalysis(profile_, analysis_);
     bubbleTable_->resizeColumnsToContents();
@@ -648,8 +666,8 @@ void MainWindow::onBubbleRowChanged() {
     };
     for (auto it = w.before.rbegin(); it != w.before.rend(); ++it)
         kernelRow(tr("before"), *it);
-    h += QStringLiteral("<tr><td colspan=6 style='background:#fde2e2'><i>%1 +%2 ms → +%3 ms</i></td></tr>")
-             .arg(tr("device idle"), msText(w.span.a - origin), msText(w.span.b - origin));
+    h += QStringLiteral("<tr><td colspan=6 style='background:#fde2e2'><i>%1 %2 ms → %3 ms</i></td></tr>")
+             .arg(tr("device idle"), signedMsText(w.span.a - origin), signedMsText(w.span.b - origin));
     for (const auto& k : w.after)
         kernelRow(tr("after"), k);
     h += QStringLiteral("</table>");
@@ -689,7 +707,10 @@ void MainWindow::showKernel(int kernelIndex) {
     row(tr("Op type"), QString::fromStdString(std::string(profile_->str(k.opType))));
     row(tr("Task type"), QString::fromStdString(std::string(profile_->str(k.taskType))));
     row(tr("Stream"), k.stream >= 0 ? QString::number(k.stream) : QStringLiteral("?"));
-    row(tr("Start"), QString::fromStdString(formatNsAsMicros(k.start)) + QStringLiteral(" µs"));
+    // Relative to the capture's start, as the ruler; the profiler's epoch time beside it.
+    row(tr("Start"), tr("%1 ms from the capture's start (epoch %2 µs)")
+                         .arg(signedMsText(k.start - analysis_->anomaly.captureStart),
+                              QString::fromStdString(formatNsAsMicros(k.start))));
     row(tr("Duration"), QString::number(nsToUs(k.dur), 'f', 3) + QStringLiteral(" µs"));
     row(tr("Wait"), QString::number(nsToUs(k.wait), 'f', 3) + QStringLiteral(" µs"));
     row(tr("Block dim"), QString::number(k.blockDim));

@@ -1,4 +1,5 @@
 #include "panel_models.h"
+#include "glossary.h"
 
 #include "analysis/analysis_run.h"
 #include "architecture/architecture_analysis.h"
@@ -155,6 +156,18 @@ QVariant OpsTableModel::data(const QModelIndex& index, int role) const {
             return {};
         }
     }
+    if (role == Qt::ToolTipRole && index.column() == Flags) {
+        // Each flag with its meaning.
+        QStringList lines;
+        if (o.falseHotspot) lines << QStringLiteral("WAIT_ANCHOR_FALSE_HOTSPOT: ") + glossaryDefinition(QStringLiteral("WAIT_ANCHOR_FALSE_HOTSPOT"));
+        else if (o.waitAnchor) lines << tr("wait anchor") + QStringLiteral(": ") + glossaryDefinition(QStringLiteral("wait anchor"));
+        if (o.waitPollution) lines << QStringLiteral("WAIT_POLLUTION_RISK: ") + glossaryDefinition(QStringLiteral("WAIT_POLLUTION_RISK"));
+        for (const auto& a : analysis_->anomaly.aicpuOps)
+            if (a.name == o.name) lines << QString::fromStdString(a.cls) + QStringLiteral(": ") + tr("an AI CPU op (class as the analysis names it)");
+        return lines.join(QLatin1Char('\n'));
+    }
+    if (role == Qt::ToolTipRole && index.column() == Pmu && !o.pmuVerdict.empty())
+        return glossaryDefinition(QStringLiteral("PMU verdict"));
     if (role == Qt::TextAlignmentRole && index.column() != Name && index.column() != TaskType &&
         index.column() != Flags && index.column() != Pmu)
         return static_cast<int>(Qt::AlignRight | Qt::AlignVCenter);
@@ -162,6 +175,28 @@ QVariant OpsTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant OpsTableModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (section) {
+        case RankCost:
+            return tr("Rank by average total cost (duration + wait) per call: 1 is the costliest call.");
+        case RankTotal:
+            return tr("Rank by total duration over all calls: 1 takes the most device time.");
+        case WaitAvg:
+            return tr("Average time a call waited before it ran (kernel_details' Wait): not its own work.");
+        case CostAvg:
+            return tr("Average duration + wait per call.");
+        case WaitRatio:
+            return tr("Wait / (duration + wait) over all calls.");
+        case Total:
+            return tr("Total duration over all calls (device time the op takes; the default order).");
+        case Flags:
+            return tr("Why the op's ranking may mislead (hover a cell for each flag's meaning).");
+        case Pmu:
+            return glossaryDefinition(QStringLiteral("PMU verdict"));
+        default:
+            return {};
+        }
+    }
     if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
     case RankCost:

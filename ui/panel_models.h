@@ -31,19 +31,20 @@ class BubbleTableModel : public QAbstractTableModel {
 class OpsTableModel : public QAbstractTableModel {
     Q_OBJECT
   public:
+    // The op and what it costs first, the PMU verdict before the flags, the two rankings last.
     enum Column {
-        RankCost,
-        RankTotal,
         Name,
         TaskType,
+        Total,
         Calls,
         DurAvg,
         WaitAvg,
         CostAvg,
         WaitRatio,
-        Total,
-        Flags,
         Pmu,
+        Flags,
+        RankTotal,
+        RankCost,
         ColumnCount
     };
     explicit OpsTableModel(QObject* parent = nullptr);

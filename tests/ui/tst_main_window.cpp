@@ -4,6 +4,8 @@
 #include "main_window.h"
 #include "ui_test_support.h"
 #include "timeline_widget.h"
+#include "glossary.h"
+#include "panel_models.h"
 
 #include "analysis/analysis_run.h"
 #include "io/profile_loader.h"
@@ -133,6 +135,46 @@ class TstMainWindow : public QObject {
         const auto& st = r.steps.steps.front();
         QVERIFY(w.timeline()->viewStart() <= st.start && w.timeline()->viewEnd() >= st.end);
         QVERIFY(w.timeline()->viewEnd() - w.timeline()->viewStart() <= 2 * (st.end - st.start));
+    }
+    // Numbers and words: the Ops tab opens on the op with the most device time, its PMU verdict before the
+    // flags and each flag explained; the inspector's times carry one sign; the glossary defines the jargon.
+    void opsOpenByTotalTimeAndTimesHaveOneSign() {
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QSignalSpy spy(&w, &bs::ui::MainWindow::loadFinished);
+        w.openPath(kRank);
+        QVERIFY(spy.wait(60000));
+        const auto found = bs::discoverProfiles(kRank.toStdString());
+        const bs::LoadResult loaded = bs::loadRank(found.ranks[0]);
+        const bs::AnalysisResult r = bs::analyzeProfile(*loaded.profile);
+        bs::TimeNs most = 0;
+        std::string mostName;
+        for (const auto& o : r.anomaly.ops)
+            if (o.durTotal > most) most = o.durTotal, mostName = o.name;
+        w.tabs()->setCurrentIndex(3);
+        QTableView* table = nullptr;
+        for (auto* t : w.findChildren<QTableView*>())
+            if (t->model() && t->model()->columnCount() == bs::ui::OpsTableModel::ColumnCount) table = t;
+        QVERIFY(table);
+        QCOMPARE(table->model()->index(0, bs::ui::OpsTableModel::Name).data().toString(), QString::fromStdString(mostName));
+        QVERIFY(bs::ui::OpsTableModel::Pmu < bs::ui::OpsTableModel::Flags);
+        for (int row = 0; row < table->model()->rowCount(); ++row) {
+            const QString flags = table->model()->index(row, bs::ui::OpsTableModel::Flags).data().toString();
+            if (flags.contains(QStringLiteral("WAIT_POLLUTION_RISK")))
+                QVERIFY(table->model()->index(row, bs::ui::OpsTableModel::Flags).data(Qt::ToolTipRole).toString()
+                            .contains(QStringLiteral("WAIT_POLLUTION_RISK: ")));
+        }
+        // Every window's idle span in the inspector: "+x ms" or "−x ms", never "+-" or "+−".
+        w.tabs()->setCurrentIndex(1);
+        for (int row = 0; row < 5; ++row) {
+            w.bubbleTable()->selectRow(row);
+            const QString text = w.bubbleDetail()->toPlainText();
+            QVERIFY2(text.contains(QStringLiteral("device idle")), qPrintable(text));
+            QVERIFY2(!text.contains(QStringLiteral("+-")) && !text.contains(QStringLiteral("+\u2212")), qPrintable(text));
+        }
+        QVERIFY(bs::ui::glossaryDefinition(QStringLiteral("underfeed")).contains(QStringLiteral("service")));
+        QVERIFY(bs::ui::glossaryHtml().contains(QStringLiteral("host coverage")));
     }
     void clickingAUserLineHighlightsItsHostEventsShowsItsStackAndHoverShowsAStack() {
         bs::ui::MainWindow w;
