@@ -2,6 +2,7 @@
 #include "cluster_command.h"
 #include "compare_command.h"
 #include "headless.h"
+#include "screenshot_command.h"
 #include "main_window.h"
 #include "sample_profile.h"
 
@@ -28,10 +29,11 @@ void printHelp() {
         "  bubblescope cluster SOURCE …  merge rank summaries, or compare the ranks of a parent\n"
         "                                (see 'bubblescope cluster --help')\n"
         "  bubblescope compare BASE NEW  two profiles before / after a change (see 'bubblescope compare --help')\n"
+        "  bubblescope screenshot PATH --out FILE.png|svg [--bubble ID]  the timeline as a picture, off screen\n"
         "Options:\n"
         "  -h, --help       this help\n"
         "  -v, --version    the version\n"
-        "Commands: analyze, cluster, compare. Any other word that is not an existing file or folder is an error (exit 2).\n"
+        "Commands: analyze, cluster, compare, screenshot. Any other word that is not an existing file or folder is an error (exit 2).\n"
         "The manual: man bubblescope.\n",
         stdout);
 }
@@ -55,6 +57,12 @@ int main(int argc, char** argv) {
         QCoreApplication app(argc, argv);
         return runCompareCommand(argc, argv);
     }
+    if (argc >= 2 && std::strcmp(argv[1], "screenshot") == 0) {
+        // Drawn off screen: no display needed (an explicit QT_QPA_PLATFORM is kept).
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        return runScreenshotCommand(argc, argv);
+    }
     if (argc >= 2 && std::strcmp(argv[1], "cluster") == 0) {
         QCoreApplication app(argc, argv);
         return runClusterCommand(argc, argv);
@@ -71,7 +79,7 @@ int main(int argc, char** argv) {
         std::fprintf(
             stderr,
             "bubblescope: unknown command '%s' (and no file or folder of that name exists); commands: "
-            "analyze, cluster, compare (and `bubblescope PATH` opens the window). See 'bubblescope --help'.\n",
+            "analyze, cluster, compare, screenshot (and `bubblescope PATH` opens the window). See 'bubblescope --help'.\n",
             argv[1]);
         return 2;
     }

@@ -1054,624 +1054,664 @@
 <context>
     <name>bs::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="82"/>
+        <location filename="../ui/main_window.cpp" line="86"/>
         <source>BubbleScope</source>
         <translation>BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="90"/>
+        <location filename="../ui/main_window.cpp" line="94"/>
         <source>&lt;b&gt;Sample profile&lt;/b&gt; — a generated 8-layer MoE capture with every planted anomaly. Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here.</source>
         <translation>&lt;b&gt;示例 profile&lt;/b&gt; —— 生成的 8 层 MoE 采集数据，包含全部预置异常。请通过 文件 ▸ 打开文件夹…（Ctrl+O）打开自己的 profiling 目录，或将目录拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="100"/>
+        <location filename="../ui/main_window.cpp" line="104"/>
         <source>Rank:</source>
         <translation>Rank：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="102"/>
+        <location filename="../ui/main_window.cpp" line="106"/>
         <source>Rank to analyse</source>
         <translation>要分析的 rank</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="116"/>
+        <location filename="../ui/main_window.cpp" line="120"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="137"/>
+        <location filename="../ui/main_window.cpp" line="141"/>
         <source>Bubbles</source>
         <translation>空泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="143"/>
+        <location filename="../ui/main_window.cpp" line="147"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="149"/>
+        <location filename="../ui/main_window.cpp" line="153"/>
         <source>Filter ops by name…</source>
         <translation>按名称筛选算子…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="164"/>
+        <location filename="../ui/main_window.cpp" line="168"/>
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="169"/>
+        <location filename="../ui/main_window.cpp" line="173"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="171"/>
-        <location filename="../ui/main_window.cpp" line="486"/>
+        <location filename="../ui/main_window.cpp" line="175"/>
+        <location filename="../ui/main_window.cpp" line="509"/>
         <source>Health</source>
         <translation>采集健康</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="175"/>
+        <location filename="../ui/main_window.cpp" line="179"/>
         <source>Text report</source>
         <translation>文本报告</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="193"/>
+        <location filename="../ui/main_window.cpp" line="197"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="198"/>
+        <location filename="../ui/main_window.cpp" line="202"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="226"/>
-        <location filename="../ui/main_window.cpp" line="398"/>
+        <location filename="../ui/main_window.cpp" line="230"/>
+        <location filename="../ui/main_window.cpp" line="421"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="272"/>
+        <location filename="../ui/main_window.cpp" line="276"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="273"/>
+        <location filename="../ui/main_window.cpp" line="277"/>
         <source>&amp;Open Folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="274"/>
+        <location filename="../ui/main_window.cpp" line="278"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="283"/>
+        <location filename="../ui/main_window.cpp" line="287"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="284"/>
+        <location filename="../ui/main_window.cpp" line="288"/>
         <source>Anomaly &amp;JSON…</source>
         <translation>异常 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="285"/>
+        <location filename="../ui/main_window.cpp" line="289"/>
         <source>Anomaly &amp;report (Markdown)…</source>
         <translation>异常报告(&amp;R)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="287"/>
+        <location filename="../ui/main_window.cpp" line="291"/>
         <source>&amp;Architecture report (Markdown)…</source>
         <translation>模型架构报告(&amp;A)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="290"/>
-        <source>Export &amp;all to folder…</source>
-        <translation>全部导出到文件夹(&amp;A)…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="293"/>
+        <location filename="../ui/main_window.cpp" line="316"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="295"/>
+        <location filename="../ui/main_window.cpp" line="318"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="296"/>
+        <location filename="../ui/main_window.cpp" line="319"/>
         <source>&amp;Fit timeline</source>
         <translation>时间线适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="297"/>
+        <location filename="../ui/main_window.cpp" line="320"/>
         <source>Show &amp;host lanes</source>
         <translation>显示 Host 泳道(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="302"/>
+        <location filename="../ui/main_window.cpp" line="325"/>
         <source>Show &amp;Overlap Analysis lanes</source>
         <translation>显示 Overlap Analysis 泳道(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="306"/>
+        <location filename="../ui/main_window.cpp" line="329"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="307"/>
+        <location filename="../ui/main_window.cpp" line="330"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="316"/>
+        <location filename="../ui/main_window.cpp" line="339"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="317"/>
+        <location filename="../ui/main_window.cpp" line="340"/>
         <source>The language changes the next time BubbleScope starts.</source>
         <translation>语言将在下次启动 BubbleScope 时生效。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="320"/>
+        <location filename="../ui/main_window.cpp" line="343"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="326"/>
+        <location filename="../ui/main_window.cpp" line="349"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="328"/>
+        <location filename="../ui/main_window.cpp" line="351"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="329"/>
+        <location filename="../ui/main_window.cpp" line="352"/>
         <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
         <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个空泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="333"/>
+        <location filename="../ui/main_window.cpp" line="356"/>
         <source>&amp;About BubbleScope</source>
         <translation>关于 BubbleScope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="334"/>
+        <location filename="../ui/main_window.cpp" line="357"/>
         <source>About BubbleScope</source>
         <translation>关于 BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="335"/>
+        <location filename="../ui/main_window.cpp" line="358"/>
         <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
         <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲空泡分析工具。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="377"/>
+        <location filename="../ui/main_window.cpp" line="400"/>
         <source>Open Profiling Folder</source>
         <translation>打开 profiling 文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="410"/>
+        <location filename="../ui/main_window.cpp" line="433"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="418"/>
+        <location filename="../ui/main_window.cpp" line="441"/>
         <source>Nothing loaded.</source>
         <translation>未加载任何数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="439"/>
+        <location filename="../ui/main_window.cpp" line="462"/>
         <source>Sample profile — BubbleScope</source>
         <translation>示例 profile — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="440"/>
+        <location filename="../ui/main_window.cpp" line="463"/>
         <source>%1 — BubbleScope</source>
         <translation>%1 — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="441"/>
+        <location filename="../ui/main_window.cpp" line="464"/>
         <source>Loaded %1</source>
         <translation>已加载 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="182"/>
+        <location filename="../ui/main_window.cpp" line="186"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="183"/>
+        <location filename="../ui/main_window.cpp" line="187"/>
         <source>Rank timeline</source>
         <translation>Rank 时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="185"/>
+        <location filename="../ui/main_window.cpp" line="189"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="213"/>
+        <location filename="../ui/main_window.cpp" line="217"/>
         <source>Compared: %1</source>
         <translation>已比较：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="222"/>
+        <location filename="../ui/main_window.cpp" line="226"/>
         <source>Analysing…</source>
         <translation>正在分析…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="224"/>
+        <location filename="../ui/main_window.cpp" line="228"/>
         <source>Writing the text report…</source>
         <translation>正在生成文本报告…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="275"/>
+        <location filename="../ui/main_window.cpp" line="279"/>
         <source>&amp;Compare with…</source>
         <translation>与…比较(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="276"/>
+        <location filename="../ui/main_window.cpp" line="280"/>
         <source>Compare the open rank (base) with…</source>
         <translation>将当前 rank（基线）与…比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="280"/>
+        <location filename="../ui/main_window.cpp" line="284"/>
         <source>Before / after: compares the open rank with another profile (also: drop a folder with Shift held).</source>
         <translation>前后对比：将当前 rank 与另一份 profile 比较（也可按住 Shift 拖入文件夹）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="321"/>
+        <location filename="../ui/main_window.cpp" line="293"/>
+        <source>Timeline &amp;image (PNG or SVG)…</source>
+        <translation>时间线图片(&amp;I)（PNG 或 SVG）…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="294"/>
+        <source>Export the timeline as it is shown</source>
+        <translation>按当前显示导出时间线</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="295"/>
+        <source>PNG (*.png);;SVG (*.svg)</source>
+        <translation>PNG (*.png);;SVG (*.svg)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="303"/>
+        <source>Report with bubble &amp;pictures…</source>
+        <translation>带气泡截图的报告(&amp;P)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="304"/>
+        <source>Folder for the report and its pictures</source>
+        <translation>报告及其图片的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="310"/>
+        <source>Exported the report with its pictures to %1</source>
+        <translation>已将报告及其图片导出到 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="313"/>
+        <source>Export all to &amp;folder…</source>
+        <translation>全部导出到文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="344"/>
         <source>&amp;Glossary</source>
         <translation>术语表(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="322"/>
+        <location filename="../ui/main_window.cpp" line="345"/>
         <source>Glossary</source>
         <translation>术语表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="366"/>
+        <location filename="../ui/main_window.cpp" line="389"/>
         <source>Open a profile first: it is the base of the comparison.</source>
         <translation>请先打开一份 profile：它是比较的基线。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="372"/>
+        <location filename="../ui/main_window.cpp" line="395"/>
         <source>Comparing %1 with %2…</source>
         <translation>正在比较 %1 与 %2…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="450"/>
+        <location filename="../ui/main_window.cpp" line="473"/>
         <source>Building the timeline…</source>
         <translation>正在构建时间线…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="467"/>
+        <location filename="../ui/main_window.cpp" line="490"/>
         <source>No finding: the collection looks complete.</source>
         <translation>无发现：采集数据看起来完整。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="478"/>
+        <location filename="../ui/main_window.cpp" line="501"/>
         <source>Effect:</source>
         <translation>影响：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="479"/>
+        <location filename="../ui/main_window.cpp" line="502"/>
         <source>Fix:</source>
         <translation>修复：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="486"/>
+        <location filename="../ui/main_window.cpp" line="509"/>
         <source>Health (%1)</source>
         <translation>采集健康（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="487"/>
+        <location filename="../ui/main_window.cpp" line="510"/>
         <source>Bubbles (%1)</source>
         <translation>空泡（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="496"/>
+        <location filename="../ui/main_window.cpp" line="519"/>
         <source>Per-step device time (ms)</source>
         <translation>每个 step 的设备时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="498"/>
+        <location filename="../ui/main_window.cpp" line="521"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="498"/>
+        <location filename="../ui/main_window.cpp" line="521"/>
         <source>prelaunch</source>
         <translation>下发前空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="498"/>
+        <location filename="../ui/main_window.cpp" line="521"/>
         <source>internal bubbles</source>
         <translation>内部空泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="498"/>
+        <location filename="../ui/main_window.cpp" line="521"/>
         <source>tail</source>
         <translation>尾部空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="524"/>
+        <location filename="../ui/main_window.cpp" line="547"/>
         <source>ms</source>
         <translation>ms</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="532"/>
+        <location filename="../ui/main_window.cpp" line="555"/>
         <source>Top ops by total kernel time (ms)</source>
         <translation>总 kernel 时间最高的算子 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="534"/>
+        <location filename="../ui/main_window.cpp" line="557"/>
         <source>total</source>
         <translation>总计</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="571"/>
+        <location filename="../ui/main_window.cpp" line="594"/>
         <source>No call stacks collected: the line of code behind this bubble is unknown.</source>
         <translation>未采集调用栈：无法确定此空泡背后的代码行。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="574"/>
+        <location filename="../ui/main_window.cpp" line="597"/>
         <source>No user code in the call stacks of the %1 host events in this window (%2 carry a stack).</source>
         <translation>此窗口内 %1 个主机事件的调用栈中没有用户代码（%2 个带有调用栈）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="579"/>
+        <location filename="../ui/main_window.cpp" line="602"/>
         <source>Your code behind this bubble:</source>
         <translation>此空泡背后的用户代码：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="580"/>
+        <location filename="../ui/main_window.cpp" line="603"/>
         <source>Line</source>
         <translation>代码行</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="580"/>
+        <location filename="../ui/main_window.cpp" line="603"/>
         <source>(click a line: its host events are highlighted on the timeline)</source>
         <translation>（点击一行：其 host 事件会在时间线上高亮）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="581"/>
+        <location filename="../ui/main_window.cpp" line="604"/>
         <source>Share of window</source>
         <translation>占窗口比例</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="581"/>
+        <location filename="../ui/main_window.cpp" line="604"/>
         <source>Host time (ms)</source>
         <translation>主机时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="581"/>
+        <location filename="../ui/main_window.cpp" line="604"/>
         <source>Path to the op</source>
         <translation>到算子的调用路径</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="602"/>
+        <location filename="../ui/main_window.cpp" line="625"/>
         <source>%1 host events under &lt;code&gt;%2&lt;/code&gt; are highlighted on the timeline (%3 ms of host time in this window).</source>
         <translation>&lt;code&gt;%2&lt;/code&gt; 下的 %1 个 host 事件已在时间线上高亮（此窗口内 host 时间 %3 ms）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="613"/>
+        <location filename="../ui/main_window.cpp" line="636"/>
         <source>Call stack of %1, the largest of them (innermost first, ● your code):</source>
         <translation>其中最大的事件 %1 的调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="649"/>
+        <location filename="../ui/main_window.cpp" line="672"/>
         <source>step</source>
         <translation>step</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="658"/>
+        <location filename="../ui/main_window.cpp" line="681"/>
         <source>Side</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="658"/>
+        <location filename="../ui/main_window.cpp" line="681"/>
         <source>Kernel</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="658"/>
-        <location filename="../ui/main_window.cpp" line="708"/>
+        <location filename="../ui/main_window.cpp" line="681"/>
+        <location filename="../ui/main_window.cpp" line="731"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="658"/>
+        <location filename="../ui/main_window.cpp" line="681"/>
         <source>Duration (µs)</source>
         <translation>时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="658"/>
+        <location filename="../ui/main_window.cpp" line="681"/>
         <source>Wait (µs)</source>
         <translation>等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="659"/>
-        <location filename="../ui/main_window.cpp" line="709"/>
+        <location filename="../ui/main_window.cpp" line="682"/>
+        <location filename="../ui/main_window.cpp" line="732"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="668"/>
+        <location filename="../ui/main_window.cpp" line="691"/>
         <source>before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="670"/>
+        <location filename="../ui/main_window.cpp" line="693"/>
         <source>device idle</source>
         <translation>设备空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="672"/>
+        <location filename="../ui/main_window.cpp" line="695"/>
         <source>after</source>
         <translation>之后</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="677"/>
+        <location filename="../ui/main_window.cpp" line="700"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="677"/>
+        <location filename="../ui/main_window.cpp" line="700"/>
         <source>sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="678"/>
+        <location filename="../ui/main_window.cpp" line="701"/>
         <source>comm</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="679"/>
+        <location filename="../ui/main_window.cpp" line="702"/>
         <source>parallelism</source>
         <translation>并行度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="682"/>
+        <location filename="../ui/main_window.cpp" line="705"/>
         <source>Host events in the window:</source>
         <translation>窗口内的 Host 事件：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="689"/>
+        <location filename="../ui/main_window.cpp" line="712"/>
         <source>There is no host trace: causes cannot be attributed.</source>
         <translation>没有 Host trace：无法归因。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="691"/>
+        <location filename="../ui/main_window.cpp" line="714"/>
         <source>Candidate causes (possible, not a verdict):</source>
         <translation>候选原因（可能原因，并非结论）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="707"/>
+        <location filename="../ui/main_window.cpp" line="730"/>
         <source>Op type</source>
         <translation>算子类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="711"/>
+        <location filename="../ui/main_window.cpp" line="734"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="711"/>
+        <location filename="../ui/main_window.cpp" line="734"/>
         <source>%1 ms from the capture&apos;s start (epoch %2 µs)</source>
         <translation>距采集开始 %1 ms（epoch %2 µs）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="714"/>
+        <location filename="../ui/main_window.cpp" line="737"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="715"/>
+        <location filename="../ui/main_window.cpp" line="738"/>
         <source>Wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="716"/>
+        <location filename="../ui/main_window.cpp" line="739"/>
         <source>Block dim</source>
         <translation>Block dim</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="717"/>
+        <location filename="../ui/main_window.cpp" line="740"/>
         <source>Input shapes</source>
         <translation>输入 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="718"/>
+        <location filename="../ui/main_window.cpp" line="741"/>
         <source>Output shapes</source>
         <translation>输出 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="723"/>
+        <location filename="../ui/main_window.cpp" line="746"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="724"/>
-        <location filename="../ui/main_window.cpp" line="725"/>
+        <location filename="../ui/main_window.cpp" line="747"/>
+        <location filename="../ui/main_window.cpp" line="748"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="743"/>
+        <location filename="../ui/main_window.cpp" line="766"/>
         <source>Launched by</source>
         <translation>下发来源</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="746"/>
+        <location filename="../ui/main_window.cpp" line="769"/>
         <source>unknown host event</source>
         <translation>未知 Host 事件</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="780"/>
+        <location filename="../ui/main_window.cpp" line="803"/>
         <source>Range statistics</source>
         <translation>区间统计</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="780"/>
+        <location filename="../ui/main_window.cpp" line="803"/>
         <source>span</source>
         <translation>跨度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="780"/>
+        <location filename="../ui/main_window.cpp" line="803"/>
         <source>busy union</source>
         <translation>忙碌并集</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="781"/>
+        <location filename="../ui/main_window.cpp" line="804"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="781"/>
+        <location filename="../ui/main_window.cpp" line="804"/>
         <source>kernels</source>
         <translation>kernel 数</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="789"/>
+        <location filename="../ui/main_window.cpp" line="812"/>
         <source>Range: %1 ms, busy %2 ms, %3 kernels</source>
         <translation>区间：%1 ms，忙碌 %2 ms，%3 个 kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="807"/>
+        <location filename="../ui/main_window.cpp" line="830"/>
+        <location filename="../ui/main_window.cpp" line="847"/>
+        <location filename="../ui/main_window.cpp" line="855"/>
         <source>Nothing is loaded.</source>
         <translation>尚未加载数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="824"/>
+        <location filename="../ui/main_window.cpp" line="859"/>
+        <source>The folder %1/bubbles could not be made.</source>
+        <translation>无法创建文件夹 %1/bubbles。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="878"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="824"/>
+        <location filename="../ui/main_window.cpp" line="878"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="825"/>
+        <location filename="../ui/main_window.cpp" line="879"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="829"/>
-        <location filename="../ui/main_window.cpp" line="843"/>
+        <location filename="../ui/main_window.cpp" line="299"/>
+        <location filename="../ui/main_window.cpp" line="308"/>
+        <location filename="../ui/main_window.cpp" line="883"/>
+        <location filename="../ui/main_window.cpp" line="897"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="830"/>
-        <location filename="../ui/main_window.cpp" line="844"/>
+        <location filename="../ui/main_window.cpp" line="299"/>
+        <location filename="../ui/main_window.cpp" line="884"/>
+        <location filename="../ui/main_window.cpp" line="898"/>
         <source>The file was not written; nothing was changed.
 
 %1</source>
@@ -1680,17 +1720,18 @@
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="832"/>
+        <location filename="../ui/main_window.cpp" line="301"/>
+        <location filename="../ui/main_window.cpp" line="886"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="836"/>
+        <location filename="../ui/main_window.cpp" line="890"/>
         <source>Export all to folder</source>
         <translation>全部导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="849"/>
+        <location filename="../ui/main_window.cpp" line="903"/>
         <source>Exported %1 files to %2</source>
         <translation>已导出 %1 个文件到 %2</translation>
     </message>
@@ -1961,7 +2002,7 @@
         <translation>未加载 profile</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_render.cpp" line="308"/>
+        <location filename="../ui/timeline_render.cpp" line="313"/>
         <source>View %1</source>
         <translation>视图 %1</translation>
     </message>

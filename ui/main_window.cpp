@@ -14,6 +14,7 @@
 #include "cluster_view.h"
 #include "compare_view.h"
 #include "glossary.h"
+#include "timeline_image.h"
 #include "panels/summary_panel.h"
 
 #include <QAction>
@@ -24,6 +25,7 @@
 #include <QChartView>
 #include <QComboBox>
 #include <QDragEnterEvent>
+#include <QDir>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -54,6 +56,8 @@
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QValueAxis>
+
+#include <map>
 
 namespace bs::ui {
 
@@ -286,8 +290,27 @@ void MainWindow::buildMenus() {
                            [this] { onExport(Export::AnomalyReport); });
     exportMenu_->addAction(tr("&Architecture report (Markdown)…"), this,
                            [this] { onExport(Export::ArchitectureReport); });
+    exportMenu_->addAction(tr("Timeline &image (PNG or SVG)…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export the timeline as it is shown"),
+                                                          QStringLiteral("timeline.png"), tr("PNG (*.png);;SVG (*.svg)"));
+        if (path.isEmpty()) return;
+        const QString err = exportTimelineImage(path);
+        if (!err.isEmpty())
+            QMessageBox::critical(this, tr("Export failed"), tr("The file was not written; nothing was changed.\n\n%1").arg(err));
+        else
+            status_->setText(tr("Exported %1").arg(path));
+    });
+    exportMenu_->addAction(tr("Report with bubble &pictures…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for the report and its pictures"));
+        if (dir.isEmpty()) return;
+        const QString err = exportReportWithPictures(dir);
+        if (!err.isEmpty())
+            QMessageBox::critical(this, tr("Export failed"), err);
+        else
+            status_->setText(tr("Exported the report with its pictures to %1").arg(dir));
+    });
     exportMenu_->addSeparator();
-    exportMenu_->addAction(tr("Export &all to folder…"), this, &MainWindow::onExportAll);
+    exportMenu_->addAction(tr("Export all to &folder…"), this, &MainWindow::onExportAll);
     exportMenu_->setEnabled(false);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -818,6 +841,37 @@ QString MainWindow::exportTo(Export kind, const QString& path) const {
         break;
     }
     return QString::fromStdString(writeOutput(path.toStdString(), text));
+}
+
+QString MainWindow::exportTimelineImage(const QString& path) const {
+    if (!profile_) return tr("Nothing is loaded.");
+    QString err;
+    const QByteArray bytes = timelinePicture(*timeline_, pictureFormatFor(path), &err);
+    if (bytes.isEmpty()) return err;
+    return QString::fromStdString(writeOutput(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size()))));
+}
+
+QString MainWindow::exportReportWithPictures(const QString& dir) const {
+    if (!profile_ || !analysis_) return tr("Nothing is loaded.");
+    // bubbles/<id>.png for the report's top windows (the five largest), each written whole or not at all.
+    std::map<std::string, std::string> pictures;
+    const auto& windows = analysis_->anomaly.windows;
+    if (!QDir(dir).mkpath(QStringLiteral("bubbles"))) return tr("The folder %1/bubbles could not be made.").arg(dir);
+    for (std::size_t i = 0; i < windows.size() && i < 5; ++i) {
+        QString err;
+        const QByteArray png = bubblePicture(profile_, analysis_, static_cast<int>(i), QSize(1400, 520), QStringLiteral("png"), &err);
+        if (png.isEmpty()) return err;
+        const std::string rel = "bubbles/" + windows[i].id + ".png";
+        const std::string e = writeOutput((dir + QLatin1Char('/')).toStdString() + rel,
+                                          std::string_view(png.constData(), static_cast<std::size_t>(png.size())));
+        if (!e.empty()) return QString::fromStdString(e);
+        pictures[windows[i].id] = rel;
+    }
+    const std::string report = renderAnomalyReport(*profile_, *analysis_, [&](const std::string& id) {
+        const auto it = pictures.find(id);
+        return it == pictures.end() ? std::string() : it->second;
+    });
+    return QString::fromStdString(writeOutput((dir + QLatin1Char('/') + defaultExportName(Export::AnomalyReport)).toStdString(), report));
 }
 
 void MainWindow::onExport(Export kind) {

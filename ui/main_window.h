@@ -65,6 +65,10 @@ class MainWindow : public QMainWindow {
     enum class Export { AnomalyJson, AnomalyReport, ArchitectureReport };
     QString exportTo(Export kind, const QString& path) const;
     QString defaultExportName(Export kind) const;
+    // The timeline as shown, to PNG or SVG by the file's extension; the anomaly report with a picture of
+    // each top bubble (DIR/<report>.md and DIR/bubbles/<id>.png). Empty string or the error.
+    QString exportTimelineImage(const QString& path) const;
+    QString exportReportWithPictures(const QString& dir) const;
 
   signals:
     void loadFinished(bool ok);

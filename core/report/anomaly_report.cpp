@@ -195,6 +195,11 @@ std::string defaultAnomalyReportName(const Profile& p) {
 }
 
 std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
+    return renderAnomalyReport(p, r, {});
+}
+
+std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r,
+                                const std::function<std::string(const std::string& windowId)>& picture) {
     const AnomalyResult& a = r.anomaly;
     const TimeNs origin = a.captureStart;
     std::string o;
@@ -287,6 +292,10 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r) {
             const auto& w = a.windows[i];
             out("#### {} — {:.3f} ms {} gap in step {} ({} → {})\n\n", w.id, nsToMs(w.span.length()),
                 windowScopeName(w.scope), w.stepId, rel(w.span.a, origin), rel(w.span.b, origin));
+            if (picture)
+                if (const std::string img = picture(w.id); !img.empty())
+                    out("![{} on the timeline: the window with the kernels and host activity around it]({})\n\n", w.id,
+                        img);
             out("Raw kernels around the window:\n\n| Side | Kernel | Task type | Start | Duration | Wait | "
                 "Stream |\n|---|---|---|---|---|---|---|\n");
             for (auto it = w.before.rbegin(); it != w.before.rend(); ++it)

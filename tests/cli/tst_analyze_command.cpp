@@ -123,6 +123,51 @@ class TstAnalyzeCommand : public QObject {
         }
         QVERIFY(count >= 1);
     }
+    // `bubblescope screenshot`: the timeline drawn off screen (no display), PNG of the asked size or SVG,
+    // centred on a bubble; unknown ids, other extensions and a parent of several ranks are usage errors.
+    void screenshotDrawsTheTimelineOffScreen() {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        auto shot = [&](const QStringList& args) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(BS_BINARY), QStringList{QStringLiteral("screenshot")} + args);
+            p.waitForFinished(120000);
+            return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                       QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+        };
+        const QString rank = rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
+        const QString png = tmp.filePath(QStringLiteral("b0002.png"));
+        const Run r = shot({rank, QStringLiteral("--bubble"), QStringLiteral("b0002"), QStringLiteral("--size"),
+                            QStringLiteral("800x300"), QStringLiteral("--out"), png});
+        QCOMPARE(r.code, 0);
+        QFile f(png);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray head = f.read(24);
+        QVERIFY(head.startsWith("\x89PNG\r\n\x1a\n"));
+        auto be32 = [&](int at) {
+            return (quint32(quint8(head[at])) << 24) | (quint32(quint8(head[at + 1])) << 16) |
+                   (quint32(quint8(head[at + 2])) << 8) | quint32(quint8(head[at + 3]));
+        };
+        QCOMPARE(be32(16), 800u); // IHDR width
+        QCOMPARE(be32(20), 300u); // IHDR height
+        const QString svg = tmp.filePath(QStringLiteral("whole.svg"));
+        QCOMPARE(shot({rank, QStringLiteral("--out"), svg}).code, 0);
+        QFile sf(svg);
+        QVERIFY(sf.open(QIODevice::ReadOnly));
+        const QByteArray svgText = sf.readAll();
+        QVERIFY(svgText.contains("<svg") && svgText.contains("viewBox=\"0 0 1600 600\""));
+        QVERIFY(svgText.contains("ProfilerStep#50")); // text stays text in the vector picture
+        const Run unknown = shot({rank, QStringLiteral("--bubble"), QStringLiteral("b9999"), QStringLiteral("--out"), png});
+        QCOMPARE(unknown.code, 2);
+        QVERIFY2(unknown.err.contains(QStringLiteral("no bubble window b9999")) && unknown.err.contains(QStringLiteral("b0001, b0002")),
+                 qPrintable(unknown.err));
+        QCOMPARE(shot({rank, QStringLiteral("--out"), tmp.filePath(QStringLiteral("x.jpg"))}).code, 2);
+        const Run parent = shot({rd(QStringLiteral("torch_npu_resnet_ddp/level1")), QStringLiteral("--out"), png});
+        QCOMPARE(parent.code, 2);
+        QVERIFY(parent.err.contains(QStringLiteral("holds 2 ranks")));
+    }
     void jsonHasStepRowsWithTheSpecFieldNamesAndIsDeterministic() {
         const QString a = tmp.filePath(QStringLiteral("a.json")), b = tmp.filePath(QStringLiteral("b.json"));
         const QString rank = rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt"));

@@ -267,17 +267,20 @@ class TstCliProgress : public QObject {
         const Run top = run(QStringLiteral(BS_BINARY), {QStringLiteral("--help")});
         const Run sub = analyze({QStringLiteral("--help")});
         const Run merge = run(QStringLiteral(BS_BINARY), {QStringLiteral("cluster"), QStringLiteral("--help")});
+        const Run shot = run(QStringLiteral(BS_BINARY), {QStringLiteral("screenshot"), QStringLiteral("--help")});
         QCOMPARE(top.code, 0);
         QCOMPARE(sub.code, 0);
         QCOMPARE(merge.code, 0);
         const QSet<QString> inHelp = optionsIn(QString::fromUtf8(top.out)) + optionsIn(QString::fromUtf8(sub.out)) +
-                                     optionsIn(QString::fromUtf8(merge.out));
+                                     optionsIn(QString::fromUtf8(merge.out)) + optionsIn(QString::fromUtf8(shot.out));
         QVERIFY(inHelp.contains(QStringLiteral("--quiet")) && inHelp.contains(QStringLiteral("--progress")));
         QVERIFY(inHelp.contains(QStringLiteral("--cluster-report")) && inHelp.contains(QStringLiteral("-v")));
         QCOMPARE(QStringList((inHelp - documented).values()), QStringList()); // in --help, not in the manual
         QCOMPARE(QStringList((documented - inHelp).values()), QStringList()); // in the manual, not in --help
         QVERIFY(inHelp.contains(QStringLiteral("--shard")) && inHelp.contains(QStringLiteral("--expect")));
-        QCOMPARE(documented.size(), 19);
+        QCOMPARE(shot.code, 0);
+        QVERIFY(inHelp.contains(QStringLiteral("--bubble")) && inHelp.contains(QStringLiteral("--size")));
+        QCOMPARE(documented.size(), 22);
         // Both say where the JSON schema is.
         const QString schema = QStringLiteral("/usr/share/doc/bubblescope/anomaly_discovery.schema.json");
         QVERIFY(roff.contains(schema));

@@ -13,6 +13,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QImage>
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
@@ -175,6 +176,40 @@ class TstMainWindow : public QObject {
         }
         QVERIFY(bs::ui::glossaryDefinition(QStringLiteral("underfeed")).contains(QStringLiteral("service")));
         QVERIFY(bs::ui::glossaryHtml().contains(QStringLiteral("host coverage")));
+    }
+    // Pictures for reviews: the timeline as shown to PNG (its size) and SVG; the report with a picture of
+    // each top bubble under its heading, the pictures beside it.
+    void exportsTheTimelineAndAReportWithBubblePictures() {
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QSignalSpy spy(&w, &bs::ui::MainWindow::loadFinished);
+        w.openPath(kRank);
+        QVERIFY(spy.wait(60000));
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("t.png")), svg = dir.filePath(QStringLiteral("t.svg"));
+        QCOMPARE(w.exportTimelineImage(png), QString());
+        const QImage img(png);
+        QCOMPARE(img.size(), w.timeline()->size() * w.timeline()->devicePixelRatioF());
+        QCOMPARE(w.exportTimelineImage(svg), QString());
+        QFile sf(svg);
+        QVERIFY(sf.open(QIODevice::ReadOnly));
+        QVERIFY(sf.readAll().contains("<svg"));
+        QVERIFY(!w.exportTimelineImage(dir.filePath(QStringLiteral("t.bmp"))).isEmpty());
+        QCOMPARE(w.exportReportWithPictures(dir.path()), QString());
+        QFile rf(dir.filePath(w.defaultExportName(bs::ui::MainWindow::Export::AnomalyReport)));
+        QVERIFY(rf.open(QIODevice::ReadOnly));
+        const QString report = QString::fromUtf8(rf.readAll());
+        for (const char* id : {"b0001", "b0002", "b0003", "b0004", "b0005"}) {
+            const QString heading = QStringLiteral("#### %1 — ").arg(QLatin1String(id));
+            const auto h = report.indexOf(heading);
+            QVERIFY2(h >= 0, id);
+            const auto pic = report.indexOf(QStringLiteral("](bubbles/%1.png)").arg(QLatin1String(id)), h);
+            QVERIFY2(pic > h && pic < report.indexOf(QStringLiteral("Raw kernels around the window"), h), id);
+            const QImage b(dir.filePath(QStringLiteral("bubbles/%1.png").arg(QLatin1String(id))));
+            QCOMPARE(b.size(), QSize(1400, 520));
+        }
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("bubbles/b0006.png"))));
     }
     void clickingAUserLineHighlightsItsHostEventsShowsItsStackAndHoverShowsAStack() {
         bs::ui::MainWindow w;

@@ -1,0 +1,122 @@
+#include "screenshot_command.h"
+#include "cli_common.h"
+
+#include "analysis/analysis_run.h"
+#include "cluster/cluster_analysis.h"
+#include "io/discovery.h"
+#include "io/profile_loader.h"
+#include "model/profile.h"
+#include "report/escape.h"
+#include "report/output_target.h"
+#include "timeline_image.h"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+namespace {
+
+using namespace bs::cli;
+
+void usage(std::FILE* to) {
+    std::fputs(
+        "Usage: bubblescope screenshot [OPTIONS] [--] PATH\n"
+        "  PATH          one rank's profiling folder (or a file inside one)\n"
+        "  --out FILE    the picture: FILE.png or FILE.svg (written atomically)\n"
+        "  --bubble ID   centre on that bubble window (b0001 is the longest), with the kernels and host\n"
+        "                activity around it, selected; default: the whole capture\n"
+        "  --size WxH    the picture's size in pixels (default 1600x600)\n"
+        "  -q, --quiet   no \"wrote FILE\" line\n"
+        "  -h, --help    this help\n"
+        "No display is needed: the timeline is drawn off screen, as the window draws it.\n"
+        "Exit status: 0 ok, 2 usage error (also an unknown bubble id), 3 no profiling data, 4 not written.\n",
+        to);
+}
+
+} // namespace
+
+int runScreenshotCommand(int argc, char** argv) {
+    CommandLine line;
+    const CommandSpec spec{"bubblescope screenshot", {"--out", "--bubble", "--size"}, {}, {"PATH"}, usage};
+    if (auto stop = parseCommandLine(argc, argv, spec, line)) return *stop;
+    if (line.formatGiven) {
+        std::fputs("bubblescope screenshot: the picture's format comes from --out's extension (.png, .svg).\n", stderr);
+        return kExitUsage;
+    }
+    const std::string out = line.value("--out");
+    if (out.empty()) {
+        std::fputs("bubblescope screenshot: --out FILE.png or FILE.svg is required.\n", stderr);
+        return kExitUsage;
+    }
+    const QString format = bs::ui::pictureFormatFor(QString::fromStdString(out));
+    if (format.isEmpty()) {
+        std::fprintf(stderr, "bubblescope screenshot: --out %s: the name must end in .png or .svg.\n", bs::term(out).c_str());
+        return kExitUsage;
+    }
+    int width = 1600, height = 600;
+    if (const std::string sz = line.value("--size"); !sz.empty()) {
+        int used = 0;
+        if (std::sscanf(sz.c_str(), "%dx%d%n", &width, &height, &used) != 2 || static_cast<std::size_t>(used) != sz.size() ||
+            width < 200 || height < 100 || width > 16384 || height > 16384) {
+            std::fprintf(stderr, "bubblescope screenshot: --size wants WxH between 200x100 and 16384x16384, not '%s'.\n",
+                         bs::term(sz).c_str());
+            return kExitUsage;
+        }
+    }
+    const bs::OutputTarget target = bs::resolveOutputTarget(out);
+    if (target.kind == bs::OutputTarget::Kind::Refused) {
+        std::fprintf(stderr, "bubblescope screenshot: --out %s %s.\n", bs::term(out).c_str(), target.refusal.c_str());
+        return kExitUsage;
+    }
+    const bs::DiscoveryResult found = bs::discoverProfiles(line.operands[0]);
+    std::vector<bs::RankFolder> ranks;
+    for (const auto& r : found.ranks)
+        if (bs::isRankFolder(r)) ranks.push_back(r);
+    if (ranks.empty()) {
+        std::fprintf(stderr, "bubblescope: %s\n", bs::term(found.error.empty() ? line.operands[0] + " holds no rank" : found.error).c_str());
+        return kExitNoData;
+    }
+    if (ranks.size() > 1) {
+        std::string list;
+        for (const auto& r : ranks)
+            list += "\n  " + bs::term(r.root);
+        std::fprintf(stderr, "bubblescope screenshot: %s holds %zu ranks; give one of them:%s\n",
+                     bs::term(line.operands[0]).c_str(), ranks.size(), list.c_str());
+        return kExitUsage;
+    }
+    bs::LoadResult loaded = bs::loadRank(ranks.front());
+    if (loaded.tooLarge || !loaded.hasAnyData || !loaded.profile) {
+        std::fprintf(stderr, "bubblescope: %s\n", bs::term(bs::noDataMessage(ranks.front(), loaded)).c_str());
+        return kExitNoData;
+    }
+    auto analysis = std::make_shared<const bs::AnalysisResult>(bs::analyzeProfile(*loaded.profile));
+    int window = -1;
+    if (const std::string id = line.value("--bubble"); !id.empty()) {
+        const auto& ws = analysis->anomaly.windows;
+        for (std::size_t i = 0; i < ws.size(); ++i)
+            if (ws[i].id == id) window = static_cast<int>(i);
+        if (window < 0) {
+            std::string ids;
+            for (std::size_t i = 0; i < ws.size() && i < 10; ++i)
+                ids += (i ? ", " : "") + ws[i].id;
+            std::fprintf(stderr, "bubblescope screenshot: no bubble window %s in %s (%zu windows%s%s).\n",
+                         bs::term(id).c_str(), bs::term(ranks.front().root).c_str(), ws.size(), ws.empty() ? "" : ": ",
+                         ids.c_str());
+            return kExitUsage;
+        }
+    }
+    QString error;
+    const QByteArray bytes = bs::ui::bubblePicture(std::shared_ptr<const bs::Profile>(std::move(loaded.profile)), analysis,
+                                                   window, QSize(width, height), format, &error);
+    if (bytes.isEmpty()) {
+        std::fprintf(stderr, "bubblescope screenshot: %s\n", error.toStdString().c_str());
+        return kExitWriteFailed;
+    }
+    if (const std::string err = bs::writeOutput(target, std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+        !err.empty()) {
+        std::fprintf(stderr, "bubblescope: the picture was not written: %s\n", bs::term(err).c_str());
+        return kExitWriteFailed;
+    }
+    if (!line.quiet) std::fprintf(stderr, "bubblescope: wrote %s\n", bs::term(target.displayName()).c_str());
+    return kExitOk;
+}

@@ -1,0 +1,58 @@
+#include "timeline_image.h"
+
+#include "timeline_widget.h"
+
+#include <QBuffer>
+#include <QFileInfo>
+#include <QImage>
+#include <QPainter>
+#include <QSvgGenerator>
+
+namespace bs::ui {
+
+QString pictureFormatFor(const QString& fileName) {
+    const QString ext = QFileInfo(fileName).suffix().toLower();
+    return ext == QLatin1String("png") || ext == QLatin1String("svg") ? ext : QString();
+}
+
+QByteArray timelinePicture(TimelineWidget& timeline, const QString& format, QString* error) {
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    const QSize size = timeline.size();
+    if (format == QLatin1String("svg")) {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(QStringLiteral("BubbleScope timeline"));
+        QPainter p(&svg);
+        timeline.render(&p, QPoint(), QRegion(), QWidget::DrawChildren); // vectors, not a bitmap
+    } else if (format == QLatin1String("png")) {
+        QImage img(size * timeline.devicePixelRatioF(), QImage::Format_ARGB32_Premultiplied);
+        img.setDevicePixelRatio(timeline.devicePixelRatioF());
+        img.fill(Qt::white);
+        {
+            QPainter p(&img);
+            timeline.render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
+        }
+        if (!img.save(&buffer, "PNG")) bytes.clear();
+    }
+    if (bytes.isEmpty() && error)
+        *error = format.isEmpty() ? QStringLiteral("the picture's file name must end in .png or .svg")
+                                  : QStringLiteral("the %1 picture could not be drawn").arg(format);
+    return bytes;
+}
+
+QByteArray bubblePicture(std::shared_ptr<const Profile> profile, std::shared_ptr<const AnalysisResult> analysis,
+                         int windowIndex, QSize size, const QString& format, QString* error) {
+    TimelineWidget timeline;
+    timeline.setAttribute(Qt::WA_DontShowOnScreen);
+    timeline.resize(size);
+    timeline.setModel(std::move(profile), std::move(analysis));
+    timeline.fit();
+    if (windowIndex >= 0) timeline.selectBubble(windowIndex); // centred, with the kernels around it
+    return timelinePicture(timeline, format, error);
+}
+
+} // namespace bs::ui

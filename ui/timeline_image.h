@@ -1,0 +1,30 @@
+#pragma once
+// Pictures of the timeline for reviews: the view as it is now, as PNG or SVG (lanes, ruler, the selected
+// bubble), and a snapshot of one bubble window with its context, drawn off screen at a chosen size.
+#include <QByteArray>
+#include <QSize>
+#include <QString>
+
+#include <memory>
+
+namespace bs {
+struct Profile;
+struct AnalysisResult;
+} // namespace bs
+
+namespace bs::ui {
+
+class TimelineWidget;
+
+// "png" or "svg" from a file name's extension ("" when it is neither).
+QString pictureFormatFor(const QString& fileName);
+
+// The widget as it shows now, encoded as `format` ("png" / "svg"); empty with `error` set on failure.
+QByteArray timelinePicture(TimelineWidget& timeline, const QString& format, QString* error);
+
+// A timeline of its own, `size` pixels, on window `windowIndex` of the analysis (selected, with the
+// kernels and host activity around it), or the whole capture when windowIndex is -1.
+QByteArray bubblePicture(std::shared_ptr<const Profile> profile, std::shared_ptr<const AnalysisResult> analysis,
+                         int windowIndex, QSize size, const QString& format, QString* error);
+
+} // namespace bs::ui
