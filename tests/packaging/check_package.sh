@@ -21,10 +21,19 @@ for f in usr/bin/bubblescope \
          usr/share/doc/bubblescope/anomaly_discovery.schema.json \
          usr/share/man/man1/bubblescope.1.gz \
          usr/share/bash-completion/completions/bubblescope \
+         usr/share/bubblescope/slurm/bubblescope-cluster.sbatch \
+         usr/share/bubblescope/kubernetes/bubblescope-cluster-job.yaml \
          usr/share/icons/hicolor/scalable/apps/com.bubblescope.BubbleScope.svg \
          usr/share/icons/hicolor/256x256/apps/com.bubblescope.BubbleScope.png; do
   if [ -f "$work/root/$f" ]; then echo "ok   $f"; else echo "FAIL missing $f"; fail=1; fi
 done
+sbatch=$work/root/usr/share/bubblescope/slurm/bubblescope-cluster.sbatch
+sbatch_help=$(bash "$sbatch" --help 2>&1) || true
+if [ -x "$sbatch" ] && case $sbatch_help in *"PARENT OUTDIR"*) true ;; *) false ;; esac; then
+  echo "ok   the Slurm script is executable and prints its usage"
+else
+  echo "FAIL the Slurm script: not executable, or --help does not work"; fail=1
+fi
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
 for lib in libqt6widgets6 libqt6charts6 libqt6core6 libsimdjson14 libfmt9; do
