@@ -64,21 +64,6 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     return std::nullopt;
 }
 
-// The summary files directly inside `dir`, by name.
-std::vector<std::string> summaryFiles(const std::string& dir) {
-    std::vector<std::string> files;
-    std::error_code ec;
-    const std::string suffix = bs::kSummarySuffix;
-    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
-            it->is_regular_file(ec))
-            files.push_back(it->path().string());
-    }
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
 int merge(const Options& o, const std::vector<std::string>& files) {
     if (auto stop = checkClusterOutputs("bubblescope cluster", {{"--json", o.json}, {"--report", o.report}}, {}))
         return *stop;
@@ -95,7 +80,7 @@ int merge(const Options& o, const std::vector<std::string>& files) {
     progress.note("bubblescope: merging " + std::to_string(files.size()) + " rank summaries from " + bs::term(o.source));
     progress.comparingRanks();
     bs::SummaryMergeOptions options;
-    options.producer = "bubblescope " BUBBLESCOPE_VERSION;
+    options.producer = bs::summaryProducer();
     options.expectParent = o.expect;
     const bs::SummaryMerge m = bs::mergeSummaries(files, options);
     progress.pause();
@@ -133,7 +118,7 @@ int runClusterCommand(int argc, char** argv) {
     if (auto stop = parseArguments(argc, argv, o)) return *stop;
     std::error_code ec;
     const std::vector<std::string> files =
-        std::filesystem::is_directory(o.source, ec) ? summaryFiles(o.source) : std::vector<std::string>{};
+        std::filesystem::is_directory(o.source, ec) ? bs::summaryFilesIn(o.source) : std::vector<std::string>{};
     if (!files.empty()) return merge(o, files);
     if (!o.expect.empty()) {
         std::fprintf(stderr, "bubblescope cluster: %s holds no rank summary (*%s); --expect applies to a folder of "

@@ -294,7 +294,7 @@ class AnalyzeRun {
         const std::string file =
             summaryDir_.empty() ? o_.summary : (std::filesystem::path(summaryDir_) / bs::summaryFileName(summary.label)).string();
         if (!bs::cli::writeOneOutput(bs::resolveOutputTarget(file), "the summary of " + summary.label,
-                                     bs::renderRankSummaryJson(summary, "bubblescope " BUBBLESCOPE_VERSION, collection_),
+                                     bs::renderRankSummaryJson(summary, bs::summaryProducer(), collection_),
                                      progress_))
             exitCode_ = kExitWriteFailed;
     }

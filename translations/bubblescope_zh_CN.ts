@@ -694,124 +694,132 @@
     </message>
 </context>
 <context>
+    <name>bs::ui::ClusterJob</name>
+    <message>
+        <location filename="../ui/cluster_job.cpp" line="75"/>
+        <source>No summary in %1 could be merged.</source>
+        <translation>%1 中没有可合并的摘要。</translation>
+    </message>
+</context>
+<context>
     <name>bs::ui::ClusterView</name>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="69"/>
+        <location filename="../ui/cluster_view.cpp" line="70"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="71"/>
+        <location filename="../ui/cluster_view.cpp" line="72"/>
         <source>Open rank timeline</source>
         <translation>打开 rank 时间线</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="72"/>
+        <location filename="../ui/cluster_view.cpp" line="73"/>
         <source>Opens the selected rank in the timeline (or double-click a rank).</source>
         <translation>在时间线中打开所选 rank（或双击某个 rank）。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="73"/>
+        <location filename="../ui/cluster_view.cpp" line="74"/>
         <source>Compare with the median rank</source>
         <translation>与中位 rank 比较</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="74"/>
+        <location filename="../ui/cluster_view.cpp" line="75"/>
         <source>Shows the selected rank&apos;s step metrics beside the cluster median.</source>
         <translation>将所选 rank 的 step 指标与集群中位数并列显示。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="103"/>
+        <location filename="../ui/cluster_view.cpp" line="104"/>
         <source>Analysing %1 ranks, one at a time…</source>
         <translation>正在逐个分析 %1 个 rank…</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="107"/>
+        <location filename="../ui/cluster_view.cpp" line="108"/>
         <source>Analysing %1…</source>
         <translation>正在分析 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="120"/>
+        <location filename="../ui/cluster_view.cpp" line="121"/>
         <source>Rank × step</source>
         <translation>Rank × Step</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="127"/>
+        <location filename="../ui/cluster_view.cpp" line="128"/>
         <source>Metric:</source>
         <translation>指标：</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="144"/>
+        <location filename="../ui/cluster_view.cpp" line="145"/>
         <source>Per rank: where the step time goes</source>
         <translation>各 rank：step 时间的去向</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="151"/>
+        <location filename="../ui/cluster_view.cpp" line="152"/>
         <source>Slow ranks</source>
         <translation>慢 rank</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="173"/>
+        <location filename="../ui/cluster_view.cpp" line="174"/>
         <source>Collectives matched across ranks (largest wait first)</source>
         <translation>跨 rank 匹配的集合通信（按最大等待排序）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="207"/>
+        <location filename="../ui/cluster_view.cpp" line="208"/>
         <source>Looking for ranks in %1…</source>
         <translation>正在 %1 中查找 rank…</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="222"/>
+        <location filename="../ui/cluster_view.cpp" line="239"/>
         <source>Cluster analysis cancelled.</source>
         <translation>集群分析已取消。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="227"/>
+        <location filename="../ui/cluster_view.cpp" line="244"/>
         <source>One rank: no cluster to compare.</source>
         <translation>只有一个 rank：没有可比较的集群。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="264"/>
+        <location filename="../ui/cluster_view.cpp" line="281"/>
         <source>Ranks analysed: %1 of %2. Steps compared: %3. Collectives matched across ranks: %4.</source>
         <translation>已分析 rank：%1 / %2。参与比较的 step：%3。跨 rank 匹配的集合通信：%4。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="270"/>
+        <location filename="../ui/cluster_view.cpp" line="287"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="275"/>
+        <location filename="../ui/cluster_view.cpp" line="292"/>
         <source>Findings</source>
         <translation>发现</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="283"/>
+        <location filename="../ui/cluster_view.cpp" line="300"/>
         <source>%1: %2 figures compared with ours, %3 differ.</source>
         <translation>%1：与我们的结果比较了 %2 个数值，%3 个不一致。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="304"/>
+        <location filename="../ui/cluster_view.cpp" line="321"/>
         <source>Evidence</source>
         <translation>证据</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="316"/>
+        <location filename="../ui/cluster_view.cpp" line="333"/>
         <source>Open %1&apos;s timeline</source>
         <translation>打开 %1 的时间线</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="318"/>
+        <location filename="../ui/cluster_view.cpp" line="335"/>
         <source>Compare %1 with the median rank</source>
         <translation>将 %1 与中位 rank 比较</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="328"/>
+        <location filename="../ui/cluster_view.cpp" line="345"/>
         <source>%1 beside the cluster median</source>
         <translation>%1 与集群中位数对比</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="330"/>
+        <location filename="../ui/cluster_view.cpp" line="347"/>
         <source>%1: each step&apos;s figures beside the median over the analysed ranks, and the median rank&apos;s own (the rank whose total service is the median).</source>
         <translation>%1：每个 step 的数值与所有已分析 rank 的中位数并列，并附中位 rank（总服务时长处于中位的 rank）自身的数值。</translation>
     </message>
@@ -1052,6 +1060,39 @@
     </message>
 </context>
 <context>
+    <name>bs::ui::FindBar</name>
+    <message>
+        <location filename="../ui/panels/find_bar.cpp" line="21"/>
+        <source>Find a kernel, a host op or a bubble id (b0001)</source>
+        <translation>查找 kernel、host 算子或气泡编号（b0001）</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/find_bar.cpp" line="26"/>
+        <source>Previous match (Shift+F3)</source>
+        <translation>上一个匹配（Shift+F3）</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/find_bar.cpp" line="29"/>
+        <source>Next match (Enter, F3)</source>
+        <translation>下一个匹配（Enter、F3）</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/find_bar.cpp" line="32"/>
+        <source>Close (Esc)</source>
+        <translation>关闭（Esc）</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/find_bar.cpp" line="45"/>
+        <source>The names matched, with how often; click one to find exactly it.</source>
+        <translation>匹配到的名称及次数；点击一个以精确查找它。</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/find_bar.cpp" line="89"/>
+        <source>%1 kernels · %2 host ops · %3 bubbles</source>
+        <translation>%1 个 kernel · %2 个 host 算子 · %3 个气泡</translation>
+    </message>
+</context>
+<context>
     <name>bs::ui::MainWindow</name>
     <message>
         <location filename="../ui/main_window.cpp" line="86"/>
@@ -1105,7 +1146,7 @@
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="175"/>
-        <location filename="../ui/main_window.cpp" line="509"/>
+        <location filename="../ui/main_window.cpp" line="522"/>
         <source>Health</source>
         <translation>采集健康</translation>
     </message>
@@ -1125,153 +1166,153 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="230"/>
-        <location filename="../ui/main_window.cpp" line="421"/>
+        <location filename="../ui/main_window.cpp" line="234"/>
+        <location filename="../ui/main_window.cpp" line="431"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="276"/>
+        <location filename="../ui/main_window.cpp" line="280"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="277"/>
+        <location filename="../ui/main_window.cpp" line="281"/>
         <source>&amp;Open Folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="278"/>
+        <location filename="../ui/main_window.cpp" line="282"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="287"/>
+        <location filename="../ui/main_window.cpp" line="291"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="288"/>
+        <location filename="../ui/main_window.cpp" line="292"/>
         <source>Anomaly &amp;JSON…</source>
         <translation>异常 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="289"/>
+        <location filename="../ui/main_window.cpp" line="293"/>
         <source>Anomaly &amp;report (Markdown)…</source>
         <translation>异常报告(&amp;R)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="291"/>
+        <location filename="../ui/main_window.cpp" line="295"/>
         <source>&amp;Architecture report (Markdown)…</source>
         <translation>模型架构报告(&amp;A)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="316"/>
+        <location filename="../ui/main_window.cpp" line="320"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="318"/>
+        <location filename="../ui/main_window.cpp" line="322"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="319"/>
+        <location filename="../ui/main_window.cpp" line="323"/>
         <source>&amp;Fit timeline</source>
         <translation>时间线适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="320"/>
+        <location filename="../ui/main_window.cpp" line="324"/>
         <source>Show &amp;host lanes</source>
         <translation>显示 Host 泳道(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="325"/>
+        <location filename="../ui/main_window.cpp" line="329"/>
         <source>Show &amp;Overlap Analysis lanes</source>
         <translation>显示 Overlap Analysis 泳道(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="329"/>
+        <location filename="../ui/main_window.cpp" line="333"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="334"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="339"/>
+        <location filename="../ui/main_window.cpp" line="343"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="340"/>
+        <location filename="../ui/main_window.cpp" line="344"/>
         <source>The language changes the next time BubbleScope starts.</source>
         <translation>语言将在下次启动 BubbleScope 时生效。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="343"/>
+        <location filename="../ui/main_window.cpp" line="347"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="349"/>
+        <location filename="../ui/main_window.cpp" line="353"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="351"/>
+        <location filename="../ui/main_window.cpp" line="355"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="352"/>
+        <location filename="../ui/main_window.cpp" line="356"/>
         <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
         <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个空泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="356"/>
+        <location filename="../ui/main_window.cpp" line="360"/>
         <source>&amp;About BubbleScope</source>
         <translation>关于 BubbleScope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="357"/>
+        <location filename="../ui/main_window.cpp" line="361"/>
         <source>About BubbleScope</source>
         <translation>关于 BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="358"/>
+        <location filename="../ui/main_window.cpp" line="362"/>
         <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
         <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲空泡分析工具。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="400"/>
+        <location filename="../ui/main_window.cpp" line="404"/>
         <source>Open Profiling Folder</source>
         <translation>打开 profiling 文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="433"/>
+        <location filename="../ui/main_window.cpp" line="446"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="441"/>
+        <location filename="../ui/main_window.cpp" line="454"/>
         <source>Nothing loaded.</source>
         <translation>未加载任何数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="462"/>
+        <location filename="../ui/main_window.cpp" line="475"/>
         <source>Sample profile — BubbleScope</source>
         <translation>示例 profile — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="463"/>
+        <location filename="../ui/main_window.cpp" line="476"/>
         <source>%1 — BubbleScope</source>
         <translation>%1 — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="464"/>
+        <location filename="../ui/main_window.cpp" line="477"/>
         <source>Loaded %1</source>
         <translation>已加载 %1</translation>
     </message>
@@ -1296,422 +1337,427 @@
         <translation>已比较：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="226"/>
+        <location filename="../ui/main_window.cpp" line="230"/>
         <source>Analysing…</source>
         <translation>正在分析…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="228"/>
+        <location filename="../ui/main_window.cpp" line="232"/>
         <source>Writing the text report…</source>
         <translation>正在生成文本报告…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="279"/>
+        <location filename="../ui/main_window.cpp" line="283"/>
         <source>&amp;Compare with…</source>
         <translation>与…比较(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="280"/>
+        <location filename="../ui/main_window.cpp" line="284"/>
         <source>Compare the open rank (base) with…</source>
         <translation>将当前 rank（基线）与…比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="284"/>
+        <location filename="../ui/main_window.cpp" line="288"/>
         <source>Before / after: compares the open rank with another profile (also: drop a folder with Shift held).</source>
         <translation>前后对比：将当前 rank 与另一份 profile 比较（也可按住 Shift 拖入文件夹）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="293"/>
+        <location filename="../ui/main_window.cpp" line="297"/>
         <source>Timeline &amp;image (PNG or SVG)…</source>
         <translation>时间线图片(&amp;I)（PNG 或 SVG）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="294"/>
+        <location filename="../ui/main_window.cpp" line="298"/>
         <source>Export the timeline as it is shown</source>
         <translation>按当前显示导出时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="295"/>
+        <location filename="../ui/main_window.cpp" line="299"/>
         <source>PNG (*.png);;SVG (*.svg)</source>
         <translation>PNG (*.png);;SVG (*.svg)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="303"/>
+        <location filename="../ui/main_window.cpp" line="307"/>
         <source>Report with bubble &amp;pictures…</source>
         <translation>带气泡截图的报告(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="304"/>
+        <location filename="../ui/main_window.cpp" line="308"/>
         <source>Folder for the report and its pictures</source>
         <translation>报告及其图片的文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="310"/>
+        <location filename="../ui/main_window.cpp" line="314"/>
         <source>Exported the report with its pictures to %1</source>
         <translation>已将报告及其图片导出到 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="313"/>
+        <location filename="../ui/main_window.cpp" line="317"/>
         <source>Export all to &amp;folder…</source>
         <translation>全部导出到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="344"/>
+        <location filename="../ui/main_window.cpp" line="348"/>
         <source>&amp;Glossary</source>
         <translation>术语表(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="345"/>
+        <location filename="../ui/main_window.cpp" line="349"/>
         <source>Glossary</source>
         <translation>术语表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="389"/>
+        <location filename="../ui/main_window.cpp" line="393"/>
         <source>Open a profile first: it is the base of the comparison.</source>
         <translation>请先打开一份 profile：它是比较的基线。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="395"/>
+        <location filename="../ui/main_window.cpp" line="399"/>
         <source>Comparing %1 with %2…</source>
         <translation>正在比较 %1 与 %2…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="473"/>
+        <location filename="../ui/main_window.cpp" line="426"/>
+        <source>Merging the rank summaries in %1…</source>
+        <translation>正在合并 %1 中的 rank 摘要…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="486"/>
         <source>Building the timeline…</source>
         <translation>正在构建时间线…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="490"/>
+        <location filename="../ui/main_window.cpp" line="503"/>
         <source>No finding: the collection looks complete.</source>
         <translation>无发现：采集数据看起来完整。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="501"/>
+        <location filename="../ui/main_window.cpp" line="514"/>
         <source>Effect:</source>
         <translation>影响：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="502"/>
+        <location filename="../ui/main_window.cpp" line="515"/>
         <source>Fix:</source>
         <translation>修复：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="509"/>
+        <location filename="../ui/main_window.cpp" line="522"/>
         <source>Health (%1)</source>
         <translation>采集健康（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="510"/>
+        <location filename="../ui/main_window.cpp" line="523"/>
         <source>Bubbles (%1)</source>
         <translation>空泡（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="519"/>
+        <location filename="../ui/main_window.cpp" line="532"/>
         <source>Per-step device time (ms)</source>
         <translation>每个 step 的设备时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="521"/>
+        <location filename="../ui/main_window.cpp" line="534"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="521"/>
+        <location filename="../ui/main_window.cpp" line="534"/>
         <source>prelaunch</source>
         <translation>下发前空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="521"/>
+        <location filename="../ui/main_window.cpp" line="534"/>
         <source>internal bubbles</source>
         <translation>内部空泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="521"/>
+        <location filename="../ui/main_window.cpp" line="534"/>
         <source>tail</source>
         <translation>尾部空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="547"/>
+        <location filename="../ui/main_window.cpp" line="560"/>
         <source>ms</source>
         <translation>ms</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="555"/>
+        <location filename="../ui/main_window.cpp" line="568"/>
         <source>Top ops by total kernel time (ms)</source>
         <translation>总 kernel 时间最高的算子 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="557"/>
+        <location filename="../ui/main_window.cpp" line="570"/>
         <source>total</source>
         <translation>总计</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="594"/>
+        <location filename="../ui/main_window.cpp" line="607"/>
         <source>No call stacks collected: the line of code behind this bubble is unknown.</source>
         <translation>未采集调用栈：无法确定此空泡背后的代码行。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="597"/>
+        <location filename="../ui/main_window.cpp" line="610"/>
         <source>No user code in the call stacks of the %1 host events in this window (%2 carry a stack).</source>
         <translation>此窗口内 %1 个主机事件的调用栈中没有用户代码（%2 个带有调用栈）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="602"/>
+        <location filename="../ui/main_window.cpp" line="615"/>
         <source>Your code behind this bubble:</source>
         <translation>此空泡背后的用户代码：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="603"/>
+        <location filename="../ui/main_window.cpp" line="616"/>
         <source>Line</source>
         <translation>代码行</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="603"/>
+        <location filename="../ui/main_window.cpp" line="616"/>
         <source>(click a line: its host events are highlighted on the timeline)</source>
         <translation>（点击一行：其 host 事件会在时间线上高亮）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="604"/>
+        <location filename="../ui/main_window.cpp" line="617"/>
         <source>Share of window</source>
         <translation>占窗口比例</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="604"/>
+        <location filename="../ui/main_window.cpp" line="617"/>
         <source>Host time (ms)</source>
         <translation>主机时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="604"/>
+        <location filename="../ui/main_window.cpp" line="617"/>
         <source>Path to the op</source>
         <translation>到算子的调用路径</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="625"/>
+        <location filename="../ui/main_window.cpp" line="638"/>
         <source>%1 host events under &lt;code&gt;%2&lt;/code&gt; are highlighted on the timeline (%3 ms of host time in this window).</source>
         <translation>&lt;code&gt;%2&lt;/code&gt; 下的 %1 个 host 事件已在时间线上高亮（此窗口内 host 时间 %3 ms）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="636"/>
+        <location filename="../ui/main_window.cpp" line="649"/>
         <source>Call stack of %1, the largest of them (innermost first, ● your code):</source>
         <translation>其中最大的事件 %1 的调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="672"/>
+        <location filename="../ui/main_window.cpp" line="685"/>
         <source>step</source>
         <translation>step</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="681"/>
+        <location filename="../ui/main_window.cpp" line="694"/>
         <source>Side</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="681"/>
+        <location filename="../ui/main_window.cpp" line="694"/>
         <source>Kernel</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="681"/>
-        <location filename="../ui/main_window.cpp" line="731"/>
+        <location filename="../ui/main_window.cpp" line="694"/>
+        <location filename="../ui/main_window.cpp" line="744"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="681"/>
+        <location filename="../ui/main_window.cpp" line="694"/>
         <source>Duration (µs)</source>
         <translation>时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="681"/>
+        <location filename="../ui/main_window.cpp" line="694"/>
         <source>Wait (µs)</source>
         <translation>等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="682"/>
-        <location filename="../ui/main_window.cpp" line="732"/>
+        <location filename="../ui/main_window.cpp" line="695"/>
+        <location filename="../ui/main_window.cpp" line="745"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="691"/>
+        <location filename="../ui/main_window.cpp" line="704"/>
         <source>before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="693"/>
+        <location filename="../ui/main_window.cpp" line="706"/>
         <source>device idle</source>
         <translation>设备空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="695"/>
+        <location filename="../ui/main_window.cpp" line="708"/>
         <source>after</source>
         <translation>之后</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="700"/>
+        <location filename="../ui/main_window.cpp" line="713"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="700"/>
+        <location filename="../ui/main_window.cpp" line="713"/>
         <source>sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="701"/>
+        <location filename="../ui/main_window.cpp" line="714"/>
         <source>comm</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="702"/>
+        <location filename="../ui/main_window.cpp" line="715"/>
         <source>parallelism</source>
         <translation>并行度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="705"/>
+        <location filename="../ui/main_window.cpp" line="718"/>
         <source>Host events in the window:</source>
         <translation>窗口内的 Host 事件：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="712"/>
+        <location filename="../ui/main_window.cpp" line="725"/>
         <source>There is no host trace: causes cannot be attributed.</source>
         <translation>没有 Host trace：无法归因。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="714"/>
+        <location filename="../ui/main_window.cpp" line="727"/>
         <source>Candidate causes (possible, not a verdict):</source>
         <translation>候选原因（可能原因，并非结论）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="730"/>
+        <location filename="../ui/main_window.cpp" line="743"/>
         <source>Op type</source>
         <translation>算子类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="734"/>
+        <location filename="../ui/main_window.cpp" line="747"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="734"/>
+        <location filename="../ui/main_window.cpp" line="747"/>
         <source>%1 ms from the capture&apos;s start (epoch %2 µs)</source>
         <translation>距采集开始 %1 ms（epoch %2 µs）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="737"/>
+        <location filename="../ui/main_window.cpp" line="750"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="738"/>
+        <location filename="../ui/main_window.cpp" line="751"/>
         <source>Wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="739"/>
+        <location filename="../ui/main_window.cpp" line="752"/>
         <source>Block dim</source>
         <translation>Block dim</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="740"/>
+        <location filename="../ui/main_window.cpp" line="753"/>
         <source>Input shapes</source>
         <translation>输入 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="741"/>
+        <location filename="../ui/main_window.cpp" line="754"/>
         <source>Output shapes</source>
         <translation>输出 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="746"/>
+        <location filename="../ui/main_window.cpp" line="759"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="747"/>
-        <location filename="../ui/main_window.cpp" line="748"/>
+        <location filename="../ui/main_window.cpp" line="760"/>
+        <location filename="../ui/main_window.cpp" line="761"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="766"/>
+        <location filename="../ui/main_window.cpp" line="779"/>
         <source>Launched by</source>
         <translation>下发来源</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="769"/>
+        <location filename="../ui/main_window.cpp" line="782"/>
         <source>unknown host event</source>
         <translation>未知 Host 事件</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="803"/>
+        <location filename="../ui/main_window.cpp" line="816"/>
         <source>Range statistics</source>
         <translation>区间统计</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="803"/>
+        <location filename="../ui/main_window.cpp" line="816"/>
         <source>span</source>
         <translation>跨度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="803"/>
+        <location filename="../ui/main_window.cpp" line="816"/>
         <source>busy union</source>
         <translation>忙碌并集</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="804"/>
+        <location filename="../ui/main_window.cpp" line="817"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="804"/>
+        <location filename="../ui/main_window.cpp" line="817"/>
         <source>kernels</source>
         <translation>kernel 数</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="812"/>
+        <location filename="../ui/main_window.cpp" line="825"/>
         <source>Range: %1 ms, busy %2 ms, %3 kernels</source>
         <translation>区间：%1 ms，忙碌 %2 ms，%3 个 kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="830"/>
-        <location filename="../ui/main_window.cpp" line="847"/>
-        <location filename="../ui/main_window.cpp" line="855"/>
+        <location filename="../ui/main_window.cpp" line="843"/>
+        <location filename="../ui/main_window.cpp" line="860"/>
+        <location filename="../ui/main_window.cpp" line="868"/>
         <source>Nothing is loaded.</source>
         <translation>尚未加载数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="859"/>
+        <location filename="../ui/main_window.cpp" line="872"/>
         <source>The folder %1/bubbles could not be made.</source>
         <translation>无法创建文件夹 %1/bubbles。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="878"/>
+        <location filename="../ui/main_window.cpp" line="891"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="878"/>
+        <location filename="../ui/main_window.cpp" line="891"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="879"/>
+        <location filename="../ui/main_window.cpp" line="892"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="299"/>
-        <location filename="../ui/main_window.cpp" line="308"/>
-        <location filename="../ui/main_window.cpp" line="883"/>
-        <location filename="../ui/main_window.cpp" line="897"/>
+        <location filename="../ui/main_window.cpp" line="303"/>
+        <location filename="../ui/main_window.cpp" line="312"/>
+        <location filename="../ui/main_window.cpp" line="896"/>
+        <location filename="../ui/main_window.cpp" line="910"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="299"/>
-        <location filename="../ui/main_window.cpp" line="884"/>
-        <location filename="../ui/main_window.cpp" line="898"/>
+        <location filename="../ui/main_window.cpp" line="303"/>
+        <location filename="../ui/main_window.cpp" line="897"/>
+        <location filename="../ui/main_window.cpp" line="911"/>
         <source>The file was not written; nothing was changed.
 
 %1</source>
@@ -1720,18 +1766,18 @@
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="301"/>
-        <location filename="../ui/main_window.cpp" line="886"/>
+        <location filename="../ui/main_window.cpp" line="305"/>
+        <location filename="../ui/main_window.cpp" line="899"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="890"/>
+        <location filename="../ui/main_window.cpp" line="903"/>
         <source>Export all to folder</source>
         <translation>全部导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="903"/>
+        <location filename="../ui/main_window.cpp" line="916"/>
         <source>Exported %1 files to %2</source>
         <translation>已导出 %1 个文件到 %2</translation>
     </message>

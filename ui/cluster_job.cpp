@@ -4,6 +4,7 @@
 #include "analysis/analysis_run.h"
 #include "analysis/rulebook.h"
 #include "cluster/cluster_analysis.h"
+#include "cluster/summary_json.h"
 #include "io/discovery.h"
 #include "io/profile_loader.h"
 #include "model/profile.h"
@@ -60,6 +61,23 @@ void ClusterJob::start(const QString& path) {
     auto work = [this, path](const std::atomic<bool>& flag, const BackgroundRunner<ClusterOutcome>::Poster& post) -> ClusterOutcome {
         ClusterOutcome out;
         out.path = path;
+        // A folder of rank summaries (a job array's output): merged, no rank analysed again.
+        if (const auto files = summaryFilesIn(path.toStdString()); !files.empty()) {
+            SummaryMergeOptions options;
+            options.producer = summaryProducer();
+            SummaryMerge m = mergeSummaries(files, options);
+            out.fromSummaries = true;
+            for (const auto& r : m.cluster.ranks)
+                out.rankLabels << QString::fromStdString(r.label);
+            const QStringList labels = out.rankLabels;
+            post([this, labels] { emit ranksFound(labels); });
+            if (m.merged == 0) {
+                out.error = tr("No summary in %1 could be merged.").arg(path);
+                return out;
+            }
+            out.result = std::make_shared<const ClusterResult>(std::move(m.cluster));
+            return out;
+        }
         const DiscoveryResult found = discoverProfiles(path.toStdString());
         std::vector<RankFolder> ranks;
         for (const auto& r : found.ranks)

@@ -19,6 +19,7 @@ struct ClusterOutcome {
     std::shared_ptr<const ClusterResult> result; // null with fewer than two ranks, on error or cancel
     QString error;
     bool cancelled = false;
+    bool fromSummaries = false; // merged from a folder of rank summaries (bubblescope analyze --summary)
 };
 
 class ClusterJob : public QObject {

@@ -2,6 +2,7 @@
 
 #include "cluster/cluster_model.h"
 #include "cluster/cluster_report.h"
+#include "cluster/summary_json.h"
 #include "cluster_bars.h"
 #include "cluster_heatmap.h"
 #include "cluster_job.h"
@@ -209,6 +210,22 @@ void ClusterView::analyse(const QString& path) {
     progress_->setVisible(true);
     cancel_->setVisible(true);
     job_->start(path);
+}
+
+QString ClusterView::rankFolder(int rank) const {
+    if (!cluster_ || rank < 0 || rank >= static_cast<int>(cluster_->ranks.size())) return {};
+    return QString::fromStdString(cluster_->ranks[static_cast<std::size_t>(rank)].folder);
+}
+
+bool ClusterView::hasRankFolder(const QString& folder) const {
+    if (!cluster_) return false;
+    for (const auto& r : cluster_->ranks)
+        if (QString::fromStdString(r.folder) == folder) return true;
+    return false;
+}
+
+bool ClusterView::isSummaryFolder(const QString& path) {
+    return !summaryFilesIn(path.toStdString()).empty();
 }
 
 void ClusterView::cancel() {

@@ -37,6 +37,11 @@ class ClusterView : public QWidget {
     void cancel();
     QString path() const { return path_; }
     std::shared_ptr<const ClusterResult> cluster() const { return cluster_; }
+    // The folder of a rank of the cluster shown (as its summary records it), to open its timeline.
+    QString rankFolder(int rank) const;
+    bool hasRankFolder(const QString& folder) const; // a rank of the cluster shown lives there
+    // Whether `path` is a folder of rank summaries (shown from them, no rank loaded).
+    static bool isSummaryFolder(const QString& path);
     int selectedRank() const { return selected_; }
     void selectRank(int rank);
     // Opens the comparison of `rank` with the cluster median (non-modal); returns the dialog.

@@ -218,7 +218,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     });
     connect(clusterView_, &ClusterView::rankActivated, this, [this](int rank) {
         views_->setCurrentIndex(1);
-        openPath(clusterView_->path(), rank);
+        // From summaries: the rank's own folder, as its summary records it.
+        if (ClusterView::isSummaryFolder(clusterView_->path()))
+            openPath(clusterView_->rankFolder(rank));
+        else
+            openPath(clusterView_->path(), rank);
     });
     connect(job_, &LoadJob::progress, this, [this](const QString& stage, int permille) {
         // The core's reading stages, then the job's own phases after the last byte is read.
@@ -417,13 +421,22 @@ void MainWindow::showMessage(const QString& text) {
 
 void MainWindow::openPath(const QString& path, int rankIndex) {
     sampleBanner_->setVisible(false);
+    if (ClusterView::isSummaryFolder(path)) {
+        // A job array's summaries: the Cluster tab from them; a rank's timeline opens from its folder.
+        status_->setText(tr("Merging the rank summaries in %1…").arg(path));
+        clusterView_->analyse(path);
+        return;
+    }
     currentPath_ = path;
     status_->setText(tr("Loading %1…").arg(path));
     progress_->setValue(0);
     progress_->setVisible(true);
     cancel_->setVisible(true);
     job_->start(path, rankIndex);
-    if (path != clusterView_->path()) clusterView_->analyse(path); // a new folder: are there several ranks?
+    // A new folder: are there several ranks? (Not for a rank opened from a summaries folder's cluster.)
+    if (path != clusterView_->path() && !(ClusterView::isSummaryFolder(clusterView_->path()) &&
+                                          clusterView_->hasRankFolder(path)))
+        clusterView_->analyse(path);
 }
 
 void MainWindow::onFinished(const LoadOutcome& outcome) {

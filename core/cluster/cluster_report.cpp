@@ -280,10 +280,14 @@ void renderInto(Section& s, const ClusterResult& c) {
         s.line(s.text(fmt::format("{} (step {}): {} arrives last (waits {}); the longest wait is {}; start skew {}.",
                                   cc.key, cc.step, rankName(last), ms(lastWait), ms(cc.maxWait), ms(cc.skew))));
     }
-    if (!c.findings.empty()) {
+    // A rank that was not analysed is said once, in its place in the step table above.
+    std::vector<const ClusterFinding*> findings;
+    for (const auto& f : c.findings)
+        if (f.id != "rank_not_analysed") findings.push_back(&f);
+    if (!findings.empty()) {
         s.heading("Findings");
-        for (const auto& f : c.findings)
-            s.line(s.text(f.message));
+        for (const ClusterFinding* f : findings)
+            s.line(s.text(f->message));
     }
     if (c.crossCheck.available) {
         s.heading("Cross-check with cluster_step_trace_time.csv");

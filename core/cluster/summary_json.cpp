@@ -302,6 +302,24 @@ namespace {
 SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMergeOptions& options, bool nameMissing);
 } // namespace
 
+std::string summaryProducer() {
+    return "bubblescope " BUBBLESCOPE_VERSION;
+}
+
+std::vector<std::string> summaryFilesIn(const std::string& dir) {
+    std::vector<std::string> files;
+    std::error_code ec;
+    const std::string suffix = kSummarySuffix;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+            it->is_regular_file(ec))
+            files.push_back(it->path().string());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
 std::string summaryFileName(const std::string& label) {
     std::string out;
     for (const unsigned char c : label) {

@@ -51,6 +51,11 @@ struct SummaryMerge {
 // A rank without a summary joins as not analysed ("no summary …", finding `summary_missing`), in its place.
 SummaryMerge mergeSummaries(const std::vector<std::string>& files, const SummaryMergeOptions& options);
 
+// "bubblescope <version>": what this program writes as a summary's producer and accepts in a merge.
+std::string summaryProducer();
+// The summary files directly inside `dir` (*.summary.json), by name; empty when none or not a folder.
+std::vector<std::string> summaryFilesIn(const std::string& dir);
+
 // The file name a rank's summary gets in a summary folder: the label with every byte outside
 // [A-Za-z0-9._-] written %XX, then ".summary.json" (unique per label, the same on every machine).
 std::string summaryFileName(const std::string& label);

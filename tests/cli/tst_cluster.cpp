@@ -718,6 +718,11 @@ class TstCluster : public QObject {
         for (const auto& f : c[QStringLiteral("findings")].toArray())
             ids << f.toObject()[QStringLiteral("id")].toString();
         QVERIFY(ids.contains(QStringLiteral("summary_missing")) && ids.contains(QStringLiteral("summary_refused")));
+        // The report says once that rank 3 was not analysed (in its place in the step table).
+        const Run report = runBinary({QStringLiteral("cluster"), sums, QStringLiteral("-q"), QStringLiteral("--format"),
+                                      QStringLiteral("text")});
+        QCOMPARE(report.code, 5);
+        QCOMPARE(report.out.count(QStringLiteral("(%1) was not analysed").arg(labels[3])), 1);
 
         // Usage errors: a shard outside 0..N-1, cluster outputs asked of one shard, --expect without summaries.
         QCOMPARE(runBinary({QStringLiteral("analyze"), parent, QStringLiteral("--shard"), QStringLiteral("4/4"),

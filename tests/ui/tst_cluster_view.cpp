@@ -9,7 +9,13 @@
 #include "main_window.h"
 #include "timeline_widget.h"
 
+#include "analysis/analysis_run.h"
+#include "cluster/cluster_analysis.h"
 #include "cluster/cluster_model.h"
+#include "cluster/cluster_report.h"
+#include "cluster/summary_json.h"
+#include "io/discovery.h"
+#include "io/profile_loader.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
@@ -216,6 +222,51 @@ class TstClusterView : public QObject {
         QCOMPARE(w->findChild<QComboBox*>(QStringLiteral("rankPicker"))->currentText(),
                  QStringLiteral("rank1_ascend_pt"));
         QVERIFY(w->timeline()->viewEnd() > w->timeline()->viewStart());
+    }
+
+    // A job array's summaries folder opens on the Cluster tab, merged, with the same cluster as the parent
+    // analysed here; double-clicking a rank opens its timeline from the folder its summary records.
+    void aSummariesFolderOpensTheClusterFromTheSummaries() {
+        QTemporaryDir dir;
+        const auto parentCluster = w->clusterView()->cluster();
+        const bs::DiscoveryResult found = bs::discoverProfiles(kLevel1.toStdString());
+        for (const auto& rank : found.ranks) {
+            if (!bs::isRankFolder(rank)) continue;
+            const bs::LoadResult loaded = bs::loadRank(rank);
+            QVERIFY(loaded.profile);
+            const bs::AnalysisResult r = bs::analyzeProfile(*loaded.profile);
+            QFile f(dir.filePath(QString::fromStdString(bs::summaryFileName(rank.label))));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(bs::renderRankSummaryJson(bs::summarizeRank(rank, *loaded.profile, r),
+                                                                         bs::summaryProducer(), kLevel1.toStdString())));
+        }
+        bs::ui::MainWindow m;
+        m.resize(1400, 900);
+        m.show();
+        QSignalSpy cluster(m.clusterView(), &bs::ui::ClusterView::analysisFinished);
+        QSignalSpy loaded(&m, &bs::ui::MainWindow::loadFinished);
+        m.openPath(dir.path());
+        QVERIFY(cluster.wait(60000));
+        QCOMPARE(cluster.at(0).at(0).toBool(), true);
+        QCOMPARE(m.views()->currentWidget(), static_cast<QWidget*>(m.clusterView()));
+        QCOMPARE(loaded.count(), 0); // no rank loaded: the summaries are the data
+        // The same cluster as the parent analysed in the window (the summaries record the parent, so the
+        // profiler's cluster CSV is cross-checked too).
+        QCOMPARE(bs::renderClusterJson(*m.clusterView()->cluster()), bs::renderClusterJson(*parentCluster));
+        // Double-click rank 1: its timeline, from its own folder.
+        int one = -1;
+        const auto c = m.clusterView()->cluster();
+        for (std::size_t i = 0; i < c->ranks.size(); ++i)
+            if (c->ranks[i].rankId == 1) one = static_cast<int>(i);
+        QVERIFY(one >= 0);
+        auto* heat = m.clusterView()->heatmap();
+        QTest::mouseDClick(heat, Qt::LeftButton, Qt::NoModifier, heat->cellRect(one, 0).center());
+        QVERIFY(loaded.wait(120000));
+        QCOMPARE(loaded.at(0).at(0).toBool(), true);
+        QVERIFY2(m.windowTitle().startsWith(QStringLiteral("rank1_ascend_pt")), qPrintable(m.windowTitle()));
+        // The Cluster tab stays (the summaries' cluster), beside the rank's timeline.
+        QVERIFY(m.views()->isTabVisible(0));
+        QCOMPARE(m.clusterView()->path(), dir.path());
     }
 
     void aSingleRankHasNoClusterView() {
