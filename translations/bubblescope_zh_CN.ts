@@ -1095,669 +1095,694 @@
 <context>
     <name>bs::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="86"/>
+        <location filename="../ui/main_window.cpp" line="90"/>
         <source>BubbleScope</source>
         <translation>BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="94"/>
+        <location filename="../ui/main_window.cpp" line="98"/>
         <source>&lt;b&gt;Sample profile&lt;/b&gt; — a generated 8-layer MoE capture with every planted anomaly. Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here.</source>
         <translation>&lt;b&gt;示例 profile&lt;/b&gt; —— 生成的 8 层 MoE 采集数据，包含全部预置异常。请通过 文件 ▸ 打开文件夹…（Ctrl+O）打开自己的 profiling 目录，或将目录拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="104"/>
+        <location filename="../ui/main_window.cpp" line="108"/>
         <source>Rank:</source>
         <translation>Rank：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="106"/>
+        <location filename="../ui/main_window.cpp" line="110"/>
         <source>Rank to analyse</source>
         <translation>要分析的 rank</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="120"/>
+        <location filename="../ui/main_window.cpp" line="132"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="141"/>
+        <location filename="../ui/main_window.cpp" line="153"/>
         <source>Bubbles</source>
         <translation>空泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="147"/>
+        <location filename="../ui/main_window.cpp" line="159"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="153"/>
+        <location filename="../ui/main_window.cpp" line="165"/>
         <source>Filter ops by name…</source>
         <translation>按名称筛选算子…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="168"/>
+        <location filename="../ui/main_window.cpp" line="180"/>
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="173"/>
+        <location filename="../ui/main_window.cpp" line="185"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="175"/>
-        <location filename="../ui/main_window.cpp" line="522"/>
+        <location filename="../ui/main_window.cpp" line="187"/>
+        <location filename="../ui/main_window.cpp" line="563"/>
         <source>Health</source>
         <translation>采集健康</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="179"/>
+        <location filename="../ui/main_window.cpp" line="191"/>
         <source>Text report</source>
         <translation>文本报告</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="197"/>
+        <location filename="../ui/main_window.cpp" line="209"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="202"/>
+        <location filename="../ui/main_window.cpp" line="214"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="234"/>
-        <location filename="../ui/main_window.cpp" line="431"/>
+        <location filename="../ui/main_window.cpp" line="246"/>
+        <location filename="../ui/main_window.cpp" line="472"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="280"/>
+        <location filename="../ui/main_window.cpp" line="308"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="281"/>
+        <location filename="../ui/main_window.cpp" line="309"/>
         <source>&amp;Open Folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="282"/>
+        <location filename="../ui/main_window.cpp" line="310"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="291"/>
+        <location filename="../ui/main_window.cpp" line="319"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="292"/>
+        <location filename="../ui/main_window.cpp" line="320"/>
         <source>Anomaly &amp;JSON…</source>
         <translation>异常 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="293"/>
+        <location filename="../ui/main_window.cpp" line="321"/>
         <source>Anomaly &amp;report (Markdown)…</source>
         <translation>异常报告(&amp;R)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="295"/>
+        <location filename="../ui/main_window.cpp" line="323"/>
         <source>&amp;Architecture report (Markdown)…</source>
         <translation>模型架构报告(&amp;A)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="320"/>
+        <location filename="../ui/main_window.cpp" line="348"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="322"/>
+        <location filename="../ui/main_window.cpp" line="350"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="323"/>
+        <location filename="../ui/main_window.cpp" line="351"/>
         <source>&amp;Fit timeline</source>
         <translation>时间线适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="324"/>
+        <location filename="../ui/main_window.cpp" line="365"/>
         <source>Show &amp;host lanes</source>
         <translation>显示 Host 泳道(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="329"/>
+        <location filename="../ui/main_window.cpp" line="370"/>
         <source>Show &amp;Overlap Analysis lanes</source>
         <translation>显示 Overlap Analysis 泳道(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="333"/>
+        <location filename="../ui/main_window.cpp" line="374"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="334"/>
+        <location filename="../ui/main_window.cpp" line="375"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="343"/>
+        <location filename="../ui/main_window.cpp" line="384"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="344"/>
+        <location filename="../ui/main_window.cpp" line="385"/>
         <source>The language changes the next time BubbleScope starts.</source>
         <translation>语言将在下次启动 BubbleScope 时生效。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="347"/>
+        <location filename="../ui/main_window.cpp" line="388"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="353"/>
+        <location filename="../ui/main_window.cpp" line="394"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="355"/>
+        <location filename="../ui/main_window.cpp" line="396"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="356"/>
+        <location filename="../ui/main_window.cpp" line="397"/>
         <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
         <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个空泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="360"/>
+        <location filename="../ui/main_window.cpp" line="401"/>
         <source>&amp;About BubbleScope</source>
         <translation>关于 BubbleScope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="361"/>
+        <location filename="../ui/main_window.cpp" line="402"/>
         <source>About BubbleScope</source>
         <translation>关于 BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="362"/>
+        <location filename="../ui/main_window.cpp" line="403"/>
         <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
         <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲空泡分析工具。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="404"/>
+        <location filename="../ui/main_window.cpp" line="445"/>
         <source>Open Profiling Folder</source>
         <translation>打开 profiling 文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="446"/>
+        <location filename="../ui/main_window.cpp" line="487"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="454"/>
+        <location filename="../ui/main_window.cpp" line="495"/>
         <source>Nothing loaded.</source>
         <translation>未加载任何数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="475"/>
+        <location filename="../ui/main_window.cpp" line="516"/>
         <source>Sample profile — BubbleScope</source>
         <translation>示例 profile — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="476"/>
+        <location filename="../ui/main_window.cpp" line="517"/>
         <source>%1 — BubbleScope</source>
         <translation>%1 — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="477"/>
+        <location filename="../ui/main_window.cpp" line="518"/>
         <source>Loaded %1</source>
         <translation>已加载 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="186"/>
+        <location filename="../ui/main_window.cpp" line="198"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="187"/>
+        <location filename="../ui/main_window.cpp" line="199"/>
         <source>Rank timeline</source>
         <translation>Rank 时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="189"/>
+        <location filename="../ui/main_window.cpp" line="201"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="217"/>
+        <location filename="../ui/main_window.cpp" line="229"/>
         <source>Compared: %1</source>
         <translation>已比较：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="230"/>
+        <location filename="../ui/main_window.cpp" line="242"/>
         <source>Analysing…</source>
         <translation>正在分析…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="232"/>
+        <location filename="../ui/main_window.cpp" line="244"/>
         <source>Writing the text report…</source>
         <translation>正在生成文本报告…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="283"/>
+        <location filename="../ui/main_window.cpp" line="311"/>
         <source>&amp;Compare with…</source>
         <translation>与…比较(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="284"/>
+        <location filename="../ui/main_window.cpp" line="312"/>
         <source>Compare the open rank (base) with…</source>
         <translation>将当前 rank（基线）与…比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="288"/>
+        <location filename="../ui/main_window.cpp" line="316"/>
         <source>Before / after: compares the open rank with another profile (also: drop a folder with Shift held).</source>
         <translation>前后对比：将当前 rank 与另一份 profile 比较（也可按住 Shift 拖入文件夹）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="297"/>
+        <location filename="../ui/main_window.cpp" line="325"/>
         <source>Timeline &amp;image (PNG or SVG)…</source>
         <translation>时间线图片(&amp;I)（PNG 或 SVG）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="298"/>
+        <location filename="../ui/main_window.cpp" line="326"/>
         <source>Export the timeline as it is shown</source>
         <translation>按当前显示导出时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="299"/>
+        <location filename="../ui/main_window.cpp" line="327"/>
         <source>PNG (*.png);;SVG (*.svg)</source>
         <translation>PNG (*.png);;SVG (*.svg)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="307"/>
+        <location filename="../ui/main_window.cpp" line="335"/>
         <source>Report with bubble &amp;pictures…</source>
         <translation>带气泡截图的报告(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="308"/>
+        <location filename="../ui/main_window.cpp" line="336"/>
         <source>Folder for the report and its pictures</source>
         <translation>报告及其图片的文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="314"/>
+        <location filename="../ui/main_window.cpp" line="342"/>
         <source>Exported the report with its pictures to %1</source>
         <translation>已将报告及其图片导出到 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="317"/>
+        <location filename="../ui/main_window.cpp" line="345"/>
         <source>Export all to &amp;folder…</source>
         <translation>全部导出到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="348"/>
+        <location filename="../ui/main_window.cpp" line="353"/>
+        <source>&amp;Find…</source>
+        <translation>查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="354"/>
+        <source>Find &amp;next</source>
+        <translation>查找下一个(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="355"/>
+        <source>Find &amp;previous</source>
+        <translation>查找上一个(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="356"/>
+        <source>Show the &amp;legend</source>
+        <translation>显示图例(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="361"/>
+        <source>Show all launch &amp;flows in view</source>
+        <translation>显示视图内所有下发连线(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="389"/>
         <source>&amp;Glossary</source>
         <translation>术语表(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="349"/>
+        <location filename="../ui/main_window.cpp" line="390"/>
         <source>Glossary</source>
         <translation>术语表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="393"/>
+        <location filename="../ui/main_window.cpp" line="434"/>
         <source>Open a profile first: it is the base of the comparison.</source>
         <translation>请先打开一份 profile：它是比较的基线。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="399"/>
+        <location filename="../ui/main_window.cpp" line="440"/>
         <source>Comparing %1 with %2…</source>
         <translation>正在比较 %1 与 %2…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="426"/>
+        <location filename="../ui/main_window.cpp" line="467"/>
         <source>Merging the rank summaries in %1…</source>
         <translation>正在合并 %1 中的 rank 摘要…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="486"/>
+        <location filename="../ui/main_window.cpp" line="527"/>
         <source>Building the timeline…</source>
         <translation>正在构建时间线…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="503"/>
+        <location filename="../ui/main_window.cpp" line="544"/>
         <source>No finding: the collection looks complete.</source>
         <translation>无发现：采集数据看起来完整。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="514"/>
+        <location filename="../ui/main_window.cpp" line="555"/>
         <source>Effect:</source>
         <translation>影响：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="515"/>
+        <location filename="../ui/main_window.cpp" line="556"/>
         <source>Fix:</source>
         <translation>修复：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="522"/>
+        <location filename="../ui/main_window.cpp" line="563"/>
         <source>Health (%1)</source>
         <translation>采集健康（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="523"/>
+        <location filename="../ui/main_window.cpp" line="564"/>
         <source>Bubbles (%1)</source>
         <translation>空泡（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="532"/>
+        <location filename="../ui/main_window.cpp" line="573"/>
         <source>Per-step device time (ms)</source>
         <translation>每个 step 的设备时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="534"/>
+        <location filename="../ui/main_window.cpp" line="575"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="534"/>
+        <location filename="../ui/main_window.cpp" line="575"/>
         <source>prelaunch</source>
         <translation>下发前空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="534"/>
+        <location filename="../ui/main_window.cpp" line="575"/>
         <source>internal bubbles</source>
         <translation>内部空泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="534"/>
+        <location filename="../ui/main_window.cpp" line="575"/>
         <source>tail</source>
         <translation>尾部空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="560"/>
+        <location filename="../ui/main_window.cpp" line="601"/>
         <source>ms</source>
         <translation>ms</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="568"/>
+        <location filename="../ui/main_window.cpp" line="609"/>
         <source>Top ops by total kernel time (ms)</source>
         <translation>总 kernel 时间最高的算子 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="570"/>
+        <location filename="../ui/main_window.cpp" line="611"/>
         <source>total</source>
         <translation>总计</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="607"/>
+        <location filename="../ui/main_window.cpp" line="648"/>
         <source>No call stacks collected: the line of code behind this bubble is unknown.</source>
         <translation>未采集调用栈：无法确定此空泡背后的代码行。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="610"/>
+        <location filename="../ui/main_window.cpp" line="651"/>
         <source>No user code in the call stacks of the %1 host events in this window (%2 carry a stack).</source>
         <translation>此窗口内 %1 个主机事件的调用栈中没有用户代码（%2 个带有调用栈）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="615"/>
+        <location filename="../ui/main_window.cpp" line="656"/>
         <source>Your code behind this bubble:</source>
         <translation>此空泡背后的用户代码：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="616"/>
+        <location filename="../ui/main_window.cpp" line="657"/>
         <source>Line</source>
         <translation>代码行</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="616"/>
+        <location filename="../ui/main_window.cpp" line="657"/>
         <source>(click a line: its host events are highlighted on the timeline)</source>
         <translation>（点击一行：其 host 事件会在时间线上高亮）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="617"/>
+        <location filename="../ui/main_window.cpp" line="658"/>
         <source>Share of window</source>
         <translation>占窗口比例</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="617"/>
+        <location filename="../ui/main_window.cpp" line="658"/>
         <source>Host time (ms)</source>
         <translation>主机时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="617"/>
+        <location filename="../ui/main_window.cpp" line="658"/>
         <source>Path to the op</source>
         <translation>到算子的调用路径</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="638"/>
+        <location filename="../ui/main_window.cpp" line="679"/>
         <source>%1 host events under &lt;code&gt;%2&lt;/code&gt; are highlighted on the timeline (%3 ms of host time in this window).</source>
         <translation>&lt;code&gt;%2&lt;/code&gt; 下的 %1 个 host 事件已在时间线上高亮（此窗口内 host 时间 %3 ms）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="649"/>
+        <location filename="../ui/main_window.cpp" line="690"/>
         <source>Call stack of %1, the largest of them (innermost first, ● your code):</source>
         <translation>其中最大的事件 %1 的调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="685"/>
+        <location filename="../ui/main_window.cpp" line="726"/>
         <source>step</source>
         <translation>step</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="694"/>
+        <location filename="../ui/main_window.cpp" line="735"/>
         <source>Side</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="694"/>
+        <location filename="../ui/main_window.cpp" line="735"/>
         <source>Kernel</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="694"/>
-        <location filename="../ui/main_window.cpp" line="744"/>
+        <location filename="../ui/main_window.cpp" line="735"/>
+        <location filename="../ui/main_window.cpp" line="836"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="694"/>
+        <location filename="../ui/main_window.cpp" line="735"/>
         <source>Duration (µs)</source>
         <translation>时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="694"/>
+        <location filename="../ui/main_window.cpp" line="735"/>
         <source>Wait (µs)</source>
         <translation>等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="695"/>
-        <location filename="../ui/main_window.cpp" line="745"/>
+        <location filename="../ui/main_window.cpp" line="736"/>
+        <location filename="../ui/main_window.cpp" line="837"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="704"/>
+        <location filename="../ui/main_window.cpp" line="745"/>
         <source>before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="706"/>
+        <location filename="../ui/main_window.cpp" line="747"/>
         <source>device idle</source>
         <translation>设备空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="708"/>
+        <location filename="../ui/main_window.cpp" line="749"/>
         <source>after</source>
         <translation>之后</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="713"/>
+        <location filename="../ui/main_window.cpp" line="754"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="713"/>
+        <location filename="../ui/main_window.cpp" line="754"/>
         <source>sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="714"/>
+        <location filename="../ui/main_window.cpp" line="755"/>
         <source>comm</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="715"/>
+        <location filename="../ui/main_window.cpp" line="756"/>
         <source>parallelism</source>
         <translation>并行度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="718"/>
+        <location filename="../ui/main_window.cpp" line="759"/>
         <source>Host events in the window:</source>
         <translation>窗口内的 Host 事件：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="725"/>
+        <location filename="../ui/main_window.cpp" line="766"/>
         <source>There is no host trace: causes cannot be attributed.</source>
         <translation>没有 Host trace：无法归因。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="727"/>
+        <location filename="../ui/main_window.cpp" line="768"/>
         <source>Candidate causes (possible, not a verdict):</source>
         <translation>候选原因（可能原因，并非结论）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="743"/>
+        <location filename="../ui/main_window.cpp" line="835"/>
         <source>Op type</source>
         <translation>算子类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="747"/>
+        <location filename="../ui/main_window.cpp" line="839"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="747"/>
+        <location filename="../ui/main_window.cpp" line="839"/>
         <source>%1 ms from the capture&apos;s start (epoch %2 µs)</source>
         <translation>距采集开始 %1 ms（epoch %2 µs）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="750"/>
+        <location filename="../ui/main_window.cpp" line="842"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="751"/>
+        <location filename="../ui/main_window.cpp" line="843"/>
         <source>Wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="752"/>
+        <location filename="../ui/main_window.cpp" line="844"/>
         <source>Block dim</source>
         <translation>Block dim</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="753"/>
+        <location filename="../ui/main_window.cpp" line="845"/>
         <source>Input shapes</source>
         <translation>输入 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="754"/>
+        <location filename="../ui/main_window.cpp" line="846"/>
         <source>Output shapes</source>
         <translation>输出 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="759"/>
+        <location filename="../ui/main_window.cpp" line="851"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="760"/>
-        <location filename="../ui/main_window.cpp" line="761"/>
+        <location filename="../ui/main_window.cpp" line="852"/>
+        <location filename="../ui/main_window.cpp" line="853"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="779"/>
+        <location filename="../ui/main_window.cpp" line="871"/>
         <source>Launched by</source>
         <translation>下发来源</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="782"/>
+        <location filename="../ui/main_window.cpp" line="874"/>
         <source>unknown host event</source>
         <translation>未知 Host 事件</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="816"/>
+        <location filename="../ui/main_window.cpp" line="908"/>
         <source>Range statistics</source>
         <translation>区间统计</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="816"/>
+        <location filename="../ui/main_window.cpp" line="908"/>
         <source>span</source>
         <translation>跨度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="816"/>
+        <location filename="../ui/main_window.cpp" line="908"/>
         <source>busy union</source>
         <translation>忙碌并集</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="817"/>
+        <location filename="../ui/main_window.cpp" line="909"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="817"/>
+        <location filename="../ui/main_window.cpp" line="909"/>
         <source>kernels</source>
         <translation>kernel 数</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="825"/>
+        <location filename="../ui/main_window.cpp" line="917"/>
         <source>Range: %1 ms, busy %2 ms, %3 kernels</source>
         <translation>区间：%1 ms，忙碌 %2 ms，%3 个 kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="843"/>
-        <location filename="../ui/main_window.cpp" line="860"/>
-        <location filename="../ui/main_window.cpp" line="868"/>
+        <location filename="../ui/main_window.cpp" line="935"/>
+        <location filename="../ui/main_window.cpp" line="952"/>
+        <location filename="../ui/main_window.cpp" line="960"/>
         <source>Nothing is loaded.</source>
         <translation>尚未加载数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="872"/>
+        <location filename="../ui/main_window.cpp" line="964"/>
         <source>The folder %1/bubbles could not be made.</source>
         <translation>无法创建文件夹 %1/bubbles。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="891"/>
+        <location filename="../ui/main_window.cpp" line="983"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="891"/>
+        <location filename="../ui/main_window.cpp" line="983"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="892"/>
+        <location filename="../ui/main_window.cpp" line="984"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="303"/>
-        <location filename="../ui/main_window.cpp" line="312"/>
-        <location filename="../ui/main_window.cpp" line="896"/>
-        <location filename="../ui/main_window.cpp" line="910"/>
+        <location filename="../ui/main_window.cpp" line="331"/>
+        <location filename="../ui/main_window.cpp" line="340"/>
+        <location filename="../ui/main_window.cpp" line="988"/>
+        <location filename="../ui/main_window.cpp" line="1002"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="303"/>
-        <location filename="../ui/main_window.cpp" line="897"/>
-        <location filename="../ui/main_window.cpp" line="911"/>
+        <location filename="../ui/main_window.cpp" line="331"/>
+        <location filename="../ui/main_window.cpp" line="989"/>
+        <location filename="../ui/main_window.cpp" line="1003"/>
         <source>The file was not written; nothing was changed.
 
 %1</source>
@@ -1766,18 +1791,18 @@
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="305"/>
-        <location filename="../ui/main_window.cpp" line="899"/>
+        <location filename="../ui/main_window.cpp" line="333"/>
+        <location filename="../ui/main_window.cpp" line="991"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="903"/>
+        <location filename="../ui/main_window.cpp" line="995"/>
         <source>Export all to folder</source>
         <translation>全部导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="916"/>
+        <location filename="../ui/main_window.cpp" line="1008"/>
         <source>Exported %1 files to %2</source>
         <translation>已导出 %1 个文件到 %2</translation>
     </message>

@@ -15,7 +15,9 @@
 #include "compare_view.h"
 #include "glossary.h"
 #include "timeline_image.h"
+#include "panels/find_bar.h"
 #include "panels/summary_panel.h"
+#include "timeline_search.h"
 
 #include <QAction>
 #include <QApplication>
@@ -31,6 +33,7 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QHeaderView>
 #include <QHorizontalBarSeries>
 #include <QKeySequence>
@@ -43,6 +46,7 @@
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSettings>
+#include <QShortcut>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedBarSeries>
@@ -114,7 +118,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     layout->addLayout(top);
 
     auto* split = new QSplitter(Qt::Vertical, central);
-    timeline_ = new TimelineWidget(split);
+    // The timeline with the find bar above it (hidden until Ctrl+F or "/").
+    auto* timelinePane = new QWidget(split);
+    auto* paneLayout = new QVBoxLayout(timelinePane);
+    paneLayout->setContentsMargins(0, 0, 0, 0);
+    paneLayout->setSpacing(2);
+    findBar_ = new FindBar(timelinePane);
+    timeline_ = new TimelineWidget(timelinePane);
+    paneLayout->addWidget(findBar_);
+    paneLayout->addWidget(timeline_, 1);
     tabs_ = new QTabWidget(split);
     summary_ = new SummaryPanel(tabs_);
     tabs_->addTab(summary_, tr("Summary"));
@@ -242,6 +254,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
         if (i >= 0 && bubbleTable_->currentIndex().row() != i) bubbleTable_->selectRow(i);
     });
     connect(timeline_, &TimelineWidget::kernelClicked, this, &MainWindow::showKernel);
+    // Find: "/" on the timeline opens the bar too; typing searches the loaded model (names only).
+    auto* slash = new QShortcut(QKeySequence(Qt::Key_Slash), timeline_, nullptr, nullptr, Qt::WidgetShortcut);
+    connect(slash, &QShortcut::activated, findBar_, &FindBar::activate);
+    connect(findBar_, &FindBar::searchChanged, this, &MainWindow::onSearch);
+    connect(findBar_, &FindBar::next, timeline_, &TimelineWidget::nextMatch);
+    connect(findBar_, &FindBar::previous, timeline_, &TimelineWidget::previousMatch);
+    connect(findBar_, &FindBar::closed, this, [this] {
+        timeline_->setSearchMatches({});
+        timeline_->setFocus();
+    });
+    connect(timeline_, &TimelineWidget::matchChanged, findBar_, &FindBar::setCurrent);
+    // Ops: double-click an op to find its instances on the timeline.
+    connect(opsTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
+        const QString name = i.sibling(i.row(), OpsTableModel::Name).data().toString();
+        if (!name.isEmpty()) showOpInstances(name);
+    });
     connect(bubbleDetail_, &QTextBrowser::anchorClicked, this, &MainWindow::onUserLineClicked);
     // The Summary's links: a bubble, a step, an op.
     connect(summary_, &SummaryPanel::bubbleActivated, this, [this](int i) {
@@ -320,7 +348,20 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     auto* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("&Fit timeline"), this, [this] { timeline_->fit(); });
+    view->addAction(tr("&Fit timeline"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { timeline_->fit(); });
+    view->addSeparator();
+    view->addAction(tr("&Find…"), QKeySequence::Find, this, [this] { findBar_->activate(); });
+    view->addAction(tr("Find &next"), QKeySequence::FindNext, this, [this] { timeline_->nextMatch(); });
+    view->addAction(tr("Find &previous"), QKeySequence::FindPrevious, this, [this] { timeline_->previousMatch(); });
+    auto* legend = view->addAction(tr("Show the &legend"));
+    legend->setCheckable(true);
+    legend->setChecked(true);
+    connect(legend, &QAction::toggled, this, [this](bool on) { timeline_->setLegendVisible(on); });
+    timeline_->setLegendVisible(true);
+    auto* flows = view->addAction(tr("Show all launch &flows in view"));
+    flows->setCheckable(true);
+    connect(flows, &QAction::toggled, this, [this](bool on) { timeline_->setShowAllFlowsInView(on); });
+    view->addSeparator();
     auto* host = view->addAction(tr("Show &host lanes"));
     host->setCheckable(true);
     host->setChecked(true);
@@ -730,6 +771,57 @@ void MainWindow::onBubbleRowChanged() {
                  .arg(esc(w.labels[i]), i < w.labelEvidence.size() ? esc(w.labelEvidence[i]) : QString());
     h += QStringLiteral("</ul>");
     bubbleDetail_->setHtml(h);
+}
+
+void MainWindow::onSearch(const QString& text) {
+    if (!profile_ || !analysis_) return;
+    MatchCounts counts;
+    std::vector<Match> matches = findMatches(*profile_, *analysis_, text, &counts);
+    // The distinct names matched, most frequent first (the drop-down list).
+    QHash<QString, int> byName;
+    for (const Match& m : matches) {
+        QString name;
+        switch (m.kind) {
+        case Match::Kind::Kernel:
+            name = QString::fromUtf8(profile_->str(profile_->kernels[m.index].name));
+            break;
+        case Match::Kind::HostEvent:
+            name = QString::fromUtf8(profile_->str(profile_->hostEvents[m.index].name));
+            break;
+        case Match::Kind::Bubble:
+            name = QString::fromStdString(analysis_->anomaly.windows[m.index].id);
+            break;
+        }
+        ++byName[name];
+    }
+    QVector<QPair<QString, int>> names;
+    for (auto it = byName.cbegin(); it != byName.cend(); ++it)
+        names.append({it.key(), it.value()});
+    std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) {
+        return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
+    if (names.size() > 30) names.resize(30);
+    findBar_->setResults(counts.kernels, counts.hostEvents, counts.bubbles, names);
+    const bool any = !matches.empty();
+    timeline_->setSearchMatches(std::move(matches));
+    if (any) timeline_->showMatch(0);
+}
+
+void MainWindow::showOpInstances(const QString& name) {
+    if (!profile_) return;
+    // Exactly this op's kernels (not every name containing it), walked with Enter / F3 on the timeline.
+    const std::string n = name.toStdString();
+    std::vector<Match> matches;
+    for (std::size_t k = 0; k < profile_->kernels.size(); ++k)
+        if (profile_->str(profile_->kernels[k].name) == n) matches.push_back({Match::Kind::Kernel, static_cast<std::uint32_t>(k)});
+    findBar_->activate();
+    findBar_->edit()->blockSignals(true); // the exact op, not a substring search of its name
+    findBar_->edit()->setText(name);
+    findBar_->edit()->blockSignals(false);
+    findBar_->setResults(matches.size(), 0, 0, {});
+    const bool any = !matches.empty();
+    timeline_->setSearchMatches(std::move(matches));
+    if (any) timeline_->showMatch(0);
 }
 
 void MainWindow::showKernel(int kernelIndex) {

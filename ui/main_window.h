@@ -30,6 +30,7 @@ class LoadJob;
 struct LoadOutcome;
 class TimelineWidget;
 class ClusterView;
+class FindBar;
 class SummaryPanel;
 class CompareView;
 class BubbleTableModel;
@@ -61,6 +62,7 @@ class MainWindow : public QMainWindow {
     QTextBrowser* health() const { return health_; }
     QTextBrowser* bubbleDetail() const { return bubbleDetail_; }
     QTextBrowser* stackPane() const { return stackPane_; } // the clicked user line's events and stack
+    FindBar* findBar() const { return findBar_; }
     // Writes the chosen export to `path` (atomically); returns an empty string or the error.
     enum class Export { AnomalyJson, AnomalyReport, ArchitectureReport };
     QString exportTo(Export kind, const QString& path) const;
@@ -92,6 +94,8 @@ class MainWindow : public QMainWindow {
     void updateRecentMenu();
     void addRecent(const QString& path);
     void showKernel(int kernelIndex);
+    void onSearch(const QString& text);       // the find bar's text: matches on the timeline
+    void showOpInstances(const QString& name); // an op's kernels as the matches
     void showRange(qint64 start, qint64 end);
 
     LoadJob* job_;
@@ -104,6 +108,7 @@ class MainWindow : public QMainWindow {
     CompareView* compareView_;
     bool severalRanks_ = false;
     SummaryPanel* summary_;
+    FindBar* findBar_;
     QTableView* bubbleTable_;
     BubbleTableModel* bubbleModel_;
     QTextBrowser* bubbleDetail_;

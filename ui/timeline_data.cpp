@@ -1,5 +1,7 @@
 #include "timeline_data.h"
 
+#include "timeline_index.h"
+
 #include "analysis/analysis_run.h"
 #include "model/profile.h"
 
@@ -20,18 +22,6 @@ Track makeTrack(QString name, QString detail, TrackKind kind, QString group) {
     t.kind = kind;
     t.group = std::move(group);
     return t;
-}
-
-void finish(Track& t) {
-    std::sort(t.items.begin(), t.items.end(),
-              [](const TimelineItem& a, const TimelineItem& b) { return a.start < b.start; });
-    t.prefixMaxEnd.resize(t.items.size());
-    TimeNs m = INT64_MIN;
-    for (std::size_t k = 0; k < t.items.size(); ++k) {
-        t.maxDuration = std::max(t.maxDuration, t.items[k].end - t.items[k].start);
-        m = std::max(m, t.items[k].end);
-        t.prefixMaxEnd[k] = m;
-    }
 }
 
 enum Palette : std::uint16_t {
@@ -73,9 +63,119 @@ std::uint16_t kernelColor(const Kernel& k, std::string_view taskType) {
 
 } // namespace
 
+void ItemSeries::finish() {
+    // Longer first on equal starts: an enclosing host event comes before the ones it contains.
+    std::sort(items.begin(), items.end(), [](const TimelineItem& a, const TimelineItem& b) {
+        return a.start != b.start ? a.start < b.start : a.end > b.end;
+    });
+    prefixMaxEnd.resize(items.size());
+    maxDuration = 0;
+    TimeNs m = INT64_MIN;
+    for (std::size_t k = 0; k < items.size(); ++k) {
+        maxDuration = std::max(maxDuration, items[k].end - items[k].start);
+        m = std::max(m, items[k].end);
+        prefixMaxEnd[k] = m;
+    }
+}
+
+std::pair<std::size_t, std::size_t> ItemSeries::visibleSlice(TimeNs start, TimeNs end) const {
+    const auto byStart = [](const TimelineItem& i, TimeNs v) { return i.start < v; };
+    const auto first = std::lower_bound(items.begin(), items.end(), start - maxDuration, byStart);
+    const auto last = std::lower_bound(first, items.end(), end, byStart);
+    return {static_cast<std::size_t>(first - items.begin()), static_cast<std::size_t>(last - items.begin())};
+}
+
+std::pair<const FlowLink*, const FlowLink*> TimelineData::linksOf(std::uint32_t kernel) const {
+    const auto r = std::equal_range(flowLinks.begin(), flowLinks.end(), FlowLink{kernel},
+                                    [](const FlowLink& a, const FlowLink& b) { return a.kernel < b.kernel; });
+    return {flowLinks.data() + (r.first - flowLinks.begin()), flowLinks.data() + (r.second - flowLinks.begin())};
+}
+
+QColor scopeColor(int scope) {
+    switch (static_cast<WindowScope>(scope)) {
+    case WindowScope::Prelaunch:
+        return QColor(230, 120, 40, 70);
+    case WindowScope::Tail:
+        return QColor(150, 90, 200, 70);
+    case WindowScope::Global:
+        return QColor(120, 120, 120, 70);
+    case WindowScope::StepInternal:
+        break;
+    }
+    return QColor(220, 40, 40, 70);
+}
+
 QColor colorForName(const QString& name) {
     const uint h = qHash(name);
     return QColor::fromHsv(static_cast<int>(h % 360), 110 + static_cast<int>((h >> 9) % 60), 200);
+}
+
+namespace {
+
+// Legend names per palette index; bands (steps, layers, busy, overlap) are named by their lanes.
+QString paletteName(std::uint16_t c) {
+    switch (c) {
+    case kCompute:
+        return QCoreApplication::translate("Timeline", "AI Core");
+    case kVector:
+        return QCoreApplication::translate("Timeline", "AI Vector");
+    case kMix:
+        return QCoreApplication::translate("Timeline", "Mix (AIC)");
+    case kAicpu:
+        return QCoreApplication::translate("Timeline", "AI CPU");
+    case kComm:
+        return QCoreApplication::translate("Timeline", "Communication");
+    case kOther:
+        return QCoreApplication::translate("Timeline", "Other");
+    case kHost:
+        return QCoreApplication::translate("Timeline", "Host op");
+    case kHostSync:
+        return QCoreApplication::translate("Timeline", "Host sync / copy");
+    case kHostComm:
+        return QCoreApplication::translate("Timeline", "Host communication");
+    default:
+        return {};
+    }
+}
+
+QString scopeName(WindowScope s) {
+    switch (s) {
+    case WindowScope::Prelaunch:
+        return QCoreApplication::translate("Timeline", "Bubble: prelaunch");
+    case WindowScope::Tail:
+        return QCoreApplication::translate("Timeline", "Bubble: tail");
+    case WindowScope::Global:
+        return QCoreApplication::translate("Timeline", "Bubble: global");
+    case WindowScope::StepInternal:
+        break;
+    }
+    return QCoreApplication::translate("Timeline", "Bubble: step-internal");
+}
+
+} // namespace
+
+void buildLegend(TimelineData& d) {
+    // Only the colours some item of the model is drawn in: device kernels, then host ops, then scopes.
+    std::vector<bool> device(kPaletteSize, false), host(kPaletteSize, false);
+    for (const auto& t : d.tracks) {
+        if (t.kind != TrackKind::Stream && t.kind != TrackKind::Host && t.kind != TrackKind::Hccl) continue;
+        auto& used = t.kind == TrackKind::Host ? host : device;
+        for (const auto& it : t.items)
+            used[it.color] = true;
+    }
+    for (std::uint16_t c = 0; c < kPaletteSize; ++c)
+        if (device[c]) d.legend.push_back({LegendEntry::Kind::Device, paletteName(c), d.palette[c]});
+    for (std::uint16_t c = 0; c < kPaletteSize; ++c)
+        if (host[c]) d.legend.push_back({LegendEntry::Kind::Host, paletteName(c), d.palette[c]});
+    bool scopes[4] = {false, false, false, false};
+    for (const auto& b : d.bubbles)
+        if (b.scope >= 0 && b.scope < 4) scopes[b.scope] = true;
+    for (int s = 0; s < 4; ++s)
+        if (scopes[s]) {
+            QColor c = scopeColor(s);
+            c.setAlpha(150);
+            d.legend.push_back({LegendEntry::Kind::Bubble, scopeName(static_cast<WindowScope>(s)), c});
+        }
 }
 
 TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
@@ -105,7 +205,7 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
     for (std::size_t i = 0; i < r.steps.steps.size(); ++i)
         steps.items.push_back({r.steps.steps[i].start, r.steps.steps[i].end, static_cast<std::uint32_t>(i),
                                static_cast<std::uint16_t>(i % 2 ? kStepB : kStepA)});
-    finish(steps);
+    steps.finish();
     d.tracks.push_back(std::move(steps));
     // Layer band (structures).
     Track layers = makeTrack(QCoreApplication::translate("Timeline", "Layers"),
@@ -122,7 +222,7 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
             c = kMoeGmm;
         layers.items.push_back({s.span.a, s.span.b, static_cast<std::uint32_t>(i), c});
     }
-    finish(layers);
+    layers.finish();
     d.tracks.push_back(std::move(layers));
     // Device busy union.
     Track busy = makeTrack(QCoreApplication::translate("Timeline", "Device busy"),
@@ -137,7 +237,7 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
         for (std::size_t i = 0; i < merged.size(); ++i)
             busy.items.push_back({merged[i].a, merged[i].b, static_cast<std::uint32_t>(i), kBusy});
     }
-    finish(busy);
+    busy.finish();
     d.tracks.push_back(std::move(busy));
     // One track per stream, with its dominant task types.
     std::map<int, Track> streams;
@@ -153,6 +253,7 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
         t.name = s >= 0 ? QCoreApplication::translate("Timeline", "Stream %1").arg(s)
                         : QCoreApplication::translate("Timeline", "Stream ?");
         t.kind = TrackKind::Stream;
+        t.stream = s;
         t.group = QStringLiteral("Device");
         std::vector<std::pair<TimeNs, std::string>> tt;
         for (const auto& [n, v] : typeTime[s])
@@ -160,7 +261,8 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
         std::sort(tt.rbegin(), tt.rend());
         for (std::size_t i = 0; i < tt.size() && i < 2; ++i)
             t.detail += (i ? QStringLiteral(", ") : QString()) + QString::fromStdString(tt[i].second);
-        finish(t);
+        t.finish();
+        d.streamTrack[s] = static_cast<int>(d.tracks.size());
         d.tracks.push_back(std::move(t));
     }
     // HCCL and host lanes, Overlap Analysis lanes.
@@ -199,7 +301,8 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
             t.kind = kind;
             t.group = group;
             t.collapsed = collapsed;
-            finish(t);
+            t.finish();
+            d.laneTrack[lane] = static_cast<int>(d.tracks.size());
             d.tracks.push_back(std::move(t));
         }
     };
@@ -220,6 +323,9 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
         d.start = std::min(d.start, s.start);
         d.end = std::max(d.end, s.end);
     }
+    buildHostDepth(d, p);
+    buildFlowLinks(d, p);
+    buildLegend(d);
     return d;
 }
 

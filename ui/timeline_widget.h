@@ -1,14 +1,19 @@
 #pragma once
 // The timeline: device streams, bands for steps and layers, the device-busy union, HCCL and host
-// lanes, with bubble windows drawn across the device tracks. Painted with QPainter from paint-ready
-// tracks; the visible slice of each track is found by binary search and sub-pixel items are merged.
+// lanes (one row per call depth), with bubble windows drawn across the device tracks. Painted with
+// QPainter in render passes (timeline_render.h) from paint-ready tracks; the visible slice of each track
+// is found by binary search and sub-pixel items are merged.
 #include "model/time.h"
+#include "timeline_search.h"
 
+#include <QLineF>
+#include <QRectF>
 #include <QWidget>
 
 #include <cstddef>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace bs {
@@ -19,6 +24,10 @@ struct AnalysisResult;
 namespace bs::ui {
 
 struct TimelineData;
+struct TimelineRow;
+struct TimelineGeometry;
+struct TrackMatches;
+class TimelineRenderPass;
 
 // Pure time ↔ pixel mapping (tested on its own).
 double timeToX(TimeNs t, TimeNs viewStart, TimeNs viewEnd, int width);
@@ -38,6 +47,7 @@ class TimelineWidget : public QWidget {
     TimeNs viewEnd() const { return viewEnd_; }
     TimeNs dataStart() const;
     TimeNs dataEnd() const;
+    // Keeps the span and stops at the data plus a 5 % margin on either side (a span wider than that is cut).
     void setView(TimeNs start, TimeNs end);
     void zoomBy(double factor, double anchorX);
     void panByPixels(double dx);
@@ -55,16 +65,70 @@ class TimelineWidget : public QWidget {
     // The widget-relative centre of a host event's rectangle at the current view (for tests); (-1, -1)
     // when its lane is folded or it is outside the view.
     QPoint hostEventPosition(std::size_t index) const;
+    // The same for a kernel on its stream row.
+    QPoint kernelPosition(std::size_t index) const;
     void setGroupCollapsed(const QString& group, bool collapsed);
     bool isGroupCollapsed(const QString& group) const;
     // Median-free paint timing for the bench: renders into an image of the widget's size.
     double renderOnceMs();
 
+    // Selection. A clicked kernel (or host event) is outlined; setting it does not emit kernelClicked.
+    int selectedKernel() const { return selectedKernel_; }
+    void setSelectedKernel(int kernel); // -1 clears
+    int selectedHostEvent() const { return selectedHostEvent_; }
+    void setSelectedHostEvent(int index); // -1 clears
+    bool hasRangeSelection() const { return rangeA_ != rangeB_; }
+    // Esc: clears the kernel and host event selection, the range shading and the search matches.
+    void clearSelection();
+
+    // Search matches, drawn in every lane they are in; walked with F3 / Shift+F3 / Enter.
+    void setSearchMatches(std::vector<Match> matches);
+    const std::vector<Match>& searchMatches() const { return matches_; }
+    int currentMatch() const { return currentMatch_; }
+    // Makes match i current and centres it with context (scrolling to its lane); emits matchChanged.
+    void showMatch(int i);
+    void nextMatch();
+    void previousMatch();
+
+    // Launch flows: the arrow from the host op that launched a kernel to the kernel (widget coordinates at
+    // the current view; nullopt when the kernel has no flow or a lane is folded).
+    std::optional<QLineF> flowArrowFor(int kernel) const;
+    // The host event the kernel's launch arrow starts from (-1 none), and kernel start − flow start.
+    int launchingHostEvent(int kernel) const;
+    std::optional<TimeNs> launchLatency(int kernel) const;
+    std::size_t flowLinkCount() const;
+    void setShowAllFlowsInView(bool on);
+    bool showAllFlowsInView() const { return showAllFlows_; }
+
+    // Legend of the colours the model draws (task types, host sync / comm, bubble scopes).
+    void setLegendVisible(bool on);
+    bool isLegendVisible() const { return legendVisible_; }
+    QStringList legendLabels() const;
+    QRectF legendRect() const; // empty when hidden
+
+    // Orientation: the label column (drag its edge), Top-5 badges at the current view.
+    int labelWidth() const { return labelWidth_; }
+    void setLabelWidth(int w);
+    std::vector<QRectF> badgeRects() const;
+    // The text shown for a track's label and whether it is cut at the current label width.
+    QString trackLabelText(int track) const;
+    bool isTrackLabelCut(int track) const;
+
+    // Host call depth: one row per depth, folded per lane from its label (or here).
+    int hostEventDepth(std::size_t index) const;
+    int hostDepthCount(int track) const; // 0 for tracks that are not host lanes
+    void setHostDepthFolded(int track, bool folded);
+    bool isHostDepthFolded(int track) const;
+    int trackRowTop(int track, int level = -1) const; // widget y of a row; -1 when not laid out
+
   signals:
     void viewChanged(qint64 start, qint64 end);
     void bubbleSelected(int index);
     void kernelClicked(int kernelIndex);
+    void hostEventClicked(int hostEventIndex);
     void rangeSelected(qint64 start, qint64 end);
+    void selectionCleared();
+    void matchChanged(int index, int count);
 
   protected:
     void paintEvent(QPaintEvent*) override;
@@ -73,33 +137,49 @@ class TimelineWidget : public QWidget {
     void mouseMoveEvent(QMouseEvent*) override;
     void mouseReleaseEvent(QMouseEvent*) override;
     void keyPressEvent(QKeyEvent*) override;
+    void leaveEvent(QEvent*) override;
     bool event(QEvent*) override;
     QSize sizeHint() const override { return {900, 420}; }
 
   private:
-    struct Row;
     void relayout();
     void paintTo(QPainter& p);
-    const Row* rowAt(int y) const;
-    int hitItem(const Row& row, double x) const;
-    QString tooltipFor(const Row& row, int item) const;
-    void paintHighlights(QPainter& p, int width) const;
-    const Row* rowOfLane(std::uint32_t lane) const;
+    TimelineGeometry geometry() const;
+    const TimelineRow* rowAt(int y) const;
+    int hitItem(const TimelineRow& row, double x) const;
+    QString tooltipFor(const TimelineRow& row, int item) const;
+    QString kernelTooltip(std::uint32_t kernel, const QString& span) const;
+    QString hostTooltip(std::uint32_t event, const QString& span) const;
+    bool clickFlowHandle(QPoint pos);
+    void scrollToRow(const TimelineRow* row);
+    void centreOn(TimeNs start, TimeNs end);
+    int contentHeight() const;
+    TimeNs origin() const;
 
     std::shared_ptr<const Profile> profile_;
     std::shared_ptr<const AnalysisResult> analysis_;
     std::unique_ptr<TimelineData> data_;
-    std::vector<Row> rows_;
+    std::vector<TimelineRow> rows_;
+    std::vector<std::unique_ptr<const TimelineRenderPass>> passes_;
     TimeNs viewStart_ = 0, viewEnd_ = 1;
     int scrollY_ = 0;
     int selectedBubble_ = -1;
-    std::vector<std::size_t> highlighted_;                          // sorted
+    int selectedKernel_ = -1;
+    int selectedHostEvent_ = -1;
+    std::vector<std::size_t> highlighted_;                              // sorted
     std::map<std::uint32_t, std::vector<std::size_t>> highlightByLane_; // the same, per host lane
+    std::vector<Match> matches_;
+    std::vector<TrackMatches> matchesByTrack_;
+    std::vector<int> matchedBubbles_;
+    int currentMatch_ = -1;
+    bool showAllFlows_ = false;
+    bool legendVisible_ = false;
     QPoint pressPos_;
     TimeNs pressStart_ = 0, pressEnd_ = 0;
-    bool dragging_ = false, rangeSelecting_ = false;
+    bool dragging_ = false, rangeSelecting_ = false, resizingLabel_ = false;
     TimeNs rangeA_ = 0, rangeB_ = 0;
-    static constexpr int kLabelWidth = 190;
+    QPoint lastMouse_{-1, -1}; // over the widget, for W/S zoom around the mouse
+    int labelWidth_ = 190;
     static constexpr int kAxisHeight = 26;
 };
 

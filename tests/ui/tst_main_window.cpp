@@ -6,6 +6,8 @@
 #include "timeline_widget.h"
 #include "glossary.h"
 #include "panel_models.h"
+#include "panels/find_bar.h"
+#include "timeline_search.h"
 
 #include "analysis/analysis_run.h"
 #include "io/profile_loader.h"
@@ -14,6 +16,8 @@
 #include <QApplication>
 #include <QDir>
 #include <QImage>
+#include <QLabel>
+#include <QLineEdit>
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
@@ -210,6 +214,69 @@ class TstMainWindow : public QObject {
             QCOMPARE(b.size(), QSize(1400, 520));
         }
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("bubbles/b0006.png"))));
+    }
+    // Find (Ctrl+F): type-ahead over kernels, host ops and bubble ids with counts; Enter / F3 walk the
+    // matches on the timeline, Shift+F3 back; Esc closes and clears; an op's instances from the Ops tab.
+    void findWalksTheMatchesOnTheTimeline() {
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w) || true);
+        QSignalSpy spy(&w, &bs::ui::MainWindow::loadFinished);
+        w.openPath(kRank);
+        QVERIFY(spy.wait(60000));
+        const auto found = bs::discoverProfiles(kRank.toStdString());
+        const bs::LoadResult loaded = bs::loadRank(found.ranks[0]);
+        const bs::Profile& p = *loaded.profile;
+        // The test's own count: kernels and host events whose name holds "conv2d", any case.
+        std::size_t kernels = 0, host = 0;
+        for (const auto& k : p.kernels)
+            kernels += QString::fromUtf8(p.str(k.name)).contains(QStringLiteral("conv2d"), Qt::CaseInsensitive);
+        for (const auto& e : p.hostEvents)
+            host += QString::fromUtf8(p.str(e.name)).contains(QStringLiteral("conv2d"), Qt::CaseInsensitive);
+        QVERIFY(kernels > 10);
+        w.timeline()->setFocus();
+        QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier);
+        auto* bar = w.findBar();
+        QVERIFY(bar->isVisible());
+        QVERIFY(bar->edit()->hasFocus());
+        QTest::keyClicks(bar->edit(), QStringLiteral("conv2D"));
+        QTRY_COMPARE(w.timeline()->searchMatches().size(), kernels + host);
+        QVERIFY2(bar->status()->text().contains(QStringLiteral("%1 kernels · %2 host ops · 0 bubbles").arg(kernels).arg(host)),
+                 qPrintable(bar->status()->text()));
+        QCOMPARE(w.timeline()->currentMatch(), 0);
+        QTest::keyClick(bar->edit(), Qt::Key_Return);
+        QCOMPARE(w.timeline()->currentMatch(), 1);
+        QTest::keyClick(bar->edit(), Qt::Key_F3);
+        QCOMPARE(w.timeline()->currentMatch(), 2);
+        QTest::keyClick(bar->edit(), Qt::Key_F3, Qt::ShiftModifier);
+        QCOMPARE(w.timeline()->currentMatch(), 1);
+        QVERIFY2(bar->status()->text().startsWith(QStringLiteral("2 / %1").arg(kernels + host)), qPrintable(bar->status()->text()));
+        // The current match is in view.
+        const auto span = bs::ui::matchSpan(p, bs::AnalysisResult{}, w.timeline()->searchMatches()[1]);
+        QVERIFY(w.timeline()->viewStart() <= span.first && w.timeline()->viewEnd() >= span.second);
+        // A bubble id finds the bubble.
+        bar->setText(QStringLiteral("b0003"));
+        QCOMPARE(w.timeline()->searchMatches().size(), std::size_t(1));
+        QVERIFY(w.timeline()->searchMatches()[0].kind == bs::ui::Match::Kind::Bubble);
+        QTest::keyClick(bar->edit(), Qt::Key_Escape);
+        QVERIFY(!bar->isVisible());
+        QVERIFY(w.timeline()->searchMatches().empty());
+        // Ops: double-click an op → exactly its kernels.
+        w.tabs()->setCurrentIndex(3);
+        QTableView* table = nullptr;
+        for (auto* t : w.findChildren<QTableView*>())
+            if (t->model() && t->model()->columnCount() == bs::ui::OpsTableModel::ColumnCount) table = t;
+        QVERIFY(table);
+        const QString op = table->model()->index(0, bs::ui::OpsTableModel::Name).data().toString();
+        std::size_t calls = 0;
+        for (const auto& k : p.kernels)
+            calls += QString::fromUtf8(p.str(k.name)) == op;
+        QTest::mouseDClick(table->viewport(), Qt::LeftButton, Qt::NoModifier,
+                           table->visualRect(table->model()->index(0, bs::ui::OpsTableModel::Name)).center());
+        QCOMPARE(w.timeline()->searchMatches().size(), calls);
+        QTest::qWait(300); // the find bar's pause: the exact list must not be replaced by a substring search
+        QCOMPARE(w.timeline()->searchMatches().size(), calls);
     }
     void clickingAUserLineHighlightsItsHostEventsShowsItsStackAndHoverShowsAStack() {
         bs::ui::MainWindow w;

@@ -1,17 +1,94 @@
 // Timeline mapping (table-driven), item models (QAbstractItemModelTester) and the widget driven by
-// real wheel, mouse and key events.
+// real wheel, mouse and key events; issue 17: render passes, selection, search, flows, legend,
+// orientation, host call depth. Screenshots go to <build>/shots/ (looked at, not compared).
 #include "analysis/analysis_run.h"
 #include "io/profile_loader.h"
+#include "model/profile.h"
 #include "panel_models.h"
+#include "timeline_layout.h"
+#include "timeline_search.h"
 #include "timeline_widget.h"
 
 #include <QAbstractItemModelTester>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFontMetricsF>
+#include <QHelpEvent>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
+#include <QToolTip>
 #include <QWheelEvent>
 
 using namespace bs::ui;
+
+namespace {
+
+struct Loaded {
+    std::shared_ptr<const bs::Profile> profile;
+    std::shared_ptr<const bs::AnalysisResult> analysis;
+};
+
+Loaded loadFolder(const QString& path) {
+    auto found = bs::discoverProfiles(path.toStdString());
+    if (found.ranks.empty()) return {};
+    auto load = bs::loadRank(found.ranks[0]);
+    if (!load.profile) return {};
+    auto analysis = std::make_shared<bs::AnalysisResult>(bs::analyzeProfile(*load.profile));
+    return {std::shared_ptr<const bs::Profile>(std::move(load.profile)), analysis};
+}
+
+QString shotPath(const QString& name) {
+    const QString dir = QCoreApplication::applicationDirPath() + QStringLiteral("/../shots");
+    QDir().mkpath(dir);
+    return QDir(dir).absoluteFilePath(name);
+}
+
+QImage shoot(QWidget& w, const QString& name) {
+    const QImage img = w.grab().toImage();
+    img.save(shotPath(name));
+    return img;
+}
+
+void sendMove(QWidget& w, QPoint at, Qt::MouseButtons buttons = Qt::NoButton) {
+    QMouseEvent move(QEvent::MouseMove, QPointF(at), w.mapToGlobal(QPointF(at)), Qt::NoButton, buttons, Qt::NoModifier);
+    QApplication::sendEvent(&w, &move);
+}
+
+QString tooltipAt(QWidget& w, QPoint at) {
+    QToolTip::hideText();
+    QHelpEvent help(QEvent::ToolTip, at, w.mapToGlobal(at));
+    QApplication::sendEvent(&w, &help);
+    return QToolTip::isVisible() ? QToolTip::text() : QString();
+}
+
+// The first kernel whose launch has a host event (the sample's async_npu flows).
+int kernelWithLaunch(const TimelineWidget& w, const bs::Profile& p) {
+    for (std::size_t k = 0; k < p.kernels.size(); ++k)
+        if (w.launchingHostEvent(static_cast<int>(k)) >= 0) return static_cast<int>(k);
+    return -1;
+}
+
+void checkBadgesApart(const TimelineWidget& w, int expected) {
+    const auto badges = w.badgeRects();
+    QCOMPARE(static_cast<int>(badges.size()), expected);
+    for (std::size_t i = 0; i < badges.size(); ++i) {
+        const QRectF& a = badges[i];
+        QVERIFY2(a.left() >= w.labelWidth() && a.right() <= w.width() && a.top() >= 26 && a.bottom() <= w.height(),
+                 qPrintable(QStringLiteral("badge %1 at %2,%3 outside the plot").arg(i).arg(a.left()).arg(a.top())));
+        for (std::size_t j = i + 1; j < badges.size(); ++j)
+            QVERIFY2(!a.intersects(badges[j]), qPrintable(QStringLiteral("badges %1 and %2 overlap").arg(i).arg(j)));
+    }
+}
+
+int bubblesInViewAmongTopFive(const TimelineWidget& w, const bs::AnalysisResult& r) {
+    int n = 0;
+    for (std::size_t i = 0; i < r.anomaly.windows.size() && i < 5; ++i)
+        n += r.anomaly.windows[i].span.b > w.viewStart() && r.anomaly.windows[i].span.a < w.viewEnd();
+    return n;
+}
+
+} // namespace
 
 class TstTimeline : public QObject {
     Q_OBJECT
@@ -157,6 +234,497 @@ class TstTimeline : public QObject {
         for (const char* n :
              {"Steps", "Layers", "Device busy", "Stream 2", "Stream 5", "Stream 6", "Stream 7"})
             QVERIFY2(names.contains(QString::fromLatin1(n)), n);
+    }
+    // 1. Render passes: the sample at fit is painted (bands, kernels, badges) and its paint time printed.
+    void renderPassesPaintTheSampleAtFit() {
+        TimelineWidget w;
+        w.resize(1400, 700);
+        w.setModel(profile, analysis);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QImage img = shoot(w, QStringLiteral("t01_sample_fit.png"));
+        QCOMPARE(img.size(), QSize(1400, 700));
+        // A kernel of stream 2 is drawn in a kernel colour (not the background) where the widget says it is.
+        const QPoint k = w.kernelPosition(0);
+        QVERIFY(w.rect().contains(k));
+        QVERIFY(img.pixelColor(k) != w.palette().color(QPalette::Base));
+        std::vector<double> ms;
+        for (int i = 0; i < 9; ++i)
+            ms.push_back(w.renderOnceMs());
+        std::sort(ms.begin(), ms.end());
+        qInfo("sample at fit, 1400x700: paint median %.2f ms (%zu kernels, %zu host events, %zu flow links)", ms[4],
+              profile->kernels.size(), profile->hostEvents.size(), w.flowLinkCount());
+    }
+    void paintTimeOfAMillionKernelsAndNestedHostEventsIsPrinted() {
+        // In memory, as the bench: 10^6 kernels on two streams, 10^6 host events nested three deep, a launch
+        // flow per kernel. Only printed: the machine is shared.
+        auto p = std::make_shared<bs::Profile>();
+        const bs::StrId names[] = {p->strings.intern("MatMulV3"), p->strings.intern("RmsNorm"), p->strings.intern("aten::add"),
+                                   p->strings.intern("aclnnAdd"), p->strings.intern("AI_CORE")};
+        p->lanes = {{1, 1, bs::LaneKind::Host}, {2, 2, bs::LaneKind::Device}};
+        bs::TimeNs t = 1736408883686740710LL;
+        const std::size_t n = 1'000'000;
+        p->kernels.reserve(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            bs::Kernel k;
+            k.start = t;
+            k.dur = 3000 + static_cast<bs::TimeNs>((i * 7919) % 20000);
+            k.name = names[i % 2];
+            k.taskType = names[4];
+            k.stream = 2;
+            k.cls = bs::TaskClass::ComputeCore;
+            p->kernels.push_back(k);
+            if (i % 3 == 0) { // an op holding a launch holding an innermost call
+                bs::TraceEvent e;
+                e.ts = t - 2500;
+                e.dur = 2400;
+                e.name = names[2];
+                p->hostEvents.push_back(e);
+                e.ts += 100, e.dur = 2000, e.name = names[3];
+                p->hostEvents.push_back(e);
+                e.ts += 100, e.dur = 500;
+                p->hostEvents.push_back(e);
+                p->flows.push_back({e.ts + 10, i, 0, 0, 's'});
+                p->flows.push_back({t, i, 0, 1, 'f'});
+            }
+            t += k.dur + 1200 + ((i % 997) == 0 ? 80000 : 0);
+        }
+        std::sort(p->flows.begin(), p->flows.end(), [](const bs::FlowEvent& a, const bs::FlowEvent& b) {
+            return a.ts != b.ts ? a.ts < b.ts : a.id < b.id;
+        });
+        auto r = std::make_shared<bs::AnalysisResult>(bs::analyzeProfile(*p));
+        QElapsedTimer build;
+        build.start();
+        TimelineWidget w;
+        w.resize(1600, 900);
+        w.setModel(p, r);
+        const double buildMs = static_cast<double>(build.elapsed());
+        QCOMPARE(w.flowLinkCount(), n / 3 + 1);
+        QCOMPARE(w.hostDepthCount(w.trackCount() - 1), 3);
+        w.setShowAllFlowsInView(true);
+        w.setLegendVisible(true);
+        std::vector<double> fit, in;
+        for (int i = 0; i < 5; ++i)
+            fit.push_back(w.renderOnceMs());
+        const bs::TimeNs mid = (w.dataStart() + w.dataEnd()) / 2, span = (w.dataEnd() - w.dataStart()) / 20000;
+        w.setView(mid - span, mid + span);
+        for (int i = 0; i < 5; ++i)
+            in.push_back(w.renderOnceMs());
+        std::sort(fit.begin(), fit.end());
+        std::sort(in.begin(), in.end());
+        qInfo("10^6 kernels + 10^6 host events (3 depths) + 333k flows, 1600x900: model %.0f ms, paint at fit median %.2f ms, "
+              "zoomed in (all flows in view drawn) %.2f ms",
+              buildMs, fit[2], in[2]);
+        const QByteArray big = qgetenv("BS_BIG_PROFILE"); // a generated ~500 MB profile, when given
+        if (!big.isEmpty()) {
+            QElapsedTimer t0;
+            t0.start();
+            const Loaded L = loadFolder(QString::fromLocal8Bit(big));
+            QVERIFY(L.profile);
+            const double loadS = static_cast<double>(t0.elapsed()) / 1000;
+            TimelineWidget bw;
+            bw.resize(1600, 900);
+            t0.restart();
+            bw.setModel(L.profile, L.analysis);
+            const double modelMs = static_cast<double>(t0.elapsed());
+            std::vector<double> v;
+            for (int i = 0; i < 5; ++i)
+                v.push_back(bw.renderOnceMs());
+            std::sort(v.begin(), v.end());
+            qInfo("%s: load %.1f s, timeline model %.0f ms, paint at fit median %.2f ms (%zu kernels, %zu host events)",
+                  big.constData(), loadS, modelMs, v[2], L.profile->kernels.size(), L.profile->hostEvents.size());
+        }
+    }
+
+    // 2. Selection feedback.
+    void aClickedKernelIsOutlinedAndEscClearsSelectionRangeAndMatches() {
+        TimelineWidget w;
+        w.resize(1400, 700);
+        w.setModel(profile, analysis);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const int k = 100;
+        const auto& kk = profile->kernels[k];
+        w.focusRange(kk.start, kk.end());
+        QSignalSpy clicked(&w, &TimelineWidget::kernelClicked);
+        const QPoint at = w.kernelPosition(k);
+        QVERIFY(w.rect().contains(at));
+        QTest::mouseClick(&w, Qt::LeftButton, Qt::NoModifier, at);
+        QCOMPARE(clicked.count(), 1);
+        QCOMPARE(clicked.at(0).at(0).toInt(), k);
+        QCOMPARE(w.selectedKernel(), k);
+        // The outline: dark pixels just outside the kernel's left edge on its row.
+        const QImage img = shoot(w, QStringLiteral("t02_selected_kernel.png"));
+        const int x0 = static_cast<int>(timeToX(kk.start, w.viewStart(), w.viewEnd(), w.width() - w.labelWidth())) + w.labelWidth();
+        bool dark = false;
+        for (int dx = -3; dx <= 1; ++dx)
+            dark |= img.pixelColor(x0 + dx, at.y()).lightness() < 40;
+        QVERIFY2(dark, "no outline at the selected kernel's edge");
+        // setSelectedKernel selects without emitting kernelClicked; -1 clears.
+        w.setSelectedKernel(5);
+        QCOMPARE(w.selectedKernel(), 5);
+        QCOMPARE(clicked.count(), 1);
+        w.setSelectedKernel(-1);
+        QCOMPARE(w.selectedKernel(), -1);
+        w.setSelectedKernel(k);
+        // A range (Shift+drag) and search matches, then Esc clears all three.
+        QTest::mousePress(&w, Qt::LeftButton, Qt::ShiftModifier, QPoint(400, 60));
+        sendMove(w, QPoint(700, 60), Qt::LeftButton);
+        QTest::mouseRelease(&w, Qt::LeftButton, Qt::ShiftModifier, QPoint(700, 60));
+        QVERIFY(w.hasRangeSelection());
+        w.setSearchMatches(findMatches(*profile, *analysis, QStringLiteral("matmul")));
+        QVERIFY(!w.searchMatches().empty());
+        QSignalSpy cleared(&w, &TimelineWidget::selectionCleared);
+        QTest::keyClick(&w, Qt::Key_Escape);
+        QCOMPARE(cleared.count(), 1);
+        QCOMPARE(w.selectedKernel(), -1);
+        QVERIFY(!w.hasRangeSelection());
+        QVERIFY(w.searchMatches().empty());
+        QCOMPARE(w.currentMatch(), -1);
+    }
+
+    // 3. Search.
+    void findMatchesIsCaseInsensitiveInTimeOrderWithCountsPerKind() {
+        MatchCounts counts;
+        const auto m = findMatches(*profile, *analysis, QStringLiteral("mAtMuL"), &counts);
+        std::size_t kernels = 0, host = 0;
+        for (const auto& k : profile->kernels)
+            kernels += QString::fromStdString(std::string(profile->str(k.name))).contains(QStringLiteral("matmul"), Qt::CaseInsensitive);
+        for (const auto& e : profile->hostEvents)
+            host += QString::fromStdString(std::string(profile->str(e.name))).contains(QStringLiteral("matmul"), Qt::CaseInsensitive);
+        QVERIFY(kernels > 0);
+        QCOMPARE(counts.kernels, kernels);
+        QCOMPARE(counts.hostEvents, host);
+        QCOMPARE(counts.bubbles, std::size_t(0));
+        QCOMPARE(m.size(), counts.total());
+        for (std::size_t i = 1; i < m.size(); ++i)
+            QVERIFY(matchSpan(*profile, *analysis, m[i - 1]).first <= matchSpan(*profile, *analysis, m[i]).first);
+        // Bubble ids, any case.
+        const auto b = findMatches(*profile, *analysis, QStringLiteral("B0001"), &counts);
+        QCOMPARE(counts.bubbles, std::size_t(1));
+        QVERIFY(std::find(b.begin(), b.end(), Match{Match::Kind::Bubble, 0}) != b.end());
+        QVERIFY(findMatches(*profile, *analysis, QStringLiteral("  ")).empty());
+        QVERIFY(findMatches(*profile, *analysis, QStringLiteral("no such name anywhere")).empty());
+        qInfo("'matmul': %zu kernels, %zu host events", kernels, host);
+    }
+    void searchMatchesAreWalkedWithF3ShiftF3AndEnterAndCentred() {
+        TimelineWidget w;
+        w.resize(1400, 900);
+        w.setModel(profile, analysis);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        MatchCounts counts;
+        auto m = findMatches(*profile, *analysis, QStringLiteral("Cast"), &counts);
+        QVERIFY(counts.kernels > 2 && counts.hostEvents > 0);
+        const int n = static_cast<int>(m.size());
+        QSignalSpy changed(&w, &TimelineWidget::matchChanged);
+        w.setSearchMatches(m);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.at(0).at(1).toInt(), n);
+        QCOMPARE(w.currentMatch(), -1);
+        shoot(w, QStringLiteral("t03_search_cast_fit.png"));
+        auto centred = [&](int i) {
+            const auto [a, b] = matchSpan(*profile, *analysis, m[static_cast<std::size_t>(i)]);
+            const bs::TimeNs mid = (w.viewStart() + w.viewEnd()) / 2, span = w.viewEnd() - w.viewStart();
+            return w.viewStart() <= a && w.viewEnd() >= b && std::llabs((a + b) / 2 - mid) <= span / 10 && span >= (b - a) * 2;
+        };
+        QTest::keyClick(&w, Qt::Key_F3);
+        QCOMPARE(w.currentMatch(), 0);
+        QCOMPARE(changed.last().at(0).toInt(), 0);
+        QCOMPARE(changed.last().at(1).toInt(), n);
+        QVERIFY(centred(0));
+        QTest::keyClick(&w, Qt::Key_F3);
+        QCOMPARE(w.currentMatch(), 1);
+        QVERIFY(centred(1));
+        QTest::keyClick(&w, Qt::Key_F3, Qt::ShiftModifier);
+        QCOMPARE(w.currentMatch(), 0);
+        QTest::keyClick(&w, Qt::Key_F3, Qt::ShiftModifier); // wraps to the last
+        QCOMPARE(w.currentMatch(), n - 1);
+        QTest::keyClick(&w, Qt::Key_Return); // Enter walks on (wrapping to the first)
+        QCOMPARE(w.currentMatch(), 0);
+        // A host event match: its lane row is scrolled into view and the event is on screen.
+        int host = -1;
+        for (int i = 0; i < n && host < 0; ++i)
+            if (m[static_cast<std::size_t>(i)].kind == Match::Kind::HostEvent) host = i;
+        QVERIFY(host >= 0);
+        w.showMatch(host);
+        QCOMPARE(w.currentMatch(), host);
+        QVERIFY(centred(host));
+        const QPoint at = w.hostEventPosition(m[static_cast<std::size_t>(host)].index);
+        QVERIFY(w.rect().contains(at));
+        const QImage img = shoot(w, QStringLiteral("t04_search_cast_host_match.png"));
+        // The current match is outlined in the match colour's dark outline around the event.
+        QVERIFY(img.pixelColor(at).red() > 150 || img.pixelColor(at).lightness() < 80);
+    }
+
+    // 4. Flows.
+    void theSelectedKernelsLaunchArrowRunsFromItsHostOp() {
+        TimelineWidget w;
+        w.resize(1400, 900);
+        w.setModel(profile, analysis);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.flowLinkCount() >= 2160); // every async_npu launch of the sample
+        const int k = kernelWithLaunch(w, *profile);
+        QVERIFY(k >= 0);
+        const auto& kk = profile->kernels[static_cast<std::size_t>(k)];
+        // The same host op MainWindow::showKernel names: the 'f' at the kernel's start, its 's', the
+        // innermost host event on the 's' lane around it (brute force here).
+        const auto& fl = profile->flows;
+        const bs::FlowEvent* f = nullptr;
+        for (const auto& x : fl)
+            if (x.phase == 'f' && x.ts == kk.start && profile->lanes[x.lane].kind == bs::LaneKind::Device &&
+                static_cast<int>(profile->lanes[x.lane].tid) == kk.stream) {
+                f = &x;
+                break;
+            }
+        QVERIFY(f);
+        const bs::FlowEvent* s = nullptr;
+        for (const auto& x : fl)
+            if (x.phase == 's' && x.id == f->id) s = &x;
+        QVERIFY(s);
+        int best = -1;
+        for (std::size_t i = 0; i < profile->hostEvents.size(); ++i) {
+            const auto& e = profile->hostEvents[i];
+            if (e.lane == s->lane && e.ts <= s->ts && e.end() >= s->ts &&
+                (best < 0 || e.dur < profile->hostEvents[static_cast<std::size_t>(best)].dur))
+                best = static_cast<int>(i);
+        }
+        QCOMPARE(w.launchingHostEvent(k), best);
+        QCOMPARE(*w.launchLatency(k), kk.start - s->ts);
+        QVERIFY(*w.launchLatency(k) > 0);
+        // Geometry: from the host op's row at the flow start to the kernel's row at its start.
+        w.setView(s->ts - (kk.end() - s->ts), kk.end() + (kk.end() - s->ts));
+        w.setSelectedKernel(k);
+        const auto line = w.flowArrowFor(k);
+        QVERIFY(line);
+        const double ks = w.labelWidth() + timeToX(kk.start, w.viewStart(), w.viewEnd(), w.width() - w.labelWidth());
+        const double ss = w.labelWidth() + timeToX(s->ts, w.viewStart(), w.viewEnd(), w.width() - w.labelWidth());
+        QVERIFY(std::abs(line->p2().x() - ks) < 0.5);
+        QVERIFY(std::abs(line->p1().x() - ss) < 0.5);
+        const QPoint host = w.hostEventPosition(static_cast<std::size_t>(best));
+        const QPoint kern = w.kernelPosition(static_cast<std::size_t>(k));
+        QVERIFY(std::abs(line->p1().y() - host.y()) <= 12); // the host row's edge
+        QVERIFY(std::abs(line->p2().y() - kern.y()) <= 12); // the stream row's edge
+        QVERIFY(line->p1().y() > line->p2().y());           // host lanes are below the streams
+        shoot(w, QStringLiteral("t05_flow_selected_kernel.png"));
+        // The tooltip over the kernel names the host op and the launch latency.
+        const QString tip = tooltipAt(w, kern);
+        QVERIFY2(tip.contains(QStringLiteral("launch latency")), qPrintable(tip));
+        QVERIFY2(tip.contains(QString::fromStdString(std::string(profile->str(profile->hostEvents[static_cast<std::size_t>(best)].name))).toHtmlEscaped()),
+                 qPrintable(tip));
+        // A click near the arrow's host end selects the host op and centres it.
+        QSignalSpy hostClicked(&w, &TimelineWidget::hostEventClicked);
+        QTest::mouseClick(&w, Qt::LeftButton, Qt::NoModifier, line->p1().toPoint() + QPoint(2, -1));
+        QCOMPARE(hostClicked.count(), 1);
+        QCOMPARE(w.selectedHostEvent(), best);
+        const auto& he = profile->hostEvents[static_cast<std::size_t>(best)];
+        QVERIFY(w.viewStart() <= he.ts && w.viewEnd() >= he.end());
+        QVERIFY(std::llabs((w.viewStart() + w.viewEnd()) / 2 - (he.ts + he.end()) / 2) < (w.viewEnd() - w.viewStart()) / 20);
+        // Every flow in view: drawn (bounded) at a step's zoom.
+        w.setShowAllFlowsInView(true);
+        const auto& st = analysis->steps.steps[analysis->steps.steps.size() / 2];
+        w.setView(st.start, st.start + (st.end - st.start) / 6);
+        QVERIFY(w.renderOnceMs() >= 0);
+        shoot(w, QStringLiteral("t06_all_flows_in_view.png"));
+        // A kernel without a launch has no arrow.
+        QVERIFY(!w.flowArrowFor(-1));
+    }
+
+    // 5. Legend.
+    void theLegendListsWhatTheModelDraws() {
+        TimelineWidget w;
+        w.resize(1400, 700);
+        w.setModel(profile, analysis);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(!w.isLegendVisible());
+        QVERIFY(w.legendRect().isEmpty());
+        const QStringList labels = w.legendLabels();
+        bool comm = !profile->hcclEvents.empty(), aicpu = false, sync = false;
+        for (const auto& k : profile->kernels) {
+            comm |= k.cls == bs::TaskClass::Comm;
+            aicpu |= k.cls == bs::TaskClass::AiCpu;
+        }
+        for (const auto& e : profile->hostEvents)
+            sync |= profile->str(e.name).find("Synchronize") != std::string_view::npos || profile->str(e.name) == "aten::item";
+        QCOMPARE(labels.contains(QStringLiteral("Communication")), comm);
+        QCOMPARE(labels.contains(QStringLiteral("AI CPU")), aicpu);
+        QCOMPARE(labels.contains(QStringLiteral("Host sync / copy")), sync);
+        bool scopes[4] = {};
+        for (const auto& win : analysis->anomaly.windows)
+            scopes[static_cast<int>(win.scope)] = true;
+        QCOMPARE(labels.contains(QStringLiteral("Bubble: step-internal")), scopes[0]);
+        QCOMPARE(labels.contains(QStringLiteral("Bubble: prelaunch")), scopes[1]);
+        QCOMPARE(labels.contains(QStringLiteral("Bubble: tail")), scopes[2]);
+        QCOMPARE(labels.contains(QStringLiteral("Bubble: global")), scopes[3]);
+        w.setLegendVisible(true);
+        const QRectF r = w.legendRect();
+        QVERIFY(!r.isEmpty());
+        QVERIFY(QRectF(w.rect()).contains(r));
+        QVERIFY(r.left() > w.labelWidth());
+        const QImage img = shoot(w, QStringLiteral("t07_legend.png"));
+        QCOMPARE(img.pixelColor(r.center().toPoint()).alpha(), 255);
+        qInfo("legend: %s", qPrintable(labels.join(QStringLiteral(", "))));
+    }
+
+    // 6. Orientation.
+    void theLabelColumnResizesByDraggingItsEdgeAndCutNamesAreInTooltips() {
+        TimelineWidget w;
+        w.resize(1400, 900);
+        w.setModel(profile, analysis);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.labelWidth(), 190);
+        int cut = -1;
+        for (int t = 0; t < w.trackCount() && cut < 0; ++t)
+            if (w.isTrackLabelCut(t) && w.trackRowTop(t) > 26) cut = t;
+        QVERIFY(cut >= 0);
+        const int y = w.trackRowTop(cut) + 5;
+        QCOMPARE(tooltipAt(w, QPoint(40, y)), w.trackLabelText(cut));
+        shoot(w, QStringLiteral("t08_labels_190.png"));
+        QTest::mousePress(&w, Qt::LeftButton, Qt::NoModifier, QPoint(191, 300));
+        sendMove(w, QPoint(420, 300), Qt::LeftButton);
+        QTest::mouseRelease(&w, Qt::LeftButton, Qt::NoModifier, QPoint(420, 300));
+        QCOMPARE(w.labelWidth(), 420);
+        QVERIFY(!w.isTrackLabelCut(cut));
+        shoot(w, QStringLiteral("t09_labels_420.png"));
+        w.setLabelWidth(10);
+        QCOMPARE(w.labelWidth(), 80); // never narrower than 80 px, never wider than half the widget
+        w.setLabelWidth(5000);
+        QCOMPARE(w.labelWidth(), 700);
+    }
+    void aCutStepLabelKeepsItsNumber() {
+        QFont f;
+        const QFontMetricsF fm(f);
+        const QString label = QStringLiteral("ProfilerStep#50");
+        QCOMPARE(fitStepLabel(label, fm.horizontalAdvance(label) + 1, fm), label);
+        QCOMPARE(fitStepLabel(label, fm.horizontalAdvance(QStringLiteral("#50")) + 2, fm), QStringLiteral("#50"));
+        QCOMPARE(fitStepLabel(QStringLiteral("whole capture"), fm.horizontalAdvance(QStringLiteral("whole")), fm).right(1),
+                 QStringLiteral("…"));
+    }
+    void topFiveBadgesNeverOverlapNorClipAtFit() {
+        TimelineWidget w;
+        w.resize(1400, 700);
+        w.setModel(profile, analysis);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        checkBadgesApart(w, bubblesInViewAmongTopFive(w, *analysis));
+        // Narrow, and scrolled so that the device tracks start above the plot: still apart and inside.
+        w.resize(420, 400);
+        w.fit();
+        checkBadgesApart(w, bubblesInViewAmongTopFive(w, *analysis));
+        shoot(w, QStringLiteral("t10_badges_narrow.png"));
+    }
+    void topFiveBadgesNeverOverlapOnTheRealLevel1Rank0() {
+        const Loaded L = loadFolder(QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
+        QVERIFY(L.profile);
+        TimelineWidget w;
+        w.resize(1400, 900);
+        w.setModel(L.profile, L.analysis);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(L.analysis->anomaly.windows.size() >= 5);
+        checkBadgesApart(w, bubblesInViewAmongTopFive(w, *L.analysis));
+        QCOMPARE(static_cast<int>(w.badgeRects().size()), 5);
+        w.setLegendVisible(true);
+        shoot(w, QStringLiteral("t11_real_l1_rank0_fit.png"));
+        // Zoomed onto the largest window: its badge stays inside the right edge whatever the pan.
+        const auto& b = L.analysis->anomaly.windows[0];
+        w.setView(b.span.a + b.span.length() / 2, b.span.b + b.span.length() * 4);
+        checkBadgesApart(w, bubblesInViewAmongTopFive(w, *L.analysis));
+        w.setView(b.span.a - b.span.length() * 4, b.span.a + b.span.length() / 3);
+        checkBadgesApart(w, bubblesInViewAmongTopFive(w, *L.analysis));
+    }
+    void wAndSZoomAroundTheMouseAndPanningStopsAtTheData() {
+        TimelineWidget w;
+        w.resize(1400, 700);
+        w.setModel(profile, analysis);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const int plot = w.width() - w.labelWidth();
+        const QPoint mouse(1100, 120);
+        sendMove(w, mouse);
+        const bs::TimeNs under = xToTime(mouse.x() - w.labelWidth(), w.viewStart(), w.viewEnd(), plot);
+        QTest::keyClick(&w, Qt::Key_W);
+        QTest::keyClick(&w, Qt::Key_W);
+        const bs::TimeNs after = xToTime(mouse.x() - w.labelWidth(), w.viewStart(), w.viewEnd(), plot);
+        const bs::TimeNs px = (w.viewEnd() - w.viewStart()) / plot;
+        QVERIFY2(std::llabs(after - under) <= px + 1, qPrintable(QString::number(after - under)));
+        QTest::keyClick(&w, Qt::Key_S);
+        QVERIFY(std::llabs(xToTime(mouse.x() - w.labelWidth(), w.viewStart(), w.viewEnd(), plot) - under) <= 2 * px + 1);
+        // Panning far left stops at the data less 5 %, keeping the span.
+        const bs::TimeNs span = w.viewEnd() - w.viewStart(), pad = (w.dataEnd() - w.dataStart()) / 20;
+        w.panByPixels(-1e7);
+        QCOMPARE(w.viewStart(), w.dataStart() - pad);
+        QCOMPARE(w.viewEnd() - w.viewStart(), span);
+        w.panByPixels(1e7);
+        QCOMPARE(w.viewEnd(), w.dataEnd() + pad);
+        QCOMPARE(w.viewEnd() - w.viewStart(), span);
+        // A drag past the end stops there too.
+        QTest::mousePress(&w, Qt::LeftButton, Qt::NoModifier, QPoint(400, 200));
+        sendMove(w, QPoint(300, 200), Qt::LeftButton);
+        QTest::mouseRelease(&w, Qt::LeftButton, Qt::NoModifier, QPoint(300, 200));
+        QCOMPARE(w.viewEnd(), w.dataEnd() + pad);
+    }
+
+    // 7. Host call depth.
+    void hostEventsAreDrawnOneRowPerCallDepth() {
+        const Loaded L = loadFolder(QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
+        QVERIFY(L.profile);
+        const auto& p = *L.profile;
+        TimelineWidget w;
+        w.resize(1400, 1000);
+        w.setModel(L.profile, L.analysis);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // Every event deeper than 0 lies inside an event of its lane one level up.
+        std::size_t nested = 0;
+        std::size_t child = p.hostEvents.size();
+        for (std::size_t i = 0; i < p.hostEvents.size(); ++i) {
+            const int d = w.hostEventDepth(i);
+            QVERIFY(d >= 0);
+            if (d == 0) continue;
+            const auto& e = p.hostEvents[i];
+            bool parent = false;
+            for (std::size_t j = 0; j < p.hostEvents.size() && !parent; ++j) {
+                const auto& q = p.hostEvents[j];
+                parent = j != i && q.lane == e.lane && w.hostEventDepth(j) == d - 1 && q.ts <= e.ts &&
+                         std::max(q.end(), q.ts + 1) >= std::max(e.end(), e.ts + 1);
+            }
+            QVERIFY2(parent, qPrintable(QStringLiteral("host event %1 at depth %2 has no parent").arg(i).arg(d)));
+            ++nested;
+            if (child == p.hostEvents.size() && e.dur > 0 && p.str(e.name).rfind("ProfilerStep", 0) != 0) child = i;
+        }
+        QVERIFY(nested > 0);
+        QVERIFY(child < p.hostEvents.size());
+        // The child is drawn below its parent, on its depth's row; folded, both share the lane's row.
+        const auto& ce = p.hostEvents[child];
+        w.focusRange(ce.ts, ce.end());
+        int parentIdx = -1;
+        for (std::size_t j = 0; j < p.hostEvents.size(); ++j)
+            if (p.hostEvents[j].lane == ce.lane && w.hostEventDepth(j) == w.hostEventDepth(child) - 1 &&
+                p.hostEvents[j].ts <= ce.ts && p.hostEvents[j].end() >= ce.end())
+                parentIdx = static_cast<int>(j);
+        QVERIFY(parentIdx >= 0);
+        w.setHighlightedHostEvents({child}); // scrolls its lane into view
+        const QPoint c = w.hostEventPosition(child), par = w.hostEventPosition(static_cast<std::size_t>(parentIdx));
+        QVERIFY(c.y() > par.y());
+        QCOMPARE(c.y() - par.y(), 15);
+        const QString tip = tooltipAt(w, c);
+        QVERIFY2(tip.contains(QStringLiteral("depth: %1").arg(w.hostEventDepth(child))), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("thread: ")), qPrintable(tip));
+        shoot(w, QStringLiteral("t12_real_l1_host_depth.png"));
+        int track = -1;
+        for (int t = 0; t < w.trackCount(); ++t)
+            if (w.hostDepthCount(t) > 1 && w.trackRowTop(t, w.hostEventDepth(child)) == c.y() - 7) track = t;
+        QVERIFY(track >= 0);
+        // A click on the lane's label folds its depths into one row.
+        QTest::mouseClick(&w, Qt::LeftButton, Qt::NoModifier, QPoint(40, w.trackRowTop(track, 0) + 5));
+        QVERIFY(w.isHostDepthFolded(track));
+        QCOMPARE(w.hostEventPosition(child).y(), w.hostEventPosition(static_cast<std::size_t>(parentIdx)).y());
+        w.setHostDepthFolded(track, false);
+        QVERIFY(!w.isHostDepthFolded(track));
     }
 };
 

@@ -1,0 +1,130 @@
+#include "find_bar.h"
+
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace bs::ui {
+
+FindBar::FindBar(QWidget* parent) : QWidget(parent) {
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(2);
+    auto* row = new QHBoxLayout;
+    edit_ = new QLineEdit(this);
+    edit_->setObjectName(QStringLiteral("findEdit"));
+    edit_->setPlaceholderText(tr("Find a kernel, a host op or a bubble id (b0001)"));
+    edit_->setClearButtonEnabled(true);
+    edit_->installEventFilter(this);
+    auto* prev = new QToolButton(this);
+    prev->setText(QStringLiteral("\u25b2"));
+    prev->setToolTip(tr("Previous match (Shift+F3)"));
+    auto* nextButton = new QToolButton(this);
+    nextButton->setText(QStringLiteral("\u25bc"));
+    nextButton->setToolTip(tr("Next match (Enter, F3)"));
+    auto* close = new QToolButton(this);
+    close->setText(QStringLiteral("\u2715"));
+    close->setToolTip(tr("Close (Esc)"));
+    status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("findStatus"));
+    row->addWidget(edit_, 2);
+    row->addWidget(prev);
+    row->addWidget(nextButton);
+    row->addWidget(status_, 3);
+    row->addWidget(close);
+    outer->addLayout(row);
+    names_ = new QListWidget(this);
+    names_->setObjectName(QStringLiteral("findNames"));
+    names_->setMaximumHeight(110);
+    names_->setVisible(false);
+    names_->setToolTip(tr("The names matched, with how often; click one to find exactly it."));
+    outer->addWidget(names_);
+    debounce_ = new QTimer(this);
+    debounce_->setSingleShot(true);
+    debounce_->setInterval(150);
+    connect(edit_, &QLineEdit::textChanged, debounce_, qOverload<>(&QTimer::start));
+    connect(debounce_, &QTimer::timeout, this, [this] { emit searchChanged(edit_->text()); });
+    connect(prev, &QToolButton::clicked, this, &FindBar::previous);
+    connect(nextButton, &QToolButton::clicked, this, &FindBar::next);
+    connect(close, &QToolButton::clicked, this, [this] {
+        hide();
+        emit closed();
+    });
+    connect(names_, &QListWidget::itemActivated, this, [this](QListWidgetItem* it) {
+        edit_->setText(it->data(Qt::UserRole).toString());
+        debounce_->stop();
+        emit searchChanged(edit_->text());
+        edit_->setFocus();
+    });
+    connect(names_, &QListWidget::itemClicked, names_, &QListWidget::itemActivated);
+    setVisible(false);
+}
+
+void FindBar::activate() {
+    setVisible(true);
+    edit_->setFocus();
+    edit_->selectAll();
+}
+
+QString FindBar::text() const {
+    return edit_->text();
+}
+
+void FindBar::setText(const QString& text) {
+    edit_->setText(text);
+    debounce_->stop();
+    emit searchChanged(text);
+}
+
+void FindBar::setResults(std::size_t kernels, std::size_t hostOps, std::size_t bubbles,
+                         const QVector<QPair<QString, int>>& names) {
+    if (edit_->text().isEmpty())
+        counts_.clear();
+    else
+        counts_ = tr("%1 kernels · %2 host ops · %3 bubbles").arg(kernels).arg(hostOps).arg(bubbles);
+    status_->setText(counts_);
+    names_->clear();
+    for (const auto& [name, count] : names) {
+        auto* it = new QListWidgetItem(QStringLiteral("%1  \u00d7%2").arg(name).arg(count), names_);
+        it->setData(Qt::UserRole, name);
+        it->setToolTip(name);
+    }
+    // The list drops down while it narrows the search: not for one exact name.
+    names_->setVisible(names.size() > 1 || (names.size() == 1 && names.front().first != edit_->text()));
+}
+
+void FindBar::setCurrent(int index, int count) {
+    status_->setText(count > 0 ? QStringLiteral("%1 / %2 \u2014 %3").arg(index + 1).arg(count).arg(counts_) : counts_);
+}
+
+bool FindBar::eventFilter(QObject* o, QEvent* e) {
+    if (o == edit_ && e->type() == QEvent::KeyPress) {
+        auto* k = static_cast<QKeyEvent*>(e);
+        if (k->key() == Qt::Key_Return || k->key() == Qt::Key_Enter || k->key() == Qt::Key_F3) {
+            if (debounce_->isActive()) { // typed and pressed Enter at once: search first
+                debounce_->stop();
+                emit searchChanged(edit_->text());
+            }
+            (k->modifiers() & Qt::ShiftModifier) ? emit previous() : emit next();
+            return true;
+        }
+        if (k->key() == Qt::Key_Escape) {
+            hide();
+            emit closed();
+            return true;
+        }
+        if (k->key() == Qt::Key_Down && names_->isVisible() && names_->count() > 0) {
+            names_->setFocus();
+            names_->setCurrentRow(0);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(o, e);
+}
+
+} // namespace bs::ui
