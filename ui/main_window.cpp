@@ -294,8 +294,30 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
                 if (!idx.isValid()) return;
                 const qint64 s = idx.data(Qt::UserRole).toLongLong(),
                              e = idx.data(Qt::UserRole + 1).toLongLong();
-                if (e > s) timeline_->focusRange(s, e);
+                if (e <= s) return;
+                timeline_->focusRange(s, e);
+                timeline_->markRange(s, e); // the layer / role / kernel's span, shaded
+                // A kernel leaf (no children, under a role): that kernel is selected and outlined.
+                const QModelIndex first = idx.sibling(idx.row(), 0);
+                if (profile_ && !layerModel_->hasChildren(first) && first.parent().isValid() &&
+                    first.parent().parent().isValid()) {
+                    const std::string name = first.data().toString().toStdString();
+                    const auto& ks = profile_->kernels;
+                    auto k = std::lower_bound(ks.begin(), ks.end(), s, [](const Kernel& x, qint64 t) { return x.start < t; });
+                    for (; k != ks.end() && k->start == s; ++k)
+                        if (profile_->str(k->name) == name) {
+                            timeline_->setSelectedKernel(static_cast<int>(k - ks.begin()));
+                            break;
+                        }
+                }
             });
+    // A step clicked on the timeline: the status bar says which.
+    connect(timeline_, &TimelineWidget::stepClicked, this, [this](int i) {
+        if (!analysis_ || i < 0 || static_cast<std::size_t>(i) >= analysis_->steps.steps.size()) return;
+        const auto& st = analysis_->steps.steps[static_cast<std::size_t>(i)];
+        status_->setText(tr("%1: %2 ms").arg(QString::fromStdString(st.label), msText(st.service())));
+    });
+    connect(timeline_, &TimelineWidget::hostEventClicked, this, &MainWindow::showHostEvent);
 }
 
 MainWindow::~MainWindow() = default;
@@ -699,6 +721,16 @@ void MainWindow::onUserLineClicked(const QUrl& link) {
     if (!analysis_ || row < 0 || row >= static_cast<int>(analysis_->anomaly.windows.size())) return;
     const auto& lines = analysis_->anomaly.windows[static_cast<std::size_t>(row)].stacks.userFrames;
     bool ok = false;
+    if (link.scheme() == QStringLiteral("kernel")) { // a neighbour kernel: selected and shown on the timeline
+        const int k = link.path().toInt(&ok);
+        if (!ok || !profile_ || k < 0 || static_cast<std::size_t>(k) >= profile_->kernels.size()) return;
+        const Kernel& kn = profile_->kernels[static_cast<std::size_t>(k)];
+        timeline_->setSelectedKernel(k);
+        const TimeNs pad = std::max<TimeNs>(kn.dur * 4, 20'000);
+        timeline_->setView(kn.start - pad, kn.end() + pad);
+        showKernel(k);
+        return;
+    }
     const int i = link.scheme() == QStringLiteral("line") ? link.path().toInt(&ok) : -1;
     if (!ok || i < 0 || i >= static_cast<int>(lines.size())) return;
     userLine_ = i;
@@ -737,7 +769,8 @@ void MainWindow::onBubbleRowChanged() {
     auto kernelRow = [&](const QString& side, const NeighbourKernel& k) {
         h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td align=right>%4</td><td "
                             "align=right>%5</td><td>%6</td></tr>")
-                 .arg(side, esc(k.name), esc(k.taskType), QString::number(nsToUs(k.dur), 'f', 1),
+                 .arg(side, QStringLiteral("<a href=\"kernel:%1\">%2</a>").arg(k.kernel).arg(esc(k.name)), esc(k.taskType),
+                      QString::number(nsToUs(k.dur), 'f', 1),
                       QString::number(nsToUs(k.wait), 'f', 1),
                       k.stream >= 0 ? QString::number(k.stream) : QStringLiteral("?"));
     };
@@ -884,6 +917,31 @@ void MainWindow::showKernel(int kernelIndex) {
                 QString::number(profile_->pmu.at(static_cast<std::size_t>(k.pmuRow), c)));
     h += QStringLiteral("</table>");
     bubbleDetail_->setHtml(h);
+    tabs_->setCurrentWidget(bubbleTable_->parentWidget());
+}
+
+void MainWindow::showHostEvent(int index) {
+    if (!profile_ || index < 0 || static_cast<std::size_t>(index) >= profile_->hostEvents.size()) return;
+    const auto& e = profile_->hostEvents[static_cast<std::size_t>(index)];
+    QString h = QStringLiteral("<h3>%1</h3><table>").arg(esc(std::string(profile_->str(e.name))));
+    auto row = [&](const QString& a, const QString& b) {
+        h += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(a, b.toHtmlEscaped());
+    };
+    if (e.lane < profile_->lanes.size())
+        row(tr("Process / thread"), QStringLiteral("%1 / %2").arg(profile_->lanes[e.lane].pid).arg(profile_->lanes[e.lane].tid));
+    row(tr("Call depth"), QString::number(timeline_->hostEventDepth(static_cast<std::size_t>(index))));
+    row(tr("Category"), QString::fromUtf8(profile_->str(e.cat)));
+    row(tr("Start"), tr("%1 ms from the capture's start").arg(signedMsText(e.ts - analysis_->anomaly.captureStart)));
+    row(tr("Duration"), QString::number(nsToUs(e.dur), 'f', 3) + QStringLiteral(" µs"));
+    h += QStringLiteral("</table>");
+    if (e.stack) {
+        StackTextOptions full;
+        full.maxFrames = 256;
+        h += QStringLiteral("<p><b>%1</b><br><small>%2</small></p>")
+                 .arg(tr("Call stack (innermost first, ● your code):"), stackHtml(profile_->str(e.stack), full));
+    }
+    bubbleDetail_->setHtml(h);
+    stackPane_->hide();
     tabs_->setCurrentWidget(bubbleTable_->parentWidget());
 }
 

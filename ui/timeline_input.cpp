@@ -255,6 +255,14 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
         emit hostEventClicked(selectedHostEvent_);
         return;
     }
+    // A step or a layer: zoom onto it, its span marked.
+    if (item >= 0 && (t.kind == TrackKind::Steps || t.kind == TrackKind::Layers)) {
+        const auto& it = t.items[static_cast<std::size_t>(item)];
+        focusRange(it.start, it.end);
+        markRange(it.start, it.end);
+        if (t.kind == TrackKind::Steps) emit stepClicked(static_cast<int>(it.ref));
+        return;
+    }
     const TimeNs at = xToTime(e->pos().x() - labelWidth_, viewStart_, viewEnd_, std::max(1, width() - labelWidth_));
     for (std::size_t i = 0; i < data_->bubbles.size(); ++i)
         if (row->device && at >= data_->bubbles[i].start && at < data_->bubbles[i].end) {

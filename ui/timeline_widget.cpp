@@ -187,6 +187,12 @@ bool TimelineWidget::isGroupCollapsed(const QString& group) const {
     return false;
 }
 
+void TimelineWidget::markRange(TimeNs a, TimeNs b) {
+    rangeA_ = a;
+    rangeB_ = b;
+    update();
+}
+
 void TimelineWidget::setView(TimeNs start, TimeNs end) {
     if (end - start < 100) end = start + 100; // 100 ns minimum span
     const TimeNs pad = std::max<TimeNs>(1, (dataEnd() - dataStart()) / 20);

@@ -12,7 +12,9 @@
 
 #include <cstddef>
 #include <map>
+#include <algorithm>
 #include <memory>
+#include <utility>
 #include <optional>
 #include <vector>
 
@@ -78,6 +80,9 @@ class TimelineWidget : public QWidget {
     int selectedHostEvent() const { return selectedHostEvent_; }
     void setSelectedHostEvent(int index); // -1 clears
     bool hasRangeSelection() const { return rangeA_ != rangeB_; }
+    // Shades [a, b) as the selected range (a step, a layer chosen elsewhere); a == b clears it.
+    void markRange(TimeNs a, TimeNs b);
+    std::pair<TimeNs, TimeNs> rangeSelection() const { return {std::min(rangeA_, rangeB_), std::max(rangeA_, rangeB_)}; }
     // Esc: clears the kernel and host event selection, the range shading and the search matches.
     void clearSelection();
 
@@ -128,6 +133,7 @@ class TimelineWidget : public QWidget {
     void hostEventClicked(int hostEventIndex);
     void rangeSelected(qint64 start, qint64 end);
     void selectionCleared();
+    void stepClicked(int stepIndex); // a click on the Steps lane (the view zooms onto the step)
     void matchChanged(int index, int count);
 
   protected:

@@ -28,6 +28,7 @@
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QToolTip>
+#include <QTreeView>
 
 #include <set>
 
@@ -277,6 +278,81 @@ class TstMainWindow : public QObject {
         QCOMPARE(w.timeline()->searchMatches().size(), calls);
         QTest::qWait(300); // the find bar's pause: the exact list must not be replaced by a substring search
         QCOMPARE(w.timeline()->searchMatches().size(), calls);
+    }
+    // Every named thing selects itself: a layer tree kernel leaf outlines its kernel and shades its span, a
+    // click on the Steps lane zooms onto the step, a neighbour kernel in the inspector is a link to it, a
+    // clicked host op shows its details.
+    void everyNamedThingSelectsItself() {
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QSignalSpy spy(&w, &bs::ui::MainWindow::loadFinished);
+        w.openPath(kRank);
+        QVERIFY(spy.wait(60000));
+        const auto found = bs::discoverProfiles(kRank.toStdString());
+        const bs::LoadResult loaded = bs::loadRank(found.ranks[0]);
+        const bs::Profile& p = *loaded.profile;
+        const bs::AnalysisResult r = bs::analyzeProfile(p);
+        auto* tl = w.timeline();
+        // Layers, on the sample (passes of layers; the ResNet rank's structures are flat): the first kernel
+        // leaf (pass → layer → role → kernel).
+        bs::ui::MainWindow sw;
+        sw.resize(1400, 900);
+        sw.show();
+        QSignalSpy sampleSpy(&sw, &bs::ui::MainWindow::loadFinished);
+        const QString sample = QStringLiteral(BS_SOURCE_DIR "/resources/sample/sample_ascend_pt");
+        sw.openPath(sample);
+        QVERIFY(sampleSpy.wait(60000));
+        const auto sfound = bs::discoverProfiles(sample.toStdString());
+        const bs::LoadResult sloaded = bs::loadRank(sfound.ranks[0]);
+        sw.tabs()->setCurrentIndex(2);
+        auto* stl = sw.timeline();
+        QTreeView* tree = nullptr;
+        for (auto* t : sw.findChildren<QTreeView*>())
+            if (t->model() && t->model()->headerData(0, Qt::Horizontal).toString().contains(QStringLiteral("kernel"))) tree = t;
+        QVERIFY(tree);
+        QModelIndex leaf = tree->model()->index(0, 0);
+        while (leaf.isValid() && tree->model()->hasChildren(leaf))
+            leaf = tree->model()->index(0, 0, leaf);
+        QVERIFY(leaf.isValid() && leaf.parent().parent().isValid());
+        tree->setCurrentIndex(leaf);
+        const qint64 ks = leaf.data(Qt::UserRole).toLongLong(), ke = leaf.data(Qt::UserRole + 1).toLongLong();
+        QVERIFY(stl->selectedKernel() >= 0);
+        const bs::Kernel& k = sloaded.profile->kernels[static_cast<std::size_t>(stl->selectedKernel())];
+        QCOMPARE(k.start, ks);
+        QCOMPARE(QString::fromUtf8(sloaded.profile->str(k.name)), leaf.data().toString());
+        QCOMPARE(stl->rangeSelection(), std::make_pair(bs::TimeNs(ks), bs::TimeNs(ke)));
+        QVERIFY(stl->viewStart() <= ks && stl->viewEnd() >= ke);
+        // The Steps lane: a click on step 50 zooms onto it and marks it.
+        tl->fit();
+        int steps = -1;
+        for (int i = 0; i < tl->trackCount(); ++i)
+            if (tl->trackName(i).startsWith(QStringLiteral("Steps"))) steps = i;
+        QVERIFY(steps >= 0);
+        const auto& st = r.steps.steps.front();
+        QSignalSpy stepSpy(tl, &bs::ui::TimelineWidget::stepClicked);
+        const int x = tl->labelWidth() + static_cast<int>(bs::ui::timeToX((st.start + st.end) / 2, tl->viewStart(), tl->viewEnd(), tl->width() - tl->labelWidth()));
+        QTest::mouseClick(tl, Qt::LeftButton, Qt::NoModifier, QPoint(x, tl->trackRowTop(steps) + 4));
+        QCOMPARE(stepSpy.count(), 1);
+        QCOMPARE(stepSpy.at(0).at(0).toInt(), 0);
+        QCOMPARE(tl->rangeSelection(), std::make_pair(st.start, st.end));
+        QVERIFY(tl->viewStart() <= st.start && tl->viewEnd() >= st.end);
+        // The inspector's neighbour kernels are links to them.
+        w.tabs()->setCurrentIndex(1);
+        w.bubbleTable()->selectRow(2);
+        const auto& before = r.anomaly.windows[2].before.front();
+        QVERIFY(clickLink(w.bubbleDetail(), QStringLiteral("kernel:%1").arg(before.kernel)));
+        QCOMPARE(tl->selectedKernel(), static_cast<int>(before.kernel));
+        QVERIFY(tl->viewStart() <= before.start && tl->viewEnd() >= before.start + before.dur);
+        QVERIFY(w.bubbleDetail()->toPlainText().startsWith(QString::fromStdString(before.name)));
+        // A host op clicked on the timeline: its details.
+        std::size_t host = p.hostEvents.size();
+        for (std::size_t i = 0; i < p.hostEvents.size() && host == p.hostEvents.size(); ++i)
+            if (tl->rect().contains(tl->hostEventPosition(i))) host = i;
+        QVERIFY(host < p.hostEvents.size());
+        QTest::mouseClick(tl, Qt::LeftButton, Qt::NoModifier, tl->hostEventPosition(host));
+        QCOMPARE(tl->selectedHostEvent(), static_cast<int>(host));
+        QVERIFY2(w.bubbleDetail()->toPlainText().contains(QStringLiteral("Call depth")), qPrintable(w.bubbleDetail()->toPlainText()));
     }
     void clickingAUserLineHighlightsItsHostEventsShowsItsStackAndHoverShowsAStack() {
         bs::ui::MainWindow w;
