@@ -628,6 +628,84 @@
     </message>
 </context>
 <context>
+    <name>bs::ui::ChartsPanel</name>
+    <message>
+        <location filename="../ui/panels/charts_panel.cpp" line="25"/>
+        <source>Shares of each step (100 %): one long step does not hide the bubbles of the others</source>
+        <translation>按每个 step 的占比（100 %）：一个很长的 step 不会掩盖其他 step 的气泡</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/charts_panel.cpp" line="27"/>
+        <source>Idle time only (ms): prelaunch, internal bubbles and tail without the busy time</source>
+        <translation>仅空闲时间（ms）：prelaunch、内部气泡和 tail，不含忙碌时间</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/charts_panel.cpp" line="80"/>
+        <source>Where each step&apos;s time goes (% of the step)</source>
+        <translation>每个 step 的时间去向（占 step 的 %）</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/charts_panel.cpp" line="81"/>
+        <source>Device idle per step (ms)</source>
+        <translation>每个 step 的 device 空闲（ms）</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/charts_panel.cpp" line="81"/>
+        <source>Per-step device time (ms)</source>
+        <translation>每个 step 的设备时间 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/charts_panel.cpp" line="84"/>
+        <source>busy</source>
+        <translation>忙碌</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/charts_panel.cpp" line="84"/>
+        <source>prelaunch</source>
+        <translation>prelaunch（启动前空闲）</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/charts_panel.cpp" line="84"/>
+        <source>internal bubbles</source>
+        <translation>内部空泡</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/charts_panel.cpp" line="84"/>
+        <source>tail</source>
+        <translation>tail（尾部空闲）</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/charts_panel.cpp" line="114"/>
+        <source>step (click a bar to see it on the timeline)</source>
+        <translation>step（点击柱形在时间线上查看）</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/charts_panel.cpp" line="118"/>
+        <source>% of the step</source>
+        <translation>占 step 的 %</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/charts_panel.cpp" line="118"/>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/charts_panel.cpp" line="132"/>
+        <source>step %1 — %2: %3 ms of %4 ms (%5 %)</source>
+        <translation>step %1 — %2：%3 ms / %4 ms（%5 %）</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/charts_panel.cpp" line="144"/>
+        <source>Top ops by total kernel time (ms)</source>
+        <translation>总 kernel 时间最高的算子 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/charts_panel.cpp" line="146"/>
+        <source>total</source>
+        <translation>总计</translation>
+    </message>
+</context>
+<context>
     <name>bs::ui::ClusterBars</name>
     <message>
         <location filename="../ui/cluster_bars.cpp" line="105"/>
@@ -1095,47 +1173,47 @@
 <context>
     <name>bs::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="90"/>
+        <location filename="../ui/main_window.cpp" line="91"/>
         <source>BubbleScope</source>
         <translation>BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="98"/>
+        <location filename="../ui/main_window.cpp" line="99"/>
         <source>&lt;b&gt;Sample profile&lt;/b&gt; — a generated 8-layer MoE capture with every planted anomaly. Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here.</source>
         <translation>&lt;b&gt;示例 profile&lt;/b&gt; —— 生成的 8 层 MoE 采集数据，包含全部预置异常。请通过 文件 ▸ 打开文件夹…（Ctrl+O）打开自己的 profiling 目录，或将目录拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="108"/>
+        <location filename="../ui/main_window.cpp" line="109"/>
         <source>Rank:</source>
         <translation>Rank：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="110"/>
+        <location filename="../ui/main_window.cpp" line="111"/>
         <source>Rank to analyse</source>
         <translation>要分析的 rank</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="132"/>
+        <location filename="../ui/main_window.cpp" line="133"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="153"/>
+        <location filename="../ui/main_window.cpp" line="154"/>
         <source>Bubbles</source>
         <translation>空泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="159"/>
+        <location filename="../ui/main_window.cpp" line="160"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="165"/>
+        <location filename="../ui/main_window.cpp" line="166"/>
         <source>Filter ops by name…</source>
         <translation>按名称筛选算子…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="180"/>
+        <location filename="../ui/main_window.cpp" line="181"/>
         <source>Ops</source>
         <translation>算子</translation>
     </message>
@@ -1145,676 +1223,636 @@
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="187"/>
-        <location filename="../ui/main_window.cpp" line="585"/>
+        <location filename="../ui/main_window.cpp" line="193"/>
+        <location filename="../ui/main_window.cpp" line="591"/>
         <source>Health</source>
         <translation>采集健康</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="191"/>
+        <location filename="../ui/main_window.cpp" line="197"/>
         <source>Text report</source>
         <translation>文本报告</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="209"/>
+        <location filename="../ui/main_window.cpp" line="215"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="214"/>
+        <location filename="../ui/main_window.cpp" line="220"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="246"/>
-        <location filename="../ui/main_window.cpp" line="494"/>
+        <location filename="../ui/main_window.cpp" line="252"/>
+        <location filename="../ui/main_window.cpp" line="500"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="336"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="331"/>
+        <location filename="../ui/main_window.cpp" line="337"/>
         <source>&amp;Open Folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="332"/>
+        <location filename="../ui/main_window.cpp" line="338"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="341"/>
+        <location filename="../ui/main_window.cpp" line="347"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="342"/>
+        <location filename="../ui/main_window.cpp" line="348"/>
         <source>Anomaly &amp;JSON…</source>
         <translation>异常 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="343"/>
+        <location filename="../ui/main_window.cpp" line="349"/>
         <source>Anomaly &amp;report (Markdown)…</source>
         <translation>异常报告(&amp;R)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="345"/>
+        <location filename="../ui/main_window.cpp" line="351"/>
         <source>&amp;Architecture report (Markdown)…</source>
         <translation>模型架构报告(&amp;A)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="370"/>
+        <location filename="../ui/main_window.cpp" line="376"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="372"/>
+        <location filename="../ui/main_window.cpp" line="378"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="373"/>
+        <location filename="../ui/main_window.cpp" line="379"/>
         <source>&amp;Fit timeline</source>
         <translation>时间线适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="387"/>
+        <location filename="../ui/main_window.cpp" line="393"/>
         <source>Show &amp;host lanes</source>
         <translation>显示 Host 泳道(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="392"/>
+        <location filename="../ui/main_window.cpp" line="398"/>
         <source>Show &amp;Overlap Analysis lanes</source>
         <translation>显示 Overlap Analysis 泳道(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="396"/>
+        <location filename="../ui/main_window.cpp" line="402"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="397"/>
+        <location filename="../ui/main_window.cpp" line="403"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="406"/>
+        <location filename="../ui/main_window.cpp" line="412"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="407"/>
+        <location filename="../ui/main_window.cpp" line="413"/>
         <source>The language changes the next time BubbleScope starts.</source>
         <translation>语言将在下次启动 BubbleScope 时生效。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="410"/>
+        <location filename="../ui/main_window.cpp" line="416"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="416"/>
+        <location filename="../ui/main_window.cpp" line="422"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="418"/>
+        <location filename="../ui/main_window.cpp" line="424"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="419"/>
+        <location filename="../ui/main_window.cpp" line="425"/>
         <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
         <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个空泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="423"/>
+        <location filename="../ui/main_window.cpp" line="429"/>
         <source>&amp;About BubbleScope</source>
         <translation>关于 BubbleScope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="424"/>
+        <location filename="../ui/main_window.cpp" line="430"/>
         <source>About BubbleScope</source>
         <translation>关于 BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="425"/>
+        <location filename="../ui/main_window.cpp" line="431"/>
         <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
         <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲空泡分析工具。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="467"/>
+        <location filename="../ui/main_window.cpp" line="473"/>
         <source>Open Profiling Folder</source>
         <translation>打开 profiling 文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="509"/>
+        <location filename="../ui/main_window.cpp" line="515"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="517"/>
+        <location filename="../ui/main_window.cpp" line="523"/>
         <source>Nothing loaded.</source>
         <translation>未加载任何数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="538"/>
+        <location filename="../ui/main_window.cpp" line="544"/>
         <source>Sample profile — BubbleScope</source>
         <translation>示例 profile — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="539"/>
+        <location filename="../ui/main_window.cpp" line="545"/>
         <source>%1 — BubbleScope</source>
         <translation>%1 — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="540"/>
+        <location filename="../ui/main_window.cpp" line="546"/>
         <source>Loaded %1</source>
         <translation>已加载 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="198"/>
+        <location filename="../ui/main_window.cpp" line="204"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="199"/>
+        <location filename="../ui/main_window.cpp" line="205"/>
         <source>Rank timeline</source>
         <translation>Rank 时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="201"/>
+        <location filename="../ui/main_window.cpp" line="207"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="229"/>
+        <location filename="../ui/main_window.cpp" line="235"/>
         <source>Compared: %1</source>
         <translation>已比较：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="242"/>
+        <location filename="../ui/main_window.cpp" line="248"/>
         <source>Analysing…</source>
         <translation>正在分析…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="244"/>
+        <location filename="../ui/main_window.cpp" line="250"/>
         <source>Writing the text report…</source>
         <translation>正在生成文本报告…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="318"/>
+        <location filename="../ui/main_window.cpp" line="324"/>
         <source>%1: %2 ms</source>
         <translation>%1：%2 ms</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="333"/>
+        <location filename="../ui/main_window.cpp" line="339"/>
         <source>&amp;Compare with…</source>
         <translation>与…比较(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="334"/>
+        <location filename="../ui/main_window.cpp" line="340"/>
         <source>Compare the open rank (base) with…</source>
         <translation>将当前 rank（基线）与…比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="338"/>
+        <location filename="../ui/main_window.cpp" line="344"/>
         <source>Before / after: compares the open rank with another profile (also: drop a folder with Shift held).</source>
         <translation>前后对比：将当前 rank 与另一份 profile 比较（也可按住 Shift 拖入文件夹）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="347"/>
+        <location filename="../ui/main_window.cpp" line="353"/>
         <source>Timeline &amp;image (PNG or SVG)…</source>
         <translation>时间线图片(&amp;I)（PNG 或 SVG）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="348"/>
+        <location filename="../ui/main_window.cpp" line="354"/>
         <source>Export the timeline as it is shown</source>
         <translation>按当前显示导出时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="349"/>
+        <location filename="../ui/main_window.cpp" line="355"/>
         <source>PNG (*.png);;SVG (*.svg)</source>
         <translation>PNG (*.png);;SVG (*.svg)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="357"/>
+        <location filename="../ui/main_window.cpp" line="363"/>
         <source>Report with bubble &amp;pictures…</source>
         <translation>带气泡截图的报告(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="358"/>
+        <location filename="../ui/main_window.cpp" line="364"/>
         <source>Folder for the report and its pictures</source>
         <translation>报告及其图片的文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="364"/>
+        <location filename="../ui/main_window.cpp" line="370"/>
         <source>Exported the report with its pictures to %1</source>
         <translation>已将报告及其图片导出到 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="367"/>
+        <location filename="../ui/main_window.cpp" line="373"/>
         <source>Export all to &amp;folder…</source>
         <translation>全部导出到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="375"/>
+        <location filename="../ui/main_window.cpp" line="381"/>
         <source>&amp;Find…</source>
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="376"/>
+        <location filename="../ui/main_window.cpp" line="382"/>
         <source>Find &amp;next</source>
         <translation>查找下一个(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="377"/>
+        <location filename="../ui/main_window.cpp" line="383"/>
         <source>Find &amp;previous</source>
         <translation>查找上一个(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="378"/>
+        <location filename="../ui/main_window.cpp" line="384"/>
         <source>Show the &amp;legend</source>
         <translation>显示图例(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="383"/>
+        <location filename="../ui/main_window.cpp" line="389"/>
         <source>Show all launch &amp;flows in view</source>
         <translation>显示视图内所有下发连线(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="411"/>
+        <location filename="../ui/main_window.cpp" line="417"/>
         <source>&amp;Glossary</source>
         <translation>术语表(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="412"/>
+        <location filename="../ui/main_window.cpp" line="418"/>
         <source>Glossary</source>
         <translation>术语表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="456"/>
+        <location filename="../ui/main_window.cpp" line="462"/>
         <source>Open a profile first: it is the base of the comparison.</source>
         <translation>请先打开一份 profile：它是比较的基线。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="462"/>
+        <location filename="../ui/main_window.cpp" line="468"/>
         <source>Comparing %1 with %2…</source>
         <translation>正在比较 %1 与 %2…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="489"/>
+        <location filename="../ui/main_window.cpp" line="495"/>
         <source>Merging the rank summaries in %1…</source>
         <translation>正在合并 %1 中的 rank 摘要…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="549"/>
+        <location filename="../ui/main_window.cpp" line="555"/>
         <source>Building the timeline…</source>
         <translation>正在构建时间线…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="566"/>
+        <location filename="../ui/main_window.cpp" line="572"/>
         <source>No finding: the collection looks complete.</source>
         <translation>无发现：采集数据看起来完整。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="577"/>
+        <location filename="../ui/main_window.cpp" line="583"/>
         <source>Effect:</source>
         <translation>影响：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="578"/>
+        <location filename="../ui/main_window.cpp" line="584"/>
         <source>Fix:</source>
         <translation>修复：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="585"/>
+        <location filename="../ui/main_window.cpp" line="591"/>
         <source>Health (%1)</source>
         <translation>采集健康（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="586"/>
+        <location filename="../ui/main_window.cpp" line="592"/>
         <source>Bubbles (%1)</source>
         <translation>空泡（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="595"/>
-        <source>Per-step device time (ms)</source>
-        <translation>每个 step 的设备时间 (ms)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="597"/>
-        <source>busy</source>
-        <translation>忙碌</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="597"/>
-        <source>prelaunch</source>
-        <translation>下发前空闲</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="597"/>
-        <source>internal bubbles</source>
-        <translation>内部空泡</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="597"/>
-        <source>tail</source>
-        <translation>尾部空闲</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="623"/>
-        <source>ms</source>
-        <translation>ms</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="631"/>
-        <source>Top ops by total kernel time (ms)</source>
-        <translation>总 kernel 时间最高的算子 (ms)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="633"/>
-        <source>total</source>
-        <translation>总计</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="670"/>
+        <location filename="../ui/main_window.cpp" line="604"/>
         <source>No call stacks collected: the line of code behind this bubble is unknown.</source>
         <translation>未采集调用栈：无法确定此空泡背后的代码行。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="673"/>
+        <location filename="../ui/main_window.cpp" line="607"/>
         <source>No user code in the call stacks of the %1 host events in this window (%2 carry a stack).</source>
         <translation>此窗口内 %1 个主机事件的调用栈中没有用户代码（%2 个带有调用栈）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="678"/>
+        <location filename="../ui/main_window.cpp" line="612"/>
         <source>Your code behind this bubble:</source>
         <translation>此空泡背后的用户代码：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="679"/>
+        <location filename="../ui/main_window.cpp" line="613"/>
         <source>Line</source>
         <translation>代码行</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="679"/>
+        <location filename="../ui/main_window.cpp" line="613"/>
         <source>(click a line: its host events are highlighted on the timeline)</source>
         <translation>（点击一行：其 host 事件会在时间线上高亮）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="680"/>
+        <location filename="../ui/main_window.cpp" line="614"/>
         <source>Share of window</source>
         <translation>占窗口比例</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="680"/>
+        <location filename="../ui/main_window.cpp" line="614"/>
         <source>Host time (ms)</source>
         <translation>主机时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="680"/>
+        <location filename="../ui/main_window.cpp" line="614"/>
         <source>Path to the op</source>
         <translation>到算子的调用路径</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="701"/>
+        <location filename="../ui/main_window.cpp" line="635"/>
         <source>%1 host events under &lt;code&gt;%2&lt;/code&gt; are highlighted on the timeline (%3 ms of host time in this window).</source>
         <translation>&lt;code&gt;%2&lt;/code&gt; 下的 %1 个 host 事件已在时间线上高亮（此窗口内 host 时间 %3 ms）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="712"/>
+        <location filename="../ui/main_window.cpp" line="646"/>
         <source>Call stack of %1, the largest of them (innermost first, ● your code):</source>
         <translation>其中最大的事件 %1 的调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="758"/>
+        <location filename="../ui/main_window.cpp" line="692"/>
         <source>step</source>
         <translation>step</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="767"/>
+        <location filename="../ui/main_window.cpp" line="701"/>
         <source>Side</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="767"/>
+        <location filename="../ui/main_window.cpp" line="701"/>
         <source>Kernel</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="767"/>
-        <location filename="../ui/main_window.cpp" line="869"/>
+        <location filename="../ui/main_window.cpp" line="701"/>
+        <location filename="../ui/main_window.cpp" line="803"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="767"/>
+        <location filename="../ui/main_window.cpp" line="701"/>
         <source>Duration (µs)</source>
         <translation>时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="767"/>
+        <location filename="../ui/main_window.cpp" line="701"/>
         <source>Wait (µs)</source>
         <translation>等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="768"/>
-        <location filename="../ui/main_window.cpp" line="870"/>
+        <location filename="../ui/main_window.cpp" line="702"/>
+        <location filename="../ui/main_window.cpp" line="804"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="778"/>
+        <location filename="../ui/main_window.cpp" line="712"/>
         <source>before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="780"/>
+        <location filename="../ui/main_window.cpp" line="714"/>
         <source>device idle</source>
         <translation>设备空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="782"/>
+        <location filename="../ui/main_window.cpp" line="716"/>
         <source>after</source>
         <translation>之后</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="787"/>
+        <location filename="../ui/main_window.cpp" line="721"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="787"/>
+        <location filename="../ui/main_window.cpp" line="721"/>
         <source>sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="788"/>
+        <location filename="../ui/main_window.cpp" line="722"/>
         <source>comm</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="789"/>
+        <location filename="../ui/main_window.cpp" line="723"/>
         <source>parallelism</source>
         <translation>并行度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="792"/>
+        <location filename="../ui/main_window.cpp" line="726"/>
         <source>Host events in the window:</source>
         <translation>窗口内的 Host 事件：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="799"/>
+        <location filename="../ui/main_window.cpp" line="733"/>
         <source>There is no host trace: causes cannot be attributed.</source>
         <translation>没有 Host trace：无法归因。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="801"/>
+        <location filename="../ui/main_window.cpp" line="735"/>
         <source>Candidate causes (possible, not a verdict):</source>
         <translation>候选原因（可能原因，并非结论）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="868"/>
+        <location filename="../ui/main_window.cpp" line="802"/>
         <source>Op type</source>
         <translation>算子类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="872"/>
-        <location filename="../ui/main_window.cpp" line="934"/>
+        <location filename="../ui/main_window.cpp" line="806"/>
+        <location filename="../ui/main_window.cpp" line="868"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="872"/>
+        <location filename="../ui/main_window.cpp" line="806"/>
         <source>%1 ms from the capture&apos;s start (epoch %2 µs)</source>
         <translation>距采集开始 %1 ms（epoch %2 µs）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="875"/>
-        <location filename="../ui/main_window.cpp" line="935"/>
+        <location filename="../ui/main_window.cpp" line="809"/>
+        <location filename="../ui/main_window.cpp" line="869"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="876"/>
+        <location filename="../ui/main_window.cpp" line="810"/>
         <source>Wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="877"/>
+        <location filename="../ui/main_window.cpp" line="811"/>
         <source>Block dim</source>
         <translation>Block dim</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="878"/>
+        <location filename="../ui/main_window.cpp" line="812"/>
         <source>Input shapes</source>
         <translation>输入 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="879"/>
+        <location filename="../ui/main_window.cpp" line="813"/>
         <source>Output shapes</source>
         <translation>输出 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="884"/>
+        <location filename="../ui/main_window.cpp" line="818"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="885"/>
-        <location filename="../ui/main_window.cpp" line="886"/>
+        <location filename="../ui/main_window.cpp" line="819"/>
+        <location filename="../ui/main_window.cpp" line="820"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="904"/>
+        <location filename="../ui/main_window.cpp" line="838"/>
         <source>Launched by</source>
         <translation>下发来源</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="907"/>
+        <location filename="../ui/main_window.cpp" line="841"/>
         <source>unknown host event</source>
         <translation>未知 Host 事件</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="931"/>
+        <location filename="../ui/main_window.cpp" line="865"/>
         <source>Process / thread</source>
         <translation>进程 / 线程</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="932"/>
+        <location filename="../ui/main_window.cpp" line="866"/>
         <source>Call depth</source>
         <translation>调用深度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="933"/>
+        <location filename="../ui/main_window.cpp" line="867"/>
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="934"/>
+        <location filename="../ui/main_window.cpp" line="868"/>
         <source>%1 ms from the capture&apos;s start</source>
         <translation>距采集开始 %1 ms</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="941"/>
+        <location filename="../ui/main_window.cpp" line="875"/>
         <source>Call stack (innermost first, ● your code):</source>
         <translation>调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="966"/>
+        <location filename="../ui/main_window.cpp" line="900"/>
         <source>Range statistics</source>
         <translation>区间统计</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="966"/>
+        <location filename="../ui/main_window.cpp" line="900"/>
         <source>span</source>
         <translation>跨度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="966"/>
+        <location filename="../ui/main_window.cpp" line="900"/>
         <source>busy union</source>
         <translation>忙碌并集</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="967"/>
+        <location filename="../ui/main_window.cpp" line="901"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="967"/>
+        <location filename="../ui/main_window.cpp" line="901"/>
         <source>kernels</source>
         <translation>kernel 数</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="975"/>
+        <location filename="../ui/main_window.cpp" line="909"/>
         <source>Range: %1 ms, busy %2 ms, %3 kernels</source>
         <translation>区间：%1 ms，忙碌 %2 ms，%3 个 kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="993"/>
-        <location filename="../ui/main_window.cpp" line="1010"/>
-        <location filename="../ui/main_window.cpp" line="1018"/>
+        <location filename="../ui/main_window.cpp" line="927"/>
+        <location filename="../ui/main_window.cpp" line="944"/>
+        <location filename="../ui/main_window.cpp" line="952"/>
         <source>Nothing is loaded.</source>
         <translation>尚未加载数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1022"/>
+        <location filename="../ui/main_window.cpp" line="956"/>
         <source>The folder %1/bubbles could not be made.</source>
         <translation>无法创建文件夹 %1/bubbles。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1041"/>
+        <location filename="../ui/main_window.cpp" line="975"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1041"/>
+        <location filename="../ui/main_window.cpp" line="975"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1042"/>
+        <location filename="../ui/main_window.cpp" line="976"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="353"/>
-        <location filename="../ui/main_window.cpp" line="362"/>
-        <location filename="../ui/main_window.cpp" line="1046"/>
-        <location filename="../ui/main_window.cpp" line="1060"/>
+        <location filename="../ui/main_window.cpp" line="359"/>
+        <location filename="../ui/main_window.cpp" line="368"/>
+        <location filename="../ui/main_window.cpp" line="980"/>
+        <location filename="../ui/main_window.cpp" line="994"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="353"/>
-        <location filename="../ui/main_window.cpp" line="1047"/>
-        <location filename="../ui/main_window.cpp" line="1061"/>
+        <location filename="../ui/main_window.cpp" line="359"/>
+        <location filename="../ui/main_window.cpp" line="981"/>
+        <location filename="../ui/main_window.cpp" line="995"/>
         <source>The file was not written; nothing was changed.
 
 %1</source>
@@ -1823,18 +1861,18 @@
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="355"/>
-        <location filename="../ui/main_window.cpp" line="1049"/>
+        <location filename="../ui/main_window.cpp" line="361"/>
+        <location filename="../ui/main_window.cpp" line="983"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1053"/>
+        <location filename="../ui/main_window.cpp" line="987"/>
         <source>Export all to folder</source>
         <translation>全部导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1066"/>
+        <location filename="../ui/main_window.cpp" line="1000"/>
         <source>Exported %1 files to %2</source>
         <translation>已导出 %1 个文件到 %2</translation>
     </message>

@@ -15,6 +15,7 @@
 #include "compare_view.h"
 #include "glossary.h"
 #include "timeline_image.h"
+#include "panels/charts_panel.h"
 #include "panels/find_bar.h"
 #include "panels/summary_panel.h"
 #include "timeline_search.h"
@@ -180,9 +181,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     tabs_->addTab(ops, tr("Ops"));
     connect(opsFilter_, &QLineEdit::textChanged, opsProxy_, &QSortFilterProxyModel::setFilterFixedString);
 
-    chartsTab_ = new QWidget(tabs_);
-    new QHBoxLayout(chartsTab_);
+    chartsTab_ = new ChartsPanel(tabs_);
     tabs_->addTab(chartsTab_, tr("Charts"));
+    connect(chartsTab_, &ChartsPanel::stepActivated, this, [this](int i) {
+        if (!analysis_) return;
+        const auto& st = analysis_->steps.steps[static_cast<std::size_t>(i)];
+        timeline_->focusRange(st.start, st.end);
+        timeline_->markRange(st.start, st.end);
+    });
     health_ = makeBrowser(tabs_);
     tabs_->addTab(health_, tr("Health"));
     report_ = makeBrowser(tabs_);
@@ -585,79 +591,7 @@ void MainWindow::showResults() {
                       r.findings.empty() ? tr("Health") : tr("Health (%1)").arg(r.findings.size()));
     tabs_->setTabText(tabs_->indexOf(bubbleTable_->parentWidget()), tr("Bubbles (%1)").arg(a.windows.size()));
 
-    // Charts: per-step stacked bars, at most 200 steps (evenly picked).
-    auto* lay = chartsTab_->layout();
-    while (auto* item = lay->takeAt(0)) {
-        delete item->widget();
-        delete item;
-    }
-    auto* chart = new QChart;
-    chart->setTitle(tr("Per-step device time (ms)"));
-    auto* series = new QStackedBarSeries;
-    const QStringList names = {tr("busy"), tr("prelaunch"), tr("internal bubbles"), tr("tail")};
-    QBarSet* sets[4];
-    for (int i = 0; i < 4; ++i)
-        sets[i] = new QBarSet(names[i]);
-    sets[0]->setColor(QColor(0x35, 0x4f, 0x6e));
-    sets[1]->setColor(QColor(230, 120, 40));
-    sets[2]->setColor(QColor(220, 40, 40));
-    sets[3]->setColor(QColor(150, 90, 200));
-    QStringList cats;
-    const std::size_t n = r.metrics.size(), stride = std::max<std::size_t>(1, (n + 199) / 200);
-    for (std::size_t i = 0; i < n; i += stride) {
-        const auto& m = r.metrics[i];
-        *sets[0] << nsToMs(m.busyUnion);
-        *sets[1] << nsToMs(m.prelaunchGap);
-        *sets[2] << nsToMs(m.internalBubbleTotal);
-        *sets[3] << nsToMs(m.tailGap);
-        cats << (m.stepId >= 0 ? QString::number(m.stepId) : QStringLiteral("pseudo"));
-    }
-    for (auto* s : sets)
-        series->append(s);
-    chart->addSeries(series);
-    auto* axisX = new QBarCategoryAxis;
-    axisX->append(cats);
-    chart->addAxis(axisX, Qt::AlignBottom);
-    series->attachAxis(axisX);
-    auto* axisY = new QValueAxis;
-    axisY->setTitleText(tr("ms"));
-    chart->addAxis(axisY, Qt::AlignLeft);
-    series->attachAxis(axisY);
-    auto* view = new QChartView(chart, chartsTab_);
-    view->setRenderHint(QPainter::Antialiasing);
-    lay->addWidget(view);
-    // Top ops by total kernel time (dominant group).
-    auto* opsChart = new QChart;
-    opsChart->setTitle(tr("Top ops by total kernel time (ms)"));
-    auto* opsSeries = new QHorizontalBarSeries;
-    auto* opsSet = new QBarSet(tr("total"));
-    opsSet->setColor(QColor(0x3b, 0x7d, 0xd8));
-    std::vector<const OpStats*> byTotal;
-    for (const auto& o : a.ops)
-        byTotal.push_back(&o);
-    std::sort(byTotal.begin(), byTotal.end(),
-              [](const OpStats* x, const OpStats* y) { return x->rankByTotal > y->rankByTotal; });
-    QStringList opNames;
-    for (const auto* o : byTotal) {
-        if (o->rankByTotal > 10) continue;
-        *opsSet << nsToMs(o->durTotal);
-        QString nm = QString::fromStdString(o->name);
-        if (nm.size() > 40) nm = nm.left(38) + QStringLiteral("…");
-        opNames << nm;
-    }
-    opsSeries->append(opsSet);
-    opsChart->addSeries(opsSeries);
-    auto* opsAxisY = new QBarCategoryAxis;
-    opsAxisY->append(opNames);
-    opsChart->addAxis(opsAxisY, Qt::AlignLeft);
-    opsSeries->attachAxis(opsAxisY);
-    auto* opsAxisX = new QValueAxis;
-    opsChart->addAxis(opsAxisX, Qt::AlignBottom);
-    opsSeries->attachAxis(opsAxisX);
-    opsChart->legend()->hide();
-    auto* opsView = new QChartView(opsChart, chartsTab_);
-    opsView->setRenderHint(QPainter::Antialiasing);
-    lay->addWidget(opsView);
+    chartsTab_->setResults(r);
 }
 
 // The lines of the user's code behind a window (core stack evidence), shown first in the inspector. Each

@@ -30,6 +30,7 @@ class LoadJob;
 struct LoadOutcome;
 class TimelineWidget;
 class ClusterView;
+class ChartsPanel;
 class FindBar;
 class SummaryPanel;
 class CompareView;
@@ -63,6 +64,7 @@ class MainWindow : public QMainWindow {
     QTextBrowser* bubbleDetail() const { return bubbleDetail_; }
     QTextBrowser* stackPane() const { return stackPane_; } // the clicked user line's events and stack
     FindBar* findBar() const { return findBar_; }
+    ChartsPanel* charts() const { return chartsTab_; }
     // Writes the chosen export to `path` (atomically); returns an empty string or the error.
     enum class Export { AnomalyJson, AnomalyReport, ArchitectureReport };
     QString exportTo(Export kind, const QString& path) const;
@@ -121,7 +123,7 @@ class MainWindow : public QMainWindow {
     OpsTableModel* opsModel_;
     QSortFilterProxyModel* opsProxy_;
     QLineEdit* opsFilter_;
-    QWidget* chartsTab_;
+    ChartsPanel* chartsTab_;
     QTextBrowser* health_;
     QTextBrowser* report_;
     QLabel* sampleBanner_;

@@ -6,6 +6,7 @@
 #include "timeline_widget.h"
 #include "glossary.h"
 #include "panel_models.h"
+#include "panels/charts_panel.h"
 #include "panels/find_bar.h"
 #include "timeline_search.h"
 
@@ -14,6 +15,8 @@
 #include "model/profile.h"
 
 #include <QApplication>
+#include <QChartView>
+#include <QPercentBarSeries>
 #include <QDir>
 #include <QImage>
 #include <QLabel>
@@ -353,6 +356,46 @@ class TstMainWindow : public QObject {
         QTest::mouseClick(tl, Qt::LeftButton, Qt::NoModifier, tl->hostEventPosition(host));
         QCOMPARE(tl->selectedHostEvent(), static_cast<int>(host));
         QVERIFY2(w.bubbleDetail()->toPlainText().contains(QStringLiteral("Call depth")), qPrintable(w.bubbleDetail()->toPlainText()));
+    }
+    // Charts: each step as shares of itself (the sample's first step is a compile, ten times the others:
+    // in ms it flattens them); a click on a bar zooms the timeline onto that step.
+    void chartsShowStepSharesAndABarOpensItsStep() {
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QSignalSpy spy(&w, &bs::ui::MainWindow::loadFinished);
+        const QString sample = QStringLiteral(BS_SOURCE_DIR "/resources/sample/sample_ascend_pt");
+        w.openPath(sample);
+        QVERIFY(spy.wait(60000));
+        const auto found = bs::discoverProfiles(sample.toStdString());
+        const bs::LoadResult loaded = bs::loadRank(found.ranks[0]);
+        const bs::AnalysisResult r = bs::analyzeProfile(*loaded.profile);
+        auto* charts = w.charts();
+        QVERIFY(charts->showsShares());
+        QCOMPARE(charts->drawnSteps().size(), static_cast<int>(r.metrics.size()));
+        for (int i = 0; i < charts->drawnSteps().size(); ++i) {
+            const auto& m = r.metrics[static_cast<std::size_t>(charts->drawnSteps()[i])];
+            const double parts = bs::nsToMs(m.busyUnion) + bs::nsToMs(m.prelaunchGap) + bs::nsToMs(m.internalBubbleTotal) +
+                                 bs::nsToMs(m.tailGap);
+            double sum = 0;
+            for (int k = 0; k < 4; ++k)
+                sum += charts->drawnValues(k)[i];
+            QVERIFY(std::fabs(sum - 100.0) < 1e-6);
+            QVERIFY(std::fabs(charts->drawnValues(2)[i] - 100.0 * bs::nsToMs(m.internalBubbleTotal) / parts) < 1e-9);
+        }
+        charts->setShowsShares(false);
+        QCOMPARE(charts->drawnValues(0)[0], bs::nsToMs(r.metrics[0].busyUnion));
+        charts->setShowsShares(true);
+        // A bar clicked: its step on the timeline, marked.
+        QAbstractBarSeries* series = nullptr;
+        for (auto* v : charts->findChildren<QChartView*>())
+            for (auto* sr : v->chart()->series())
+                if (auto* b = qobject_cast<QPercentBarSeries*>(sr)) series = b;
+        QVERIFY(series);
+        emit series->clicked(1, series->barSets().front());
+        const auto& st = r.steps.steps[1];
+        QCOMPARE(w.timeline()->rangeSelection(), std::make_pair(st.start, st.end));
+        QVERIFY(w.timeline()->viewStart() <= st.start && w.timeline()->viewEnd() >= st.end);
     }
     void clickingAUserLineHighlightsItsHostEventsShowsItsStackAndHoverShowsAStack() {
         bs::ui::MainWindow w;

@@ -4,6 +4,7 @@
 // trace's error is named at the top of the summary.
 #include "cluster_view.h"
 #include "main_window.h"
+#include "panels/charts_panel.h"
 #include "ui_test_support.h"
 #include "cluster/cluster_model.h"
 #include "timeline_widget.h"
@@ -57,6 +58,9 @@ class TstScreenshots : public QObject {
         QCOMPARE(img.size(), QSize(1400, 900));
         w.tabs()->setCurrentIndex(4);
         shoot(w, QStringLiteral("04_sample_charts.png"));
+        w.charts()->setIdleOnly(true);
+        shoot(w, QStringLiteral("04b_sample_charts_idle_only.png"));
+        w.charts()->setShowsShares(true);
         w.tabs()->setCurrentIndex(2);
         shoot(w, QStringLiteral("05_sample_layers.png"));
     }
