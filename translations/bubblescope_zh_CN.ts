@@ -404,27 +404,37 @@
 <context>
     <name>LayerTree</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="233"/>
+        <location filename="../ui/panel_models.cpp" line="236"/>
         <source>Pass / layer / role / kernel</source>
         <translation>前向 / 层 / 功能 / kernel</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="234"/>
+        <location filename="../ui/panel_models.cpp" line="237"/>
         <source>Wall (ms)</source>
         <translation>墙钟时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="235"/>
+        <location filename="../ui/panel_models.cpp" line="238"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="236"/>
+        <location filename="../ui/panel_models.cpp" line="239"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="259"/>
+        <location filename="../ui/panel_models.cpp" line="276"/>
+        <source>%1 ms of its span overlap an earlier structure; the share counts them once</source>
+        <translation>其跨度中有 %1 ms 与更早的结构重叠；占比只计一次</translation>
+    </message>
+    <message>
+        <location filename="../ui/panel_models.cpp" line="283"/>
+        <source>step %1: in no structure</source>
+        <translation>step %1：不属于任何结构</translation>
+    </message>
+    <message>
+        <location filename="../ui/panel_models.cpp" line="290"/>
         <source>Pass %1 (%2, step %3)</source>
         <translation>前向 %1（%2，step %3）</translation>
     </message>
@@ -587,42 +597,42 @@
 <context>
     <name>bs::ui::BubbleTableModel</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="49"/>
+        <location filename="../ui/panel_models.cpp" line="52"/>
         <source> (edge)</source>
         <translation>（采集边界）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="81"/>
+        <location filename="../ui/panel_models.cpp" line="84"/>
         <source>Bubble</source>
         <translation>空泡</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="83"/>
+        <location filename="../ui/panel_models.cpp" line="86"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="85"/>
+        <location filename="../ui/panel_models.cpp" line="88"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="87"/>
+        <location filename="../ui/panel_models.cpp" line="90"/>
         <source>Start (ms)</source>
         <translation>开始 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="89"/>
+        <location filename="../ui/panel_models.cpp" line="92"/>
         <source>Duration (ms)</source>
         <translation>时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="91"/>
+        <location filename="../ui/panel_models.cpp" line="94"/>
         <source>Candidate causes</source>
         <translation>候选原因</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="93"/>
+        <location filename="../ui/panel_models.cpp" line="96"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
@@ -1880,108 +1890,108 @@
 <context>
     <name>bs::ui::OpsTableModel</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="147"/>
-        <location filename="../ui/panel_models.cpp" line="163"/>
+        <location filename="../ui/panel_models.cpp" line="150"/>
+        <location filename="../ui/panel_models.cpp" line="166"/>
         <source>wait anchor</source>
         <translation>等待锚点</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="166"/>
+        <location filename="../ui/panel_models.cpp" line="169"/>
         <source>an AI CPU op (class as the analysis names it)</source>
         <translation>AI CPU 算子（分类按分析结果命名）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="181"/>
+        <location filename="../ui/panel_models.cpp" line="184"/>
         <source>Rank by average total cost (duration + wait) per call: 1 is the costliest call.</source>
         <translation>按每次调用的平均总开销（耗时 + 等待）排名：1 为开销最大。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="183"/>
+        <location filename="../ui/panel_models.cpp" line="186"/>
         <source>Rank by total duration over all calls: 1 takes the most device time.</source>
         <translation>按所有调用的总耗时排名：1 占用 device 时间最多。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="185"/>
+        <location filename="../ui/panel_models.cpp" line="188"/>
         <source>Average time a call waited before it ran (kernel_details&apos; Wait): not its own work.</source>
         <translation>每次调用运行前的平均等待时间（kernel_details 的 Wait）：不是它自己的工作。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="187"/>
+        <location filename="../ui/panel_models.cpp" line="190"/>
         <source>Average duration + wait per call.</source>
         <translation>每次调用的平均耗时 + 等待。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="189"/>
+        <location filename="../ui/panel_models.cpp" line="192"/>
         <source>Wait / (duration + wait) over all calls.</source>
         <translation>所有调用的 等待 / (耗时 + 等待)。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="191"/>
+        <location filename="../ui/panel_models.cpp" line="194"/>
         <source>Total duration over all calls (device time the op takes; the default order).</source>
         <translation>所有调用的总耗时（该算子占用的 device 时间；默认排序）。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="193"/>
+        <location filename="../ui/panel_models.cpp" line="196"/>
         <source>Why the op&apos;s ranking may mislead (hover a cell for each flag&apos;s meaning).</source>
         <translation>该算子排名可能误导的原因（悬停单元格查看各标记含义）。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="203"/>
+        <location filename="../ui/panel_models.cpp" line="206"/>
         <source>Rank (avg cost)</source>
         <translation>排名（平均开销）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="205"/>
+        <location filename="../ui/panel_models.cpp" line="208"/>
         <source>Rank (total)</source>
         <translation>排名（总时长）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="207"/>
+        <location filename="../ui/panel_models.cpp" line="210"/>
         <source>Op</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="209"/>
+        <location filename="../ui/panel_models.cpp" line="212"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="211"/>
+        <location filename="../ui/panel_models.cpp" line="214"/>
         <source>Calls</source>
         <translation>调用次数</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="213"/>
+        <location filename="../ui/panel_models.cpp" line="216"/>
         <source>Duration avg (µs)</source>
         <translation>平均时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="215"/>
+        <location filename="../ui/panel_models.cpp" line="218"/>
         <source>Wait avg (µs)</source>
         <translation>平均等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="217"/>
+        <location filename="../ui/panel_models.cpp" line="220"/>
         <source>Total cost avg (µs)</source>
         <translation>平均总开销 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="219"/>
+        <location filename="../ui/panel_models.cpp" line="222"/>
         <source>Wait ratio</source>
         <translation>等待占比</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="221"/>
+        <location filename="../ui/panel_models.cpp" line="224"/>
         <source>Total (ms)</source>
         <translation>总时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="223"/>
+        <location filename="../ui/panel_models.cpp" line="226"/>
         <source>Flags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="225"/>
+        <location filename="../ui/panel_models.cpp" line="228"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
     </message>

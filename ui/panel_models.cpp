@@ -1,4 +1,7 @@
 #include "panel_models.h"
+#include <algorithm>
+#include <limits>
+#include <map>
 #include "glossary.h"
 
 #include "analysis/analysis_run.h"
@@ -247,11 +250,39 @@ void fillLayerModel(QStandardItemModel& model, const Profile& p, const AnalysisR
         return items;
     };
     if (a.passes.empty()) {
-        for (const auto& s : a.structures) {
-            model.appendRow(
-                row(QStringLiteral("%1 %2").arg(QString::fromStdString(s.id), QString::fromStdString(s.type)),
-                    ms(s.all.wall), QString::number(s.shareOfStep * 100, 'f', 1) + QStringLiteral(" %"),
-                    QString::number(s.mainStream), s.span.a, s.span.b));
+        // Structures without passes (a ResNet's prologue / blocks / epilogue): spans may overlap, so each
+        // instant of a step counts once — for the earliest-starting structure holding it — and what no
+        // structure holds is a row of its own: the shares of a step add up to 100 %.
+        std::map<int, std::vector<const Structure*>> bySteps;
+        for (const auto& st : a.structures)
+            bySteps[st.stepIndex].push_back(&st);
+        for (auto& [stepIndex, list] : bySteps) {
+            std::stable_sort(list.begin(), list.end(), [](const Structure* x, const Structure* y) { return x->span.a < y->span.a; });
+            const bool hasStep = stepIndex >= 0 && static_cast<std::size_t>(stepIndex) < r.steps.steps.size();
+            const TimeNs service = hasStep ? r.steps.steps[static_cast<std::size_t>(stepIndex)].service() : 0;
+            TimeNs covered = 0, reach = std::numeric_limits<TimeNs>::min();
+            auto share = [&](TimeNs t) {
+                return service > 0 ? QString::number(100.0 * static_cast<double>(t) / static_cast<double>(service), 'f', 1) +
+                                         QStringLiteral(" %")
+                                   : QString();
+            };
+            for (const Structure* st : list) {
+                const TimeNs from = std::max(st->span.a, reach), own = std::max<TimeNs>(0, st->span.b - from);
+                reach = std::max(reach, st->span.b);
+                covered += own;
+                auto items = row(QStringLiteral("%1 %2").arg(QString::fromStdString(st->id), QString::fromStdString(st->type)),
+                                 ms(st->all.wall), share(own), QString::number(st->mainStream), st->span.a, st->span.b);
+                if (own < st->span.length())
+                    items[2]->setToolTip(QCoreApplication::translate("LayerTree", "%1 ms of its span overlap an earlier structure; "
+                                                                                  "the share counts them once")
+                                             .arg(ms(st->span.length() - own)));
+                model.appendRow(items);
+            }
+            if (hasStep && service > covered) {
+                const auto& step = r.steps.steps[static_cast<std::size_t>(stepIndex)];
+                model.appendRow(row(QCoreApplication::translate("LayerTree", "step %1: in no structure").arg(QString::fromStdString(step.label)),
+                                    ms(service - covered), share(service - covered), QString(), step.start, step.end));
+            }
         }
         return;
     }
@@ -269,7 +300,8 @@ void fillLayerModel(QStandardItemModel& model, const Profile& p, const AnalysisR
                                                    'f', 1) +
                                        QStringLiteral(" %")
                                  : QString(),
-                QString(), l.span.a, l.span.b);
+                l.structure >= 0 ? QString::number(a.structures[static_cast<std::size_t>(l.structure)].mainStream) : QString(),
+                l.span.a, l.span.b);
             const auto kernels = layerKernels(p, l, a.marker);
             std::vector<std::pair<std::string, std::vector<const LayerKernel*>>> roles;
             for (const auto& k : kernels) {
@@ -301,6 +333,15 @@ void fillLayerModel(QStandardItemModel& model, const Profile& p, const AnalysisR
             }
             passRow.first()->appendRow(layerRow);
         }
+        // The pass's stream: the main stream most of its layers run on.
+        std::map<int, int> streams;
+        for (int li : ps.layers)
+            if (const int st = a.layers[static_cast<std::size_t>(li)].structure; st >= 0)
+                ++streams[a.structures[static_cast<std::size_t>(st)].mainStream];
+        if (!streams.empty())
+            passRow[3]->setText(QString::number(std::max_element(streams.begin(), streams.end(), [](const auto& x, const auto& y) {
+                                                    return x.second < y.second;
+                                                })->first));
         model.appendRow(passRow);
     }
 }

@@ -356,6 +356,28 @@ class TstMainWindow : public QObject {
         QTest::mouseClick(tl, Qt::LeftButton, Qt::NoModifier, tl->hostEventPosition(host));
         QCOMPARE(tl->selectedHostEvent(), static_cast<int>(host));
         QVERIFY2(w.bubbleDetail()->toPlainText().contains(QStringLiteral("Call depth")), qPrintable(w.bubbleDetail()->toPlainText()));
+        // Layers of the ResNet rank (structures, some overlapping): the shares of its one step add up to
+        // 100 %, each instant counted once; every structure names its stream.
+        QTreeView* flat = nullptr;
+        for (auto* t : w.findChildren<QTreeView*>())
+            if (t->model() && t->model()->headerData(0, Qt::Horizontal).toString().contains(QStringLiteral("kernel"))) flat = t;
+        QVERIFY(flat);
+        double total = 0;
+        const int rows = flat->model()->rowCount();
+        QVERIFY(rows > 3);
+        for (int i = 0; i < rows; ++i) {
+            total += flat->model()->index(i, 2).data().toString().remove(QStringLiteral(" %")).toDouble();
+            if (!flat->model()->index(i, 0).data().toString().contains(QStringLiteral("in no structure")))
+                QVERIFY(!flat->model()->index(i, 3).data().toString().isEmpty());
+        }
+        QVERIFY2(std::fabs(total - 100.0) <= 0.05 * rows, qPrintable(QString::number(total)));
+        // The sample's passes and layers name their stream too.
+        QTreeView* passes = nullptr;
+        for (auto* t : sw.findChildren<QTreeView*>())
+            if (t->model() && t->model()->headerData(0, Qt::Horizontal).toString().contains(QStringLiteral("kernel"))) passes = t;
+        const QModelIndex pass = passes->model()->index(0, 0);
+        QVERIFY(!passes->model()->index(0, 3).data().toString().isEmpty());
+        QVERIFY(!passes->model()->index(0, 3, pass).data().toString().isEmpty());
     }
     // Charts: each step as shares of itself (the sample's first step is a compile, ten times the others:
     // in ms it flattens them); a click on a bar zooms the timeline onto that step.
