@@ -28,8 +28,9 @@ QString qs(std::string_view v) {
 } // namespace
 
 const TimelineRow* TimelineWidget::rowAt(int y) const {
+    const TimelineGeometry g = geometry();
     for (const auto& r : rows_)
-        if (y >= r.y - scrollY_ && y < r.y - scrollY_ + r.h) return &r;
+        if (g.onScreen(r) && y >= g.top(r) && y < g.top(r) + r.h) return &r;
     return nullptr;
 }
 

@@ -42,9 +42,9 @@ const TimelineRow* rowOfHostEvent(const TimelineData& d, const Profile& p, const
 std::pair<int, int> deviceBand(const std::vector<TimelineRow>& rows, const TimelineGeometry& g) {
     int top = -1, bottom = -1;
     for (const auto& r : rows)
-        if (r.device) {
+        if (r.device && g.onScreen(r)) { // the device rows in view (a scrolled stream may be hidden)
             if (top < 0) top = g.top(r);
-            bottom = g.top(r) + r.h;
+            bottom = std::max(bottom, g.top(r) + r.h);
         }
     return {top, bottom};
 }

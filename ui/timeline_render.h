@@ -39,6 +39,7 @@ struct TimelineRow {
     int y = 0, h = 0; // content coordinates (the frame subtracts scrollY)
     bool device = false;
     bool labelled = true; // the row carrying the track's name (the first of a track's depth rows)
+    bool pinned = false;  // Steps, Layers, Device busy: stay at the top while the lanes below scroll
 };
 
 // Time ↔ widget x for one frame, and where the plot area is.
@@ -47,12 +48,15 @@ struct TimelineGeometry {
     int width = 0, height = 0;
     int labelWidth = 190, axisHeight = 26;
     int scrollY = 0;
+    int pinnedBottom = 0; // widget y below the pinned rows: a scrolled row above it is not drawn
     int plotWidth() const { return width - labelWidth > 1 ? width - labelWidth : 1; }
     double x(TimeNs t) const;          // widget x (label column included)
     double plotX(TimeNs t) const;      // x inside the plot area
     TimeNs time(double widgetX) const; // inverse of x()
-    int top(const TimelineRow& r) const { return r.y - scrollY; }
-    bool onScreen(const TimelineRow& r) const { return top(r) + r.h >= axisHeight && top(r) <= height; }
+    int top(const TimelineRow& r) const { return r.pinned ? r.y : r.y - scrollY; }
+    bool onScreen(const TimelineRow& r) const {
+        return r.pinned ? top(r) + r.h >= axisHeight && top(r) <= height : top(r) >= pinnedBottom && top(r) <= height;
+    }
     bool inView(TimeNs a, TimeNs b) const { return b > viewStart && a < viewEnd; }
 };
 

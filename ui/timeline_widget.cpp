@@ -83,6 +83,7 @@ TimelineGeometry TimelineWidget::geometry() const {
     g.labelWidth = labelWidth_;
     g.axisHeight = kAxisHeight;
     g.scrollY = scrollY_;
+    g.pinnedBottom = pinnedBottom_;
     return g;
 }
 
@@ -112,9 +113,15 @@ void TimelineWidget::relayout() {
         }
         const bool band = t.kind == TrackKind::Steps || t.kind == TrackKind::Layers;
         const int h = band ? 16 : 20;
-        rows_.push_back({track, -1, t.group, y, h, t.kind == TrackKind::Stream || t.kind == TrackKind::DeviceBusy, true});
+        // Steps, Layers and Device busy, while they lead the lanes, stay put when the lanes below scroll.
+        const bool pin = (band || t.kind == TrackKind::DeviceBusy) &&
+                         std::all_of(rows_.begin(), rows_.end(), [](const TimelineRow& r) { return r.pinned; });
+        rows_.push_back({track, -1, t.group, y, h, t.kind == TrackKind::Stream || t.kind == TrackKind::DeviceBusy, true, pin});
         y += h + 2;
     }
+    pinnedBottom_ = kAxisHeight;
+    for (const auto& r : rows_)
+        if (r.pinned) pinnedBottom_ = std::max(pinnedBottom_, r.y + r.h + 2);
     scrollY_ = std::clamp(scrollY_, 0, std::max(0, contentHeight() - height() + 20));
     update();
 }
@@ -128,9 +135,10 @@ int TimelineWidget::contentHeight() const {
 
 void TimelineWidget::scrollToRow(const TimelineRow* r) {
     if (!r) return;
+    if (r->pinned) return;
     const int top = r->y - scrollY_;
-    if (top < kAxisHeight || top + r->h > height())
-        scrollY_ = std::clamp(r->y - (height() + kAxisHeight) / 2, 0, std::max(0, contentHeight() - height() + 20));
+    if (top < pinnedBottom_ || top + r->h > height())
+        scrollY_ = std::clamp(r->y - (height() + pinnedBottom_) / 2, 0, std::max(0, contentHeight() - height() + 20));
 }
 
 void TimelineWidget::setHighlightedHostEvents(std::vector<std::size_t> indices) {
@@ -450,8 +458,9 @@ bool TimelineWidget::isHostDepthFolded(int track) const {
 }
 
 int TimelineWidget::trackRowTop(int track, int level) const {
+    const TimelineGeometry g = geometry();
     for (const auto& r : rows_)
-        if (r.track == track && r.level == level) return r.y - scrollY_;
+        if (r.track == track && r.level == level) return g.top(r);
     return -1;
 }
 

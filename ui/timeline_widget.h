@@ -169,6 +169,7 @@ class TimelineWidget : public QWidget {
     std::vector<std::unique_ptr<const TimelineRenderPass>> passes_;
     TimeNs viewStart_ = 0, viewEnd_ = 1;
     int scrollY_ = 0;
+    int pinnedBottom_ = 0; // below the pinned rows (Steps, Layers, Device busy)
     int selectedBubble_ = -1;
     int selectedKernel_ = -1;
     int selectedHostEvent_ = -1;

@@ -668,6 +668,50 @@ class TstTimeline : public QObject {
         QCOMPARE(w.viewEnd(), w.dataEnd() + pad);
     }
 
+    // 5. Steps, Layers and Device busy stay at the top while the lanes below scroll (the deep host lanes
+    // of a real rank would otherwise push them out of sight).
+    void stepsLayersAndBusyStayPinnedWhileTheLanesScroll() {
+        const Loaded L = loadFolder(QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
+        QVERIFY(L.profile);
+        TimelineWidget w;
+        w.resize(1200, 500);
+        w.setModel(L.profile, L.analysis);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QList<int> pinned, lanes;
+        for (int t = 0; t < w.trackCount(); ++t) {
+            const QString n = w.trackName(t);
+            (n.startsWith(QStringLiteral("Steps")) || n.startsWith(QStringLiteral("Layers")) || n.startsWith(QStringLiteral("Device busy"))
+                 ? pinned
+                 : lanes) << t;
+        }
+        QCOMPARE(pinned.size(), 3);
+        QList<int> before;
+        for (int t : pinned)
+            before << w.trackRowTop(t);
+        const int pinnedBottom = *std::max_element(before.begin(), before.end()) + 20;
+        // Scroll far down, as a wheel does.
+        for (int i = 0; i < 40; ++i) {
+            QWheelEvent wheel(QPointF(600, 300), w.mapToGlobal(QPointF(600, 300)), QPoint(), QPoint(0, -240), Qt::NoButton,
+                              Qt::NoModifier, Qt::NoScrollPhase, false);
+            QCoreApplication::sendEvent(&w, &wheel);
+        }
+        for (int i = 0; i < pinned.size(); ++i)
+            QCOMPARE(w.trackRowTop(pinned[i]), before[i]);
+        // The lanes did scroll: the first stream lane now starts above the pinned rows' bottom (scrolled
+        // out, not drawn), and a host lane is in view below them.
+        QVERIFY(w.trackRowTop(lanes.front()) < pinnedBottom);
+        bool hostInView = false;
+        for (int t : lanes)
+            hostInView = hostInView || (w.trackName(t).contains(QStringLiteral("Thread")) && w.trackRowTop(t) >= pinnedBottom &&
+                                        w.trackRowTop(t) < w.height());
+        QVERIFY(hostInView);
+        // What is drawn at the pinned rows' height is still the Steps lane's colour, not a host lane's.
+        const QImage img = shoot(w, QStringLiteral("t13_pinned_after_scroll.png"));
+        const QColor steps = img.pixelColor(w.width() - 60, before[0] + 6); // right of the step label
+        QVERIFY2(steps.blue() > steps.red() && steps.value() < 140, qPrintable(steps.name())); // dark slate
+    }
+
     // 7. Host call depth.
     void hostEventsAreDrawnOneRowPerCallDepth() {
         const Loaded L = loadFolder(QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
