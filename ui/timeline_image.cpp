@@ -50,6 +50,7 @@ QByteArray bubblePicture(std::shared_ptr<const Profile> profile, std::shared_ptr
     timeline.setAttribute(Qt::WA_DontShowOnScreen);
     timeline.resize(size);
     timeline.setModel(std::move(profile), std::move(analysis));
+    timeline.setLegendVisible(true); // a picture for a review says what its colours mean
     timeline.fit();
     if (windowIndex >= 0) timeline.selectBubble(windowIndex); // centred, with the kernels around it
     return timelinePicture(timeline, format, error);
