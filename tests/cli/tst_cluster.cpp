@@ -724,6 +724,16 @@ class TstCluster : public QObject {
         QCOMPARE(report.code, 5);
         QCOMPARE(report.out.count(QStringLiteral("(%1) was not analysed").arg(labels[3])), 1);
 
+        // A second summary of one rank (a copy left in the folder) is refused by name; the rank counts once.
+        QVERIFY(QFile::copy(sums + QLatin1Char('/') + expectedFiles[0], sums + QStringLiteral("/zz_copy.summary.json")));
+        const Run twice = runBinary({QStringLiteral("cluster"), sums, QStringLiteral("-q"), QStringLiteral("--format"),
+                                     QStringLiteral("json")});
+        QCOMPARE(twice.code, 5);
+        QVERIFY2(twice.err.contains(QStringLiteral("zz_copy.summary.json is a second summary of rank %1").arg(labels[0])),
+                 qPrintable(twice.err));
+        QCOMPARE(QJsonDocument::fromJson(twice.out.toUtf8()).object()[QStringLiteral("cluster")].toObject()
+                     [QStringLiteral("ranks")].toArray().size(), 6);
+
         // Usage errors: a shard outside 0..N-1, cluster outputs asked of one shard, --expect without summaries.
         QCOMPARE(runBinary({QStringLiteral("analyze"), parent, QStringLiteral("--shard"), QStringLiteral("4/4"),
                             QStringLiteral("--summary"), sums}).code, 2);
