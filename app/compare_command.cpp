@@ -1,4 +1,5 @@
 #include "compare_command.h"
+#include "cli_common.h"
 #include "progress.h"
 
 #include "analysis/analysis_run.h"
@@ -26,10 +27,10 @@
 
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitUsage = 2;
-constexpr int kExitNoData = 3;
-constexpr int kExitWriteFailed = 4;
+using bs::cli::kExitNoData;
+using bs::cli::kExitOk;
+using bs::cli::kExitUsage;
+using bs::cli::kExitWriteFailed;
 constexpr const char* kCmd = "bubblescope compare";
 
 void usage(std::FILE* to) {
@@ -67,53 +68,21 @@ struct Options {
 enum Output { kJson, kReport };
 
 std::optional<int> parseArguments(int argc, char** argv, Options& o) {
-    std::map<std::string, std::optional<std::string>> values{
-        {"--json", {}}, {"--report", {}}, {"--format", {}}, {"--rules", {}}, {"--source", {}}};
-    std::vector<std::string> paths;
-    bool optionsEnded = false;
-    for (int i = 2; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (!optionsEnded && values.count(a)) {
-            if (i + 1 >= argc || argv[i + 1][0] == '\0') {
-                std::fprintf(stderr, "%s: %s needs a value.\n", kCmd, bs::term(a).c_str());
-                return kExitUsage;
-            }
-            if (values[a]) {
-                std::fprintf(stderr, "%s: %s is given twice.\n", kCmd, bs::term(a).c_str());
-                return kExitUsage;
-            }
-            values[a] = argv[++i];
-        } else if (!optionsEnded && a == "--") {
-            optionsEnded = true;
-        } else if (!optionsEnded && (a == "-q" || a == "--quiet")) {
-            o.quiet = true;
-        } else if (!optionsEnded && (a == "-h" || a == "--help")) {
-            usage(stdout);
-            return kExitOk;
-        } else if (!optionsEnded && a.size() > 1 && a[0] == '-') {
-            std::fprintf(stderr, "%s: unknown option '%s' (a path starting with '-' goes after --).\n", kCmd,
-                         bs::term(a).c_str());
-            usage(stderr);
-            return kExitUsage;
-        } else {
-            paths.push_back(a);
-        }
-    }
-    if (paths.size() != 2) {
-        std::fprintf(stderr, "%s: give two profiles, BASE and NEW (%zu given).\n", kCmd, paths.size());
-        usage(stderr);
+    bs::cli::CommandLine line;
+    const bs::cli::CommandSpec spec{kCmd, {"--json", "--report", "--rules", "--source"}, {}, {"BASE", "NEW"}, usage};
+    if (auto stop = bs::cli::parseCommandLine(argc, argv, spec, line)) return stop;
+    if (line.progressLines) {
+        std::fprintf(stderr, "%s: --progress is not an option of compare (it prints no progress).\n", kCmd);
         return kExitUsage;
     }
-    o.base = paths[0];
-    o.next = paths[1];
-    if (values["--format"]) {
-        o.format = *values["--format"];
-        o.formatGiven = true;
-        if (o.format != "text" && o.format != "json") {
-            std::fprintf(stderr, "%s: --format must be text or json, not '%s'.\n", kCmd, bs::term(o.format).c_str());
-            return kExitUsage;
-        }
-    }
+    o.base = line.operands[0];
+    o.next = line.operands[1];
+    o.format = line.format;
+    o.formatGiven = line.formatGiven;
+    o.quiet = line.quiet;
+    std::map<std::string, std::optional<std::string>> values;
+    for (const auto& [k, v] : line.values)
+        values[k] = v;
     if (values["--source"]) {
         const std::string& v = *values["--source"];
         if (v != "db" && v != "text") {
