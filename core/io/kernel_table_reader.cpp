@@ -7,6 +7,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <limits>
 
@@ -117,6 +118,17 @@ bool mapPmuColumns(const CsvHeader& h, PmuTable& table, PmuColumnMap& out, const
     return true;
 }
 
+// Room for one kernel (and PMU row) per line, counted before reading: growing the vectors by doubling
+// copied them and could hold twice their size at the peak.
+void reserveRows(std::string_view text, std::size_t pmuColumns, Profile& profile) {
+    std::size_t lines = 0;
+    for (const char* p = text.data(); (p = static_cast<const char*>(std::memchr(p, '\n', text.data() + text.size() - p)));
+         ++p)
+        ++lines;
+    profile.kernels.reserve(profile.kernels.size() + lines + 1);
+    if (pmuColumns) profile.pmu.values.reserve(profile.pmu.values.size() + (lines + 1) * pmuColumns);
+}
+
 } // namespace
 
 KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Profile& profile,
@@ -187,6 +199,7 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
     }
     bool anyPmuNonZero = false;
     const std::size_t expected = h.size();
+    reserveRows(fb.view(), pmuCols.empty() ? 0 : profile.pmu.columns.size(), profile);
     while (csv.next(f)) {
         if ((++res.rows & 0xFFFF) == 0 && control && control->cancelled()) {
             res.cancelled = true;

@@ -1,5 +1,6 @@
 #include "io/side_file_readers.h"
 
+#include "io/communication_json.h"
 #include "io/csv_reader.h"
 #include "io/file_buffer.h"
 
@@ -34,17 +35,38 @@ Finding badJson(const std::string& path, const std::string& what) {
             ""};
 }
 
-// Where a communication.json value sits, for messages: "step50 › collective › hcom_… › Elapse Time(ms)".
-std::string jsonPlace(const std::string& step, const std::string& kind, const std::string& op,
-                      const char* key) {
+// A duration in ms (Elapse, Transit, Wait, …): absent or N/A → 0 without a finding; out of range → 0
+// with one (commjson::durationNs).
+TimeNs msToNs(const nlohmann::json& j, const char* key, FindingSink& sink, const std::string& path,
+              const std::string& place) {
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null() || (it->is_string() && it->get<std::string>() == "N/A")) return 0;
+    const auto ns = commjson::durationNs(it->is_number() ? it->get<double>() : -1.0);
+    if (!ns) {
+        commjson::outOfRange(sink, path, place, it->dump(), "a duration in ms from 0 to 1e6 (1000 s)",
+                             "this duration counts as 0 (unknown)");
+        return 0;
+    }
+    return *ns;
+}
+
+// Values of step_trace_time.csv are per-step times in µs. None can be negative or longer than any
+// capture that ends before ~2096 (the bound on absolute times).
+constexpr double kMaxStepTraceUs = static_cast<double>(kMaxAbsoluteNs) / 1000.0;
+
+} // namespace
+
+namespace commjson {
+
+std::string place(const std::string& step, const std::string& kind, const std::string& op, const char* key) {
     return step + " › " + kind + " › " + op + " › " + key;
 }
 
-void jsonOutOfRange(FindingSink& sink, const std::string& path, const std::string& place,
-                    const nlohmann::json& value, const char* expected, const char* dropped) {
+void outOfRange(FindingSink& sink, const std::string& path, const std::string& place, const std::string& shown,
+                const char* expected, const char* dropped) {
     sink.add(
         {"json_value_out_of_range", Severity::Warning, path, -1, -1,
-         "'" + place + "' is " + value.dump() + "; expected " + expected + ".",
+         "'" + place + "' is " + shown + "; expected " + expected + ".",
          std::string("The collective is kept; ") + dropped + ".",
          "A value this far out comes from a corrupted or hand-edited file, not from the profiler: re-run "
          "the profiler's offline analysis (torch_npu.profiler.profiler.analyse) to rewrite "
@@ -52,31 +74,15 @@ void jsonOutOfRange(FindingSink& sink, const std::string& path, const std::strin
          ""});
 }
 
-// A duration in ms (Elapse, Transit, Wait, …) bounded like every duration: 0 … 1000 s. Absent or N/A
-// → 0 without a finding; out of range → 0 with one. A double is exact enough for durations (not
-// timestamps), and the bound is checked before the conversion, which would otherwise overflow.
-TimeNs msToNs(const nlohmann::json& j, const char* key, FindingSink& sink, const std::string& path,
-              const std::string& place) {
-    auto it = j.find(key);
-    if (it == j.end() || it->is_null() || (it->is_string() && it->get<std::string>() == "N/A")) return 0;
-    const double ms = it->is_number() ? it->get<double>() : -1.0;
+// Bounded like every duration: 0 … 1000 s. A double is exact enough for durations (not timestamps), and
+// the bound is checked before the conversion, which would otherwise overflow.
+std::optional<TimeNs> durationNs(double ms) {
     if (ms < 0 && ms > -1e-3) return 0; // rounding noise of a difference (Idle = Elapse − …), below 1 µs
-    if (!(ms >= 0 && ms * 1e6 <= static_cast<double>(kMaxDurationNs))) {
-        jsonOutOfRange(sink, path, place, *it, "a duration in ms from 0 to 1e6 (1000 s)",
-                       "this duration counts as 0 (unknown)");
-        return 0;
-    }
+    if (!(ms >= 0 && ms * 1e6 <= static_cast<double>(kMaxDurationNs))) return std::nullopt;
     return static_cast<TimeNs>(std::llround(ms * 1e6));
 }
 
-// Values of step_trace_time.csv are per-step times in µs. None can be negative or longer than any
-// capture that ends before ~2096 (the bound on absolute times).
-constexpr double kMaxStepTraceUs = static_cast<double>(kMaxAbsoluteNs) / 1000.0;
-
-// Transit sizes per link and collective: 0 … 1e9 MB (a petabyte) is far beyond any real collective.
-constexpr double kMaxTransitMB = 1e9;
-
-} // namespace
+} // namespace commjson
 
 bool readStepTraceTime(const std::string& path, Profile& profile, FindingSink& sink) {
     FileBuffer fb;
@@ -120,9 +126,10 @@ bool readStepTraceTime(const std::string& path, Profile& profile, FindingSink& s
     return true;
 }
 
-bool readCommunicationJson(const std::string& path, Profile& profile, FindingSink& sink) {
-    FileBuffer fb;
-    if (!readOrReport(path, fb, sink)) return false;
+namespace {
+
+// The reference reader (nlohmann DOM): for files the fast reader leaves to it (communication_json_fast.cpp).
+bool readCommunicationJsonDom(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink) {
     auto j = nlohmann::json::parse(fb.view(), nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
         sink.add(badJson(path, "communication.json is not a valid JSON object."));
@@ -147,12 +154,12 @@ bool readCommunicationJson(const std::string& path, Profile& profile, FindingSin
                     if (ns && plausibleStart(*ns)) // 0: not written ("Total Op Info")
                         c.start = *ns;
                     else
-                        jsonOutOfRange(sink, path, jsonPlace(step, kind, name, "Start Timestamp(us)"), *st,
+                        commjson::outOfRange(sink, path, commjson::place(step, kind, name, "Start Timestamp(us)"), st->dump(),
                                        "a timestamp in µs between 1970 and ~2096 (at most 4e15)",
                                        "its start is unknown, so it marks no communication window");
                 }
                 auto dur = [&](const char* key) {
-                    return msToNs(*ti, key, sink, path, jsonPlace(step, kind, name, key));
+                    return msToNs(*ti, key, sink, path, commjson::place(step, kind, name, key));
                 };
                 c.elapse = dur("Elapse Time(ms)");
                 c.transit = dur("Transit Time(ms)");
@@ -167,13 +174,13 @@ bool readCommunicationJson(const std::string& path, Profile& profile, FindingSin
                         auto sz = info.find("Transit Size(MB)");
                         if (sz == info.end() || !sz->is_number()) continue;
                         const double mb = sz->get<double>();
-                        if (mb >= 0 && mb <= kMaxTransitMB)
+                        if (mb >= 0 && mb <= commjson::kMaxTransitMB)
                             c.transitSizeMB += mb;
                         else
-                            jsonOutOfRange(sink, path,
-                                           jsonPlace(step, kind, name, "Communication Bandwidth Info") +
+                            commjson::outOfRange(sink, path,
+                                           commjson::place(step, kind, name, "Communication Bandwidth Info") +
                                                " › " + transport + " › Transit Size(MB)",
-                                           *sz, "a size in MB from 0 to 1e9", "this link's size counts as 0");
+                                           sz->dump(), "a size in MB from 0 to 1e9", "this link's size counts as 0");
                     }
                 }
                 profile.commOps.push_back(std::move(c));
@@ -182,6 +189,15 @@ bool readCommunicationJson(const std::string& path, Profile& profile, FindingSin
     }
     profile.hasCommunicationJson = true;
     return true;
+}
+
+} // namespace
+
+bool readCommunicationJson(const std::string& path, Profile& profile, FindingSink& sink) {
+    FileBuffer fb;
+    if (!readOrReport(path, fb, sink)) return false;
+    if (commjson::readFast(path, fb, profile, sink)) return true;
+    return readCommunicationJsonDom(path, fb, profile, sink);
 }
 
 bool readProfilerInfo(const std::string& path, Profile& profile, FindingSink& sink) {

@@ -1,5 +1,6 @@
 #include "io/trace_json_reader.h"
 
+#include "io/json_value_scanner.h"
 #include "io/trace_element_parser.h"
 
 #include <simdjson.h>
@@ -10,6 +11,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <system_error>
+#include <thread>
 #include <unistd.h>
 #include <unordered_map>
 
@@ -17,68 +20,12 @@ namespace bs {
 
 namespace {
 
-constexpr std::size_t kNpos = static_cast<std::size_t>(-1);
+constexpr std::size_t kNpos = kScanIncomplete;
 constexpr std::size_t kPad = kElementPadding;
 constexpr std::size_t kMaxElementBytes = 512u << 20;
 
 bool isWs(char c) {
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
-
-// Eight bytes at a time: does any byte of x equal the byte repeated in pattern?
-inline bool hasByte(std::uint64_t x, std::uint64_t pattern) {
-    const std::uint64_t v = x ^ pattern;
-    return ((v - 0x0101010101010101ULL) & ~v & 0x8080808080808080ULL) != 0;
-}
-
-// End (exclusive) of the JSON value starting at b[start], or kNpos if it is not complete in [start, len).
-// Strings are skipped eight bytes at a time; outside strings only brackets and quotes matter.
-std::size_t scanElement(const char* b, std::size_t start, std::size_t len) {
-    constexpr std::uint64_t kQuotes = 0x2222222222222222ULL, kSlashes = 0x5C5C5C5C5C5C5C5CULL;
-    std::size_t p = start;
-    const char c0 = b[p];
-    auto skipString = [&](std::size_t q) -> std::size_t { // q: first byte inside the string; returns past the closing quote
-        while (q < len) {
-            while (q + 8 <= len) {
-                std::uint64_t x;
-                std::memcpy(&x, b + q, 8);
-                if (hasByte(x, kQuotes) || hasByte(x, kSlashes)) break;
-                q += 8;
-            }
-            while (q < len && b[q] != '"' && b[q] != '\\') ++q;
-            if (q >= len) return kNpos;
-            if (b[q] == '\\') {
-                q += 2;
-                continue;
-            }
-            return q + 1;
-        }
-        return kNpos;
-    };
-    if (c0 == '{' || c0 == '[') {
-        long depth = 0;
-        while (p < len) {
-            const char c = b[p];
-            if (c == '"') {
-                p = skipString(p + 1);
-                if (p == kNpos) return kNpos;
-                continue;
-            }
-            if (c == '{' || c == '[') {
-                ++depth;
-            } else if (c == '}' || c == ']') {
-                if (--depth == 0) return p + 1;
-            }
-            ++p;
-        }
-        return kNpos;
-    }
-    if (c0 == '"') {
-        const std::size_t e = skipString(p + 1);
-        return e > len ? kNpos : e;
-    }
-    while (p < len && b[p] != ',' && b[p] != ']' && b[p] != '}' && !isWs(b[p])) ++p;
-    return p < len ? p : kNpos;
 }
 
 std::uint64_t flowIdOf(std::string_view t) {
@@ -138,6 +85,47 @@ struct PairHash {
                                           (k.second + 0x632BE59BD9B4E019ULL));
     }
 };
+
+// Runs a() on a second thread while b() runs on this one (alone, one after the other, when no thread
+// can be started).
+template <class A, class B> void inParallel(A&& a, B&& b) {
+    std::thread other;
+    try {
+        other = std::thread(a);
+    } catch (const std::system_error&) {
+        a();
+        b();
+        return;
+    }
+    b();
+    other.join();
+}
+
+// Every lane kind and the flows by time. Each sort is the same std::sort as ever (a total order on the
+// fields compared; not a stable sort: that would need a second buffer the size of the data), split over
+// two threads in about equal halves: host and overlap events beside flows, device and HCCL events.
+void sortTimeline(Profile& prof) {
+    auto byTs = [](const TraceEvent& a, const TraceEvent& b) {
+        if (a.ts != b.ts) return a.ts < b.ts;
+        if (a.dur != b.dur) return a.dur > b.dur;
+        if (a.lane != b.lane) return a.lane < b.lane;
+        return a.name < b.name;
+    };
+    inParallel(
+        [&] {
+            std::sort(prof.hostEvents.begin(), prof.hostEvents.end(), byTs);
+            std::sort(prof.overlapEvents.begin(), prof.overlapEvents.end(), byTs);
+        },
+        [&] {
+            std::sort(prof.flows.begin(), prof.flows.end(), [](const FlowEvent& a, const FlowEvent& b) {
+                if (a.ts != b.ts) return a.ts < b.ts;
+                if (a.id != b.id) return a.id < b.id;
+                return a.phase < b.phase;
+            });
+            std::sort(prof.deviceEvents.begin(), prof.deviceEvents.end(), byTs);
+            std::sort(prof.hcclEvents.begin(), prof.hcclEvents.end(), byTs);
+        });
+}
 
 class TraceBuilder {
   public:
@@ -437,6 +425,16 @@ void TraceBuilder::finish() {
     auto hostEnd = std::partition(events_.begin(), events_.end(), [&](const TraceEvent& e) {
         return prof_.lanes[e.lane].kind == LaneKind::Host;
     });
+    std::size_t device = 0, hccl = 0, overlap = 0; // counted first: the vectors never reallocate
+    for (auto it = hostEnd; it != events_.end(); ++it) {
+        const LaneKind kind = prof_.lanes[it->lane].kind;
+        device += kind == LaneKind::Device;
+        hccl += kind == LaneKind::Hccl;
+        overlap += kind == LaneKind::Overlap;
+    }
+    prof_.deviceEvents.reserve(prof_.deviceEvents.size() + device);
+    prof_.hcclEvents.reserve(prof_.hcclEvents.size() + hccl);
+    prof_.overlapEvents.reserve(prof_.overlapEvents.size() + overlap);
     for (auto it = hostEnd; it != events_.end(); ++it) {
         switch (prof_.lanes[it->lane].kind) {
         case LaneKind::Device:
@@ -459,22 +457,7 @@ void TraceBuilder::finish() {
         prof_.hostEvents.insert(prof_.hostEvents.end(), events_.begin(), events_.end());
         events_.clear();
     }
-    // A total order (not a stable sort: that would need a second buffer the size of the data).
-    auto byTs = [](const TraceEvent& a, const TraceEvent& b) {
-        if (a.ts != b.ts) return a.ts < b.ts;
-        if (a.dur != b.dur) return a.dur > b.dur;
-        if (a.lane != b.lane) return a.lane < b.lane;
-        return a.name < b.name;
-    };
-    std::sort(prof_.hostEvents.begin(), prof_.hostEvents.end(), byTs);
-    std::sort(prof_.deviceEvents.begin(), prof_.deviceEvents.end(), byTs);
-    std::sort(prof_.hcclEvents.begin(), prof_.hcclEvents.end(), byTs);
-    std::sort(prof_.overlapEvents.begin(), prof_.overlapEvents.end(), byTs);
-    std::sort(prof_.flows.begin(), prof_.flows.end(), [](const FlowEvent& a, const FlowEvent& b) {
-        if (a.ts != b.ts) return a.ts < b.ts;
-        if (a.id != b.id) return a.id < b.id;
-        return a.phase < b.phase;
-    });
+    sortTimeline(prof_);
 }
 
 } // namespace
@@ -519,6 +502,8 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
     enum class Phase { Prefix, Keys, Array, Done } phase = Phase::Prefix;
     std::vector<std::pair<std::size_t, std::size_t>> elems; // complete elements of the current buffer
     bool failed = false;
+    constexpr std::size_t kMinBatch = 64;
+    std::size_t budget = kMinBatch; // kept from chunk to chunk: a clean file is parsed in whole chunks
 
     while (!failed) {
         while (!eof && len < buf.size() - kPad) {
@@ -575,7 +560,7 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
                     failed = true;
                     break;
                 }
-                const std::size_t keyEnd = scanElement(b, q, len);
+                const std::size_t keyEnd = scanJsonValue(b, q, len);
                 if (keyEnd == kNpos) break;
                 const std::string_view key(b + q + 1, keyEnd - q - 2);
                 std::size_t v = keyEnd;
@@ -598,7 +583,7 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
                     }
                     break;
                 }
-                const std::size_t valueEnd = scanElement(b, v, len);
+                const std::size_t valueEnd = scanJsonValue(b, v, len);
                 if (valueEnd == kNpos) break; // carried whole to the next buffer (which grows if needed)
                 member = valueEnd;
             }
@@ -622,7 +607,7 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
                     phase = Phase::Done;
                     break;
                 }
-                const std::size_t end = scanElement(b, p, len);
+                const std::size_t end = scanJsonValue(b, p, len);
                 if (end == kNpos) break; // incomplete: carried to the next buffer
                 elems.emplace_back(p, end);
                 p = end;
@@ -655,8 +640,6 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
                 }
                 ++(ok ? res.elements : res.badElements);
             };
-            constexpr std::size_t kMinBatch = 64;
-            std::size_t budget = kMinBatch;
             std::size_t i = 0;
             while (i < elems.size() && !res.cancelled) {
                 if (!batchable(i)) {

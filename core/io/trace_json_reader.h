@@ -21,7 +21,9 @@ struct TraceReadResult {
 };
 
 struct TraceReadOptions {
-    std::size_t chunkBytes = 16u << 20;
+    // Small enough that the bytes read are still in the CPU's cache when they are scanned and then
+    // parsed (16 MB chunks took ~20 % longer); an element larger than the chunk grows the buffer.
+    std::size_t chunkBytes = 512u << 10;
 };
 
 TraceReadResult readTraceJson(const std::string& path, Profile& profile, FindingSink& sink,

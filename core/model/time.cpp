@@ -30,28 +30,35 @@ __extension__ typedef unsigned __int128 u128;
 // Exact decimal → integer scaled by 10^scaleDigits (3 for µs→ns, 6 for ms→ns).
 std::optional<TimeNs> parseScaled(std::string_view text, int scaleDigits) {
     // Fast path for the common shape: optional quotes, digits, optional '.' and at most scaleDigits
-    // decimals, no sign, no exponent, at most 18 digits (exact in uint64).
+    // decimals, no sign, no exponent, at most 19 digits (exact in uint64; torch_npu writes 16 + 3).
     {
         std::size_t b = 0, e = text.size();
-        if (e >= 2 && text[0] == '"' && text[e - 1] == '"') ++b, --e;
+        auto ws = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+        while (b < e && ws(text[e - 1])) // kernel_details.csv writes "1736408883686758.710\t"
+            --e;
+        while (b < e && ws(text[b]))
+            ++b;
+        if (e - b >= 2 && text[b] == '"' && text[e - 1] == '"') ++b, --e;
         std::uint64_t v = 0;
         std::size_t i = b;
         int digits = 0;
-        for (; i < e && text[i] >= '0' && text[i] <= '9' && digits < 18; ++i, ++digits)
+        for (; i < e && text[i] >= '0' && text[i] <= '9' && digits < 19; ++i, ++digits)
             v = v * 10 + static_cast<unsigned>(text[i] - '0');
         int decimals = 0;
-        bool ok = digits > 0 && digits < 18;
+        bool ok = digits > 0 && digits < 19;
         if (ok && i < e && text[i] == '.') {
             ++i;
             for (; i < e && text[i] >= '0' && text[i] <= '9' && decimals < scaleDigits; ++i, ++decimals)
                 v = v * 10 + static_cast<unsigned>(text[i] - '0');
         }
-        if (ok && i == e && digits + decimals <= 18) {
-            for (int k = decimals; k < scaleDigits; ++k)
-                v *= 10;
-            if (v <= static_cast<std::uint64_t>(std::numeric_limits<TimeNs>::max()))
-                return static_cast<TimeNs>(v);
+        constexpr std::uint64_t kTenth = std::numeric_limits<std::uint64_t>::max() / 10;
+        for (int k = decimals; ok && k < scaleDigits; ++k) {
+            ok = v <= kTenth;
+            v *= 10;
         }
+        if (ok && i == e && digits + decimals <= 19 &&
+            v <= static_cast<std::uint64_t>(std::numeric_limits<TimeNs>::max()))
+            return static_cast<TimeNs>(v);
     }
     std::string_view t = trimField(text);
     if (t.empty()) return std::nullopt;
@@ -146,10 +153,40 @@ std::optional<TimeNs> parseMillisToNs(std::string_view text) {
     return parseScaled(text, 6);
 }
 
+namespace {
+
+// "[-]digits[.digits]" with at most 15 digits: the digits as an integer divided by a power of ten that
+// is exact in a double, which IEEE division rounds correctly — the value from_chars gives (Clinger's
+// fast path). PMU columns are nearly all of this shape; nullopt leaves the rest to from_chars.
+std::optional<double> shortDecimal(std::string_view t) {
+    static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+                                        1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    std::size_t i = !t.empty() && t[0] == '-' ? 1 : 0;
+    const bool neg = i == 1;
+    std::uint64_t m = 0;
+    int digits = 0, decimals = 0;
+    const std::size_t intStart = i;
+    for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++digits)
+        m = m * 10 + static_cast<unsigned>(t[i] - '0');
+    if (i == intStart) return std::nullopt;
+    if (i < t.size() && t[i] == '.') {
+        const std::size_t fracStart = ++i;
+        for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++digits, ++decimals)
+            m = m * 10 + static_cast<unsigned>(t[i] - '0');
+        if (i == fracStart) return std::nullopt;
+    }
+    if (i != t.size() || digits > 15) return std::nullopt;
+    const double v = static_cast<double>(m) / kPow10[decimals];
+    return neg ? -v : v;
+}
+
+} // namespace
+
 std::optional<double> parseDouble(std::string_view text) {
     std::string_view t = trimField(text);
     if (t.empty() || t == "N/A") return std::nullopt;
     if (t.front() == '+') t.remove_prefix(1);
+    if (auto fast = shortDecimal(t)) return fast;
     double v = 0;
     auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
     if (ec != std::errc() || ptr != t.data() + t.size() || !std::isfinite(v)) return std::nullopt;

@@ -6,6 +6,7 @@
 #include "io/profile_loader.h"
 #include "io/trace_json_reader.h"
 
+#include "bench_headless.h"
 #include "bench_util.h"
 
 #include <fmt/format.h>
@@ -29,31 +30,6 @@ using benchutil::mb;
 using benchutil::peakRssKb;
 using benchutil::resetPeakRss;
 using benchutil::since;
-
-// The limit: simdjson On Demand over the whole file, touching every field of every event.
-std::size_t barePass(const std::string& path, double& seconds) {
-    auto t = Clock::now();
-    simdjson::padded_string json;
-    if (simdjson::padded_string::load(path).get(json)) return 0;
-    simdjson::ondemand::parser parser;
-    simdjson::ondemand::document doc;
-    std::size_t n = 0, fields = 0;
-    if (parser.iterate(json).get(doc)) return 0;
-    simdjson::ondemand::array arr;
-    if (doc.get_array().get(arr)) return 0;
-    for (auto el : arr) {
-        simdjson::ondemand::object obj;
-        if (el.get_object().get(obj)) break;
-        for (auto f : obj) {
-            std::string_view k;
-            if (f.unescaped_key().get(k)) break;
-            ++fields;
-        }
-        ++n;
-    }
-    seconds = since(t);
-    return n + (fields == 0);
-}
 
 void benchRank(const std::string& label, const std::string& path) {
     auto found = bs::discoverProfiles(path);
@@ -158,7 +134,7 @@ void benchRank(const std::string& label, const std::string& path) {
     }
     if (!trace.empty()) {
         double sec = 0;
-        const std::size_t n = barePass(trace, sec);
+        const std::size_t n = benchheadless::barePass(trace, sec);
         fmt::print("  {:<28} {:>9.3f} s  {:>8.1f} MB/s  ({} events)\n", "LIMIT bare simdjson pass", sec,
                    mb(traceBytes) / sec, n);
         fmt::print("  {:<28} {:>9.2f} x  (end to end / limit; target <= 3)\n", "ratio ours / limit",
@@ -170,16 +146,42 @@ void benchRank(const std::string& label, const std::string& path) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        std::fputs("Usage: bubblescope-bench LABEL=PATH …\n", stderr);
+        std::fputs("Usage: bubblescope-bench [--headless=BUBBLESCOPE [--runs=N] [--no-stages]] LABEL=PATH …\n"
+                   "  --headless: time the `analyze --json` process (fork/exec, peak RSS from wait4) against\n"
+                   "  the bare simdjson pass, median of N (3) runs, instead of the in-process phases\n",
+                   stderr);
         return 2;
     }
     fmt::print("simdjson implementation: {} ({})\n", simdjson::get_active_implementation()->name(),
                simdjson::builtin_implementation()->name());
+    std::string headless;
+    int runs = 3;
+    bool stages = true;
+    std::vector<benchheadless::Figures> figures;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
+        if (a.rfind("--headless=", 0) == 0) {
+            headless = a.substr(11);
+            continue;
+        }
+        if (a.rfind("--runs=", 0) == 0) {
+            runs = std::max(1, std::stoi(a.substr(7)));
+            continue;
+        }
+        if (a == "--no-stages") {
+            stages = false;
+            continue;
+        }
         auto eq = a.find('=');
-        benchRank(eq == std::string::npos ? a : a.substr(0, eq),
-                  eq == std::string::npos ? a : a.substr(eq + 1));
+        const std::string label = eq == std::string::npos ? a : a.substr(0, eq);
+        const std::string path = eq == std::string::npos ? a : a.substr(eq + 1);
+        if (headless.empty())
+            benchRank(label, path);
+        else
+            figures.push_back(benchheadless::measureProcesses(headless, label, path, runs));
     }
+    for (auto& f : figures)
+        benchheadless::benchHeadless(f, runs, stages);
+    if (!figures.empty()) benchheadless::printSummary(figures);
     return 0;
 }

@@ -1,0 +1,253 @@
+// Headless end to end (issue 18): the real `bubblescope analyze --json` process, timed from fork to
+// wait4 with its peak RSS from the kernel's rusage (what /usr/bin/time prints), beside the bare simdjson
+// pass over the same trace and the in-process stages (side files, trace, analysis, JSON). Median of N.
+#include "bench_headless.h"
+
+#include "analysis/analysis_run.h"
+#include "io/discovery.h"
+#include "io/kernel_table_reader.h"
+#include "io/profile_loader.h"
+#include "io/side_file_readers.h"
+#include "io/trace_json_reader.h"
+#include "report/json_export.h"
+
+#include "bench_util.h"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fcntl.h>
+#include <filesystem>
+#include <functional>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace benchheadless {
+
+namespace {
+
+using benchutil::Clock;
+using benchutil::mb;
+using benchutil::since;
+
+struct ProcessRun {
+    double seconds = 0, cpuSeconds = 0; // wall; user + system of the process and its threads
+    long maxRssKb = 0;
+    int status = -1;
+};
+
+// fork + exec `exe analyze PATH --json OUT -q`; stdout/stderr go to /dev/null.
+ProcessRun runAnalyze(const std::string& exe, const std::string& path, const std::string& out) {
+    ProcessRun r;
+    const auto t = Clock::now();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, 1);
+        ::dup2(null, 2);
+        ::execl(exe.c_str(), exe.c_str(), "analyze", path.c_str(), "--json", out.c_str(), "-q",
+                static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    struct rusage ru {};
+    int status = 0;
+    if (pid < 0 || ::wait4(pid, &status, 0, &ru) < 0) return r;
+    r.seconds = since(t);
+    r.maxRssKb = ru.ru_maxrss;
+    auto sec = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+    };
+    r.cpuSeconds = sec(ru.ru_utime) + sec(ru.ru_stime);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return r;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// Median wall time of `runs` calls of f.
+double timed(int runs, const std::function<void()>& f, std::vector<double>* all = nullptr) {
+    std::vector<double> s;
+    for (int i = 0; i < runs; ++i) {
+        const auto t = Clock::now();
+        f();
+        s.push_back(since(t));
+    }
+    if (all) *all = s;
+    return median(s);
+}
+
+std::uintmax_t sizeOf(const std::string& p) {
+    std::error_code ec;
+    const auto s = p.empty() ? 0 : std::filesystem::file_size(p, ec);
+    return ec ? 0 : s;
+}
+
+std::string list(const std::vector<double>& v) {
+    std::string s;
+    for (double x : v)
+        s += fmt::format("{}{:.3f}", s.empty() ? "" : ", ", x);
+    return s;
+}
+
+void printStage(const char* name, double sec, std::uintmax_t bytes) {
+    if (bytes)
+        fmt::print("  {:<30} {:>8.3f} s  {:>8.1f} MB/s  ({:.1f} MB)\n", name, sec, mb(bytes) / sec,
+                   mb(bytes));
+    else
+        fmt::print("  {:<30} {:>8.3f} s\n", name, sec);
+}
+
+// The loader's stages one by one in this process (the loader overlaps the tables with the trace).
+void stages(const bs::RankFolder& rank, const bs::RankFiles& files, const std::string& trace, int runs) {
+    if (!files.kernelDetails.empty())
+        printStage("stage kernel CSV",
+                   timed(runs,
+                         [&] {
+                             bs::Profile p;
+                             bs::FindingSink s;
+                             bs::readKernelTable(files.kernelDetails, bs::KernelSource::KernelDetails, p, s);
+                         }),
+                   sizeOf(files.kernelDetails));
+    if (!files.communication.empty())
+        printStage("stage communication.json",
+                   timed(runs,
+                         [&] {
+                             bs::Profile p;
+                             bs::FindingSink s;
+                             bs::readCommunicationJson(files.communication, p, s);
+                         }),
+                   sizeOf(files.communication));
+    if (!trace.empty())
+        printStage("stage trace JSON",
+                   timed(runs,
+                         [&] {
+                             bs::Profile p;
+                             bs::FindingSink s;
+                             bs::readTraceJson(trace, p, s);
+                         }),
+                   sizeOf(trace));
+    bs::LoadResult loaded;
+    printStage("stage load (all files)", timed(runs, [&] { loaded = bs::loadRank(rank); }), 0);
+    bs::AnalysisResult result;
+    printStage("stage analysis", timed(runs, [&] { result = bs::analyzeProfile(*loaded.profile); }), 0);
+    printStage("stage render JSON", timed(runs, [&] { (void)bs::renderJson(*loaded.profile, result); }), 0);
+}
+
+} // namespace
+
+std::size_t barePass(const std::string& path, double& seconds) {
+    auto t = Clock::now();
+    simdjson::padded_string json;
+    if (simdjson::padded_string::load(path).get(json)) return 0;
+    simdjson::ondemand::parser parser;
+    simdjson::ondemand::document doc;
+    std::size_t n = 0, fields = 0;
+    if (parser.iterate(json).get(doc)) return 0;
+    simdjson::ondemand::array arr;
+    if (doc.get_array().get(arr)) return 0;
+    for (auto el : arr) {
+        simdjson::ondemand::object obj;
+        if (el.get_object().get(obj)) break;
+        for (auto f : obj) {
+            std::string_view k;
+            if (f.unescaped_key().get(k)) break;
+            ++fields;
+        }
+        ++n;
+    }
+    seconds = since(t);
+    return n + (fields == 0);
+}
+
+Figures measureProcesses(const std::string& exe, const std::string& label, const std::string& path,
+                         int runs) {
+    Figures fig;
+    fig.label = label;
+    fig.path = path;
+    const std::string out =
+        (std::filesystem::temp_directory_path() / "bubblescope-bench-headless.json").string();
+    for (int i = 0; i < runs; ++i) {
+        const ProcessRun r = runAnalyze(exe, path, out);
+        if (r.status != 0) fmt::print("{} run {}: exit status {}\n", label, i + 1, r.status);
+        fig.processRuns.push_back(r.seconds);
+        fig.cpuRuns.push_back(r.cpuSeconds);
+        fig.rssRuns.push_back(r.maxRssKb);
+    }
+    std::filesystem::remove(out);
+    fig.processSec = median(fig.processRuns);
+    fig.cpuSec = median(fig.cpuRuns);
+    std::vector<long> rss = fig.rssRuns;
+    std::sort(rss.begin(), rss.end());
+    fig.rssKb = rss.empty() ? 0 : rss[rss.size() / 2];
+    return fig;
+}
+
+void benchHeadless(Figures& fig, int runs, bool withStages) {
+    auto found = bs::discoverProfiles(fig.path);
+    if (found.ranks.empty()) {
+        fmt::print("{}: {}\n", fig.label, found.error);
+        return;
+    }
+    const auto& rank = found.ranks[0];
+    const auto files = bs::listRankFiles(rank);
+    const std::string trace =
+        !files.traceView.empty() ? files.traceView : (files.msprofJson.empty() ? "" : files.msprofJson[0]);
+    fig.traceBytes = sizeOf(trace);
+    fmt::print("\n== {}  ({})\n", fig.label, rank.root);
+
+    std::vector<double> bare;
+    std::size_t events = 0;
+    fig.bareSec = timed(
+        runs,
+        [&] {
+            double s = 0;
+            events = barePass(trace, s);
+        },
+        &bare);
+    fig.events = events;
+    const std::uintmax_t csv = sizeOf(files.kernelDetails), comm = sizeOf(files.communication);
+    fmt::print("  shape: {} events, {:.1f} bytes/event, trace {:.1f} MB, kernel CSV {:.1f} MB, "
+               "communication.json {:.1f} MB\n",
+               events, events ? static_cast<double>(fig.traceBytes) / static_cast<double>(events) : 0.0,
+               mb(fig.traceBytes), mb(csv), mb(comm));
+    fmt::print("  {:<30} {} (median {:.3f} s)  {:>8.1f} MB/s of trace JSON\n", "analyze --json process (s)",
+               list(fig.processRuns), fig.processSec, mb(fig.traceBytes) / fig.processSec);
+    fmt::print("  {:<30} {} (median {:.3f} s; the machine is shared: CPU is the steadier figure)\n",
+               "analyze --json CPU user+sys (s)", list(fig.cpuRuns), fig.cpuSec);
+    fmt::print("  {:<30} {} (median {:.3f} s)  {:>8.1f} MB/s\n", "bare simdjson pass (s)", list(bare),
+               fig.bareSec, mb(fig.traceBytes) / fig.bareSec);
+    fmt::print("  {:<30} {:>8.2f} x  (target <= 2.0)\n", "ratio process / bare",
+               fig.processSec / fig.bareSec);
+    fmt::print("  {:<30} {:>8.1f} MB  ({:.2f} x trace; target <= 1.0)\n", "peak RSS (wait4, median)",
+               fig.rssKb / 1024.0, fig.ratioRss());
+    if (withStages) stages(rank, files, trace, runs);
+}
+
+void printSummary(const std::vector<Figures>& all) {
+    fmt::print("\n{:<24} {:>10} {:>7} {:>9} {:>9} {:>7} {:>9} {:>8} {:>8}\n", "label", "events", "B/ev",
+               "trace MB", "process s", "CPU s", "MB/s", "/ bare", "RSS/tr");
+    for (const auto& f : all)
+        fmt::print("{:<24} {:>10} {:>7.1f} {:>9.1f} {:>9.3f} {:>7.3f} {:>9.1f} {:>7.2f}x {:>7.2f}x\n",
+                   f.label, f.events,
+                   f.events ? static_cast<double>(f.traceBytes) / static_cast<double>(f.events) : 0.0,
+                   mb(f.traceBytes), f.processSec, f.cpuSec, mb(f.traceBytes) / f.processSec,
+                   f.processSec / f.bareSec, f.ratioRss());
+    // Linear growth: for labels PREFIX-200MB and PREFIX-1GB, the time ratio beside the size ratio.
+    for (const auto& big : all) {
+        const auto dash = big.label.rfind("-1GB");
+        if (dash == std::string::npos) continue;
+        for (const auto& small : all)
+            if (small.label == big.label.substr(0, dash) + "-200MB")
+                fmt::print("{}: 1 GB / 200 MB time {:.2f} x for {:.2f} x the bytes (target <= 5.5)\n",
+                           big.label.substr(0, dash), big.processSec / small.processSec,
+                           static_cast<double>(big.traceBytes) / static_cast<double>(small.traceBytes));
+    }
+}
+
+} // namespace benchheadless

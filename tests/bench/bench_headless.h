@@ -1,0 +1,40 @@
+#pragma once
+// Headless end-to-end figures of bubblescope-bench (issue 18): the `analyze --json` process against the
+// bare simdjson pass over the same trace.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace benchheadless {
+
+struct Figures {
+    std::string label, path;
+    std::vector<double> processRuns, cpuRuns; // wall and CPU (user + system) seconds of each run
+    std::vector<long> rssRuns;                // peak RSS of each run, kB
+    std::uintmax_t traceBytes = 0;
+    std::size_t events = 0;
+    double processSec = 0, cpuSec = 0, bareSec = 0;
+    long rssKb = 0;
+    double ratioRss() const {
+        return traceBytes ? (static_cast<double>(rssKb) * 1024.0) / static_cast<double>(traceBytes) : 0.0;
+    }
+};
+
+// The limit: simdjson On Demand over the whole file (read included), touching every key of every event.
+// Returns the number of events; `seconds` receives the wall time.
+std::size_t barePass(const std::string& path, double& seconds);
+
+// Runs `exe analyze PATH --json … -q` `runs` times. Call it for every profile before anything large is
+// loaded in this process: a forked child's peak RSS (wait4) counts the pages it shared with its parent
+// until exec, so a parent that has held a profile would inflate it.
+Figures measureProcesses(const std::string& exe, const std::string& label, const std::string& path, int runs);
+
+// The bare pass (`runs` times) and the shape beside the process figures; prints them and (withStages) the
+// loader's stages timed in this process.
+void benchHeadless(Figures& fig, int runs, bool withStages);
+
+// One line per label, and the 1 GB / 200 MB time ratio for labels PREFIX-200MB / PREFIX-1GB.
+void printSummary(const std::vector<Figures>& all);
+
+} // namespace benchheadless
