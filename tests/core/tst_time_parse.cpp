@@ -52,6 +52,20 @@ class TstTimeParse : public QObject {
         QVERIFY(!bs::parseMicrosToNs("9223372036854776")); // 9.2e18 ns + overflow
         QCOMPARE(*bs::parseMicrosToNs("1e-300"), Q_INT64_C(0));
     }
+    // Regression (differential fuzz of the decimal fast path against the general parser): 17 integer digits
+    // and a decimal in µs (14 and a decimal in ms) overflow 64 bits when scaled to ns; the fast path used to
+    // wrap around — "99999999999999999.9" µs came back as 7766279631452241820 ns, a time that passes the
+    // plausibility bound. Such values are out of range: rejected, as the general parser rejects them.
+    void decimalsTooLargeForNanosecondsAreRejectedNotWrapped() {
+        QVERIFY(!bs::parseMicrosToNs("99999999999999999.9"));
+        QVERIFY(!bs::parseMicrosToNs("98765432109876543.2"));
+        QVERIFY(!bs::parseMillisToNs("99999999999999.9"));
+        QVERIFY(!bs::parseMicrosToNs("12345678901234567.8")); // 1.2e19 ns > int64 (rejected before too)
+        // What fits stays exact, on the fast path: torch_npu's 16 + 3 digits with the CSV's trailing tab.
+        QCOMPARE(*bs::parseMicrosToNs("1234567890123456.78"), Q_INT64_C(1234567890123456780));
+        QCOMPARE(*bs::parseMicrosToNs("9223372036854775"), Q_INT64_C(9223372036854775000));
+        QCOMPARE(*bs::parseMicrosToNs("1736408883686758.710\t"), Q_INT64_C(1736408883686758710));
+    }
     void emptyNamesInternWithoutUndefinedBehaviour() {
         // Regression (fuzz_comm_json + the sanitizer pass): an empty string_view may carry a null data();
         // hashing it used memcpy from null. Under the UBSan build of .ci/run this aborts on the old code.
