@@ -1,6 +1,9 @@
 #include "cli_common.h"
 #include "progress.h"
 
+#include "analysis/rulebook.h"
+#include "io/file_buffer.h"
+#include "io/load_control.h"
 #include "report/escape.h"
 #include "report/output_target.h"
 
@@ -80,6 +83,29 @@ std::optional<int> parseCommandLine(int argc, char** argv, const CommandSpec& sp
         }
     }
     return std::nullopt;
+}
+
+std::optional<int> parseSourceOption(const char* command, const std::string& value, DataSource& source) {
+    if (value.empty()) return std::nullopt;
+    if (value != "db" && value != "text") {
+        std::fprintf(stderr, "%s: --source must be db or text, not '%s'.\n", command, term(value).c_str());
+        return kExitUsage;
+    }
+    source = value == "db" ? DataSource::Db : DataSource::Text;
+    return std::nullopt;
+}
+
+std::optional<int> loadRulesFile(const char* command, const std::string& file, Rulebook& rules) {
+    if (file.empty()) return std::nullopt;
+    const FileBuffer fb = readWholeFile(file, 1 << 20);
+    if (!fb.error.empty()) {
+        std::fprintf(stderr, "%s: cannot read the rules file: %s\n", command, term(fb.error).c_str());
+        return kExitUsage;
+    }
+    const auto problems = rules.overrideFromJson(std::string(fb.view()));
+    for (const auto& pr : problems)
+        std::fprintf(stderr, "%s: %s: %s\n", command, term(file).c_str(), term(pr).c_str());
+    return problems.empty() ? std::nullopt : std::optional<int>(kExitUsage);
 }
 
 void StandardOutput::put(const std::string& s) {

@@ -11,6 +11,8 @@
 
 namespace bs {
 struct OutputTarget;
+struct Rulebook;
+enum class DataSource;
 namespace cli {
 
 class Progress;
@@ -43,6 +45,11 @@ struct CommandLine {
 };
 // Reads argv[2…]; an exit status when the command must stop here (help printed: 0; a usage error: 2, said).
 std::optional<int> parseCommandLine(int argc, char** argv, const CommandSpec& spec, CommandLine& out);
+
+// --source db|text into `source` (an empty value leaves it); a usage error is said and returned.
+std::optional<int> parseSourceOption(const char* command, const std::string& value, DataSource& source);
+// --rules FILE over `rules` (an empty name leaves them); an unreadable file or a bad entry is a usage error.
+std::optional<int> loadRulesFile(const char* command, const std::string& file, Rulebook& rules);
 
 // Standard output through stdio, remembering the first failure (a full disk, a closed descriptor) so
 // the exit status can say the output was not written.

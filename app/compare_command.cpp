@@ -83,31 +83,11 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     std::map<std::string, std::optional<std::string>> values;
     for (const auto& [k, v] : line.values)
         values[k] = v;
-    if (values["--source"]) {
-        const std::string& v = *values["--source"];
-        if (v != "db" && v != "text") {
-            std::fprintf(stderr, "%s: --source must be db or text, not '%s'.\n", kCmd, bs::term(v).c_str());
-            return kExitUsage;
-        }
-        o.source = v == "db" ? bs::DataSource::Db : bs::DataSource::Text;
-    }
+    if (auto stop = bs::cli::parseSourceOption(kCmd, values["--source"].value_or(""), o.source)) return stop;
     o.rulesFile = values["--rules"].value_or("");
     o.outputs = {{"--json", "the comparison JSON", values["--json"].value_or(""), false},
                  {"--report", "the comparison report", values["--report"].value_or(""), false}};
     return std::nullopt;
-}
-
-std::optional<int> loadRules(const std::string& file, bs::Rulebook& rules) {
-    if (file.empty()) return std::nullopt;
-    bs::FileBuffer fb = bs::readWholeFile(file, 1 << 20);
-    if (!fb.error.empty()) {
-        std::fprintf(stderr, "%s: cannot read the rules file: %s\n", kCmd, bs::term(fb.error).c_str());
-        return kExitUsage;
-    }
-    const auto problems = rules.overrideFromJson(std::string(fb.view()));
-    for (const auto& pr : problems)
-        std::fprintf(stderr, "%s: %s: %s\n", kCmd, bs::term(file).c_str(), bs::term(pr).c_str());
-    return problems.empty() ? std::nullopt : std::optional<int>(kExitUsage);
 }
 
 // The ranks of one side (cluster_analysis_output and advisor folders are not ranks).
@@ -292,7 +272,7 @@ int runCompareCommand(int argc, char** argv) {
     Options o;
     if (auto stop = parseArguments(argc, argv, o)) return *stop;
     bs::Rulebook rules;
-    if (auto stop = loadRules(o.rulesFile, rules)) return *stop;
+    if (auto stop = bs::cli::loadRulesFile(kCmd, o.rulesFile, rules)) return *stop;
     const bs::cli::ProgressMode mode = bs::cli::chooseProgressMode(o.quiet, false);
     bs::cli::clearLineOnInterrupt(mode == bs::cli::ProgressMode::Terminal);
     bs::cli::Progress progress(mode, o.quiet);

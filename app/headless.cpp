@@ -126,14 +126,7 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     std::map<std::string, std::optional<std::string>> values;
     for (const auto& [k, v] : line.values)
         values[k] = v;
-    if (values["--source"]) {
-        const std::string& v = *values["--source"];
-        if (v != "db" && v != "text") {
-            std::fprintf(stderr, "bubblescope analyze: --source must be db or text, not '%s'.\n", bs::term(v).c_str());
-            return kExitUsage;
-        }
-        o.source = v == "db" ? bs::DataSource::Db : bs::DataSource::Text;
-    }
+    if (auto stop = bs::cli::parseSourceOption("bubblescope analyze", values["--source"].value_or(""), o.source)) return stop;
     if (values["--shard"]) {
         const std::string& v = *values["--shard"];
         unsigned long long i = 0, n = 0;
@@ -156,20 +149,6 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
                  {"--report", "the report", values["--report"].value_or(""), false},
                  {"--arch", "the architecture report", values["--arch"].value_or(""), true}};
     return std::nullopt;
-}
-
-std::optional<int> loadRules(const std::string& rulesFile, bs::Rulebook& rules) {
-    if (rulesFile.empty()) return std::nullopt;
-    bs::FileBuffer fb = bs::readWholeFile(rulesFile, 1 << 20);
-    if (!fb.error.empty()) {
-        std::fprintf(stderr, "bubblescope analyze: cannot read the rules file: %s\n", bs::term(fb.error).c_str());
-        return kExitUsage;
-    }
-    auto problems = rules.overrideFromJson(std::string(fb.view()));
-    if (problems.empty()) return std::nullopt;
-    for (const auto& pr : problems)
-        std::fprintf(stderr, "bubblescope analyze: %s: %s\n", bs::term(rulesFile).c_str(), bs::term(pr).c_str());
-    return kExitUsage;
 }
 
 using bs::cli::StandardOutput;
@@ -499,7 +478,7 @@ int runAnalyzeCommand(int argc, char** argv) {
         return kExitUsage;
     }
     bs::Rulebook rules;
-    if (auto stop = loadRules(o.rulesFile, rules)) return *stop;
+    if (auto stop = bs::cli::loadRulesFile("bubblescope analyze", o.rulesFile, rules)) return *stop;
     return runAnalysis(o, rules, "bubblescope analyze");
 }
 
