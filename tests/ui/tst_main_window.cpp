@@ -42,6 +42,23 @@ const QString kRank =
 
 using bstest::clickLink;
 
+// The test's own reading of a rank folder, through the core (not the window's job): what the window must show.
+struct Reference {
+    std::size_t ranks = 0;
+    bs::LoadResult loaded;
+    bs::AnalysisResult r;
+};
+Reference reference(const QString& folder) {
+    Reference x;
+    const auto found = bs::discoverProfiles(folder.toStdString());
+    x.ranks = found.ranks.size();
+    if (found.ranks.empty()) return x;
+    x.loaded = bs::loadRank(found.ranks[0]);
+    if (x.loaded.profile) x.r = bs::analyzeProfile(*x.loaded.profile);
+    return x;
+}
+
+
 // The test's own reading of a stack (not the core's splitter): frames end at ";" + CRLF, innermost first;
 // library frames are under site-packages, the standard library (…/lib/python3.x/) or a pseudo-file.
 std::string innermostUserFrame(std::string_view stack) {
@@ -114,11 +131,10 @@ class TstMainWindow : public QObject {
         QSignalSpy spy(&w, &bs::ui::MainWindow::loadFinished);
         w.openPath(kRank);
         QVERIFY(spy.wait(60000));
-        const auto found = bs::discoverProfiles(kRank.toStdString());
-        QCOMPARE(found.ranks.size(), std::size_t(1));
-        const bs::LoadResult loaded = bs::loadRank(found.ranks[0]);
-        QVERIFY(loaded.profile);
-        const bs::AnalysisResult r = bs::analyzeProfile(*loaded.profile);
+        const Reference ref = reference(kRank);
+        QCOMPARE(ref.ranks, std::size_t(1));
+        QVERIFY(ref.loaded.profile);
+        const bs::AnalysisResult& r = ref.r;
         QVERIFY(!r.anomaly.recommendations.empty());
         const QString text = w.summary()->toPlainText();
         const auto next = text.indexOf(QStringLiteral("What to do next"));
@@ -154,9 +170,9 @@ class TstMainWindow : public QObject {
         QSignalSpy spy(&w, &bs::ui::MainWindow::loadFinished);
         w.openPath(kRank);
         QVERIFY(spy.wait(60000));
-        const auto found = bs::discoverProfiles(kRank.toStdString());
-        const bs::LoadResult loaded = bs::loadRank(found.ranks[0]);
-        const bs::AnalysisResult r = bs::analyzeProfile(*loaded.profile);
+        const Reference ref = reference(kRank);
+        QVERIFY(ref.loaded.profile);
+        const bs::AnalysisResult& r = ref.r;
         bs::TimeNs most = 0;
         std::string mostName;
         for (const auto& o : r.anomaly.ops)
@@ -229,9 +245,9 @@ class TstMainWindow : public QObject {
         QSignalSpy spy(&w, &bs::ui::MainWindow::loadFinished);
         w.openPath(kRank);
         QVERIFY(spy.wait(60000));
-        const auto found = bs::discoverProfiles(kRank.toStdString());
-        const bs::LoadResult loaded = bs::loadRank(found.ranks[0]);
-        const bs::Profile& p = *loaded.profile;
+        const Reference ref = reference(kRank);
+        QVERIFY(ref.loaded.profile);
+        const bs::Profile& p = *ref.loaded.profile;
         // The test's own count: kernels and host events whose name holds "conv2d", any case.
         std::size_t kernels = 0, host = 0;
         for (const auto& k : p.kernels)
@@ -292,10 +308,10 @@ class TstMainWindow : public QObject {
         QSignalSpy spy(&w, &bs::ui::MainWindow::loadFinished);
         w.openPath(kRank);
         QVERIFY(spy.wait(60000));
-        const auto found = bs::discoverProfiles(kRank.toStdString());
-        const bs::LoadResult loaded = bs::loadRank(found.ranks[0]);
-        const bs::Profile& p = *loaded.profile;
-        const bs::AnalysisResult r = bs::analyzeProfile(p);
+        const Reference ref = reference(kRank);
+        QVERIFY(ref.loaded.profile);
+        const bs::Profile& p = *ref.loaded.profile;
+        const bs::AnalysisResult& r = ref.r;
         auto* tl = w.timeline();
         // Layers, on the sample (passes of layers; the ResNet rank's structures are flat): the first kernel
         // leaf (pass → layer → role → kernel).
@@ -306,8 +322,8 @@ class TstMainWindow : public QObject {
         const QString sample = QStringLiteral(BS_SOURCE_DIR "/resources/sample/sample_ascend_pt");
         sw.openPath(sample);
         QVERIFY(sampleSpy.wait(60000));
-        const auto sfound = bs::discoverProfiles(sample.toStdString());
-        const bs::LoadResult sloaded = bs::loadRank(sfound.ranks[0]);
+        const Reference sref = reference(sample);
+        const bs::LoadResult& sloaded = sref.loaded;
         sw.tabs()->setCurrentIndex(2);
         auto* stl = sw.timeline();
         QTreeView* tree = nullptr;
@@ -389,9 +405,9 @@ class TstMainWindow : public QObject {
         const QString sample = QStringLiteral(BS_SOURCE_DIR "/resources/sample/sample_ascend_pt");
         w.openPath(sample);
         QVERIFY(spy.wait(60000));
-        const auto found = bs::discoverProfiles(sample.toStdString());
-        const bs::LoadResult loaded = bs::loadRank(found.ranks[0]);
-        const bs::AnalysisResult r = bs::analyzeProfile(*loaded.profile);
+        const Reference ref = reference(sample);
+        QVERIFY(ref.loaded.profile);
+        const bs::AnalysisResult& r = ref.r;
         auto* charts = w.charts();
         QVERIFY(charts->showsShares());
         QCOMPARE(charts->drawnSteps().size(), static_cast<int>(r.metrics.size()));
