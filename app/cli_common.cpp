@@ -7,6 +7,7 @@
 #include "report/escape.h"
 #include "report/output_target.h"
 
+#include "i18n/message.h"
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -108,7 +109,9 @@ std::optional<int> loadRulesFile(const char* command, const std::string& file, R
     return problems.empty() ? std::nullopt : std::optional<int>(kExitUsage);
 }
 
-void StandardOutput::put(const std::string& s) {
+void StandardOutput::put(const std::string& text) {
+    const std::string rendered = bs::hasMessage(text) ? bs::render(text) : std::string();
+    const std::string& s = rendered.empty() ? text : rendered;
     if (std::fwrite(s.data(), 1, s.size(), stdout) != s.size() && error_ == 0) error_ = errno ? errno : EIO;
 }
 

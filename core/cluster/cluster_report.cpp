@@ -3,6 +3,7 @@
 
 #include "report/escape.h"
 
+#include "report/json_messages.h"
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -186,6 +187,7 @@ std::string renderClusterJson(const ClusterResult& c) {
     cc["mismatches"] = c.crossCheck.mismatches;
     cc["mismatch_notes"] = c.crossCheck.mismatchNotes;
     j["cluster_step_trace_crosscheck"] = std::move(cc);
+    renderMessagesIn(j);
     return j.dump(2, ' ', false, Json::error_handler_t::replace);
 }
 
@@ -303,13 +305,13 @@ void renderInto(Section& s, const ClusterResult& c) {
 std::string renderClusterText(const ClusterResult& c) {
     Section s{false, {}};
     renderInto(s, c);
-    return s.out;
+    return render(s.out);
 }
 
 std::string renderClusterMarkdown(const ClusterResult& c) {
     Section s{true, {}};
     renderInto(s, c);
-    return s.out;
+    return render(s.out);
 }
 
 } // namespace bs

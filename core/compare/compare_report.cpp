@@ -4,6 +4,7 @@
 #include "compare/compare.h"
 #include "report/escape.h"
 
+#include "report/json_messages.h"
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -382,7 +383,7 @@ std::string render(const Comparison& c, bool md) {
     layerSection(p, c);
     windowSection(p, c);
     qualitySection(p, c);
-    return p.out;
+    return bs::render(p.out);
 }
 
 } // namespace
@@ -402,6 +403,7 @@ std::string renderComparisonJson(const Comparison& c) {
     j["layers"] = layersJson(c);
     j["windows"] = windowsJson(c);
     j["data_quality"] = {{"base", findingsJson(c.base)}, {"new", findingsJson(c.next)}};
+    renderMessagesIn(j);
     return j.dump(2, ' ', false, Json::error_handler_t::replace);
 }
 
@@ -422,13 +424,14 @@ std::string renderPairsDocument(const std::vector<ComparedPair>& pairs) {
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         const ComparedPair& p = pairs[i];
         Json head{{"rank", p.name}, {"base", p.baseLabel}, {"new", p.newLabel}};
+        renderMessagesIn(head);
         std::string h = head.dump(-1, ' ', false, Json::error_handler_t::replace);
         h.pop_back();
         out += (i ? ", " : "") + h + ", ";
         if (p.comparison)
             out += "\"comparison\": " + renderComparisonJson(*p.comparison) + "}";
         else
-            out += "\"error\": " + Json(p.error).dump(-1, ' ', false, Json::error_handler_t::replace) + "}";
+            out += "\"error\": " + Json(bs::render(p.error)).dump(-1, ' ', false, Json::error_handler_t::replace) + "}";
     }
     return out + "]}}\n";
 }
@@ -463,7 +466,7 @@ std::string renderPairs(const std::vector<ComparedPair>& pairs, bool md) {
         }
         out += one + "\n";
     }
-    return out;
+    return bs::render(out);
 }
 } // namespace
 

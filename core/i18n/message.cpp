@@ -180,6 +180,15 @@ std::string render(std::string_view text, Language lang) {
     return out;
 }
 
+namespace {
+thread_local Language tOutputLanguage = Language::English;
+}
+
+Language outputLanguage() { return tOutputLanguage; }
+std::string render(std::string_view text) { return render(text, tOutputLanguage); }
+ScopedLanguage::ScopedLanguage(Language lang) : previous_(tOutputLanguage) { tOutputLanguage = lang; }
+ScopedLanguage::~ScopedLanguage() { tOutputLanguage = previous_; }
+
 bool hasMessage(std::string_view text) { return text.find(kBegin) != std::string_view::npos; }
 
 namespace i18n_detail {

@@ -30,6 +30,21 @@ std::vector<std::pair<std::string_view, std::string_view>> chineseCatalog();
 
 // The text with every message in it rendered in `lang`. Text without messages comes back unchanged.
 std::string render(std::string_view text, Language lang);
+
+// The language of what this thread writes (English unless a ScopedLanguage says otherwise): the report
+// renderers and escapers render with it, so one ScopedLanguage around an export writes it in Chinese.
+Language outputLanguage();
+std::string render(std::string_view text); // in outputLanguage()
+class ScopedLanguage {
+  public:
+    explicit ScopedLanguage(Language lang);
+    ~ScopedLanguage();
+    ScopedLanguage(const ScopedLanguage&) = delete;
+    ScopedLanguage& operator=(const ScopedLanguage&) = delete;
+
+  private:
+    Language previous_;
+};
 inline std::string english(std::string_view text) { return render(text, Language::English); }
 // True when the text holds a message (something render() changes).
 bool hasMessage(std::string_view text);

@@ -6,6 +6,7 @@
 #include "analysis/stack_evidence.h"
 #include "report/escape.h"
 
+#include "i18n/message.h"
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -563,7 +564,7 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r,
     for (const auto& rule : a.rules.table())
         out("| `{}` | {} | {} |\n", rule.name, rule.value, rule.accepted);
 #undef out
-    return o;
+    return render(o);
 }
 
 } // namespace bs

@@ -3,6 +3,7 @@
 #include "architecture/architecture_analysis.h"
 #include "report/escape.h"
 
+#include "i18n/message.h"
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -814,7 +815,7 @@ std::string renderArchitectureReport(const Profile& p, const AnalysisResult& r) 
     section8(o, p, a);
     section9(o, p, a);
     section10(o, r);
-    return o;
+    return render(o);
 }
 
 } // namespace bs

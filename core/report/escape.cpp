@@ -1,5 +1,7 @@
 #include "report/escape.h"
 
+#include "i18n/message.h"
+
 #include <algorithm>
 
 namespace bs {
@@ -103,6 +105,9 @@ std::string neutraliseLineStart(std::string_view s, std::string body) {
 } // namespace
 
 std::string mdCode(std::string_view name, MdPlace place) {
+    // A sentence of the analysis (core/i18n) is written in the output language first, then escaped.
+    const std::string rendered = hasMessage(name) ? render(name) : std::string();
+    if (!rendered.empty()) name = rendered;
     const bool cell = place == MdPlace::TableCell;
     std::string content;
     walk(
@@ -195,6 +200,9 @@ std::size_t quotedNameEnd(std::string_view s, std::size_t open) {
 } // namespace
 
 std::string mdText(std::string_view s, MdPlace place) {
+    // A sentence of the analysis (core/i18n) is written in the output language first, then escaped.
+    const std::string rendered = hasMessage(s) ? render(s) : std::string();
+    if (!rendered.empty()) s = rendered;
     // Texts of the analyses quote names as `name`: those become code spans (built by mdCode, so their
     // content is inert); everything else is escaped text, so any other backtick is literal.
     std::string body;
@@ -212,6 +220,9 @@ std::string mdText(std::string_view s, MdPlace place) {
 }
 
 std::string mdFence(std::string_view content) {
+    // A sentence of the analysis (core/i18n) is written in the output language first, then escaped.
+    const std::string rendered = hasMessage(content) ? render(content) : std::string();
+    if (!rendered.empty()) content = rendered;
     std::string body;
     walk(
         content, body, [&](std::string_view unit, std::size_t) { body += unit; },
@@ -226,6 +237,9 @@ std::string mdFence(std::string_view content) {
 }
 
 std::string term(std::string_view s) {
+    // A sentence of the analysis (core/i18n) is written in the output language first, then escaped.
+    const std::string rendered = hasMessage(s) ? render(s) : std::string();
+    if (!rendered.empty()) s = rendered;
     std::string o;
     walk(
         s, o, [&](std::string_view unit, std::size_t) { o += unit; }, [](std::string_view) { return false; });

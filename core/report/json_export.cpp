@@ -2,6 +2,7 @@
 
 #include "analysis/skipped_rows.h"
 
+#include "report/json_messages.h"
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -560,6 +561,7 @@ std::string renderJson(const Profile& p, const AnalysisResult& r) {
     dq["notes"] = r.anomaly.notes;
     root["data_quality"] = dq;
     addAnomalyJson(root, p, r);
+    renderMessagesIn(root);
     // Names come from the user's files: invalid UTF-8 is replaced (U+FFFD), never an exception.
     return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }

@@ -1,5 +1,6 @@
 #include "report/ranks_json.h"
 
+#include "i18n/message.h"
 #include <nlohmann/json.hpp>
 
 namespace bs {
@@ -8,7 +9,7 @@ namespace {
 
 // Names come from the file system: invalid UTF-8 is replaced (U+FFFD), as in renderJson.
 std::string quoted(const std::string& s) {
-    return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return nlohmann::json(render(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // renderJson's document, indented to sit at `indent` (its strings hold no raw newline: JSON escapes them).

@@ -4,6 +4,7 @@
 #include "analysis/skipped_rows.h"
 #include "report/escape.h"
 
+#include "i18n/message.h"
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -235,7 +236,7 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
                              rc->target.empty() ? std::string() : " " + term(rc->target),
                              rc->followupRequired ? "follow-up required" : "no follow-up needed", term(rc->why));
     }
-    return o;
+    return render(o);
 }
 
 } // namespace bs
