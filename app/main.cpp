@@ -3,6 +3,7 @@
 #include "compare_command.h"
 #include "headless.h"
 #include "screenshot_command.h"
+#include "language.h"
 #include "main_window.h"
 #include "sample_profile.h"
 
@@ -12,7 +13,6 @@
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QSettings>
-#include <QTranslator>
 
 #include <cstdio>
 #include <cstring>
@@ -89,16 +89,8 @@ int main(int argc, char** argv) {
     QApplication::setApplicationVersion(QStringLiteral(BUBBLESCOPE_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/bubblescope.png")));
     QApplication::setDesktopFileName(QStringLiteral("com.bubblescope.BubbleScope"));
-    // Language: View ▸ Language override, else the system locale.
-    QString lang = QSettings().value(QStringLiteral("language")).toString();
-    if (lang.isEmpty()) lang = QLocale::system().name();
-    QTranslator appTr, qtTr;
-    if (lang.startsWith(QLatin1String("zh"))) {
-        if (appTr.load(QStringLiteral(":/i18n/bubblescope_zh_CN.qm")))
-            QApplication::installTranslator(&appTr);
-        if (qtTr.load(QStringLiteral("qtbase_zh_CN"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-            QApplication::installTranslator(&qtTr);
-    }
+    // Language: View ▸ Language override, else the system locale (switchable at once from the menu).
+    bs::ui::applyLanguage(QSettings().value(QStringLiteral("language")).toString());
     bs::ui::MainWindow window;
     window.show();
     const QStringList args = QApplication::arguments();

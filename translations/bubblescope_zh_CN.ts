@@ -4,246 +4,246 @@
 <context>
     <name>ClusterText</name>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="59"/>
+        <location filename="../ui/cluster_models.cpp" line="60"/>
         <source>Service</source>
         <translation>服务时长</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="61"/>
+        <location filename="../ui/cluster_models.cpp" line="62"/>
         <source>Computing</source>
         <translation>计算</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="63"/>
+        <location filename="../ui/cluster_models.cpp" line="64"/>
         <source>Underfeed</source>
         <translation>供给不足时长</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="65"/>
+        <location filename="../ui/cluster_models.cpp" line="66"/>
         <source>Free (internal bubbles)</source>
         <translation>Free（内部空泡）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="67"/>
+        <location filename="../ui/cluster_models.cpp" line="68"/>
         <source>Prelaunch</source>
         <translation>下发前空闲</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="69"/>
+        <location filename="../ui/cluster_models.cpp" line="70"/>
         <source>Tail</source>
         <translation>尾部空闲</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="71"/>
+        <location filename="../ui/cluster_models.cpp" line="72"/>
         <source>Exposed communication</source>
         <translation>未掩盖通信</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="73"/>
+        <location filename="../ui/cluster_models.cpp" line="74"/>
         <source>Communication wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="81"/>
+        <location filename="../ui/cluster_models.cpp" line="82"/>
         <source>The step&apos;s service window: first host launch to the step&apos;s last device work.</source>
         <translation>Step 的服务窗口：从第一次 host 下发到该 step 最后一个 device 任务结束。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="83"/>
+        <location filename="../ui/cluster_models.cpp" line="84"/>
         <source>Device busy time not covered by exposed communication.</source>
         <translation>未被暴露通信覆盖的 device 忙碌时间。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="85"/>
+        <location filename="../ui/cluster_models.cpp" line="86"/>
         <source>Service minus the device busy union: prelaunch + internal bubbles + tail.</source>
         <translation>服务时长减去 device 忙碌并集：下发前空闲 + 内部空泡 + 尾部空闲。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="87"/>
+        <location filename="../ui/cluster_models.cpp" line="88"/>
         <source>Device-idle gaps inside the step (the profiler&apos;s Free).</source>
         <translation>Step 内部的 device 空闲间隙（profiler 的 Free）。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="89"/>
+        <location filename="../ui/cluster_models.cpp" line="90"/>
         <source>From the step&apos;s start to its first device work (the profiler&apos;s Preparing).</source>
         <translation>从 step 开始到第一个 device 任务（profiler 的 Preparing）。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="91"/>
+        <location filename="../ui/cluster_models.cpp" line="92"/>
         <source>From the step&apos;s last device work to the end of its service window.</source>
         <translation>从 step 最后一个 device 任务到其服务窗口结束。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="93"/>
+        <location filename="../ui/cluster_models.cpp" line="94"/>
         <source>Communication that no computation overlaps.</source>
         <translation>没有任何计算与之重叠的通信。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="95"/>
+        <location filename="../ui/cluster_models.cpp" line="96"/>
         <source>Wait Time of the step&apos;s collectives in communication.json.</source>
         <translation>communication.json 中该 step 集合通信的 Wait Time。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="103"/>
+        <location filename="../ui/cluster_models.cpp" line="104"/>
         <source>rank %1 (%2)</source>
         <translation>rank %1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="103"/>
+        <location filename="../ui/cluster_models.cpp" line="104"/>
         <source>rank %1</source>
         <translation>rank %1</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="109"/>
+        <location filename="../ui/cluster_models.cpp" line="110"/>
         <source>rank %1 — %2</source>
         <translation>rank %1 — %2</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="113"/>
+        <location filename="../ui/cluster_models.cpp" line="114"/>
         <source>whole capture</source>
         <translation>整个采集</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="113"/>
+        <location filename="../ui/cluster_models.cpp" line="114"/>
         <source>step %1</source>
         <translation>step %1</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="173"/>
+        <location filename="../ui/cluster_models.cpp" line="174"/>
         <source>Rank</source>
         <translation>Rank</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="173"/>
-        <location filename="../ui/cluster_models.cpp" line="200"/>
-        <location filename="../ui/cluster_models.cpp" line="247"/>
+        <location filename="../ui/cluster_models.cpp" line="174"/>
+        <location filename="../ui/cluster_models.cpp" line="201"/>
+        <location filename="../ui/cluster_models.cpp" line="248"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="174"/>
-        <location filename="../ui/cluster_models.cpp" line="247"/>
+        <location filename="../ui/cluster_models.cpp" line="175"/>
+        <location filename="../ui/cluster_models.cpp" line="248"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="174"/>
+        <location filename="../ui/cluster_models.cpp" line="175"/>
         <source>Value (ms)</source>
         <translation>数值 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="175"/>
+        <location filename="../ui/cluster_models.cpp" line="176"/>
         <source>Median (ms)</source>
         <translation>中位数 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="175"/>
+        <location filename="../ui/cluster_models.cpp" line="176"/>
         <source>Excess (ms)</source>
         <translation>超出 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="176"/>
+        <location filename="../ui/cluster_models.cpp" line="177"/>
         <source>Spread</source>
         <translation>离散度</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="176"/>
+        <location filename="../ui/cluster_models.cpp" line="177"/>
         <source>Last at</source>
         <translation>最后到达</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="187"/>
+        <location filename="../ui/cluster_models.cpp" line="188"/>
         <source>%1 of %2 collectives</source>
         <translation>%2 个集合通信中的 %1 个</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="200"/>
+        <location filename="../ui/cluster_models.cpp" line="201"/>
         <source>Collective / rank</source>
         <translation>集合通信 / rank</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="201"/>
+        <location filename="../ui/cluster_models.cpp" line="202"/>
         <source>Last arriver</source>
         <translation>最后到达者</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="201"/>
+        <location filename="../ui/cluster_models.cpp" line="202"/>
         <source>Wait (ms)</source>
         <translation>等待 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="202"/>
+        <location filename="../ui/cluster_models.cpp" line="203"/>
         <source>Transit (ms)</source>
         <translation>传输 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="203"/>
+        <location filename="../ui/cluster_models.cpp" line="204"/>
         <source>Start (ms after first)</source>
         <translation>开始（晚于最早者 ms）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="204"/>
+        <location filename="../ui/cluster_models.cpp" line="205"/>
         <source>Elapse (ms)</source>
         <translation>耗时 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="204"/>
+        <location filename="../ui/cluster_models.cpp" line="205"/>
         <source>Wait ratio</source>
         <translation>等待占比</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="208"/>
+        <location filename="../ui/cluster_models.cpp" line="209"/>
         <source>none (tied)</source>
         <translation>无（并列）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="221"/>
+        <location filename="../ui/cluster_models.cpp" line="222"/>
         <source>The largest wait of any rank at this collective.</source>
         <translation>各 rank 在该集合通信上的最大等待时间。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="222"/>
+        <location filename="../ui/cluster_models.cpp" line="223"/>
         <source>The largest transit time of any rank at this collective.</source>
         <translation>各 rank 在该集合通信上的最大传输时间。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="223"/>
+        <location filename="../ui/cluster_models.cpp" line="224"/>
         <source>Skew: the last rank&apos;s start after the first one&apos;s.</source>
         <translation>偏差：最后一个 rank 的开始时间晚于第一个 rank 的时长。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="228"/>
+        <location filename="../ui/cluster_models.cpp" line="229"/>
         <source>arrives last</source>
         <translation>最后到达</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="248"/>
+        <location filename="../ui/cluster_models.cpp" line="249"/>
         <source> (ms)</source>
         <translation> (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="249"/>
+        <location filename="../ui/cluster_models.cpp" line="250"/>
         <source>Median of %1 ranks (ms)</source>
         <translation>%1 个 rank 的中位数 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="249"/>
+        <location filename="../ui/cluster_models.cpp" line="250"/>
         <source>Difference (ms)</source>
         <translation>差值 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="250"/>
+        <location filename="../ui/cluster_models.cpp" line="251"/>
         <source>Median rank: %1 (ms)</source>
         <translation>中位 rank：%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="252"/>
+        <location filename="../ui/cluster_models.cpp" line="253"/>
         <source>Median rank (ms)</source>
         <translation>中位 rank (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="263"/>
-        <location filename="../ui/cluster_models.cpp" line="272"/>
+        <location filename="../ui/cluster_models.cpp" line="264"/>
+        <location filename="../ui/cluster_models.cpp" line="273"/>
         <source>—</source>
         <translation>—</translation>
     </message>
@@ -404,37 +404,37 @@
 <context>
     <name>LayerTree</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="236"/>
+        <location filename="../ui/panel_models.cpp" line="237"/>
         <source>Pass / layer / role / kernel</source>
         <translation>前向 / 层 / 功能 / kernel</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="237"/>
+        <location filename="../ui/panel_models.cpp" line="238"/>
         <source>Wall (ms)</source>
         <translation>墙钟时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="238"/>
+        <location filename="../ui/panel_models.cpp" line="239"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="239"/>
+        <location filename="../ui/panel_models.cpp" line="240"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="276"/>
+        <location filename="../ui/panel_models.cpp" line="277"/>
         <source>%1 ms of its span overlap an earlier structure; the share counts them once</source>
         <translation>其跨度中有 %1 ms 与更早的结构重叠；占比只计一次</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="283"/>
+        <location filename="../ui/panel_models.cpp" line="284"/>
         <source>step %1: in no structure</source>
         <translation>step %1：不属于任何结构</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="290"/>
+        <location filename="../ui/panel_models.cpp" line="291"/>
         <source>Pass %1 (%2, step %3)</source>
         <translation>前向 %1（%2，step %3）</translation>
     </message>
@@ -468,102 +468,102 @@
 <context>
     <name>Timeline</name>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="119"/>
+        <location filename="../ui/timeline_data.cpp" line="120"/>
         <source>AI Core</source>
         <translation>AI Core</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="121"/>
+        <location filename="../ui/timeline_data.cpp" line="122"/>
         <source>AI Vector</source>
         <translation>AI Vector</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="123"/>
+        <location filename="../ui/timeline_data.cpp" line="124"/>
         <source>Mix (AIC)</source>
         <translation>Mix (AIC)</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="125"/>
+        <location filename="../ui/timeline_data.cpp" line="126"/>
         <source>AI CPU</source>
         <translation>AI CPU</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="127"/>
+        <location filename="../ui/timeline_data.cpp" line="128"/>
         <source>Communication</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="129"/>
+        <location filename="../ui/timeline_data.cpp" line="130"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="131"/>
+        <location filename="../ui/timeline_data.cpp" line="132"/>
         <source>Host op</source>
         <translation>Host 算子</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="133"/>
+        <location filename="../ui/timeline_data.cpp" line="134"/>
         <source>Host sync / copy</source>
         <translation>Host 同步 / 拷贝</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="135"/>
+        <location filename="../ui/timeline_data.cpp" line="136"/>
         <source>Host communication</source>
         <translation>Host 通信</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="144"/>
+        <location filename="../ui/timeline_data.cpp" line="145"/>
         <source>Bubble: prelaunch</source>
         <translation>气泡：prelaunch</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="146"/>
+        <location filename="../ui/timeline_data.cpp" line="147"/>
         <source>Bubble: tail</source>
         <translation>气泡：tail</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="148"/>
+        <location filename="../ui/timeline_data.cpp" line="149"/>
         <source>Bubble: global</source>
         <translation>气泡：global</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="152"/>
+        <location filename="../ui/timeline_data.cpp" line="153"/>
         <source>Bubble: step-internal</source>
         <translation>气泡：step 内</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="203"/>
+        <location filename="../ui/timeline_data.cpp" line="204"/>
         <source>Steps</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="211"/>
+        <location filename="../ui/timeline_data.cpp" line="212"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="228"/>
+        <location filename="../ui/timeline_data.cpp" line="229"/>
         <source>Device busy</source>
         <translation>设备忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="229"/>
+        <location filename="../ui/timeline_data.cpp" line="230"/>
         <source>union of all streams</source>
         <translation>所有流的并集</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="253"/>
+        <location filename="../ui/timeline_data.cpp" line="254"/>
         <source>Stream %1</source>
         <translation>流 %1</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="254"/>
+        <location filename="../ui/timeline_data.cpp" line="255"/>
         <source>Stream ?</source>
         <translation>流 ?</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="277"/>
+        <location filename="../ui/timeline_data.cpp" line="278"/>
         <source>Thread %1</source>
         <translation>线程 %1</translation>
     </message>
@@ -574,7 +574,7 @@
     </message>
     <message>
         <location filename="../ui/timeline_layout.cpp" line="105"/>
-        <location filename="../ui/timeline_render.cpp" line="59"/>
+        <location filename="../ui/timeline_render.cpp" line="60"/>
         <source>Host</source>
         <translation>Host</translation>
     </message>
@@ -584,12 +584,12 @@
         <translation>空泡</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_render.cpp" line="60"/>
+        <location filename="../ui/timeline_render.cpp" line="61"/>
         <source>HCCL</source>
         <translation>HCCL</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_render.cpp" line="61"/>
+        <location filename="../ui/timeline_render.cpp" line="62"/>
         <source>Overlap Analysis</source>
         <translation>Overlap Analysis（重叠分析）</translation>
     </message>
@@ -597,42 +597,42 @@
 <context>
     <name>bs::ui::BubbleTableModel</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="52"/>
+        <location filename="../ui/panel_models.cpp" line="53"/>
         <source> (edge)</source>
         <translation>（采集边界）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="84"/>
+        <location filename="../ui/panel_models.cpp" line="85"/>
         <source>Bubble</source>
         <translation>空泡</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="86"/>
+        <location filename="../ui/panel_models.cpp" line="87"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="88"/>
+        <location filename="../ui/panel_models.cpp" line="89"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="90"/>
+        <location filename="../ui/panel_models.cpp" line="91"/>
         <source>Start (ms)</source>
         <translation>开始 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="92"/>
+        <location filename="../ui/panel_models.cpp" line="93"/>
         <source>Duration (ms)</source>
         <translation>时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="94"/>
+        <location filename="../ui/panel_models.cpp" line="95"/>
         <source>Candidate causes</source>
         <translation>候选原因</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="96"/>
+        <location filename="../ui/panel_models.cpp" line="97"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
@@ -640,77 +640,77 @@
 <context>
     <name>bs::ui::ChartsPanel</name>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="25"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="183"/>
         <source>Shares of each step (100 %): one long step does not hide the bubbles of the others</source>
         <translation>按每个 step 的占比（100 %）：一个很长的 step 不会掩盖其他 step 的气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="27"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="184"/>
         <source>Idle time only (ms): prelaunch, internal bubbles and tail without the busy time</source>
         <translation>仅空闲时间（ms）：prelaunch、内部气泡和 tail，不含忙碌时间</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="80"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="83"/>
         <source>Where each step&apos;s time goes (% of the step)</source>
         <translation>每个 step 的时间去向（占 step 的 %）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="81"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="84"/>
         <source>Device idle per step (ms)</source>
         <translation>每个 step 的 device 空闲（ms）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="81"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="84"/>
         <source>Per-step device time (ms)</source>
         <translation>每个 step 的设备时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="84"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="87"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="84"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="87"/>
         <source>prelaunch</source>
         <translation>prelaunch（启动前空闲）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="84"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="87"/>
         <source>internal bubbles</source>
         <translation>内部空泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="84"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="87"/>
         <source>tail</source>
         <translation>tail（尾部空闲）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="114"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="117"/>
         <source>step (click a bar to see it on the timeline)</source>
         <translation>step（点击柱形在时间线上查看）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="118"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="121"/>
         <source>% of the step</source>
         <translation>占 step 的 %</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="118"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="121"/>
         <source>ms</source>
         <translation>ms</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="132"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="135"/>
         <source>step %1 — %2: %3 ms of %4 ms (%5 %)</source>
         <translation>step %1 — %2：%3 ms / %4 ms（%5 %）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="144"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="147"/>
         <source>Top ops by total kernel time (ms)</source>
         <translation>总 kernel 时间最高的算子 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="146"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="149"/>
         <source>total</source>
         <translation>总计</translation>
     </message>
@@ -718,32 +718,32 @@
 <context>
     <name>bs::ui::ClusterBars</name>
     <message>
-        <location filename="../ui/cluster_bars.cpp" line="105"/>
+        <location filename="../ui/cluster_bars.cpp" line="106"/>
         <source>Communication wait (inside communication, not stacked)</source>
         <translation>通信等待（包含在通信时间内，不参与堆叠）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_bars.cpp" line="168"/>
+        <location filename="../ui/cluster_bars.cpp" line="169"/>
         <source>Not analysed: %1</source>
         <translation>未分析：%1</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_bars.cpp" line="169"/>
+        <location filename="../ui/cluster_bars.cpp" line="170"/>
         <source>Summed over the steps compared (%1):</source>
         <translation>参与比较的 step 之和（%1 个）：</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_bars.cpp" line="203"/>
+        <location filename="../ui/cluster_bars.cpp" line="204"/>
         <source>ms, summed over the steps compared (%1)</source>
         <translation>ms，参与比较的 step 之和（%1 个）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_bars.cpp" line="177"/>
+        <location filename="../ui/cluster_bars.cpp" line="178"/>
         <source>no communication.json</source>
         <translation>无 communication.json</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_bars.cpp" line="227"/>
+        <location filename="../ui/cluster_bars.cpp" line="228"/>
         <source>not analysed</source>
         <translation>未分析</translation>
     </message>
@@ -751,32 +751,32 @@
 <context>
     <name>bs::ui::ClusterHeatmap</name>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="156"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="157"/>
         <source>%1: not measured for this rank</source>
         <translation>%1：该 rank 无此数据</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="157"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="158"/>
         <source>Not analysed: %1</source>
         <translation>未分析：%1</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="160"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="161"/>
         <source>%1: &lt;b&gt;%2 ms&lt;/b&gt;</source>
         <translation>%1：&lt;b&gt;%2 ms&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="163"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="164"/>
         <source>Cluster median: %1 ms (%2%3 ms)</source>
         <translation>集群中位数：%1 ms（%2%3 ms）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="168"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="169"/>
         <source>Named slow in this step (%1).</source>
         <translation>在该 step 被判定为慢 rank（%1）。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="247"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="248"/>
         <source>Outlined: the rank is named slow in that step.</source>
         <translation>带边框：该 rank 在此 step 被判定为慢 rank。</translation>
     </message>
@@ -784,7 +784,7 @@
 <context>
     <name>bs::ui::ClusterJob</name>
     <message>
-        <location filename="../ui/cluster_job.cpp" line="75"/>
+        <location filename="../ui/cluster_job.cpp" line="76"/>
         <source>No summary in %1 could be merged.</source>
         <translation>%1 中没有可合并的摘要。</translation>
     </message>
@@ -792,122 +792,132 @@
 <context>
     <name>bs::ui::ClusterView</name>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="70"/>
+        <location filename="../ui/cluster_view.cpp" line="72"/>
+        <location filename="../ui/cluster_view.cpp" line="338"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="72"/>
+        <location filename="../ui/cluster_view.cpp" line="74"/>
+        <location filename="../ui/cluster_view.cpp" line="339"/>
         <source>Open rank timeline</source>
         <translation>打开 rank 时间线</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="73"/>
+        <location filename="../ui/cluster_view.cpp" line="75"/>
+        <location filename="../ui/cluster_view.cpp" line="340"/>
         <source>Opens the selected rank in the timeline (or double-click a rank).</source>
         <translation>在时间线中打开所选 rank（或双击某个 rank）。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="74"/>
+        <location filename="../ui/cluster_view.cpp" line="76"/>
+        <location filename="../ui/cluster_view.cpp" line="341"/>
         <source>Compare with the median rank</source>
         <translation>与中位 rank 比较</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="75"/>
+        <location filename="../ui/cluster_view.cpp" line="77"/>
+        <location filename="../ui/cluster_view.cpp" line="342"/>
         <source>Shows the selected rank&apos;s step metrics beside the cluster median.</source>
         <translation>将所选 rank 的 step 指标与集群中位数并列显示。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="104"/>
+        <location filename="../ui/cluster_view.cpp" line="106"/>
         <source>Analysing %1 ranks, one at a time…</source>
         <translation>正在逐个分析 %1 个 rank…</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="108"/>
+        <location filename="../ui/cluster_view.cpp" line="110"/>
         <source>Analysing %1…</source>
         <translation>正在分析 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="121"/>
+        <location filename="../ui/cluster_view.cpp" line="123"/>
+        <location filename="../ui/cluster_view.cpp" line="344"/>
         <source>Rank × step</source>
         <translation>Rank × Step</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="128"/>
+        <location filename="../ui/cluster_view.cpp" line="131"/>
+        <location filename="../ui/cluster_view.cpp" line="350"/>
         <source>Metric:</source>
         <translation>指标：</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="145"/>
+        <location filename="../ui/cluster_view.cpp" line="150"/>
+        <location filename="../ui/cluster_view.cpp" line="345"/>
         <source>Per rank: where the step time goes</source>
         <translation>各 rank：step 时间的去向</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="152"/>
+        <location filename="../ui/cluster_view.cpp" line="158"/>
+        <location filename="../ui/cluster_view.cpp" line="346"/>
         <source>Slow ranks</source>
         <translation>慢 rank</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="174"/>
+        <location filename="../ui/cluster_view.cpp" line="181"/>
+        <location filename="../ui/cluster_view.cpp" line="347"/>
         <source>Collectives matched across ranks (largest wait first)</source>
         <translation>跨 rank 匹配的集合通信（按最大等待排序）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="208"/>
+        <location filename="../ui/cluster_view.cpp" line="216"/>
         <source>Looking for ranks in %1…</source>
         <translation>正在 %1 中查找 rank…</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="239"/>
+        <location filename="../ui/cluster_view.cpp" line="247"/>
         <source>Cluster analysis cancelled.</source>
         <translation>集群分析已取消。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="244"/>
+        <location filename="../ui/cluster_view.cpp" line="252"/>
         <source>One rank: no cluster to compare.</source>
         <translation>只有一个 rank：没有可比较的集群。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="281"/>
+        <location filename="../ui/cluster_view.cpp" line="289"/>
         <source>Ranks analysed: %1 of %2. Steps compared: %3. Collectives matched across ranks: %4.</source>
         <translation>已分析 rank：%1 / %2。参与比较的 step：%3。跨 rank 匹配的集合通信：%4。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="287"/>
+        <location filename="../ui/cluster_view.cpp" line="295"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="292"/>
+        <location filename="../ui/cluster_view.cpp" line="300"/>
         <source>Findings</source>
         <translation>发现</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="300"/>
+        <location filename="../ui/cluster_view.cpp" line="308"/>
         <source>%1: %2 figures compared with ours, %3 differ.</source>
         <translation>%1：与我们的结果比较了 %2 个数值，%3 个不一致。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="321"/>
+        <location filename="../ui/cluster_view.cpp" line="329"/>
         <source>Evidence</source>
         <translation>证据</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="333"/>
+        <location filename="../ui/cluster_view.cpp" line="369"/>
         <source>Open %1&apos;s timeline</source>
         <translation>打开 %1 的时间线</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="335"/>
+        <location filename="../ui/cluster_view.cpp" line="371"/>
         <source>Compare %1 with the median rank</source>
         <translation>将 %1 与中位 rank 比较</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="345"/>
+        <location filename="../ui/cluster_view.cpp" line="381"/>
         <source>%1 beside the cluster median</source>
         <translation>%1 与集群中位数对比</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="347"/>
+        <location filename="../ui/cluster_view.cpp" line="383"/>
         <source>%1: each step&apos;s figures beside the median over the analysed ranks, and the median rank&apos;s own (the rank whose total service is the median).</source>
         <translation>%1：每个 step 的数值与所有已分析 rank 的中位数并列，并附中位 rank（总服务时长处于中位的 rank）自身的数值。</translation>
     </message>
@@ -915,234 +925,239 @@
 <context>
     <name>bs::ui::CompareView</name>
     <message>
-        <location filename="../ui/compare_view.cpp" line="125"/>
+        <location filename="../ui/compare_view.cpp" line="127"/>
+        <location filename="../ui/compare_view.cpp" line="315"/>
         <source>File ▸ Compare with… compares the open rank (base) with another profile (new).</source>
         <translation>文件 ▸ 与…比较：将当前打开的 rank（基线）与另一份 profile（新）比较。</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="131"/>
+        <location filename="../ui/compare_view.cpp" line="133"/>
+        <location filename="../ui/compare_view.cpp" line="292"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="149"/>
+        <location filename="../ui/compare_view.cpp" line="293"/>
         <source>Dominant step group</source>
         <translation>主导 step 组</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="149"/>
+        <location filename="../ui/compare_view.cpp" line="293"/>
         <source>Base avg</source>
         <translation>基线均值</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="149"/>
+        <location filename="../ui/compare_view.cpp" line="293"/>
         <source>New avg</source>
         <translation>新均值</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="149"/>
+        <location filename="../ui/compare_view.cpp" line="293"/>
         <source>Δ avg</source>
         <translation>Δ 均值</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="150"/>
-        <location filename="../ui/compare_view.cpp" line="167"/>
-        <location filename="../ui/compare_view.cpp" line="188"/>
+        <location filename="../ui/compare_view.cpp" line="294"/>
+        <location filename="../ui/compare_view.cpp" line="298"/>
+        <location filename="../ui/compare_view.cpp" line="301"/>
         <source>Δ %</source>
         <translation>Δ %</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="150"/>
+        <location filename="../ui/compare_view.cpp" line="294"/>
         <source>Base P50</source>
         <translation>基线 P50</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="150"/>
+        <location filename="../ui/compare_view.cpp" line="294"/>
         <source>New P50</source>
         <translation>新 P50</translation>
     </message>
     <message>
         <location filename="../ui/compare_view.cpp" line="155"/>
+        <location filename="../ui/compare_view.cpp" line="302"/>
         <source>Steps</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="161"/>
+        <location filename="../ui/compare_view.cpp" line="295"/>
         <source>Filter ops by name, task type or status (changed, new, removed, unchanged)</source>
         <translation>按名称、任务类型或状态过滤算子（changed、new、removed、unchanged）</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="165"/>
+        <location filename="../ui/compare_view.cpp" line="296"/>
         <source>Op</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="165"/>
+        <location filename="../ui/compare_view.cpp" line="296"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="165"/>
+        <location filename="../ui/compare_view.cpp" line="296"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="165"/>
+        <location filename="../ui/compare_view.cpp" line="296"/>
         <source>Calls base</source>
         <translation>基线调用次数</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="165"/>
+        <location filename="../ui/compare_view.cpp" line="296"/>
         <source>Calls new</source>
         <translation>新调用次数</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="166"/>
+        <location filename="../ui/compare_view.cpp" line="297"/>
         <source>Total base (ms)</source>
         <translation>基线总时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="166"/>
+        <location filename="../ui/compare_view.cpp" line="297"/>
         <source>Total new (ms)</source>
         <translation>新总时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="166"/>
+        <location filename="../ui/compare_view.cpp" line="297"/>
         <source>Δ total (ms)</source>
         <translation>Δ 总时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="167"/>
+        <location filename="../ui/compare_view.cpp" line="298"/>
         <source>Avg base (µs)</source>
         <translation>基线平均 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="167"/>
+        <location filename="../ui/compare_view.cpp" line="298"/>
         <source>Avg new (µs)</source>
         <translation>新平均 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="182"/>
+        <location filename="../ui/compare_view.cpp" line="178"/>
+        <location filename="../ui/compare_view.cpp" line="303"/>
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="186"/>
+        <location filename="../ui/compare_view.cpp" line="299"/>
         <source>Fate</source>
         <translation>去向</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="186"/>
+        <location filename="../ui/compare_view.cpp" line="299"/>
         <source>Base</source>
         <translation>基线</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="186"/>
+        <location filename="../ui/compare_view.cpp" line="299"/>
         <source>New</source>
         <translation>新</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="186"/>
+        <location filename="../ui/compare_view.cpp" line="299"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="186"/>
+        <location filename="../ui/compare_view.cpp" line="299"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="187"/>
+        <location filename="../ui/compare_view.cpp" line="300"/>
         <source>Between (before → after, #)</source>
         <translation>位置（前 → 后，第几次）</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="187"/>
+        <location filename="../ui/compare_view.cpp" line="300"/>
         <source>Base (ms)</source>
         <translation>基线 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="188"/>
+        <location filename="../ui/compare_view.cpp" line="301"/>
         <source>New (ms)</source>
         <translation>新 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="188"/>
+        <location filename="../ui/compare_view.cpp" line="301"/>
         <source>Δ (ms)</source>
         <translation>Δ (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="197"/>
+        <location filename="../ui/compare_view.cpp" line="190"/>
+        <location filename="../ui/compare_view.cpp" line="304"/>
         <source>Bubbles</source>
         <translation>气泡</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="238"/>
+        <location filename="../ui/compare_view.cpp" line="232"/>
         <source>Comparing with %1 …</source>
         <translation>正在与 %1 比较…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="290"/>
+        <location filename="../ui/compare_view.cpp" line="284"/>
         <source>Memory ran out while loading %1 for the comparison.</source>
         <translation>为比较加载 %1 时内存不足。</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="301"/>
+        <location filename="../ui/compare_view.cpp" line="322"/>
         <source>Comparison cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="306"/>
+        <location filename="../ui/compare_view.cpp" line="327"/>
         <source>Not compared: %1</source>
         <translation>未比较：%1</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="319"/>
+        <location filename="../ui/compare_view.cpp" line="340"/>
         <source>Base: %1 — new: %2</source>
         <translation>基线：%1 — 新：%2</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="322"/>
+        <location filename="../ui/compare_view.cpp" line="343"/>
         <source>Not the same scope</source>
         <translation>采集范围不同</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="327"/>
+        <location filename="../ui/compare_view.cpp" line="348"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="332"/>
+        <location filename="../ui/compare_view.cpp" line="353"/>
         <source>The base&apos;s top bubbles</source>
         <translation>基线的 Top 气泡</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="357"/>
+        <location filename="../ui/compare_view.cpp" line="378"/>
         <source>not known on both sides</source>
         <translation>两侧并非都已知</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="459"/>
+        <location filename="../ui/compare_view.cpp" line="480"/>
         <source>&lt;b&gt;Base&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;基线&lt;/b&gt; %1</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="459"/>
+        <location filename="../ui/compare_view.cpp" line="480"/>
         <source>&lt;b&gt;New&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;新&lt;/b&gt; %1</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="501"/>
+        <location filename="../ui/compare_view.cpp" line="522"/>
         <source>%1 — %2: no window here; aligned on the kernel after it (%3)</source>
         <translation>%1 — %2：此处无窗口；按其后的 kernel 对齐（%3）</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="506"/>
+        <location filename="../ui/compare_view.cpp" line="527"/>
         <source>%1 — %2: the window&apos;s place measured from the step&apos;s end (this step is %3 ms, shorter than the window&apos;s offset in the other)</source>
         <translation>%1 — %2：窗口位置从 step 结尾起算（此 step 为 %3 ms，短于另一侧窗口的偏移）</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="509"/>
+        <location filename="../ui/compare_view.cpp" line="530"/>
         <source>%1 — %2, from %3 ms after the step&apos;s start</source>
         <translation>%1 — %2，从 step 开始后 %3 ms 起</translation>
     </message>
@@ -1150,27 +1165,27 @@
 <context>
     <name>bs::ui::FindBar</name>
     <message>
-        <location filename="../ui/panels/find_bar.cpp" line="21"/>
+        <location filename="../ui/panels/find_bar.cpp" line="131"/>
         <source>Find a kernel, a host op or a bubble id (b0001)</source>
         <translation>查找 kernel、host 算子或气泡编号（b0001）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/find_bar.cpp" line="26"/>
+        <location filename="../ui/panels/find_bar.cpp" line="132"/>
         <source>Previous match (Shift+F3)</source>
         <translation>上一个匹配（Shift+F3）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/find_bar.cpp" line="29"/>
+        <location filename="../ui/panels/find_bar.cpp" line="133"/>
         <source>Next match (Enter, F3)</source>
         <translation>下一个匹配（Enter、F3）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/find_bar.cpp" line="32"/>
+        <location filename="../ui/panels/find_bar.cpp" line="134"/>
         <source>Close (Esc)</source>
         <translation>关闭（Esc）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/find_bar.cpp" line="45"/>
+        <location filename="../ui/panels/find_bar.cpp" line="135"/>
         <source>The names matched, with how often; click one to find exactly it.</source>
         <translation>匹配到的名称及次数；点击一个以精确查找它。</translation>
     </message>
@@ -1183,686 +1198,693 @@
 <context>
     <name>bs::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="91"/>
+        <location filename="../ui/main_window.cpp" line="97"/>
+        <location filename="../ui/main_window.cpp" line="461"/>
         <source>BubbleScope</source>
         <translation>BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="99"/>
+        <location filename="../ui/main_window.cpp" line="105"/>
+        <location filename="../ui/main_window.cpp" line="462"/>
         <source>&lt;b&gt;Sample profile&lt;/b&gt; — a generated 8-layer MoE capture with every planted anomaly. Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here.</source>
         <translation>&lt;b&gt;示例 profile&lt;/b&gt; —— 生成的 8 层 MoE 采集数据，包含全部预置异常。请通过 文件 ▸ 打开文件夹…（Ctrl+O）打开自己的 profiling 目录，或将目录拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="109"/>
+        <location filename="../ui/main_window.cpp" line="115"/>
+        <location filename="../ui/main_window.cpp" line="464"/>
         <source>Rank:</source>
         <translation>Rank：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="111"/>
+        <location filename="../ui/main_window.cpp" line="117"/>
+        <location filename="../ui/main_window.cpp" line="465"/>
         <source>Rank to analyse</source>
         <translation>要分析的 rank</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="133"/>
+        <location filename="../ui/main_window.cpp" line="139"/>
+        <location filename="../ui/main_window.cpp" line="468"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="154"/>
+        <location filename="../ui/main_window.cpp" line="160"/>
+        <location filename="../ui/main_window.cpp" line="469"/>
         <source>Bubbles</source>
         <translation>空泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="160"/>
+        <location filename="../ui/main_window.cpp" line="166"/>
+        <location filename="../ui/main_window.cpp" line="470"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="166"/>
+        <location filename="../ui/main_window.cpp" line="172"/>
+        <location filename="../ui/main_window.cpp" line="466"/>
         <source>Filter ops by name…</source>
         <translation>按名称筛选算子…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="181"/>
+        <location filename="../ui/main_window.cpp" line="187"/>
+        <location filename="../ui/main_window.cpp" line="471"/>
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="185"/>
+        <location filename="../ui/main_window.cpp" line="191"/>
+        <location filename="../ui/main_window.cpp" line="472"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="193"/>
-        <location filename="../ui/main_window.cpp" line="591"/>
+        <location filename="../ui/main_window.cpp" line="199"/>
+        <location filename="../ui/main_window.cpp" line="473"/>
+        <location filename="../ui/main_window.cpp" line="668"/>
         <source>Health</source>
         <translation>采集健康</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="197"/>
+        <location filename="../ui/main_window.cpp" line="203"/>
+        <location filename="../ui/main_window.cpp" line="474"/>
         <source>Text report</source>
         <translation>文本报告</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="215"/>
+        <location filename="../ui/main_window.cpp" line="221"/>
+        <location filename="../ui/main_window.cpp" line="509"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="220"/>
+        <location filename="../ui/main_window.cpp" line="226"/>
+        <location filename="../ui/main_window.cpp" line="467"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="252"/>
-        <location filename="../ui/main_window.cpp" line="500"/>
+        <location filename="../ui/main_window.cpp" line="258"/>
+        <location filename="../ui/main_window.cpp" line="577"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="336"/>
+        <location filename="../ui/main_window.cpp" line="342"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="337"/>
+        <location filename="../ui/main_window.cpp" line="343"/>
         <source>&amp;Open Folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="338"/>
+        <location filename="../ui/main_window.cpp" line="344"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="347"/>
+        <location filename="../ui/main_window.cpp" line="353"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="348"/>
+        <location filename="../ui/main_window.cpp" line="354"/>
         <source>Anomaly &amp;JSON…</source>
         <translation>异常 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="349"/>
+        <location filename="../ui/main_window.cpp" line="355"/>
         <source>Anomaly &amp;report (Markdown)…</source>
         <translation>异常报告(&amp;R)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="351"/>
+        <location filename="../ui/main_window.cpp" line="357"/>
         <source>&amp;Architecture report (Markdown)…</source>
         <translation>模型架构报告(&amp;A)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="376"/>
+        <location filename="../ui/main_window.cpp" line="382"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="378"/>
+        <location filename="../ui/main_window.cpp" line="384"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="379"/>
+        <location filename="../ui/main_window.cpp" line="385"/>
         <source>&amp;Fit timeline</source>
         <translation>时间线适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="393"/>
+        <location filename="../ui/main_window.cpp" line="401"/>
         <source>Show &amp;host lanes</source>
         <translation>显示 Host 泳道(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="398"/>
+        <location filename="../ui/main_window.cpp" line="407"/>
         <source>Show &amp;Overlap Analysis lanes</source>
         <translation>显示 Overlap Analysis 泳道(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="402"/>
+        <location filename="../ui/main_window.cpp" line="412"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="403"/>
+        <location filename="../ui/main_window.cpp" line="414"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="412"/>
-        <source>Language</source>
-        <translation>语言</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="413"/>
-        <source>The language changes the next time BubbleScope starts.</source>
-        <translation>语言将在下次启动 BubbleScope 时生效。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="416"/>
+        <location filename="../ui/main_window.cpp" line="429"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="422"/>
+        <location filename="../ui/main_window.cpp" line="435"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="424"/>
+        <location filename="../ui/main_window.cpp" line="437"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="425"/>
+        <location filename="../ui/main_window.cpp" line="438"/>
         <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
         <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个空泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="429"/>
+        <location filename="../ui/main_window.cpp" line="442"/>
         <source>&amp;About BubbleScope</source>
         <translation>关于 BubbleScope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="430"/>
+        <location filename="../ui/main_window.cpp" line="443"/>
         <source>About BubbleScope</source>
         <translation>关于 BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="431"/>
+        <location filename="../ui/main_window.cpp" line="444"/>
         <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
         <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲空泡分析工具。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="473"/>
+        <location filename="../ui/main_window.cpp" line="550"/>
         <source>Open Profiling Folder</source>
         <translation>打开 profiling 文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="515"/>
+        <location filename="../ui/main_window.cpp" line="592"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="523"/>
+        <location filename="../ui/main_window.cpp" line="600"/>
         <source>Nothing loaded.</source>
         <translation>未加载任何数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="544"/>
+        <location filename="../ui/main_window.cpp" line="621"/>
         <source>Sample profile — BubbleScope</source>
         <translation>示例 profile — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="545"/>
+        <location filename="../ui/main_window.cpp" line="622"/>
         <source>%1 — BubbleScope</source>
         <translation>%1 — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="546"/>
+        <location filename="../ui/main_window.cpp" line="623"/>
         <source>Loaded %1</source>
         <translation>已加载 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="204"/>
+        <location filename="../ui/main_window.cpp" line="210"/>
+        <location filename="../ui/main_window.cpp" line="475"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="205"/>
+        <location filename="../ui/main_window.cpp" line="211"/>
+        <location filename="../ui/main_window.cpp" line="476"/>
         <source>Rank timeline</source>
         <translation>Rank 时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="207"/>
+        <location filename="../ui/main_window.cpp" line="213"/>
+        <location filename="../ui/main_window.cpp" line="477"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="235"/>
+        <location filename="../ui/main_window.cpp" line="241"/>
         <source>Compared: %1</source>
         <translation>已比较：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="248"/>
+        <location filename="../ui/main_window.cpp" line="254"/>
         <source>Analysing…</source>
         <translation>正在分析…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="250"/>
+        <location filename="../ui/main_window.cpp" line="256"/>
         <source>Writing the text report…</source>
         <translation>正在生成文本报告…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="324"/>
+        <location filename="../ui/main_window.cpp" line="330"/>
         <source>%1: %2 ms</source>
         <translation>%1：%2 ms</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="339"/>
+        <location filename="../ui/main_window.cpp" line="345"/>
         <source>&amp;Compare with…</source>
         <translation>与…比较(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="340"/>
+        <location filename="../ui/main_window.cpp" line="346"/>
         <source>Compare the open rank (base) with…</source>
         <translation>将当前 rank（基线）与…比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="344"/>
+        <location filename="../ui/main_window.cpp" line="350"/>
         <source>Before / after: compares the open rank with another profile (also: drop a folder with Shift held).</source>
         <translation>前后对比：将当前 rank 与另一份 profile 比较（也可按住 Shift 拖入文件夹）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="353"/>
+        <location filename="../ui/main_window.cpp" line="359"/>
         <source>Timeline &amp;image (PNG or SVG)…</source>
         <translation>时间线图片(&amp;I)（PNG 或 SVG）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="354"/>
+        <location filename="../ui/main_window.cpp" line="360"/>
         <source>Export the timeline as it is shown</source>
         <translation>按当前显示导出时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="355"/>
+        <location filename="../ui/main_window.cpp" line="361"/>
         <source>PNG (*.png);;SVG (*.svg)</source>
         <translation>PNG (*.png);;SVG (*.svg)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="363"/>
+        <location filename="../ui/main_window.cpp" line="369"/>
         <source>Report with bubble &amp;pictures…</source>
         <translation>带气泡截图的报告(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="364"/>
+        <location filename="../ui/main_window.cpp" line="370"/>
         <source>Folder for the report and its pictures</source>
         <translation>报告及其图片的文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="370"/>
+        <location filename="../ui/main_window.cpp" line="376"/>
         <source>Exported the report with its pictures to %1</source>
         <translation>已将报告及其图片导出到 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="373"/>
+        <location filename="../ui/main_window.cpp" line="379"/>
         <source>Export all to &amp;folder…</source>
         <translation>全部导出到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="381"/>
+        <location filename="../ui/main_window.cpp" line="387"/>
         <source>&amp;Find…</source>
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="382"/>
+        <location filename="../ui/main_window.cpp" line="388"/>
         <source>Find &amp;next</source>
         <translation>查找下一个(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="383"/>
+        <location filename="../ui/main_window.cpp" line="389"/>
         <source>Find &amp;previous</source>
         <translation>查找上一个(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="384"/>
+        <location filename="../ui/main_window.cpp" line="390"/>
         <source>Show the &amp;legend</source>
         <translation>显示图例(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="389"/>
+        <location filename="../ui/main_window.cpp" line="396"/>
         <source>Show all launch &amp;flows in view</source>
         <translation>显示视图内所有下发连线(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="417"/>
+        <location filename="../ui/main_window.cpp" line="430"/>
         <source>&amp;Glossary</source>
         <translation>术语表(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="418"/>
+        <location filename="../ui/main_window.cpp" line="431"/>
         <source>Glossary</source>
         <translation>术语表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="462"/>
+        <location filename="../ui/main_window.cpp" line="539"/>
         <source>Open a profile first: it is the base of the comparison.</source>
         <translation>请先打开一份 profile：它是比较的基线。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="468"/>
+        <location filename="../ui/main_window.cpp" line="545"/>
         <source>Comparing %1 with %2…</source>
         <translation>正在比较 %1 与 %2…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="495"/>
+        <location filename="../ui/main_window.cpp" line="572"/>
         <source>Merging the rank summaries in %1…</source>
         <translation>正在合并 %1 中的 rank 摘要…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="555"/>
+        <location filename="../ui/main_window.cpp" line="632"/>
         <source>Building the timeline…</source>
         <translation>正在构建时间线…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="572"/>
+        <location filename="../ui/main_window.cpp" line="649"/>
         <source>No finding: the collection looks complete.</source>
         <translation>无发现：采集数据看起来完整。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="583"/>
+        <location filename="../ui/main_window.cpp" line="660"/>
         <source>Effect:</source>
         <translation>影响：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="584"/>
+        <location filename="../ui/main_window.cpp" line="661"/>
         <source>Fix:</source>
         <translation>修复：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="591"/>
+        <location filename="../ui/main_window.cpp" line="668"/>
         <source>Health (%1)</source>
         <translation>采集健康（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="592"/>
+        <location filename="../ui/main_window.cpp" line="669"/>
         <source>Bubbles (%1)</source>
         <translation>空泡（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="604"/>
+        <location filename="../ui/main_window.cpp" line="681"/>
         <source>No call stacks collected: the line of code behind this bubble is unknown.</source>
         <translation>未采集调用栈：无法确定此空泡背后的代码行。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="607"/>
+        <location filename="../ui/main_window.cpp" line="684"/>
         <source>No user code in the call stacks of the %1 host events in this window (%2 carry a stack).</source>
         <translation>此窗口内 %1 个主机事件的调用栈中没有用户代码（%2 个带有调用栈）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="612"/>
+        <location filename="../ui/main_window.cpp" line="689"/>
         <source>Your code behind this bubble:</source>
         <translation>此空泡背后的用户代码：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="613"/>
+        <location filename="../ui/main_window.cpp" line="690"/>
         <source>Line</source>
         <translation>代码行</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="613"/>
+        <location filename="../ui/main_window.cpp" line="690"/>
         <source>(click a line: its host events are highlighted on the timeline)</source>
         <translation>（点击一行：其 host 事件会在时间线上高亮）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="614"/>
+        <location filename="../ui/main_window.cpp" line="691"/>
         <source>Share of window</source>
         <translation>占窗口比例</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="614"/>
+        <location filename="../ui/main_window.cpp" line="691"/>
         <source>Host time (ms)</source>
         <translation>主机时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="614"/>
+        <location filename="../ui/main_window.cpp" line="691"/>
         <source>Path to the op</source>
         <translation>到算子的调用路径</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="635"/>
+        <location filename="../ui/main_window.cpp" line="712"/>
         <source>%1 host events under &lt;code&gt;%2&lt;/code&gt; are highlighted on the timeline (%3 ms of host time in this window).</source>
         <translation>&lt;code&gt;%2&lt;/code&gt; 下的 %1 个 host 事件已在时间线上高亮（此窗口内 host 时间 %3 ms）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="646"/>
+        <location filename="../ui/main_window.cpp" line="723"/>
         <source>Call stack of %1, the largest of them (innermost first, ● your code):</source>
         <translation>其中最大的事件 %1 的调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="692"/>
+        <location filename="../ui/main_window.cpp" line="769"/>
         <source>step</source>
         <translation>step</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="701"/>
+        <location filename="../ui/main_window.cpp" line="778"/>
         <source>Side</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="701"/>
+        <location filename="../ui/main_window.cpp" line="778"/>
         <source>Kernel</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="701"/>
-        <location filename="../ui/main_window.cpp" line="803"/>
+        <location filename="../ui/main_window.cpp" line="778"/>
+        <location filename="../ui/main_window.cpp" line="880"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="701"/>
+        <location filename="../ui/main_window.cpp" line="778"/>
         <source>Duration (µs)</source>
         <translation>时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="701"/>
+        <location filename="../ui/main_window.cpp" line="778"/>
         <source>Wait (µs)</source>
         <translation>等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="702"/>
-        <location filename="../ui/main_window.cpp" line="804"/>
+        <location filename="../ui/main_window.cpp" line="779"/>
+        <location filename="../ui/main_window.cpp" line="881"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="712"/>
+        <location filename="../ui/main_window.cpp" line="789"/>
         <source>before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="714"/>
+        <location filename="../ui/main_window.cpp" line="791"/>
         <source>device idle</source>
         <translation>设备空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="716"/>
+        <location filename="../ui/main_window.cpp" line="793"/>
         <source>after</source>
         <translation>之后</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="721"/>
+        <location filename="../ui/main_window.cpp" line="798"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="721"/>
+        <location filename="../ui/main_window.cpp" line="798"/>
         <source>sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="722"/>
+        <location filename="../ui/main_window.cpp" line="799"/>
         <source>comm</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="723"/>
+        <location filename="../ui/main_window.cpp" line="800"/>
         <source>parallelism</source>
         <translation>并行度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="726"/>
+        <location filename="../ui/main_window.cpp" line="803"/>
         <source>Host events in the window:</source>
         <translation>窗口内的 Host 事件：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="733"/>
+        <location filename="../ui/main_window.cpp" line="810"/>
         <source>There is no host trace: causes cannot be attributed.</source>
         <translation>没有 Host trace：无法归因。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="735"/>
+        <location filename="../ui/main_window.cpp" line="812"/>
         <source>Candidate causes (possible, not a verdict):</source>
         <translation>候选原因（可能原因，并非结论）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="802"/>
+        <location filename="../ui/main_window.cpp" line="879"/>
         <source>Op type</source>
         <translation>算子类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="806"/>
-        <location filename="../ui/main_window.cpp" line="868"/>
+        <location filename="../ui/main_window.cpp" line="883"/>
+        <location filename="../ui/main_window.cpp" line="945"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="806"/>
+        <location filename="../ui/main_window.cpp" line="883"/>
         <source>%1 ms from the capture&apos;s start (epoch %2 µs)</source>
         <translation>距采集开始 %1 ms（epoch %2 µs）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="809"/>
-        <location filename="../ui/main_window.cpp" line="869"/>
+        <location filename="../ui/main_window.cpp" line="886"/>
+        <location filename="../ui/main_window.cpp" line="946"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="810"/>
+        <location filename="../ui/main_window.cpp" line="887"/>
         <source>Wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="811"/>
+        <location filename="../ui/main_window.cpp" line="888"/>
         <source>Block dim</source>
         <translation>Block dim</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="812"/>
+        <location filename="../ui/main_window.cpp" line="889"/>
         <source>Input shapes</source>
         <translation>输入 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="813"/>
+        <location filename="../ui/main_window.cpp" line="890"/>
         <source>Output shapes</source>
         <translation>输出 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="818"/>
+        <location filename="../ui/main_window.cpp" line="895"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="819"/>
-        <location filename="../ui/main_window.cpp" line="820"/>
+        <location filename="../ui/main_window.cpp" line="896"/>
+        <location filename="../ui/main_window.cpp" line="897"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="838"/>
+        <location filename="../ui/main_window.cpp" line="915"/>
         <source>Launched by</source>
         <translation>下发来源</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="841"/>
+        <location filename="../ui/main_window.cpp" line="918"/>
         <source>unknown host event</source>
         <translation>未知 Host 事件</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="865"/>
+        <location filename="../ui/main_window.cpp" line="942"/>
         <source>Process / thread</source>
         <translation>进程 / 线程</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="866"/>
+        <location filename="../ui/main_window.cpp" line="943"/>
         <source>Call depth</source>
         <translation>调用深度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="867"/>
+        <location filename="../ui/main_window.cpp" line="944"/>
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="868"/>
+        <location filename="../ui/main_window.cpp" line="945"/>
         <source>%1 ms from the capture&apos;s start</source>
         <translation>距采集开始 %1 ms</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="875"/>
+        <location filename="../ui/main_window.cpp" line="952"/>
         <source>Call stack (innermost first, ● your code):</source>
         <translation>调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="900"/>
+        <location filename="../ui/main_window.cpp" line="977"/>
         <source>Range statistics</source>
         <translation>区间统计</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="900"/>
+        <location filename="../ui/main_window.cpp" line="977"/>
         <source>span</source>
         <translation>跨度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="900"/>
+        <location filename="../ui/main_window.cpp" line="977"/>
         <source>busy union</source>
         <translation>忙碌并集</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="901"/>
+        <location filename="../ui/main_window.cpp" line="978"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="901"/>
+        <location filename="../ui/main_window.cpp" line="978"/>
         <source>kernels</source>
         <translation>kernel 数</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="909"/>
+        <location filename="../ui/main_window.cpp" line="986"/>
         <source>Range: %1 ms, busy %2 ms, %3 kernels</source>
         <translation>区间：%1 ms，忙碌 %2 ms，%3 个 kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="927"/>
-        <location filename="../ui/main_window.cpp" line="944"/>
-        <location filename="../ui/main_window.cpp" line="952"/>
+        <location filename="../ui/main_window.cpp" line="1004"/>
+        <location filename="../ui/main_window.cpp" line="1022"/>
+        <location filename="../ui/main_window.cpp" line="1030"/>
         <source>Nothing is loaded.</source>
         <translation>尚未加载数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="956"/>
+        <location filename="../ui/main_window.cpp" line="1035"/>
         <source>The folder %1/bubbles could not be made.</source>
         <translation>无法创建文件夹 %1/bubbles。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="975"/>
+        <location filename="../ui/main_window.cpp" line="1054"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="975"/>
+        <location filename="../ui/main_window.cpp" line="1054"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="976"/>
+        <location filename="../ui/main_window.cpp" line="1055"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="359"/>
-        <location filename="../ui/main_window.cpp" line="368"/>
-        <location filename="../ui/main_window.cpp" line="980"/>
-        <location filename="../ui/main_window.cpp" line="994"/>
+        <location filename="../ui/main_window.cpp" line="365"/>
+        <location filename="../ui/main_window.cpp" line="374"/>
+        <location filename="../ui/main_window.cpp" line="1059"/>
+        <location filename="../ui/main_window.cpp" line="1073"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="359"/>
-        <location filename="../ui/main_window.cpp" line="981"/>
-        <location filename="../ui/main_window.cpp" line="995"/>
+        <location filename="../ui/main_window.cpp" line="365"/>
+        <location filename="../ui/main_window.cpp" line="1060"/>
+        <location filename="../ui/main_window.cpp" line="1074"/>
         <source>The file was not written; nothing was changed.
 
 %1</source>
@@ -1871,18 +1893,18 @@
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="361"/>
-        <location filename="../ui/main_window.cpp" line="983"/>
+        <location filename="../ui/main_window.cpp" line="367"/>
+        <location filename="../ui/main_window.cpp" line="1062"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="987"/>
+        <location filename="../ui/main_window.cpp" line="1066"/>
         <source>Export all to folder</source>
         <translation>全部导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1000"/>
+        <location filename="../ui/main_window.cpp" line="1079"/>
         <source>Exported %1 files to %2</source>
         <translation>已导出 %1 个文件到 %2</translation>
     </message>
@@ -1890,108 +1912,108 @@
 <context>
     <name>bs::ui::OpsTableModel</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="150"/>
-        <location filename="../ui/panel_models.cpp" line="166"/>
+        <location filename="../ui/panel_models.cpp" line="151"/>
+        <location filename="../ui/panel_models.cpp" line="167"/>
         <source>wait anchor</source>
         <translation>等待锚点</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="169"/>
+        <location filename="../ui/panel_models.cpp" line="170"/>
         <source>an AI CPU op (class as the analysis names it)</source>
         <translation>AI CPU 算子（分类按分析结果命名）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="184"/>
+        <location filename="../ui/panel_models.cpp" line="185"/>
         <source>Rank by average total cost (duration + wait) per call: 1 is the costliest call.</source>
         <translation>按每次调用的平均总开销（耗时 + 等待）排名：1 为开销最大。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="186"/>
+        <location filename="../ui/panel_models.cpp" line="187"/>
         <source>Rank by total duration over all calls: 1 takes the most device time.</source>
         <translation>按所有调用的总耗时排名：1 占用 device 时间最多。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="188"/>
+        <location filename="../ui/panel_models.cpp" line="189"/>
         <source>Average time a call waited before it ran (kernel_details&apos; Wait): not its own work.</source>
         <translation>每次调用运行前的平均等待时间（kernel_details 的 Wait）：不是它自己的工作。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="190"/>
+        <location filename="../ui/panel_models.cpp" line="191"/>
         <source>Average duration + wait per call.</source>
         <translation>每次调用的平均耗时 + 等待。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="192"/>
+        <location filename="../ui/panel_models.cpp" line="193"/>
         <source>Wait / (duration + wait) over all calls.</source>
         <translation>所有调用的 等待 / (耗时 + 等待)。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="194"/>
+        <location filename="../ui/panel_models.cpp" line="195"/>
         <source>Total duration over all calls (device time the op takes; the default order).</source>
         <translation>所有调用的总耗时（该算子占用的 device 时间；默认排序）。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="196"/>
+        <location filename="../ui/panel_models.cpp" line="197"/>
         <source>Why the op&apos;s ranking may mislead (hover a cell for each flag&apos;s meaning).</source>
         <translation>该算子排名可能误导的原因（悬停单元格查看各标记含义）。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="206"/>
+        <location filename="../ui/panel_models.cpp" line="207"/>
         <source>Rank (avg cost)</source>
         <translation>排名（平均开销）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="208"/>
+        <location filename="../ui/panel_models.cpp" line="209"/>
         <source>Rank (total)</source>
         <translation>排名（总时长）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="210"/>
+        <location filename="../ui/panel_models.cpp" line="211"/>
         <source>Op</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="212"/>
+        <location filename="../ui/panel_models.cpp" line="213"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="214"/>
+        <location filename="../ui/panel_models.cpp" line="215"/>
         <source>Calls</source>
         <translation>调用次数</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="216"/>
+        <location filename="../ui/panel_models.cpp" line="217"/>
         <source>Duration avg (µs)</source>
         <translation>平均时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="218"/>
+        <location filename="../ui/panel_models.cpp" line="219"/>
         <source>Wait avg (µs)</source>
         <translation>平均等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="220"/>
+        <location filename="../ui/panel_models.cpp" line="221"/>
         <source>Total cost avg (µs)</source>
         <translation>平均总开销 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="222"/>
+        <location filename="../ui/panel_models.cpp" line="223"/>
         <source>Wait ratio</source>
         <translation>等待占比</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="224"/>
+        <location filename="../ui/panel_models.cpp" line="225"/>
         <source>Total (ms)</source>
         <translation>总时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="226"/>
+        <location filename="../ui/panel_models.cpp" line="227"/>
         <source>Flags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="228"/>
+        <location filename="../ui/panel_models.cpp" line="229"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
     </message>
@@ -1999,143 +2021,143 @@
 <context>
     <name>bs::ui::SummaryPanel</name>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="57"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="58"/>
         <source>Are there significant bubbles?</source>
         <translation>是否存在显著空泡？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="57"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="58"/>
         <source>Which step group holds them?</source>
         <translation>空泡位于哪个 step 组？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="58"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="59"/>
         <source>Prelaunch, tail, internal or inter-step?</source>
         <translation>是下发前、尾部、内部还是 step 之间的空闲？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="59"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="60"/>
         <source>Is there a host-side risk?</source>
         <translation>是否存在 Host 侧风险？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="59"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="60"/>
         <source>Is the evidence enough?</source>
         <translation>证据是否充分？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="60"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="61"/>
         <source>Bubble-first summary</source>
         <translation>空泡优先摘要</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="67"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="68"/>
         <source>Data errors: %1. They lower the confidence (now %2); see the data-quality findings in the report.</source>
         <translation>数据错误：%1。这些错误降低了置信度（当前为 %2）；详见报告中的数据质量发现。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="86"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="87"/>
         <source>What to do next</source>
         <translation>下一步做什么</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="86"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="87"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="86"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="87"/>
         <source>Action</source>
         <translation>措施</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="86"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="87"/>
         <source>Target</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="86"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="87"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="111"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="112"/>
         <source>Steps (ms)</source>
         <translation>Step 指标 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="112"/>
-        <location filename="../ui/panels/summary_panel.cpp" line="136"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="137"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="112"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
         <source>Group</source>
         <translation>组</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="112"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
         <source>Service</source>
         <translation>服务时长</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="112"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
         <source>Busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="112"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
         <source>Underfeed</source>
         <translation>供给不足时长</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="112"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
         <source>Prelaunch</source>
         <translation>下发前空闲</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="114"/>
         <source>Internal</source>
         <translation>内部空泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="114"/>
         <source>Largest</source>
         <translation>最大空泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="114"/>
         <source>Tail</source>
         <translation>尾部空闲</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="114"/>
         <source>Bubbles</source>
         <translation>空泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="135"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="136"/>
         <source>Profiler cross-check (%1, µs)</source>
         <translation>与 profiler 结果交叉核对（%1，µs）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="136"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="137"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="136"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="137"/>
         <source>Ours</source>
         <translation>本工具</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="136"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="137"/>
         <source>Profiler</source>
         <translation>Profiler</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="144"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="145"/>
         <source>mismatch</source>
         <translation>不一致</translation>
     </message>
@@ -2148,82 +2170,82 @@
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="479"/>
+        <location filename="../ui/timeline_widget.cpp" line="488"/>
         <source>No profile loaded</source>
         <translation>未加载 profile</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_render.cpp" line="313"/>
+        <location filename="../ui/timeline_render.cpp" line="314"/>
         <source>View %1</source>
         <translation>视图 %1</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="96"/>
+        <location filename="../ui/timeline_input.cpp" line="98"/>
         <source>start %1, duration %2</source>
         <translation>开始 %1，时长 %2</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="62"/>
+        <location filename="../ui/timeline_input.cpp" line="64"/>
         <source>task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="63"/>
+        <location filename="../ui/timeline_input.cpp" line="65"/>
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="68"/>
+        <location filename="../ui/timeline_input.cpp" line="70"/>
         <source>unknown host event</source>
         <translation>未知 Host 事件</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="70"/>
+        <location filename="../ui/timeline_input.cpp" line="72"/>
         <source>launched by</source>
         <translation>下发自</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="71"/>
+        <location filename="../ui/timeline_input.cpp" line="73"/>
         <source>launch latency</source>
         <translation>下发延迟</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="81"/>
+        <location filename="../ui/timeline_input.cpp" line="83"/>
         <source>thread</source>
         <translation>线程</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="82"/>
+        <location filename="../ui/timeline_input.cpp" line="84"/>
         <source>depth</source>
         <translation>深度</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="83"/>
+        <location filename="../ui/timeline_input.cpp" line="85"/>
         <source>category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="105"/>
+        <location filename="../ui/timeline_input.cpp" line="107"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="106"/>
+        <location filename="../ui/timeline_input.cpp" line="108"/>
         <source>kernel sum</source>
         <translation>kernel 时长之和</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="109"/>
+        <location filename="../ui/timeline_input.cpp" line="111"/>
         <source>Device busy</source>
         <translation>设备忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="88"/>
+        <location filename="../ui/timeline_input.cpp" line="90"/>
         <source>Call stack (innermost first, ● your code):</source>
         <translation>调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="139"/>
+        <location filename="../ui/timeline_input.cpp" line="141"/>
         <source>Bubble %1: %2 device idle</source>
         <translation>空泡 %1：设备空闲 %2</translation>
     </message>

@@ -1,5 +1,6 @@
 #include "cluster_bars.h"
 
+#include "language.h"
 #include "cluster/cluster_model.h"
 #include "cluster_models.h"
 
@@ -165,7 +166,7 @@ QString ClusterBars::toolTipAt(const QPoint& pos) const {
     QString s = QStringLiteral("<b>%1</b>").arg(ClusterText::rankFullName(rank).toHtmlEscaped());
     if (!t.analysed)
         return s + QStringLiteral("<br>") +
-               tr("Not analysed: %1").arg(QString::fromStdString(rank.error).toHtmlEscaped());
+               tr("Not analysed: %1").arg(coreText(rank.error).toHtmlEscaped());
     s += QStringLiteral("<br>") + tr("Summed over the steps compared (%1):").arg(cluster_->steps.size());
     for (std::size_t k = 0; k < std::size(kStack); ++k)
         s += QStringLiteral("<br>%1: %2 ms")

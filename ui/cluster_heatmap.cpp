@@ -1,5 +1,6 @@
 #include "cluster_heatmap.h"
 
+#include "language.h"
 #include "cluster/cluster_model.h"
 
 #include <QPainter>
@@ -154,7 +155,7 @@ QString ClusterHeatmap::toolTipAt(const QPoint& pos) const {
     if (!v) {
         t += rank.error.empty()
                  ? tr("%1: not measured for this rank").arg(ClusterText::metricName(metric_))
-                 : tr("Not analysed: %1").arg(QString::fromStdString(rank.error).toHtmlEscaped());
+                 : tr("Not analysed: %1").arg(coreText(rank.error).toHtmlEscaped());
         return t;
     }
     t += tr("%1: <b>%2 ms</b>").arg(ClusterText::metricName(metric_), msText(*v));
@@ -165,7 +166,7 @@ QString ClusterHeatmap::toolTipAt(const QPoint& pos) const {
     for (const auto& e : cluster_->slowRanks)
         if (e.rank == r && e.step == step)
             t += QStringLiteral("<br>") +
-                 tr("Named slow in this step (%1).").arg(QString::fromStdString(e.metric));
+                 tr("Named slow in this step (%1).").arg(coreText(e.metric));
     return t;
 }
 

@@ -1,4 +1,5 @@
 #include "cluster_job.h"
+#include "language.h"
 #include "background_job.h"
 
 #include "analysis/analysis_run.h"
@@ -68,7 +69,7 @@ void ClusterJob::start(const QString& path) {
             SummaryMerge m = mergeSummaries(files, options);
             out.fromSummaries = true;
             for (const auto& r : m.cluster.ranks)
-                out.rankLabels << QString::fromStdString(r.label);
+                out.rankLabels << coreText(r.label);
             const QStringList labels = out.rankLabels;
             post([this, labels] { emit ranksFound(labels); });
             if (m.merged == 0) {
@@ -83,11 +84,11 @@ void ClusterJob::start(const QString& path) {
         for (const auto& r : found.ranks)
             if (isRankFolder(r)) ranks.push_back(r);
         for (const auto& r : ranks)
-            out.rankLabels << QString::fromStdString(r.label);
+            out.rankLabels << coreText(r.label);
         const QStringList labels = out.rankLabels;
         post([this, labels] { emit ranksFound(labels); });
         if (ranks.size() < 2) {
-            out.error = QString::fromStdString(found.error);
+            out.error = coreText(found.error);
             return out;
         }
         ClusterBuilder builder; // folds each rank in as it comes: bounded memory
@@ -102,7 +103,7 @@ void ClusterJob::start(const QString& path) {
                 if (throttle.elapsed() < 100 && done < total) return;
                 throttle.restart();
                 const int permille = static_cast<int>((i * 1000 + (total ? done * 1000 / total : 0)) / n);
-                const QString s = QStringLiteral("%1 (%2)").arg(label, QString::fromStdString(stage));
+                const QString s = QStringLiteral("%1 (%2)").arg(label, coreText(stage));
                 post([this, s, permille] { emit progress(s, permille); });
             };
             ctl.report("rank", 0, 1);

@@ -1,5 +1,6 @@
 #include "cluster_models.h"
 
+#include "language.h"
 #include "cluster/cluster_model.h"
 
 #include <QStandardItemModel>
@@ -48,7 +49,7 @@ QString metricLabel(const std::string& metric) {
     if (metric == "free") return ClusterText::metricName(ClusterMetric::Free);
     if (metric == "prelaunch") return ClusterText::metricName(ClusterMetric::Prelaunch);
     if (metric == "comm_not_overlapped") return ClusterText::metricName(ClusterMetric::ExposedComm);
-    return QString::fromStdString(metric);
+    return coreText(metric);
 }
 
 } // namespace
@@ -98,13 +99,13 @@ QString ClusterText::metricHelp(ClusterMetric m) {
 }
 
 QString ClusterText::rankName(const RankSummary& r) {
-    const QString label = QString::fromStdString(r.label);
+    const QString label = coreText(r.label);
     if (r.rankId < 0) return label;
     return r.idShared ? tr("rank %1 (%2)").arg(r.rankId).arg(label) : tr("rank %1").arg(r.rankId);
 }
 
 QString ClusterText::rankFullName(const RankSummary& r) {
-    const QString label = QString::fromStdString(r.label);
+    const QString label = coreText(r.label);
     if (r.rankId < 0) return label;
     return tr("rank %1 — %2").arg(r.rankId).arg(label);
 }
@@ -188,7 +189,7 @@ void fillSlowRankModel(QStandardItemModel& model, const ClusterResult& c) {
                    static_cast<double>(e.lastAtCollectives), e.rank);
         QStringList evidence;
         for (const auto& s : e.evidence)
-            evidence << QString::fromStdString(s);
+            evidence << coreText(s);
         for (auto* it : row)
             it->setData(evidence, Qt::UserRole);
         model.appendRow(row);
@@ -212,7 +213,7 @@ void fillCollectiveModel(QStandardItemModel& model, const ClusterResult& c) {
             transit = std::max(transit, p.transit);
         }
         QList<QStandardItem*> row;
-        row << textItem(QString::fromStdString(cc.key), cc.lastArriver)
+        row << textItem(coreText(cc.key), cc.lastArriver)
             << numberItem(ClusterText::stepName(cc.step), static_cast<double>(cc.step), cc.lastArriver)
             << textItem(last, cc.lastArriver) << msItem(cc.maxWait, cc.lastArriver)
             << msItem(transit, cc.lastArriver) << msItem(cc.skew, cc.lastArriver)

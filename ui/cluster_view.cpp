@@ -1,5 +1,6 @@
 #include "cluster_view.h"
 
+#include "language.h"
 #include "cluster/cluster_model.h"
 #include "cluster/cluster_report.h"
 #include "cluster/summary_json.h"
@@ -11,6 +12,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QEvent>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -29,7 +31,7 @@ namespace bs::ui {
 namespace {
 
 QString esc(const std::string& s) {
-    return QString::fromStdString(s).toHtmlEscaped();
+    return coreText(s).toHtmlEscaped();
 }
 
 QTreeView* makeTree(QWidget* parent, QStandardItemModel* model) {
@@ -119,13 +121,16 @@ ClusterView::~ClusterView() = default;
 
 QWidget* ClusterView::buildHeatmapBox() {
     auto* g = box(tr("Rank × step"), this);
+    g->setObjectName(QStringLiteral("boxHeatmap"));
     auto* row = new QHBoxLayout;
     metric_ = new QComboBox(g);
     for (ClusterMetric m : kClusterMetrics)
         metric_->addItem(ClusterText::metricName(m), static_cast<int>(m));
     metricHelp_ = new QLabel(g);
     metricHelp_->setWordWrap(true);
-    row->addWidget(new QLabel(tr("Metric:"), g));
+    auto* metricLabel = new QLabel(tr("Metric:"), g);
+    metricLabel->setObjectName(QStringLiteral("metricLabel"));
+    row->addWidget(metricLabel);
     row->addWidget(metric_);
     row->addWidget(metricHelp_, 1);
     static_cast<QVBoxLayout*>(g->layout())->addLayout(row);
@@ -143,6 +148,7 @@ QWidget* ClusterView::buildHeatmapBox() {
 
 QWidget* ClusterView::buildBarsBox() {
     auto* g = box(tr("Per rank: where the step time goes"), this);
+    g->setObjectName(QStringLiteral("boxBars"));
     bars_ = new ClusterBars(g);
     g->layout()->addWidget(bars_);
     return g;
@@ -150,6 +156,7 @@ QWidget* ClusterView::buildBarsBox() {
 
 QWidget* ClusterView::buildSlowBox() {
     auto* g = box(tr("Slow ranks"), this);
+    g->setObjectName(QStringLiteral("boxSlow"));
     auto* split = new QSplitter(Qt::Vertical, g);
     slowModel_ = new QStandardItemModel(this);
     slowView_ = makeTree(split, slowModel_);
@@ -172,6 +179,7 @@ QWidget* ClusterView::buildSlowBox() {
 
 QWidget* ClusterView::buildCollectivesBox() {
     auto* g = box(tr("Collectives matched across ranks (largest wait first)"), this);
+    g->setObjectName(QStringLiteral("boxCollectives"));
     collModel_ = new QStandardItemModel(this);
     collView_ = makeTree(g, collModel_);
     collView_->setExpandsOnDoubleClick(false);
@@ -214,13 +222,13 @@ void ClusterView::analyse(const QString& path) {
 
 QString ClusterView::rankFolder(int rank) const {
     if (!cluster_ || rank < 0 || rank >= static_cast<int>(cluster_->ranks.size())) return {};
-    return QString::fromStdString(cluster_->ranks[static_cast<std::size_t>(rank)].folder);
+    return coreText(cluster_->ranks[static_cast<std::size_t>(rank)].folder);
 }
 
 bool ClusterView::hasRankFolder(const QString& folder) const {
     if (!cluster_) return false;
     for (const auto& r : cluster_->ranks)
-        if (QString::fromStdString(r.folder) == folder) return true;
+        if (coreText(r.folder) == folder) return true;
     return false;
 }
 
@@ -322,6 +330,34 @@ void ClusterView::showEvidence() {
     for (const QString& s : i.data(Qt::UserRole).toStringList())
         h += QStringLiteral("<li>%1</li>").arg(s.toHtmlEscaped());
     evidence_->setHtml(h + QStringLiteral("</ul>"));
+}
+
+void ClusterView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() != QEvent::LanguageChange) return;
+    cancel_->setText(tr("Cancel"));
+    open_->setText(tr("Open rank timeline"));
+    open_->setToolTip(tr("Opens the selected rank in the timeline (or double-click a rank)."));
+    compare_->setText(tr("Compare with the median rank"));
+    compare_->setToolTip(tr("Shows the selected rank's step metrics beside the cluster median."));
+    const std::pair<const char*, QString> titles[] = {
+        {"boxHeatmap", tr("Rank × step")},
+        {"boxBars", tr("Per rank: where the step time goes")},
+        {"boxSlow", tr("Slow ranks")},
+        {"boxCollectives", tr("Collectives matched across ranks (largest wait first)")}};
+    for (const auto& [name, title] : titles)
+        if (auto* g = findChild<QGroupBox*>(QLatin1String(name))) g->setTitle(title);
+    if (auto* l = findChild<QLabel*>(QStringLiteral("metricLabel"))) l->setText(tr("Metric:"));
+    for (int i = 0; i < metric_->count(); ++i)
+        metric_->setItemText(i, ClusterText::metricName(static_cast<ClusterMetric>(metric_->itemData(i).toInt())));
+    metricHelp_->setText(ClusterText::metricHelp(static_cast<ClusterMetric>(metric_->currentData().toInt())));
+    // The results in the new language, the chosen metric and rank kept.
+    if (cluster_ && !job_->isRunning()) {
+        const int metric = metric_->currentIndex(), rank = selected_;
+        showCluster();
+        metric_->setCurrentIndex(metric);
+        selectRank(rank);
+    }
 }
 
 void ClusterView::selectRank(int rank) {

@@ -61,6 +61,9 @@ class ClusterView : public QWidget {
     void analysisFinished(bool ok);
     void rankActivated(int rank); // index into the core's rank list (the rank picker's order)
 
+  protected:
+    void changeEvent(QEvent* e) override; // LanguageChange: texts and results again
+
   private:
     QWidget* buildHeatmapBox();
     QWidget* buildBarsBox();

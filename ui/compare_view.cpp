@@ -1,5 +1,6 @@
 #include "compare_view.h"
 
+#include "language.h"
 #include "analysis/analysis_run.h"
 #include "background_job.h"
 #include "cluster/cluster_analysis.h"
@@ -11,6 +12,7 @@
 
 #include <QElapsedTimer>
 #include <QHBoxLayout>
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -47,7 +49,7 @@ struct CompareView::Job {
 namespace {
 
 QString esc(const std::string& s) {
-    return QString::fromStdString(s).toHtmlEscaped();
+    return coreText(s).toHtmlEscaped();
 }
 
 QString number(double v, int decimals) {
@@ -62,7 +64,7 @@ QString signedNumber(double v, int decimals) {
 }
 
 QString percent(const std::optional<double>& p) {
-    return QString::fromStdString(formatPercent(p));
+    return coreText(formatPercent(p));
 }
 
 int decimalsFor(const std::string& unit) {
@@ -146,8 +148,6 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent), job_(std::make_uniq
 
     steps_ = new QTableWidget(tabs_);
     steps_->setColumnCount(7);
-    steps_->setHorizontalHeaderLabels({tr("Dominant step group"), tr("Base avg"), tr("New avg"), tr("\u0394 avg"),
-                                       tr("\u0394 %"), tr("Base P50"), tr("New P50")});
     steps_->verticalHeader()->setVisible(false);
     steps_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     steps_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -158,13 +158,9 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent), job_(std::make_uniq
     auto* opsLayout = new QVBoxLayout(opsBox);
     opsLayout->setContentsMargins(0, 0, 0, 0);
     opsFilter_ = new QLineEdit(opsBox);
-    opsFilter_->setPlaceholderText(tr("Filter ops by name, task type or status (changed, new, removed, unchanged)"));
     opsFilter_->setClearButtonEnabled(true);
     opsLayout->addWidget(opsFilter_);
     opsModel_ = new QStandardItemModel(this);
-    opsModel_->setHorizontalHeaderLabels({tr("Op"), tr("Task type"), tr("Status"), tr("Calls base"), tr("Calls new"),
-                                          tr("Total base (ms)"), tr("Total new (ms)"), tr("\u0394 total (ms)"),
-                                          tr("\u0394 %"), tr("Avg base (\u00b5s)"), tr("Avg new (\u00b5s)")});
     opsProxy_ = new QSortFilterProxyModel(this);
     opsProxy_->setSourceModel(opsModel_);
     opsProxy_->setSortRole(Qt::UserRole);
@@ -183,9 +179,6 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent), job_(std::make_uniq
 
     bubbles_ = new QTableWidget(tabs_);
     bubbles_->setColumnCount(10);
-    bubbles_->setHorizontalHeaderLabels({tr("Fate"), tr("Base"), tr("New"), tr("Scope"), tr("Step"),
-                                         tr("Between (before \u2192 after, #)"), tr("Base (ms)"),
-                                         tr("New (ms)"), tr("\u0394 (ms)"), tr("\u0394 %")});
     bubbles_->verticalHeader()->setVisible(false);
     bubbles_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     bubbles_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -195,6 +188,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent), job_(std::make_uniq
         if (r >= 0) selectMatch(bubbles_->item(r, 0)->data(Qt::UserRole).toInt());
     });
     tabs_->addTab(bubbles_, tr("Bubbles"));
+    retranslate();
     top->addWidget(verdict_);
     top->addWidget(tabs_);
     top->setStretchFactor(0, 2);
@@ -251,7 +245,7 @@ void CompareView::compare(std::shared_ptr<const Profile> baseProfile, std::share
         const std::string shortLabel = bl.substr(bl.find_last_of('/') == std::string::npos ? 0 : bl.find_last_of('/') + 1);
         const RankFolder* rank = pickRank(ranks, shortLabel);
         if (!rank) {
-            out.error = QString::fromStdString(found.error);
+            out.error = coreText(found.error);
             return out;
         }
         LoadControl ctl;
@@ -272,7 +266,7 @@ void CompareView::compare(std::shared_ptr<const Profile> baseProfile, std::share
                 return out;
             }
             if (loaded.tooLarge || !loaded.hasAnyData || !loaded.profile) {
-                out.error = QString::fromStdString(loaded.tooLarge && loaded.profile && !loaded.profile->loadFindings.empty()
+                out.error = coreText(loaded.tooLarge && loaded.profile && !loaded.profile->loadFindings.empty()
                                                        ? loaded.profile->loadFindings.front().seen
                                                        : noDataMessage(*rank, loaded));
                 return out;
@@ -283,15 +277,42 @@ void CompareView::compare(std::shared_ptr<const Profile> baseProfile, std::share
             CompareSide b = digestForCompare(*base, *baseResult, bl, bf, baseId);
             CompareSide n = digestForCompare(*loaded.profile, *analysis, rank->label, rank->root, newId);
             out.comparison = std::make_shared<const Comparison>(compareSides(std::move(b), std::move(n)));
-            out.newLabel = QString::fromStdString(rank->label);
+            out.newLabel = coreText(rank->label);
             out.newProfile = std::shared_ptr<const Profile>(std::move(loaded.profile));
             out.newAnalysis = analysis;
         } catch (const std::bad_alloc&) {
-            out.error = tr("Memory ran out while loading %1 for the comparison.").arg(QString::fromStdString(rank->root));
+            out.error = tr("Memory ran out while loading %1 for the comparison.").arg(coreText(rank->root));
         }
         return out;
     };
     job_->runner.start(work, [this](const CompareOutcome& outcome) { onFinished(outcome); });
+}
+
+void CompareView::retranslate() {
+    cancel_->setText(tr("Cancel"));
+    steps_->setHorizontalHeaderLabels({tr("Dominant step group"), tr("Base avg"), tr("New avg"), tr("\u0394 avg"),
+                                       tr("\u0394 %"), tr("Base P50"), tr("New P50")});
+    opsFilter_->setPlaceholderText(tr("Filter ops by name, task type or status (changed, new, removed, unchanged)"));
+    opsModel_->setHorizontalHeaderLabels({tr("Op"), tr("Task type"), tr("Status"), tr("Calls base"), tr("Calls new"),
+                                          tr("Total base (ms)"), tr("Total new (ms)"), tr("\u0394 total (ms)"),
+                                          tr("\u0394 %"), tr("Avg base (\u00b5s)"), tr("Avg new (\u00b5s)")});
+    bubbles_->setHorizontalHeaderLabels({tr("Fate"), tr("Base"), tr("New"), tr("Scope"), tr("Step"),
+                                         tr("Between (before \u2192 after, #)"), tr("Base (ms)"),
+                                         tr("New (ms)"), tr("\u0394 (ms)"), tr("\u0394 %")});
+    tabs_->setTabText(0, tr("Steps"));
+    tabs_->setTabText(1, tr("Ops"));
+    tabs_->setTabText(2, tr("Bubbles"));
+}
+
+void CompareView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() != QEvent::LanguageChange) return;
+    retranslate();
+    // The comparison in the new language (verdict, tables), or the hint when there is none yet.
+    if (comparison_ && !isRunning())
+        showComparison();
+    else if (!isRunning() && !comparison_)
+        status_->setText(tr("File \u25b8 Compare with\u2026 compares the open rank (base) with another profile (new)."));
 }
 
 void CompareView::onFinished(const CompareOutcome& outcome) {
@@ -316,7 +337,7 @@ void CompareView::onFinished(const CompareOutcome& outcome) {
 
 void CompareView::showComparison() {
     const Comparison& c = *comparison_;
-    status_->setText(tr("Base: %1 \u2014 new: %2").arg(QString::fromStdString(c.base.folder), QString::fromStdString(c.next.folder)));
+    status_->setText(tr("Base: %1 \u2014 new: %2").arg(coreText(c.base.folder), coreText(c.next.folder)));
     QString html;
     if (!c.warnings.empty()) {
         html += QStringLiteral("<p style='color:#b35900'><b>%1</b></p><ul>").arg(tr("Not the same scope"));
@@ -352,7 +373,7 @@ void CompareView::fillSteps() {
         const FigureDelta& f = c.figures[static_cast<std::size_t>(r)];
         const int d = decimalsFor(f.unit);
         const QString unit = f.unit == "ms" ? QStringLiteral(" (ms)") : QString();
-        steps_->setItem(r, 0, cell(QString::fromStdString(f.name) + unit, Qt::AlignLeft | Qt::AlignVCenter));
+        steps_->setItem(r, 0, cell(coreText(f.name) + unit, Qt::AlignLeft | Qt::AlignVCenter));
         if (!f.known) {
             steps_->setItem(r, 1, cell(tr("not known on both sides")));
             for (int k = 2; k < 7; ++k)
@@ -375,8 +396,8 @@ void CompareView::fillOps() {
     opsModel_->removeRows(0, opsModel_->rowCount());
     for (const OpDelta& o : c.ops) {
         QList<QStandardItem*> row;
-        row << textItem(QString::fromStdString(o.name)) << textItem(QString::fromStdString(o.taskType))
-            << textItem(QString::fromStdString(o.status))
+        row << textItem(coreText(o.name)) << textItem(coreText(o.taskType))
+            << textItem(coreText(o.status))
             << numberItem(static_cast<double>(o.baseCalls), QString::number(o.baseCalls))
             << numberItem(static_cast<double>(o.newCalls), QString::number(o.newCalls))
             << numberItem(static_cast<double>(o.baseTotal) / 1e6, number(static_cast<double>(o.baseTotal) / 1e6, 3))
@@ -406,18 +427,18 @@ void CompareView::fillBubbles() {
         const CompareWindow* b = m.base >= 0 ? &c.base.windows[static_cast<std::size_t>(m.base)] : nullptr;
         const CompareWindow* n = m.next >= 0 ? &c.next.windows[static_cast<std::size_t>(m.next)] : nullptr;
         const CompareWindow* w = b ? b : n;
-        auto* fate = cell(QString::fromStdString(m.cls), Qt::AlignLeft | Qt::AlignVCenter);
+        auto* fate = cell(coreText(m.cls), Qt::AlignLeft | Qt::AlignVCenter);
         fate->setData(Qt::UserRole, r);
         fate->setForeground(fateColour(m.cls));
         QFont bold = fate->font();
         bold.setBold(true);
         fate->setFont(bold);
         bubbles_->setItem(r, 0, fate);
-        bubbles_->setItem(r, 1, cell(b ? QString::fromStdString(b->id) : QString(), Qt::AlignLeft | Qt::AlignVCenter));
-        bubbles_->setItem(r, 2, cell(n ? QString::fromStdString(n->id) : QString(), Qt::AlignLeft | Qt::AlignVCenter));
-        bubbles_->setItem(r, 3, cell(QString::fromStdString(w->scope), Qt::AlignLeft | Qt::AlignVCenter));
+        bubbles_->setItem(r, 1, cell(b ? coreText(b->id) : QString(), Qt::AlignLeft | Qt::AlignVCenter));
+        bubbles_->setItem(r, 2, cell(n ? coreText(n->id) : QString(), Qt::AlignLeft | Qt::AlignVCenter));
+        bubbles_->setItem(r, 3, cell(coreText(w->scope), Qt::AlignLeft | Qt::AlignVCenter));
         bubbles_->setItem(r, 4, cell(w->step >= 0 ? QString::number(w->step) : QStringLiteral("\u2014")));
-        QString between = QString::fromStdString(w->before) + QStringLiteral(" \u2192 ") + QString::fromStdString(w->after);
+        QString between = coreText(w->before) + QStringLiteral(" \u2192 ") + coreText(w->after);
         if (w->stepIndex >= 0) between += QStringLiteral(" (#%1)").arg(w->occurrence + 1);
         auto* pos = cell(between, Qt::AlignLeft | Qt::AlignVCenter);
         pos->setToolTip(between);
@@ -499,15 +520,15 @@ void CompareView::selectMatch(int match) {
         if (s == lone && anchor) {
             // The kernel after the window sits where the window ends on the other side.
             label->setText(tr("%1 \u2014 %2: no window here; aligned on the kernel after it (%3)")
-                               .arg(side, QString::fromStdString(s->label), QString::fromStdString(present->after).toHtmlEscaped()));
+                               .arg(side, coreText(s->label), coreText(present->after).toHtmlEscaped()));
             return *anchor - (present->start + present->dur - ref->start);
         }
         label->setText(fromEnd && s == lone
                            ? tr("%1 \u2014 %2: the window's place measured from the step's end (this step is %3 ms, "
                                 "shorter than the window's offset in the other)")
-                                 .arg(side, QString::fromStdString(s->label), number(static_cast<double>(s->service()) / 1e6, 3))
+                                 .arg(side, coreText(s->label), number(static_cast<double>(s->service()) / 1e6, 3))
                            : tr("%1 \u2014 %2, from %3 ms after the step's start")
-                                 .arg(side, QString::fromStdString(s->label), number(static_cast<double>(lo) / 1e6, 3)));
+                                 .arg(side, coreText(s->label), number(static_cast<double>(lo) / 1e6, 3)));
         return fromEnd ? s->end - (other->end - other->start) : s->start;
     };
     // From the end: the offsets are taken on the side that has the window (its step is the reference).

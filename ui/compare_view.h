@@ -61,7 +61,11 @@ class CompareView : public QWidget {
   signals:
     void comparisonFinished(bool ok, const QString& message);
 
+  protected:
+    void changeEvent(QEvent* e) override; // LanguageChange: texts and the comparison again
+
   private:
+    void retranslate();
     void onFinished(const CompareOutcome& outcome);
     void showComparison();
     void fillSteps();

@@ -1,4 +1,6 @@
 #include "load_job.h"
+#include "language.h"
+#include "i18n/message.h"
 #include "background_job.h"
 
 #include "analysis/analysis_run.h"
@@ -32,12 +34,13 @@ void LoadJob::cancel() {
 
 void LoadJob::start(const QString& path, int rankIndex) {
     const std::string p = path.toStdString();
-    auto work = [this, p, rankIndex](const std::atomic<bool>& cancelled,
-                                     const BackgroundRunner<LoadOutcome>::Poster& post) -> LoadOutcome {
+    auto work = [this, p, rankIndex, language = currentLanguage()](
+                    const std::atomic<bool>& cancelled, const BackgroundRunner<LoadOutcome>::Poster& post) -> LoadOutcome {
+        const ScopedLanguage scoped(language); // the text report in the window's language
         LoadOutcome out;
         DiscoveryResult found = discoverProfiles(p);
         if (found.ranks.empty()) {
-            out.error = QString::fromStdString(found.error);
+            out.error = coreText(found.error);
             return out;
         }
         // Only real ranks, as the cluster analysis counts them: cluster_analysis_output and advisor
@@ -47,7 +50,7 @@ void LoadJob::start(const QString& path, int rankIndex) {
             if (isRankFolder(r)) ranks.push_back(r);
         if (!ranks.empty()) found.ranks = std::move(ranks);
         for (const auto& r : found.ranks)
-            out.rankLabels << QString::fromStdString(r.label);
+            out.rankLabels << coreText(r.label);
         const int idx = rankIndex >= 0 && rankIndex < static_cast<int>(found.ranks.size()) ? rankIndex : 0;
         LoadControl ctl;
         ctl.cancel = &cancelled;
@@ -57,7 +60,7 @@ void LoadJob::start(const QString& path, int rankIndex) {
             if (throttle.elapsed() < 50 && done < total) return;
             throttle.restart();
             const int permille = total ? static_cast<int>(done * 1000 / total) : 0;
-            const QString s = QString::fromStdString(stage);
+            const QString s = coreText(stage);
             post([this, s, permille] { emit progress(s, permille); });
         };
         LoadResult loaded = loadRank(found.ranks[static_cast<std::size_t>(idx)], ctl);
@@ -66,22 +69,22 @@ void LoadJob::start(const QString& path, int rankIndex) {
             return out;
         }
         if (loaded.tooLarge) {
-            out.error = QString::fromStdString(loaded.profile->loadFindings.front().seen + " " +
+            out.error = coreText(loaded.profile->loadFindings.front().seen + " " +
                                                loaded.profile->loadFindings.front().fix);
             return out;
         }
         if (!loaded.hasAnyData) {
-            out.error = QString::fromStdString(
+            out.error = coreText(
                 noDataMessage(found.ranks[static_cast<std::size_t>(idx)], loaded));
             return out;
         }
         auto rank = std::make_shared<LoadedRank>();
         rank->label = out.rankLabels.value(idx);
-        rank->folder = QString::fromStdString(found.ranks[static_cast<std::size_t>(idx)].root);
+        rank->folder = coreText(found.ranks[static_cast<std::size_t>(idx)].root);
         post([this] { emit progress(QStringLiteral("analysing"), 1000); });
         auto analysis = std::make_shared<AnalysisResult>(analyzeProfile(*loaded.profile));
         post([this] { emit progress(QStringLiteral("report"), 1000); });
-        rank->text = QString::fromStdString(renderTextReport(*loaded.profile, *analysis));
+        rank->text = coreText(renderTextReport(*loaded.profile, *analysis));
         rank->profile = std::shared_ptr<const Profile>(std::move(loaded.profile));
         rank->analysis = analysis;
         out.rank = rank;

@@ -1,5 +1,8 @@
 #include "main_window.h"
 
+#include "language.h"
+#include "report/text_report.h"
+#include "i18n/message.h"
 #include "analysis/analysis_run.h"
 #include "analysis/recommendations.h"
 #include "load_job.h"
@@ -22,6 +25,9 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QEvent>
+#include <QTimer>
+#include <QActionGroup>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -69,7 +75,7 @@ namespace bs::ui {
 namespace {
 
 QString esc(const std::string& s) {
-    return QString::fromStdString(s).toHtmlEscaped();
+    return coreText(s).toHtmlEscaped();
 }
 QString msText(TimeNs ns) {
     return QString::number(nsToMs(ns), 'f', 3);
@@ -321,7 +327,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     connect(timeline_, &TimelineWidget::stepClicked, this, [this](int i) {
         if (!analysis_ || i < 0 || static_cast<std::size_t>(i) >= analysis_->steps.steps.size()) return;
         const auto& st = analysis_->steps.steps[static_cast<std::size_t>(i)];
-        status_->setText(tr("%1: %2 ms").arg(QString::fromStdString(st.label), msText(st.service())));
+        status_->setText(tr("%1: %2 ms").arg(coreText(st.label), msText(st.service())));
     });
     connect(timeline_, &TimelineWidget::hostEventClicked, this, &MainWindow::showHostEvent);
 }
@@ -383,34 +389,41 @@ void MainWindow::buildMenus() {
     view->addAction(tr("Find &previous"), QKeySequence::FindPrevious, this, [this] { timeline_->previousMatch(); });
     auto* legend = view->addAction(tr("Show the &legend"));
     legend->setCheckable(true);
+    legend->setObjectName(QStringLiteral("view_legend"));
     legend->setChecked(true);
     connect(legend, &QAction::toggled, this, [this](bool on) { timeline_->setLegendVisible(on); });
     timeline_->setLegendVisible(true);
     auto* flows = view->addAction(tr("Show all launch &flows in view"));
     flows->setCheckable(true);
+    flows->setObjectName(QStringLiteral("view_flows"));
     connect(flows, &QAction::toggled, this, [this](bool on) { timeline_->setShowAllFlowsInView(on); });
     view->addSeparator();
     auto* host = view->addAction(tr("Show &host lanes"));
     host->setCheckable(true);
+    host->setObjectName(QStringLiteral("view_host"));
     host->setChecked(true);
     connect(host, &QAction::toggled, this,
             [this](bool on) { timeline_->setGroupCollapsed(QStringLiteral("Host"), !on); });
     auto* overlap = view->addAction(tr("Show &Overlap Analysis lanes"));
     overlap->setCheckable(true);
+    overlap->setObjectName(QStringLiteral("view_overlap"));
     connect(overlap, &QAction::toggled, this,
             [this](bool on) { timeline_->setGroupCollapsed(QStringLiteral("Overlap Analysis"), !on); });
     auto* lang = view->addMenu(tr("&Language"));
+    auto* langGroup = new QActionGroup(lang);
     const std::pair<QString, QString> langs[] = {{tr("System default"), QString()},
                                                  {QStringLiteral("English"), QStringLiteral("en")},
                                                  {QStringLiteral("中文（简体）"), QStringLiteral("zh_CN")}};
     for (const auto& [label, code] : langs) {
         auto* a = lang->addAction(label);
         a->setCheckable(true);
+        a->setActionGroup(langGroup);
+        a->setObjectName(QStringLiteral("language_") + (code.isEmpty() ? QStringLiteral("system") : code));
         a->setChecked(QSettings().value(QStringLiteral("language")).toString() == code);
-        connect(a, &QAction::triggered, this, [this, code = code] {
+        // At once: the widgets get QEvent::LanguageChange and write their texts again (retranslateUi).
+        connect(a, &QAction::triggered, this, [code = code] {
             QSettings().setValue(QStringLiteral("language"), code);
-            QMessageBox::information(this, tr("Language"),
-                                     tr("The language changes the next time BubbleScope starts."));
+            applyLanguage(code);
         });
     }
     auto* help = menuBar()->addMenu(tr("&Help"));
@@ -431,6 +444,70 @@ void MainWindow::buildMenus() {
                            tr("BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.")
                                .arg(QApplication::applicationVersion()));
     });
+}
+
+void MainWindow::changeEvent(QEvent* e) {
+    QMainWindow::changeEvent(e);
+    if (e->type() != QEvent::LanguageChange || retranslatePending_) return;
+    // Installing Qt's and BubbleScope's translators sends two events: write the texts once, after both.
+    retranslatePending_ = true;
+    QTimer::singleShot(0, this, [this] {
+        retranslatePending_ = false;
+        retranslateUi();
+    });
+}
+
+void MainWindow::retranslateUi() {
+    setWindowTitle(tr("BubbleScope"));
+    sampleBanner_->setText(tr("<b>Sample profile</b> — a generated 8-layer MoE capture with every planted anomaly. "
+                              "Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here."));
+    rankLabel_->setText(tr("Rank:"));
+    rankPicker_->setToolTip(tr("Rank to analyse"));
+    opsFilter_->setPlaceholderText(tr("Filter ops by name…"));
+    cancel_->setText(tr("Cancel"));
+    tabs_->setTabText(tabs_->indexOf(summary_), tr("Summary"));
+    tabs_->setTabText(tabs_->indexOf(bubbleTable_->parentWidget()), tr("Bubbles"));
+    tabs_->setTabText(tabs_->indexOf(layerTree_), tr("Layers"));
+    tabs_->setTabText(tabs_->indexOf(opsTable_->parentWidget()), tr("Ops"));
+    tabs_->setTabText(tabs_->indexOf(chartsTab_), tr("Charts"));
+    tabs_->setTabText(tabs_->indexOf(health_), tr("Health"));
+    tabs_->setTabText(tabs_->indexOf(report_), tr("Text report"));
+    views_->setTabText(views_->indexOf(clusterView_), tr("Cluster"));
+    views_->setTabText(1, tr("Rank timeline"));
+    views_->setTabText(views_->indexOf(compareView_), tr("Compare"));
+
+    // Menus: built again in the new language, with the states the user set.
+    QHash<QString, bool> checked;
+    for (QAction* a : menuBar()->findChildren<QAction*>())
+        if (a->isCheckable() && a->objectName().startsWith(QLatin1String("view_"))) checked[a->objectName()] = a->isChecked();
+    const bool compareOn = compareAction_ && compareAction_->isEnabled();
+    const bool exportOn = exportMenu_ && exportMenu_->isEnabled();
+    const QList<QMenu*> old = menuBar()->findChildren<QMenu*>(QString(), Qt::FindDirectChildrenOnly);
+    menuBar()->clear();
+    for (QMenu* m : old) m->deleteLater();
+    buildMenus();
+    for (QAction* a : menuBar()->findChildren<QAction*>())
+        if (checked.contains(a->objectName())) a->setChecked(checked.value(a->objectName()));
+    compareAction_->setEnabled(compareOn);
+    exportMenu_->setEnabled(exportOn);
+
+    // What the analysis says, in the new language: the panels are filled again from the same results,
+    // the timeline keeps its view.
+    if (profile_ && analysis_) {
+        {
+            const ScopedLanguage language(currentLanguage());
+            reportText_ = QString::fromStdString(renderTextReport(*profile_, *analysis_));
+        }
+        const TimeNs vs = timeline_->viewStart(), ve = timeline_->viewEnd();
+        const int row = bubbleTable_->currentIndex().row();
+        const QString saved = status_->text();
+        showResults();
+        timeline_->setView(vs, ve);
+        if (row >= 0) bubbleTable_->selectRow(row);
+        status_->setText(saved);
+    } else if (!job_->isRunning()) {
+        status_->setText(tr("Ready"));
+    }
 }
 
 QString MainWindow::reportText() const {
@@ -688,8 +765,8 @@ void MainWindow::onBubbleRowChanged() {
     const TimeNs origin = analysis_->anomaly.captureStart;
     QString h =
         QStringLiteral("<h3>%1 — %2 ms %3, %4 %5</h3>")
-            .arg(QString::fromStdString(w.id), msText(w.span.length()),
-                 QString::fromLatin1(windowScopeName(w.scope)), tr("step"), QString::fromStdString(w.stepId));
+            .arg(coreText(w.id), msText(w.span.length()),
+                 QString::fromLatin1(windowScopeName(w.scope)), tr("step"), coreText(w.stepId));
     h += userLinesHtml(w);
     const QString stack = userLineStackHtml(w);
     stackPane_->setVisible(!stack.isEmpty());
@@ -756,7 +833,7 @@ void MainWindow::onSearch(const QString& text) {
             name = QString::fromUtf8(profile_->str(profile_->hostEvents[m.index].name));
             break;
         case Match::Kind::Bubble:
-            name = QString::fromStdString(analysis_->anomaly.windows[m.index].id);
+            name = coreText(analysis_->anomaly.windows[m.index].id);
             break;
         }
         ++byName[name];
@@ -794,28 +871,28 @@ void MainWindow::showOpInstances(const QString& name) {
 void MainWindow::showKernel(int kernelIndex) {
     if (!profile_ || kernelIndex < 0 || kernelIndex >= static_cast<int>(profile_->kernels.size())) return;
     const Kernel& k = profile_->kernels[static_cast<std::size_t>(kernelIndex)];
-    const QString name = QString::fromStdString(std::string(profile_->str(k.name)));
+    const QString name = coreText(std::string(profile_->str(k.name)));
     QString h = QStringLiteral("<h3>%1</h3><table>").arg(name.toHtmlEscaped());
     auto row = [&](const QString& a, const QString& b) {
         h += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(a, b.toHtmlEscaped());
     };
-    row(tr("Op type"), QString::fromStdString(std::string(profile_->str(k.opType))));
-    row(tr("Task type"), QString::fromStdString(std::string(profile_->str(k.taskType))));
+    row(tr("Op type"), coreText(std::string(profile_->str(k.opType))));
+    row(tr("Task type"), coreText(std::string(profile_->str(k.taskType))));
     row(tr("Stream"), k.stream >= 0 ? QString::number(k.stream) : QStringLiteral("?"));
     // Relative to the capture's start, as the ruler; the profiler's epoch time beside it.
     row(tr("Start"), tr("%1 ms from the capture's start (epoch %2 µs)")
                          .arg(signedMsText(k.start - analysis_->anomaly.captureStart),
-                              QString::fromStdString(formatNsAsMicros(k.start))));
+                              coreText(formatNsAsMicros(k.start))));
     row(tr("Duration"), QString::number(nsToUs(k.dur), 'f', 3) + QStringLiteral(" µs"));
     row(tr("Wait"), QString::number(nsToUs(k.wait), 'f', 3) + QStringLiteral(" µs"));
     row(tr("Block dim"), QString::number(k.blockDim));
-    row(tr("Input shapes"), QString::fromStdString(std::string(profile_->str(k.inputShapes))));
-    row(tr("Output shapes"), QString::fromStdString(std::string(profile_->str(k.outputShapes))));
+    row(tr("Input shapes"), coreText(std::string(profile_->str(k.inputShapes))));
+    row(tr("Output shapes"), coreText(std::string(profile_->str(k.outputShapes))));
     for (const auto& o : analysis_->anomaly.ops)
         if (o.name == std::string(profile_->str(k.name)) ||
             (k.cls == TaskClass::Comm && o.taskType == std::string(profile_->str(k.taskType)) &&
-             name.startsWith(QString::fromStdString(o.name.substr(0, 8))))) {
-            row(tr("PMU verdict"), QString::fromStdString(o.pmuVerdict));
+             name.startsWith(coreText(o.name.substr(0, 8))))) {
+            row(tr("PMU verdict"), coreText(o.pmuVerdict));
             if (o.falseHotspot) row(tr("Flag"), QStringLiteral("WAIT_ANCHOR_FALSE_HOTSPOT"));
             if (o.waitPollution) row(tr("Flag"), QStringLiteral("WAIT_POLLUTION_RISK"));
             break;
@@ -837,9 +914,9 @@ void MainWindow::showKernel(int kernelIndex) {
                 }
                 row(tr("Launched by"),
                     QStringLiteral("%1 (%2)").arg(
-                        best ? QString::fromStdString(std::string(profile_->str(best->name)))
+                        best ? coreText(std::string(profile_->str(best->name)))
                              : tr("unknown host event"),
-                        QString::fromStdString(std::string(profile_->str(s.cat)))));
+                        coreText(std::string(profile_->str(s.cat)))));
                 break;
             }
             break;
@@ -847,7 +924,7 @@ void MainWindow::showKernel(int kernelIndex) {
     }
     if (k.pmuRow >= 0)
         for (std::size_t c = 0; c < profile_->pmu.columns.size(); ++c)
-            row(QString::fromStdString(profile_->pmu.columns[c]),
+            row(coreText(profile_->pmu.columns[c]),
                 QString::number(profile_->pmu.at(static_cast<std::size_t>(k.pmuRow), c)));
     h += QStringLiteral("</table>");
     bubbleDetail_->setHtml(h);
@@ -914,17 +991,18 @@ QString MainWindow::defaultExportName(Export kind) const {
     switch (kind) {
     case Export::AnomalyJson:
         return QStringLiteral("anomaly_discovery_%1.json")
-            .arg(QFileInfo(QString::fromStdString(profile_->inventory.rankDir)).fileName());
+            .arg(QFileInfo(coreText(profile_->inventory.rankDir)).fileName());
     case Export::AnomalyReport:
-        return QString::fromStdString(defaultAnomalyReportName(*profile_));
+        return coreText(defaultAnomalyReportName(*profile_));
     case Export::ArchitectureReport:
-        return QString::fromStdString(defaultArchitectureReportName(*profile_));
+        return coreText(defaultArchitectureReportName(*profile_));
     }
     return {};
 }
 
 QString MainWindow::exportTo(Export kind, const QString& path) const {
     if (!profile_ || !analysis_) return tr("Nothing is loaded.");
+    const ScopedLanguage language(currentLanguage()); // the export speaks the window's language
     std::string text;
     switch (kind) {
     case Export::AnomalyJson:
@@ -937,7 +1015,7 @@ QString MainWindow::exportTo(Export kind, const QString& path) const {
         text = renderArchitectureReport(*profile_, *analysis_);
         break;
     }
-    return QString::fromStdString(writeOutput(path.toStdString(), text));
+    return coreText(writeOutput(path.toStdString(), text));
 }
 
 QString MainWindow::exportTimelineImage(const QString& path) const {
@@ -945,11 +1023,12 @@ QString MainWindow::exportTimelineImage(const QString& path) const {
     QString err;
     const QByteArray bytes = timelinePicture(*timeline_, pictureFormatFor(path), &err);
     if (bytes.isEmpty()) return err;
-    return QString::fromStdString(writeOutput(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size()))));
+    return coreText(writeOutput(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size()))));
 }
 
 QString MainWindow::exportReportWithPictures(const QString& dir) const {
     if (!profile_ || !analysis_) return tr("Nothing is loaded.");
+    const ScopedLanguage language(currentLanguage());
     // bubbles/<id>.png for the report's top windows (the five largest), each written whole or not at all.
     std::map<std::string, std::string> pictures;
     const auto& windows = analysis_->anomaly.windows;
@@ -961,14 +1040,14 @@ QString MainWindow::exportReportWithPictures(const QString& dir) const {
         const std::string rel = "bubbles/" + windows[i].id + ".png";
         const std::string e = writeOutput((dir + QLatin1Char('/')).toStdString() + rel,
                                           std::string_view(png.constData(), static_cast<std::size_t>(png.size())));
-        if (!e.empty()) return QString::fromStdString(e);
+        if (!e.empty()) return coreText(e);
         pictures[windows[i].id] = rel;
     }
     const std::string report = renderAnomalyReport(*profile_, *analysis_, [&](const std::string& id) {
         const auto it = pictures.find(id);
         return it == pictures.end() ? std::string() : it->second;
     });
-    return QString::fromStdString(writeOutput((dir + QLatin1Char('/') + defaultExportName(Export::AnomalyReport)).toStdString(), report));
+    return coreText(writeOutput((dir + QLatin1Char('/') + defaultExportName(Export::AnomalyReport)).toStdString(), report));
 }
 
 void MainWindow::onExport(Export kind) {

@@ -78,11 +78,13 @@ class MainWindow : public QMainWindow {
     void loadFinished(bool ok);
 
   protected:
+    void changeEvent(QEvent* e) override; // LanguageChange: retranslateUi
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
 
   private:
     void buildMenus();
+    void retranslateUi();
     void onOpenFolder();
     void updateViewTabs(); // the tab bar shows when Cluster or Compare is there
     void onFinished(const LoadOutcome& outcome);
@@ -138,6 +140,7 @@ class MainWindow : public QMainWindow {
     QString currentRankLabel_, currentRankFolder_;
     QAction* compareAction_ = nullptr;
     QString reportText_;
+    bool retranslatePending_ = false;
 };
 
 } // namespace bs::ui

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include "language.h"
 #include "glossary.h"
 
 #include "analysis/analysis_run.h"
@@ -45,9 +46,9 @@ QVariant BubbleTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Rank:
-            return QString::fromStdString(w.id);
+            return coreText(w.id);
         case Step:
-            return QString::fromStdString(w.stepId);
+            return coreText(w.stepId);
         case Scope:
             return QString::fromLatin1(windowScopeName(w.scope)) + (w.boundary ? tr(" (edge)") : QString());
         case Start: {
@@ -59,7 +60,7 @@ QVariant BubbleTableModel::data(const QModelIndex& index, int role) const {
         case Labels: {
             QStringList l;
             for (const auto& x : w.labels)
-                l << QString::fromStdString(x);
+                l << coreText(x);
             return l.join(QStringLiteral(", "));
         }
         case Coverage:
@@ -127,9 +128,9 @@ QVariant OpsTableModel::data(const QModelIndex& index, int role) const {
         case RankTotal:
             return o.rankByTotal;
         case Name:
-            return QString::fromStdString(o.name);
+            return coreText(o.name);
         case TaskType:
-            return QString::fromStdString(o.taskType);
+            return coreText(o.taskType);
         case Calls:
             return static_cast<qulonglong>(o.calls);
         case DurAvg:
@@ -150,11 +151,11 @@ QVariant OpsTableModel::data(const QModelIndex& index, int role) const {
                 f << tr("wait anchor");
             if (o.waitPollution) f << QStringLiteral("WAIT_POLLUTION_RISK");
             for (const auto& a : analysis_->anomaly.aicpuOps)
-                if (a.name == o.name) f << QString::fromStdString(a.cls);
+                if (a.name == o.name) f << coreText(a.cls);
             return f.join(QStringLiteral(", "));
         }
         case Pmu:
-            return QString::fromStdString(o.pmuVerdict);
+            return coreText(o.pmuVerdict);
         default:
             return {};
         }
@@ -166,7 +167,7 @@ QVariant OpsTableModel::data(const QModelIndex& index, int role) const {
         else if (o.waitAnchor) lines << tr("wait anchor") + QStringLiteral(": ") + glossaryDefinition(QStringLiteral("wait anchor"));
         if (o.waitPollution) lines << QStringLiteral("WAIT_POLLUTION_RISK: ") + glossaryDefinition(QStringLiteral("WAIT_POLLUTION_RISK"));
         for (const auto& a : analysis_->anomaly.aicpuOps)
-            if (a.name == o.name) lines << QString::fromStdString(a.cls) + QStringLiteral(": ") + tr("an AI CPU op (class as the analysis names it)");
+            if (a.name == o.name) lines << coreText(a.cls) + QStringLiteral(": ") + tr("an AI CPU op (class as the analysis names it)");
         return lines.join(QLatin1Char('\n'));
     }
     if (role == Qt::ToolTipRole && index.column() == Pmu && !o.pmuVerdict.empty())
@@ -270,7 +271,7 @@ void fillLayerModel(QStandardItemModel& model, const Profile& p, const AnalysisR
                 const TimeNs from = std::max(st->span.a, reach), own = std::max<TimeNs>(0, st->span.b - from);
                 reach = std::max(reach, st->span.b);
                 covered += own;
-                auto items = row(QStringLiteral("%1 %2").arg(QString::fromStdString(st->id), QString::fromStdString(st->type)),
+                auto items = row(QStringLiteral("%1 %2").arg(coreText(st->id), coreText(st->type)),
                                  ms(st->all.wall), share(own), QString::number(st->mainStream), st->span.a, st->span.b);
                 if (own < st->span.length())
                     items[2]->setToolTip(QCoreApplication::translate("LayerTree", "%1 ms of its span overlap an earlier structure; "
@@ -280,7 +281,7 @@ void fillLayerModel(QStandardItemModel& model, const Profile& p, const AnalysisR
             }
             if (hasStep && service > covered) {
                 const auto& step = r.steps.steps[static_cast<std::size_t>(stepIndex)];
-                model.appendRow(row(QCoreApplication::translate("LayerTree", "step %1: in no structure").arg(QString::fromStdString(step.label)),
+                model.appendRow(row(QCoreApplication::translate("LayerTree", "step %1: in no structure").arg(coreText(step.label)),
                                     ms(service - covered), share(service - covered), QString(), step.start, step.end));
             }
         }
@@ -289,12 +290,12 @@ void fillLayerModel(QStandardItemModel& model, const Profile& p, const AnalysisR
     for (const auto& ps : a.passes) {
         auto passRow = row(QCoreApplication::translate("LayerTree", "Pass %1 (%2, step %3)")
                                .arg(ps.index)
-                               .arg(QString::fromStdString(ps.phase), QString::fromStdString(ps.stepId)),
+                               .arg(coreText(ps.phase), coreText(ps.stepId)),
                            ms(ps.span.length()), QString(), QString(), ps.span.a, ps.span.b);
         for (int li : ps.layers) {
             const auto& l = a.layers[static_cast<std::size_t>(li)];
             auto layerRow = row(
-                QStringLiteral("L%1  %2").arg(l.index).arg(QString::fromStdString(l.type)), ms(l.clocks.wall),
+                QStringLiteral("L%1  %2").arg(l.index).arg(coreText(l.type)), ms(l.clocks.wall),
                 ps.span.length() ? QString::number(100.0 * static_cast<double>(l.clocks.wall) /
                                                        static_cast<double>(ps.span.length()),
                                                    'f', 1) +
@@ -318,7 +319,7 @@ void fillLayerModel(QStandardItemModel& model, const Profile& p, const AnalysisR
                 for (const auto* k : ks)
                     iv.push_back({k->start, k->start + k->dur}), e0 = std::max(e0, k->start + k->dur);
                 const TimeNs wall = totalLength(mergeIntervals(iv));
-                auto roleRow = row(QString::fromStdString(role), ms(wall),
+                auto roleRow = row(coreText(role), ms(wall),
                                    l.clocks.wall ? QString::number(100.0 * static_cast<double>(wall) /
                                                                        static_cast<double>(l.clocks.wall),
                                                                    'f', 1) +
@@ -326,7 +327,7 @@ void fillLayerModel(QStandardItemModel& model, const Profile& p, const AnalysisR
                                                  : QString(),
                                    QString::number(ks.front()->stream), s0, e0);
                 for (const auto* k : ks)
-                    roleRow.first()->appendRow(row(QString::fromStdString(k->name),
+                    roleRow.first()->appendRow(row(coreText(k->name),
                                                    QString::number(nsToMs(k->dur), 'f', 4), QString(),
                                                    QString::number(k->stream), k->start, k->start + k->dur));
                 layerRow.first()->appendRow(roleRow);

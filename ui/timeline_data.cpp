@@ -1,5 +1,6 @@
 #include "timeline_data.h"
 
+#include "language.h"
 #include "timeline_index.h"
 
 #include "analysis/analysis_run.h"
@@ -209,7 +210,7 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
     d.tracks.push_back(std::move(steps));
     // Layer band (structures).
     Track layers = makeTrack(QCoreApplication::translate("Timeline", "Layers"),
-                             QString::fromStdString(r.architecture.markerSource), TrackKind::Layers,
+                             coreText(r.architecture.markerSource), TrackKind::Layers,
                              QStringLiteral("Device"));
     for (std::size_t i = 0; i < r.architecture.structures.size(); ++i) {
         const auto& s = r.architecture.structures[i];
@@ -260,7 +261,7 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
             tt.emplace_back(v, n);
         std::sort(tt.rbegin(), tt.rend());
         for (std::size_t i = 0; i < tt.size() && i < 2; ++i)
-            t.detail += (i ? QStringLiteral(", ") : QString()) + QString::fromStdString(tt[i].second);
+            t.detail += (i ? QStringLiteral(", ") : QString()) + coreText(tt[i].second);
         t.finish();
         d.streamTrack[s] = static_cast<int>(d.tracks.size());
         d.tracks.push_back(std::move(t));
@@ -270,10 +271,10 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
         const auto& l = p.lanes[lane];
         QString proc;
         auto pit = p.processes.find(l.pid);
-        if (pit != p.processes.end()) proc = QString::fromStdString(pit->second.name);
+        if (pit != p.processes.end()) proc = coreText(pit->second.name);
         auto tit = p.threads.find({l.pid, l.tid});
         const QString thread = tit != p.threads.end() && !tit->second.name.empty()
-                                   ? QString::fromStdString(tit->second.name)
+                                   ? coreText(tit->second.name)
                                    : QCoreApplication::translate("Timeline", "Thread %1").arg(l.tid);
         return proc.isEmpty() ? thread : proc + QStringLiteral(" · ") + thread;
     };
@@ -313,7 +314,7 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
     for (std::size_t i = 0; i < r.anomaly.windows.size(); ++i) {
         const auto& w = r.anomaly.windows[i];
         d.bubbles.push_back({w.span.a, w.span.b, static_cast<int>(w.scope), static_cast<int>(i + 1),
-                             QString::fromStdString(w.id)});
+                             coreText(w.id)});
     }
     d.start = p.kernels.empty() ? 0 : p.kernels.front().start;
     d.end = d.start + 1;

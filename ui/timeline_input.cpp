@@ -1,6 +1,7 @@
 // The timeline's input: wheel, mouse (pan, range, click to select, the label column's edge, the launch
 // arrow's host end), keys (zoom around the mouse, pan, fit, bubbles, search matches, Esc) and tooltips.
 #include "analysis/analysis_run.h"
+#include "language.h"
 #include "model/profile.h"
 #include "stack_text.h"
 #include "timeline_data.h"
@@ -99,11 +100,11 @@ QString TimelineWidget::tooltipFor(const TimelineRow& row, int item) const {
     case TrackKind::Stream:
         return kernelTooltip(it.ref, span);
     case TrackKind::Steps:
-        return QStringLiteral("<b>%1</b><br>%2").arg(QString::fromStdString(analysis_->steps.steps[it.ref].label), span);
+        return QStringLiteral("<b>%1</b><br>%2").arg(coreText(analysis_->steps.steps[it.ref].label), span);
     case TrackKind::Layers: {
         const auto& s = analysis_->architecture.structures[it.ref];
         return QStringLiteral("<b>%1 %2</b><br>%3<br>%4 %5, %6 %7")
-            .arg(QString::fromStdString(s.id), QString::fromStdString(s.type), span, tr("busy"),
+            .arg(coreText(s.id), coreText(s.type), span, tr("busy"),
                  durationText(s.all.busyUnion), tr("kernel sum"), durationText(s.all.kernelSum));
     }
     case TrackKind::DeviceBusy:

@@ -2,6 +2,7 @@
 // union, the label column and the ruler. The overlays are in timeline_overlays.cpp.
 #include "timeline_render.h"
 
+#include "language.h"
 #include "analysis/analysis_run.h"
 #include "model/profile.h"
 #include "timeline_data.h"
@@ -99,13 +100,13 @@ QString itemLabel(const RenderContext& c, TrackKind kind, std::uint32_t ref) {
         const auto n = c.profile.str(c.profile.kernels[ref].name);
         return QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()));
     }
-    if (kind == TrackKind::Steps) return QString::fromStdString(c.analysis.steps.steps[ref].label);
+    if (kind == TrackKind::Steps) return coreText(c.analysis.steps.steps[ref].label);
     if (kind == TrackKind::Host || kind == TrackKind::Hccl) {
         const auto n = c.profile.str((kind == TrackKind::Host ? c.profile.hostEvents : c.profile.hcclEvents)[ref].name);
         return QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()));
     }
     const auto& s = c.analysis.architecture.structures[ref];
-    return QString::fromStdString(s.type) + (s.layerInPass >= 0 ? QStringLiteral(" L%1").arg(s.layerInPass) : QString());
+    return coreText(s.type) + (s.layerInPass >= 0 ? QStringLiteral(" L%1").arg(s.layerInPass) : QString());
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "timeline_search.h"
 
+#include "language.h"
 #include "analysis/analysis_run.h"
 #include "model/profile.h"
 
@@ -48,7 +49,7 @@ std::vector<Match> findMatches(const Profile& p, const AnalysisResult& r, const 
         for (std::uint32_t i = 0; i < p.hostEvents.size(); ++i)
             if (matches(p.hostEvents[i].name)) out.push_back({Match::Kind::HostEvent, i});
         for (std::uint32_t i = 0; i < r.anomaly.windows.size(); ++i)
-            if (QString::fromStdString(r.anomaly.windows[i].id).contains(needle, Qt::CaseInsensitive))
+            if (coreText(r.anomaly.windows[i].id).contains(needle, Qt::CaseInsensitive))
                 out.push_back({Match::Kind::Bubble, i});
         // Kernels and host events are each sorted by start already: merge by time, stable within a kind.
         std::stable_sort(out.begin(), out.end(), [&](const Match& a, const Match& b) {

@@ -8,6 +8,11 @@
 #include "ui_test_support.h"
 #include "cluster/cluster_model.h"
 #include "timeline_widget.h"
+#include "language.h"
+#include "analysis/analysis_run.h"
+#include "i18n/message.h"
+#include "io/discovery.h"
+#include "io/profile_loader.h"
 
 #include <QApplication>
 #include <QDir>
@@ -19,7 +24,8 @@
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QTest>
-#include <QTranslator>
+#include <QMenu>
+#include <QMenuBar>
 
 namespace {
 
@@ -199,21 +205,75 @@ class TstScreenshots : public QObject {
         const QImage img = shoot(w, QStringLiteral("10_cluster_synth_8ranks.png"));
         QCOMPARE(img.size(), QSize(1400, 900));
     }
-    void chineseUi() {
-        QTranslator tr;
-        QVERIFY(tr.load(QStringLiteral(BS_QM_FILE)));
-        QApplication::installTranslator(&tr);
-        {
-            bs::ui::MainWindow w;
-            w.resize(1400, 900);
-            w.show();
-            QVERIFY(load(w, QStringLiteral(BS_SOURCE_DIR "/resources/sample/sample_ascend_pt"), true));
-            QCOMPARE(w.tabs()->tabText(0), QStringLiteral("概览"));
-            w.tabs()->setCurrentIndex(1);
-            w.bubbleTable()->selectRow(0);
-            shoot(w, QStringLiteral("03_sample_zh_CN.png"));
+    // Within each menu (and the menu bar) no two entries share an accelerator key.
+    static void checkAccelerators(QWidget& w) {
+        QList<QWidget*> menus{w.findChild<QMenuBar*>()};
+        for (QMenu* m : w.findChildren<QMenu*>()) menus << m;
+        for (QWidget* m : menus) {
+            QMap<QChar, QString> keys;
+            for (QAction* a : m->actions()) {
+                const QString t = a->text();
+                const qsizetype amp = t.indexOf(QLatin1Char('&'));
+                if (amp < 0 || amp + 1 >= t.size()) continue;
+                const QChar k = t.at(amp + 1).toUpper();
+                QVERIFY2(!keys.contains(k), qPrintable(QStringLiteral("%1 and %2 share &%3").arg(keys.value(k), t, k)));
+                keys.insert(k, t);
+            }
         }
-        QApplication::removeTranslator(&tr);
+    }
+
+    // View ▸ Language applies at once: the window's own words (Qt translator) and the analysis's sentences
+    // (core/i18n) change in the open window, and back.
+    void chineseUiAtOnce() {
+        const QString sample = QStringLiteral(BS_SOURCE_DIR "/resources/sample/sample_ascend_pt");
+        // The sample's findings as the core writes them: their Chinese and English must be what the
+        // Health panel shows in each language.
+        const auto found = bs::discoverProfiles(sample.toStdString());
+        QVERIFY(!found.ranks.empty());
+        const auto loaded = bs::loadRank(found.ranks[0]);
+        QVERIFY(loaded.profile);
+        const bs::AnalysisResult r = bs::analyzeProfile(*loaded.profile);
+        const bs::Finding* f = nullptr;
+        for (const auto& x : r.findings)
+            if (bs::hasMessage(x.seen)) {
+                f = &x;
+                break;
+            }
+        QVERIFY2(f, "the sample has no finding written as a message");
+        const QString en = QString::fromStdString(bs::render(f->seen, bs::Language::English));
+        const QString zh = QString::fromStdString(bs::render(f->seen, bs::Language::Chinese));
+        QVERIFY(en != zh);
+
+        bs::ui::setTranslationFile(QStringLiteral(BS_QM_FILE));
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(load(w, sample, true));
+        QCOMPARE(w.tabs()->tabText(0), QStringLiteral("Summary"));
+        QVERIFY(w.health()->toPlainText().contains(en));
+
+        bs::ui::applyLanguage(QStringLiteral("zh_CN"));
+        QTRY_COMPARE(w.tabs()->tabText(0), QStringLiteral("概览"));
+        QVERIFY(w.health()->toPlainText().contains(zh));
+        QVERIFY(!w.health()->toPlainText().contains(en));
+        QCOMPARE(w.menuBar()->actions().front()->text(), QStringLiteral("文件(&F)"));
+        checkAccelerators(w);
+        // The timeline's lanes and the text report follow too.
+        QVERIFY(!w.reportText().contains(QStringLiteral("== What to do next")));
+        w.tabs()->setCurrentIndex(1);
+        w.bubbleTable()->selectRow(0);
+        shoot(w, QStringLiteral("03_sample_zh_CN.png"));
+        w.tabs()->setCurrentIndex(0);
+        shoot(w, QStringLiteral("03b_sample_zh_CN_summary.png"));
+        w.tabs()->setCurrentIndex(w.tabs()->indexOf(w.health()));
+        shoot(w, QStringLiteral("03c_sample_zh_CN_health.png"));
+
+        bs::ui::applyLanguage(QStringLiteral("en"));
+        QTRY_COMPARE(w.tabs()->tabText(0), QStringLiteral("Summary"));
+        QVERIFY(w.health()->toPlainText().contains(en));
+        QCOMPARE(w.menuBar()->actions().front()->text(), QStringLiteral("&File"));
+        checkAccelerators(w);
+        QVERIFY(w.reportText().contains(QStringLiteral("== What to do next")));
     }
 };
 

@@ -1,5 +1,6 @@
 #include "charts_panel.h"
 
+#include "language.h"
 #include "analysis/analysis_run.h"
 
 #include <QBarCategoryAxis>
@@ -11,6 +12,7 @@
 #include <QHorizontalBarSeries>
 #include <QPercentBarSeries>
 #include <QStackedBarSeries>
+#include <QEvent>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -22,9 +24,10 @@ namespace bs::ui {
 ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    shares_ = new QCheckBox(tr("Shares of each step (100 %): one long step does not hide the bubbles of the others"), this);
+    shares_ = new QCheckBox(this);
     shares_->setChecked(true);
-    idleOnly_ = new QCheckBox(tr("Idle time only (ms): prelaunch, internal bubbles and tail without the busy time"), this);
+    idleOnly_ = new QCheckBox(this);
+    retranslate();
     auto* options = new QHBoxLayout;
     options->addWidget(shares_);
     options->addWidget(idleOnly_);
@@ -153,7 +156,7 @@ void ChartsPanel::rebuild() {
     for (const auto* o : byTotal) {
         if (o->rankByTotal > 10) continue;
         *opsSet << nsToMs(o->durTotal);
-        QString nm = QString::fromStdString(o->name);
+        QString nm = coreText(o->name);
         if (nm.size() > 28) nm = nm.left(27) + QStringLiteral("…");
         opNames << nm;
     }
@@ -174,6 +177,16 @@ void ChartsPanel::rebuild() {
     auto* opsView = new QChartView(opsChart, this);
     opsView->setRenderHint(QPainter::Antialiasing);
     charts_->addWidget(opsView);
+}
+
+void ChartsPanel::retranslate() {
+    shares_->setText(tr("Shares of each step (100 %): one long step does not hide the bubbles of the others"));
+    idleOnly_->setText(tr("Idle time only (ms): prelaunch, internal bubbles and tail without the busy time"));
+}
+
+void ChartsPanel::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::LanguageChange) retranslate(); // the charts: MainWindow fills them again
 }
 
 } // namespace bs::ui

@@ -30,7 +30,11 @@ class ChartsPanel : public QWidget {
   signals:
     void stepActivated(int stepIndex);
 
+  protected:
+    void changeEvent(QEvent* e) override; // LanguageChange
+
   private:
+    void retranslate();
     void rebuild();
     const AnalysisResult* analysis_ = nullptr;
     QCheckBox* shares_;

@@ -3,6 +3,7 @@
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
+#include <QEvent>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QTimer>
@@ -18,18 +19,17 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent) {
     auto* row = new QHBoxLayout;
     edit_ = new QLineEdit(this);
     edit_->setObjectName(QStringLiteral("findEdit"));
-    edit_->setPlaceholderText(tr("Find a kernel, a host op or a bubble id (b0001)"));
     edit_->setClearButtonEnabled(true);
     edit_->installEventFilter(this);
     auto* prev = new QToolButton(this);
     prev->setText(QStringLiteral("\u25b2"));
-    prev->setToolTip(tr("Previous match (Shift+F3)"));
+    prev->setObjectName(QStringLiteral("findPrevious"));
     auto* nextButton = new QToolButton(this);
     nextButton->setText(QStringLiteral("\u25bc"));
-    nextButton->setToolTip(tr("Next match (Enter, F3)"));
+    nextButton->setObjectName(QStringLiteral("findNext"));
     auto* close = new QToolButton(this);
     close->setText(QStringLiteral("\u2715"));
-    close->setToolTip(tr("Close (Esc)"));
+    close->setObjectName(QStringLiteral("findClose"));
     status_ = new QLabel(this);
     status_->setObjectName(QStringLiteral("findStatus"));
     row->addWidget(edit_, 2);
@@ -42,7 +42,7 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent) {
     names_->setObjectName(QStringLiteral("findNames"));
     names_->setMaximumHeight(110);
     names_->setVisible(false);
-    names_->setToolTip(tr("The names matched, with how often; click one to find exactly it."));
+    retranslate();
     outer->addWidget(names_);
     debounce_ = new QTimer(this);
     debounce_->setSingleShot(true);
@@ -125,6 +125,19 @@ bool FindBar::eventFilter(QObject* o, QEvent* e) {
         }
     }
     return QWidget::eventFilter(o, e);
+}
+
+void FindBar::retranslate() {
+    edit_->setPlaceholderText(tr("Find a kernel, a host op or a bubble id (b0001)"));
+    findChild<QToolButton*>(QStringLiteral("findPrevious"))->setToolTip(tr("Previous match (Shift+F3)"));
+    findChild<QToolButton*>(QStringLiteral("findNext"))->setToolTip(tr("Next match (Enter, F3)"));
+    findChild<QToolButton*>(QStringLiteral("findClose"))->setToolTip(tr("Close (Esc)"));
+    names_->setToolTip(tr("The names matched, with how often; click one to find exactly it."));
+}
+
+void FindBar::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::LanguageChange) retranslate();
 }
 
 } // namespace bs::ui

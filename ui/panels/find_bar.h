@@ -34,9 +34,11 @@ class FindBar : public QWidget {
     void closed();
 
   protected:
+    void changeEvent(QEvent* e) override; // LanguageChange
     bool eventFilter(QObject* o, QEvent* e) override;
 
   private:
+    void retranslate();
     QLineEdit* edit_;
     QLabel* status_;
     QListWidget* names_;

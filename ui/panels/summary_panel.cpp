@@ -1,5 +1,6 @@
 #include "summary_panel.h"
 
+#include "language.h"
 #include "analysis/analysis_run.h"
 #include "analysis/recommendations.h"
 #include "model/profile.h"
@@ -14,7 +15,7 @@ namespace bs::ui {
 namespace {
 
 QString esc(const std::string& s) {
-    return QString::fromStdString(s).toHtmlEscaped();
+    return coreText(s).toHtmlEscaped();
 }
 QString msText(TimeNs ns) {
     return QString::number(nsToMs(ns), 'f', 3);
@@ -41,7 +42,7 @@ void SummaryPanel::onLink(const QUrl& url) {
     if (what == QStringLiteral("bubble")) {
         const auto& ws = analysis_->anomaly.windows;
         for (std::size_t i = 0; i < ws.size(); ++i)
-            if (QString::fromStdString(ws[i].id) == arg) emit bubbleActivated(static_cast<int>(i));
+            if (coreText(ws[i].id) == arg) emit bubbleActivated(static_cast<int>(i));
     } else if (what == QStringLiteral("step")) {
         bool ok = false;
         const int i = arg.toInt(&ok);
@@ -90,7 +91,7 @@ void SummaryPanel::setResults(const Profile& profile, const AnalysisResult& r) {
             for (const auto& o : a.ops)
                 if (o.name == rc->target) {
                     target = QStringLiteral("<a href=\"op:%1\">%2</a>")
-                                 .arg(QString::fromUtf8(QUrl::toPercentEncoding(QString::fromStdString(rc->target))), target);
+                                 .arg(QString::fromUtf8(QUrl::toPercentEncoding(coreText(rc->target))), target);
                     linked = true;
                     break;
                 }
@@ -118,7 +119,7 @@ void SummaryPanel::setResults(const Profile& profile, const AnalysisResult& r) {
         QString gid;
         for (const auto& g : a.groups)
             if (std::find(g.steps.begin(), g.steps.end(), static_cast<int>(i)) != g.steps.end())
-                gid = QString::fromStdString(g.id);
+                gid = coreText(g.id);
         html += QStringLiteral("<tr><td><a href=\"step:%1\">%2</a></td><td>%3</td><td align=right>%4</td><td "
                                "align=right>%5</td><td align=right>%6</td><td align=right>%7</td>"
                                "<td align=right>%8</td><td align=right>%9</td>")
@@ -138,7 +139,7 @@ void SummaryPanel::setResults(const Profile& profile, const AnalysisResult& r) {
             for (const auto& f : row.figures)
                 html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right>%3</td><td align=right>%4%5</td></tr>")
                             .arg(row.stepId)
-                            .arg(QString::fromStdString(f.field) + QStringLiteral(" / ") + QString::fromStdString(f.profilerColumn))
+                            .arg(coreText(f.field) + QStringLiteral(" / ") + coreText(f.profilerColumn))
                             .arg(f.oursUs, 0, 'f', 3)
                             .arg(f.profilerUs ? QString::number(*f.profilerUs, 'f', 3) : QStringLiteral("n/a"),
                                  f.mismatch ? QStringLiteral(" <b style='color:#c00'>%1</b>").arg(tr("mismatch")) : QString());
