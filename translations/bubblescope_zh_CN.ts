@@ -1196,695 +1196,711 @@
     </message>
 </context>
 <context>
-    <name>bs::ui::MainWindow</name>
+    <name>bs::ui::HealthPanel</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="97"/>
-        <location filename="../ui/main_window.cpp" line="461"/>
-        <source>BubbleScope</source>
-        <translation>BubbleScope</translation>
+        <location filename="../ui/panels/health_panel.cpp" line="17"/>
+        <source>error</source>
+        <translation>错误</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="105"/>
-        <location filename="../ui/main_window.cpp" line="462"/>
-        <source>&lt;b&gt;Sample profile&lt;/b&gt; — a generated 8-layer MoE capture with every planted anomaly. Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here.</source>
-        <translation>&lt;b&gt;示例 profile&lt;/b&gt; —— 生成的 8 层 MoE 采集数据，包含全部预置异常。请通过 文件 ▸ 打开文件夹…（Ctrl+O）打开自己的 profiling 目录，或将目录拖放到此处。</translation>
+        <location filename="../ui/panels/health_panel.cpp" line="19"/>
+        <source>warning</source>
+        <translation>警告</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="115"/>
-        <location filename="../ui/main_window.cpp" line="464"/>
-        <source>Rank:</source>
-        <translation>Rank：</translation>
+        <location filename="../ui/panels/health_panel.cpp" line="23"/>
+        <source>info</source>
+        <translation>提示</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="117"/>
-        <location filename="../ui/main_window.cpp" line="465"/>
-        <source>Rank to analyse</source>
-        <translation>要分析的 rank</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="139"/>
-        <location filename="../ui/main_window.cpp" line="468"/>
-        <source>Summary</source>
-        <translation>概览</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="160"/>
-        <location filename="../ui/main_window.cpp" line="469"/>
-        <source>Bubbles</source>
-        <translation>空泡</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="166"/>
-        <location filename="../ui/main_window.cpp" line="470"/>
-        <source>Layers</source>
-        <translation>层</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="172"/>
-        <location filename="../ui/main_window.cpp" line="466"/>
-        <source>Filter ops by name…</source>
-        <translation>按名称筛选算子…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="187"/>
-        <location filename="../ui/main_window.cpp" line="471"/>
-        <source>Ops</source>
-        <translation>算子</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="191"/>
-        <location filename="../ui/main_window.cpp" line="472"/>
-        <source>Charts</source>
-        <translation>图表</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="199"/>
-        <location filename="../ui/main_window.cpp" line="473"/>
-        <location filename="../ui/main_window.cpp" line="668"/>
-        <source>Health</source>
-        <translation>采集健康</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="203"/>
-        <location filename="../ui/main_window.cpp" line="474"/>
-        <source>Text report</source>
-        <translation>文本报告</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="221"/>
-        <location filename="../ui/main_window.cpp" line="509"/>
-        <source>Ready</source>
-        <translation>就绪</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="226"/>
-        <location filename="../ui/main_window.cpp" line="467"/>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="258"/>
-        <location filename="../ui/main_window.cpp" line="577"/>
-        <source>Loading %1…</source>
-        <translation>正在加载 %1…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="342"/>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="343"/>
-        <source>&amp;Open Folder…</source>
-        <translation>打开文件夹(&amp;O)…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="344"/>
-        <source>Open &amp;Recent</source>
-        <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="353"/>
-        <source>&amp;Export</source>
-        <translation>导出(&amp;E)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="354"/>
-        <source>Anomaly &amp;JSON…</source>
-        <translation>异常 &amp;JSON…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="355"/>
-        <source>Anomaly &amp;report (Markdown)…</source>
-        <translation>异常报告(&amp;R)（Markdown）…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="357"/>
-        <source>&amp;Architecture report (Markdown)…</source>
-        <translation>模型架构报告(&amp;A)（Markdown）…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="382"/>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="384"/>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="385"/>
-        <source>&amp;Fit timeline</source>
-        <translation>时间线适应窗口(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="401"/>
-        <source>Show &amp;host lanes</source>
-        <translation>显示 Host 泳道(&amp;H)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="407"/>
-        <source>Show &amp;Overlap Analysis lanes</source>
-        <translation>显示 Overlap Analysis 泳道(&amp;O)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="412"/>
-        <source>&amp;Language</source>
-        <translation>语言(&amp;L)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="414"/>
-        <source>System default</source>
-        <translation>跟随系统</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="429"/>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="435"/>
-        <source>&amp;Keyboard shortcuts</source>
-        <translation>快捷键(&amp;K)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="437"/>
-        <source>Keyboard shortcuts</source>
-        <translation>快捷键</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="438"/>
-        <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
-        <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个空泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="442"/>
-        <source>&amp;About BubbleScope</source>
-        <translation>关于 BubbleScope(&amp;A)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="443"/>
-        <source>About BubbleScope</source>
-        <translation>关于 BubbleScope</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="444"/>
-        <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
-        <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲空泡分析工具。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="550"/>
-        <source>Open Profiling Folder</source>
-        <translation>打开 profiling 文件夹</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="592"/>
-        <source>Loading cancelled.</source>
-        <translation>已取消加载。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="600"/>
-        <source>Nothing loaded.</source>
-        <translation>未加载任何数据。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="621"/>
-        <source>Sample profile — BubbleScope</source>
-        <translation>示例 profile — BubbleScope</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="622"/>
-        <source>%1 — BubbleScope</source>
-        <translation>%1 — BubbleScope</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="623"/>
-        <source>Loaded %1</source>
-        <translation>已加载 %1</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="210"/>
-        <location filename="../ui/main_window.cpp" line="475"/>
-        <source>Cluster</source>
-        <translation>集群</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="211"/>
-        <location filename="../ui/main_window.cpp" line="476"/>
-        <source>Rank timeline</source>
-        <translation>Rank 时间线</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="213"/>
-        <location filename="../ui/main_window.cpp" line="477"/>
-        <source>Compare</source>
-        <translation>比较</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="241"/>
-        <source>Compared: %1</source>
-        <translation>已比较：%1</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="254"/>
-        <source>Analysing…</source>
-        <translation>正在分析…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="256"/>
-        <source>Writing the text report…</source>
-        <translation>正在生成文本报告…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
-        <source>%1: %2 ms</source>
-        <translation>%1：%2 ms</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="345"/>
-        <source>&amp;Compare with…</source>
-        <translation>与…比较(&amp;C)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="346"/>
-        <source>Compare the open rank (base) with…</source>
-        <translation>将当前 rank（基线）与…比较</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="350"/>
-        <source>Before / after: compares the open rank with another profile (also: drop a folder with Shift held).</source>
-        <translation>前后对比：将当前 rank 与另一份 profile 比较（也可按住 Shift 拖入文件夹）。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="359"/>
-        <source>Timeline &amp;image (PNG or SVG)…</source>
-        <translation>时间线图片(&amp;I)（PNG 或 SVG）…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="360"/>
-        <source>Export the timeline as it is shown</source>
-        <translation>按当前显示导出时间线</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="361"/>
-        <source>PNG (*.png);;SVG (*.svg)</source>
-        <translation>PNG (*.png);;SVG (*.svg)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="369"/>
-        <source>Report with bubble &amp;pictures…</source>
-        <translation>带气泡截图的报告(&amp;P)…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="370"/>
-        <source>Folder for the report and its pictures</source>
-        <translation>报告及其图片的文件夹</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="376"/>
-        <source>Exported the report with its pictures to %1</source>
-        <translation>已将报告及其图片导出到 %1</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="379"/>
-        <source>Export all to &amp;folder…</source>
-        <translation>全部导出到文件夹(&amp;F)…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="387"/>
-        <source>&amp;Find…</source>
-        <translation>查找(&amp;F)…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="388"/>
-        <source>Find &amp;next</source>
-        <translation>查找下一个(&amp;N)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="389"/>
-        <source>Find &amp;previous</source>
-        <translation>查找上一个(&amp;P)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="390"/>
-        <source>Show the &amp;legend</source>
-        <translation>显示图例(&amp;L)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="396"/>
-        <source>Show all launch &amp;flows in view</source>
-        <translation>显示视图内所有下发连线(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="430"/>
-        <source>&amp;Glossary</source>
-        <translation>术语表(&amp;G)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="431"/>
-        <source>Glossary</source>
-        <translation>术语表</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="539"/>
-        <source>Open a profile first: it is the base of the comparison.</source>
-        <translation>请先打开一份 profile：它是比较的基线。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="545"/>
-        <source>Comparing %1 with %2…</source>
-        <translation>正在比较 %1 与 %2…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="572"/>
-        <source>Merging the rank summaries in %1…</source>
-        <translation>正在合并 %1 中的 rank 摘要…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="632"/>
-        <source>Building the timeline…</source>
-        <translation>正在构建时间线…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="649"/>
+        <location filename="../ui/panels/health_panel.cpp" line="35"/>
         <source>No finding: the collection looks complete.</source>
         <translation>无发现：采集数据看起来完整。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="660"/>
+        <location filename="../ui/panels/health_panel.cpp" line="46"/>
         <source>Effect:</source>
         <translation>影响：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="661"/>
+        <location filename="../ui/panels/health_panel.cpp" line="47"/>
         <source>Fix:</source>
         <translation>修复：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="668"/>
+        <location filename="../ui/panels/health_panel.cpp" line="56"/>
+        <source>Health</source>
+        <translation>采集健康</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/health_panel.cpp" line="56"/>
         <source>Health (%1)</source>
         <translation>采集健康（%1）</translation>
     </message>
+</context>
+<context>
+    <name>bs::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="669"/>
+        <location filename="../ui/main_window.cpp" line="99"/>
+        <location filename="../ui/main_window.cpp" line="445"/>
+        <source>BubbleScope</source>
+        <translation>BubbleScope</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="107"/>
+        <location filename="../ui/main_window.cpp" line="446"/>
+        <source>&lt;b&gt;Sample profile&lt;/b&gt; — a generated 8-layer MoE capture with every planted anomaly. Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here.</source>
+        <translation>&lt;b&gt;示例 profile&lt;/b&gt; —— 生成的 8 层 MoE 采集数据，包含全部预置异常。请通过 文件 ▸ 打开文件夹…（Ctrl+O）打开自己的 profiling 目录，或将目录拖放到此处。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="117"/>
+        <location filename="../ui/main_window.cpp" line="448"/>
+        <source>Rank:</source>
+        <translation>Rank：</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="119"/>
+        <location filename="../ui/main_window.cpp" line="449"/>
+        <source>Rank to analyse</source>
+        <translation>要分析的 rank</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="141"/>
+        <location filename="../ui/main_window.cpp" line="451"/>
+        <source>Summary</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="162"/>
+        <location filename="../ui/main_window.cpp" line="452"/>
+        <source>Bubbles</source>
+        <translation>空泡</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="168"/>
+        <location filename="../ui/main_window.cpp" line="453"/>
+        <source>Layers</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="171"/>
+        <location filename="../ui/main_window.cpp" line="454"/>
+        <source>Ops</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="174"/>
+        <location filename="../ui/main_window.cpp" line="455"/>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="182"/>
+        <location filename="../ui/main_window.cpp" line="456"/>
+        <source>Health</source>
+        <translation>采集健康</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="186"/>
+        <location filename="../ui/main_window.cpp" line="457"/>
+        <source>Text report</source>
+        <translation>文本报告</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="204"/>
+        <location filename="../ui/main_window.cpp" line="492"/>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="209"/>
+        <location filename="../ui/main_window.cpp" line="450"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="241"/>
+        <location filename="../ui/main_window.cpp" line="560"/>
+        <source>Loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="326"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="327"/>
+        <source>&amp;Open Folder…</source>
+        <translation>打开文件夹(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="328"/>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="337"/>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="338"/>
+        <source>Anomaly &amp;JSON…</source>
+        <translation>异常 &amp;JSON…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="339"/>
+        <source>Anomaly &amp;report (Markdown)…</source>
+        <translation>异常报告(&amp;R)（Markdown）…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="341"/>
+        <source>&amp;Architecture report (Markdown)…</source>
+        <translation>模型架构报告(&amp;A)（Markdown）…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="366"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="368"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="369"/>
+        <source>&amp;Fit timeline</source>
+        <translation>时间线适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="385"/>
+        <source>Show &amp;host lanes</source>
+        <translation>显示 Host 泳道(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="391"/>
+        <source>Show &amp;Overlap Analysis lanes</source>
+        <translation>显示 Overlap Analysis 泳道(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="396"/>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="398"/>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="413"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="419"/>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="421"/>
+        <source>Keyboard shortcuts</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="422"/>
+        <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
+        <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个空泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="426"/>
+        <source>&amp;About BubbleScope</source>
+        <translation>关于 BubbleScope(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="427"/>
+        <source>About BubbleScope</source>
+        <translation>关于 BubbleScope</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="428"/>
+        <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
+        <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲空泡分析工具。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="533"/>
+        <source>Open Profiling Folder</source>
+        <translation>打开 profiling 文件夹</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="575"/>
+        <source>Loading cancelled.</source>
+        <translation>已取消加载。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="583"/>
+        <source>Nothing loaded.</source>
+        <translation>未加载任何数据。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="604"/>
+        <source>Sample profile — BubbleScope</source>
+        <translation>示例 profile — BubbleScope</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="605"/>
+        <source>%1 — BubbleScope</source>
+        <translation>%1 — BubbleScope</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="606"/>
+        <source>Loaded %1</source>
+        <translation>已加载 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="193"/>
+        <location filename="../ui/main_window.cpp" line="458"/>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="194"/>
+        <location filename="../ui/main_window.cpp" line="459"/>
+        <source>Rank timeline</source>
+        <translation>Rank 时间线</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="196"/>
+        <location filename="../ui/main_window.cpp" line="460"/>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="224"/>
+        <source>Compared: %1</source>
+        <translation>已比较：%1</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="237"/>
+        <source>Analysing…</source>
+        <translation>正在分析…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="239"/>
+        <source>Writing the text report…</source>
+        <translation>正在生成文本报告…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="310"/>
+        <source>%1: %2 ms</source>
+        <translation>%1：%2 ms</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="329"/>
+        <source>&amp;Compare with…</source>
+        <translation>与…比较(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="330"/>
+        <source>Compare the open rank (base) with…</source>
+        <translation>将当前 rank（基线）与…比较</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="334"/>
+        <source>Before / after: compares the open rank with another profile (also: drop a folder with Shift held).</source>
+        <translation>前后对比：将当前 rank 与另一份 profile 比较（也可按住 Shift 拖入文件夹）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="343"/>
+        <source>Timeline &amp;image (PNG or SVG)…</source>
+        <translation>时间线图片(&amp;I)（PNG 或 SVG）…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="344"/>
+        <source>Export the timeline as it is shown</source>
+        <translation>按当前显示导出时间线</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="345"/>
+        <source>PNG (*.png);;SVG (*.svg)</source>
+        <translation>PNG (*.png);;SVG (*.svg)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="353"/>
+        <source>Report with bubble &amp;pictures…</source>
+        <translation>带气泡截图的报告(&amp;P)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="354"/>
+        <source>Folder for the report and its pictures</source>
+        <translation>报告及其图片的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="360"/>
+        <source>Exported the report with its pictures to %1</source>
+        <translation>已将报告及其图片导出到 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="363"/>
+        <source>Export all to &amp;folder…</source>
+        <translation>全部导出到文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="371"/>
+        <source>&amp;Find…</source>
+        <translation>查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="372"/>
+        <source>Find &amp;next</source>
+        <translation>查找下一个(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="373"/>
+        <source>Find &amp;previous</source>
+        <translation>查找上一个(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="374"/>
+        <source>Show the &amp;legend</source>
+        <translation>显示图例(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="380"/>
+        <source>Show all launch &amp;flows in view</source>
+        <translation>显示视图内所有下发连线(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="414"/>
+        <source>&amp;Glossary</source>
+        <translation>术语表(&amp;G)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="415"/>
+        <source>Glossary</source>
+        <translation>术语表</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="522"/>
+        <source>Open a profile first: it is the base of the comparison.</source>
+        <translation>请先打开一份 profile：它是比较的基线。</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="528"/>
+        <source>Comparing %1 with %2…</source>
+        <translation>正在比较 %1 与 %2…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="555"/>
+        <source>Merging the rank summaries in %1…</source>
+        <translation>正在合并 %1 中的 rank 摘要…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="615"/>
+        <source>Building the timeline…</source>
+        <translation>正在构建时间线…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="630"/>
         <source>Bubbles (%1)</source>
         <translation>空泡（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="681"/>
+        <location filename="../ui/main_window.cpp" line="642"/>
         <source>No call stacks collected: the line of code behind this bubble is unknown.</source>
         <translation>未采集调用栈：无法确定此空泡背后的代码行。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="684"/>
+        <location filename="../ui/main_window.cpp" line="645"/>
         <source>No user code in the call stacks of the %1 host events in this window (%2 carry a stack).</source>
         <translation>此窗口内 %1 个主机事件的调用栈中没有用户代码（%2 个带有调用栈）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="689"/>
+        <location filename="../ui/main_window.cpp" line="650"/>
         <source>Your code behind this bubble:</source>
         <translation>此空泡背后的用户代码：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="690"/>
+        <location filename="../ui/main_window.cpp" line="651"/>
         <source>Line</source>
         <translation>代码行</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="690"/>
+        <location filename="../ui/main_window.cpp" line="651"/>
         <source>(click a line: its host events are highlighted on the timeline)</source>
         <translation>（点击一行：其 host 事件会在时间线上高亮）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="691"/>
+        <location filename="../ui/main_window.cpp" line="652"/>
         <source>Share of window</source>
         <translation>占窗口比例</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="691"/>
+        <location filename="../ui/main_window.cpp" line="652"/>
         <source>Host time (ms)</source>
         <translation>主机时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="691"/>
+        <location filename="../ui/main_window.cpp" line="652"/>
         <source>Path to the op</source>
         <translation>到算子的调用路径</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="712"/>
+        <location filename="../ui/main_window.cpp" line="673"/>
         <source>%1 host events under &lt;code&gt;%2&lt;/code&gt; are highlighted on the timeline (%3 ms of host time in this window).</source>
         <translation>&lt;code&gt;%2&lt;/code&gt; 下的 %1 个 host 事件已在时间线上高亮（此窗口内 host 时间 %3 ms）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="723"/>
+        <location filename="../ui/main_window.cpp" line="684"/>
         <source>Call stack of %1, the largest of them (innermost first, ● your code):</source>
         <translation>其中最大的事件 %1 的调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="769"/>
+        <location filename="../ui/main_window.cpp" line="730"/>
         <source>step</source>
         <translation>step</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="778"/>
+        <location filename="../ui/main_window.cpp" line="739"/>
         <source>Side</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="778"/>
+        <location filename="../ui/main_window.cpp" line="739"/>
         <source>Kernel</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="778"/>
-        <location filename="../ui/main_window.cpp" line="880"/>
+        <location filename="../ui/main_window.cpp" line="739"/>
+        <location filename="../ui/main_window.cpp" line="841"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="778"/>
+        <location filename="../ui/main_window.cpp" line="739"/>
         <source>Duration (µs)</source>
         <translation>时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="778"/>
+        <location filename="../ui/main_window.cpp" line="739"/>
         <source>Wait (µs)</source>
         <translation>等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="779"/>
-        <location filename="../ui/main_window.cpp" line="881"/>
+        <location filename="../ui/main_window.cpp" line="740"/>
+        <location filename="../ui/main_window.cpp" line="842"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="789"/>
+        <location filename="../ui/main_window.cpp" line="750"/>
         <source>before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="791"/>
+        <location filename="../ui/main_window.cpp" line="752"/>
         <source>device idle</source>
         <translation>设备空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="793"/>
+        <location filename="../ui/main_window.cpp" line="754"/>
         <source>after</source>
         <translation>之后</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="798"/>
+        <location filename="../ui/main_window.cpp" line="759"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="798"/>
+        <location filename="../ui/main_window.cpp" line="759"/>
         <source>sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="799"/>
+        <location filename="../ui/main_window.cpp" line="760"/>
         <source>comm</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="800"/>
+        <location filename="../ui/main_window.cpp" line="761"/>
         <source>parallelism</source>
         <translation>并行度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="803"/>
+        <location filename="../ui/main_window.cpp" line="764"/>
         <source>Host events in the window:</source>
         <translation>窗口内的 Host 事件：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="810"/>
+        <location filename="../ui/main_window.cpp" line="771"/>
         <source>There is no host trace: causes cannot be attributed.</source>
         <translation>没有 Host trace：无法归因。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="812"/>
+        <location filename="../ui/main_window.cpp" line="773"/>
         <source>Candidate causes (possible, not a verdict):</source>
         <translation>候选原因（可能原因，并非结论）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="879"/>
+        <location filename="../ui/main_window.cpp" line="840"/>
         <source>Op type</source>
         <translation>算子类型</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="883"/>
-        <location filename="../ui/main_window.cpp" line="945"/>
+        <location filename="../ui/main_window.cpp" line="844"/>
+        <location filename="../ui/main_window.cpp" line="906"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="883"/>
+        <location filename="../ui/main_window.cpp" line="844"/>
         <source>%1 ms from the capture&apos;s start (epoch %2 µs)</source>
         <translation>距采集开始 %1 ms（epoch %2 µs）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="886"/>
-        <location filename="../ui/main_window.cpp" line="946"/>
+        <location filename="../ui/main_window.cpp" line="847"/>
+        <location filename="../ui/main_window.cpp" line="907"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="887"/>
+        <location filename="../ui/main_window.cpp" line="848"/>
         <source>Wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="888"/>
+        <location filename="../ui/main_window.cpp" line="849"/>
         <source>Block dim</source>
         <translation>Block dim</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="889"/>
+        <location filename="../ui/main_window.cpp" line="850"/>
         <source>Input shapes</source>
         <translation>输入 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="890"/>
+        <location filename="../ui/main_window.cpp" line="851"/>
         <source>Output shapes</source>
         <translation>输出 shape</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="895"/>
+        <location filename="../ui/main_window.cpp" line="856"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="896"/>
-        <location filename="../ui/main_window.cpp" line="897"/>
+        <location filename="../ui/main_window.cpp" line="857"/>
+        <location filename="../ui/main_window.cpp" line="858"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="915"/>
+        <location filename="../ui/main_window.cpp" line="876"/>
         <source>Launched by</source>
         <translation>下发来源</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="918"/>
+        <location filename="../ui/main_window.cpp" line="879"/>
         <source>unknown host event</source>
         <translation>未知 Host 事件</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="942"/>
+        <location filename="../ui/main_window.cpp" line="903"/>
         <source>Process / thread</source>
         <translation>进程 / 线程</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="943"/>
+        <location filename="../ui/main_window.cpp" line="904"/>
         <source>Call depth</source>
         <translation>调用深度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="944"/>
+        <location filename="../ui/main_window.cpp" line="905"/>
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="945"/>
+        <location filename="../ui/main_window.cpp" line="906"/>
         <source>%1 ms from the capture&apos;s start</source>
         <translation>距采集开始 %1 ms</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="952"/>
+        <location filename="../ui/main_window.cpp" line="913"/>
         <source>Call stack (innermost first, ● your code):</source>
         <translation>调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="977"/>
+        <location filename="../ui/main_window.cpp" line="938"/>
         <source>Range statistics</source>
         <translation>区间统计</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="977"/>
+        <location filename="../ui/main_window.cpp" line="938"/>
         <source>span</source>
         <translation>跨度</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="977"/>
+        <location filename="../ui/main_window.cpp" line="938"/>
         <source>busy union</source>
         <translation>忙碌并集</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="978"/>
+        <location filename="../ui/main_window.cpp" line="939"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="978"/>
+        <location filename="../ui/main_window.cpp" line="939"/>
         <source>kernels</source>
         <translation>kernel 数</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="986"/>
+        <location filename="../ui/main_window.cpp" line="947"/>
         <source>Range: %1 ms, busy %2 ms, %3 kernels</source>
         <translation>区间：%1 ms，忙碌 %2 ms，%3 个 kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1004"/>
-        <location filename="../ui/main_window.cpp" line="1022"/>
-        <location filename="../ui/main_window.cpp" line="1030"/>
+        <location filename="../ui/main_window.cpp" line="965"/>
+        <location filename="../ui/main_window.cpp" line="983"/>
+        <location filename="../ui/main_window.cpp" line="991"/>
         <source>Nothing is loaded.</source>
         <translation>尚未加载数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1035"/>
+        <location filename="../ui/main_window.cpp" line="996"/>
         <source>The folder %1/bubbles could not be made.</source>
         <translation>无法创建文件夹 %1/bubbles。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1054"/>
+        <location filename="../ui/main_window.cpp" line="1015"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1054"/>
+        <location filename="../ui/main_window.cpp" line="1015"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1055"/>
+        <location filename="../ui/main_window.cpp" line="1016"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="365"/>
-        <location filename="../ui/main_window.cpp" line="374"/>
-        <location filename="../ui/main_window.cpp" line="1059"/>
-        <location filename="../ui/main_window.cpp" line="1073"/>
+        <location filename="../ui/main_window.cpp" line="349"/>
+        <location filename="../ui/main_window.cpp" line="358"/>
+        <location filename="../ui/main_window.cpp" line="1020"/>
+        <location filename="../ui/main_window.cpp" line="1034"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="365"/>
-        <location filename="../ui/main_window.cpp" line="1060"/>
-        <location filename="../ui/main_window.cpp" line="1074"/>
+        <location filename="../ui/main_window.cpp" line="349"/>
+        <location filename="../ui/main_window.cpp" line="1021"/>
+        <location filename="../ui/main_window.cpp" line="1035"/>
         <source>The file was not written; nothing was changed.
 
 %1</source>
@@ -1893,20 +1909,29 @@
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="367"/>
-        <location filename="../ui/main_window.cpp" line="1062"/>
+        <location filename="../ui/main_window.cpp" line="351"/>
+        <location filename="../ui/main_window.cpp" line="1023"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1066"/>
+        <location filename="../ui/main_window.cpp" line="1027"/>
         <source>Export all to folder</source>
         <translation>全部导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1079"/>
+        <location filename="../ui/main_window.cpp" line="1040"/>
         <source>Exported %1 files to %2</source>
         <translation>已导出 %1 个文件到 %2</translation>
+    </message>
+</context>
+<context>
+    <name>bs::ui::OpsPanel</name>
+    <message>
+        <location filename="../ui/panels/ops_panel.cpp" line="19"/>
+        <location filename="../ui/panels/ops_panel.cpp" line="52"/>
+        <source>Filter ops by name…</source>
+        <translation>按名称筛选算子…</translation>
     </message>
 </context>
 <context>

@@ -20,6 +20,8 @@
 #include "timeline_image.h"
 #include "panels/charts_panel.h"
 #include "panels/find_bar.h"
+#include "panels/health_panel.h"
+#include "panels/ops_panel.h"
 #include "panels/summary_panel.h"
 #include "timeline_search.h"
 
@@ -165,27 +167,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     layerTree_->setUniformRowHeights(true);
     tabs_->addTab(layerTree_, tr("Layers"));
 
-    auto* ops = new QWidget(tabs_);
-    auto* opsLayout = new QVBoxLayout(ops);
-    opsLayout->setContentsMargins(0, 0, 0, 0);
-    opsFilter_ = new QLineEdit(ops);
-    opsFilter_->setPlaceholderText(tr("Filter ops by name…"));
-    opsFilter_->setClearButtonEnabled(true);
-    opsTable_ = new QTableView(ops);
-    opsModel_ = new OpsTableModel(this);
-    opsProxy_ = new QSortFilterProxyModel(this);
-    opsProxy_->setSourceModel(opsModel_);
-    opsProxy_->setSortRole(Qt::UserRole);
-    opsProxy_->setFilterKeyColumn(OpsTableModel::Name);
-    opsProxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    opsTable_->setModel(opsProxy_);
-    opsTable_->setSortingEnabled(true);
-    opsTable_->sortByColumn(OpsTableModel::Total, Qt::DescendingOrder); // the op that takes the most device time first
-    opsTable_->verticalHeader()->hide();
-    opsLayout->addWidget(opsFilter_);
-    opsLayout->addWidget(opsTable_);
-    tabs_->addTab(ops, tr("Ops"));
-    connect(opsFilter_, &QLineEdit::textChanged, opsProxy_, &QSortFilterProxyModel::setFilterFixedString);
+    ops_ = new OpsPanel(tabs_);
+    tabs_->addTab(ops_, tr("Ops"));
 
     chartsTab_ = new ChartsPanel(tabs_);
     tabs_->addTab(chartsTab_, tr("Charts"));
@@ -195,7 +178,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
         timeline_->focusRange(st.start, st.end);
         timeline_->markRange(st.start, st.end);
     });
-    health_ = makeBrowser(tabs_);
+    health_ = new HealthPanel(tabs_);
     tabs_->addTab(health_, tr("Health"));
     report_ = makeBrowser(tabs_);
     report_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -278,10 +261,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     });
     connect(timeline_, &TimelineWidget::matchChanged, findBar_, &FindBar::setCurrent);
     // Ops: double-click an op to find its instances on the timeline.
-    connect(opsTable_, &QTableView::doubleClicked, this, [this](const QModelIndex& i) {
-        const QString name = i.sibling(i.row(), OpsTableModel::Name).data().toString();
-        if (!name.isEmpty()) showOpInstances(name);
-    });
+    connect(ops_, &OpsPanel::instancesRequested, this, &MainWindow::showOpInstances);
     connect(bubbleDetail_, &QTextBrowser::anchorClicked, this, &MainWindow::onUserLineClicked);
     // The Summary's links: a bubble, a step, an op.
     connect(summary_, &SummaryPanel::bubbleActivated, this, [this](int i) {
@@ -294,8 +274,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
         timeline_->focusRange(st.start, st.end);
     });
     connect(summary_, &SummaryPanel::opActivated, this, [this](const QString& name) {
-        tabs_->setCurrentWidget(opsTable_->parentWidget());
-        opsFilter_->setText(name);
+        tabs_->setCurrentWidget(ops_);
+        ops_->filterTo(name);
     });
     // A kernel or a range shown in the inspector: the stack pane of a user line no longer applies.
     connect(timeline_, &TimelineWidget::kernelClicked, stackPane_, &QWidget::hide);
@@ -333,6 +313,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
 }
 
 MainWindow::~MainWindow() = default;
+
+QTextBrowser* MainWindow::health() const {
+    return health_;
+}
 
 QTextBrowser* MainWindow::summary() const {
     return summary_;
@@ -463,12 +447,11 @@ void MainWindow::retranslateUi() {
                               "Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here."));
     rankLabel_->setText(tr("Rank:"));
     rankPicker_->setToolTip(tr("Rank to analyse"));
-    opsFilter_->setPlaceholderText(tr("Filter ops by name…"));
     cancel_->setText(tr("Cancel"));
     tabs_->setTabText(tabs_->indexOf(summary_), tr("Summary"));
     tabs_->setTabText(tabs_->indexOf(bubbleTable_->parentWidget()), tr("Bubbles"));
     tabs_->setTabText(tabs_->indexOf(layerTree_), tr("Layers"));
-    tabs_->setTabText(tabs_->indexOf(opsTable_->parentWidget()), tr("Ops"));
+    tabs_->setTabText(tabs_->indexOf(ops_), tr("Ops"));
     tabs_->setTabText(tabs_->indexOf(chartsTab_), tr("Charts"));
     tabs_->setTabText(tabs_->indexOf(health_), tr("Health"));
     tabs_->setTabText(tabs_->indexOf(report_), tr("Text report"));
@@ -634,8 +617,7 @@ void MainWindow::showResults() {
     timeline_->setModel(profile_, analysis_);
     bubbleModel_->setAnalysis(profile_, analysis_);
     bubbleTable_->resizeColumnsToContents();
-    opsModel_->setAnalysis(analysis_);
-    opsTable_->resizeColumnsToContents();
+    ops_->setAnalysis(analysis_);
     fillLayerModel(*layerModel_, *profile_, r);
     layerTree_->expandToDepth(0);
     layerTree_->resizeColumnToContents(0);
@@ -643,29 +625,8 @@ void MainWindow::showResults() {
 
     summary_->setResults(*profile_, r);
 
-    // Health: findings with their fixes.
-    QString h;
-    if (r.findings.empty())
-        h = QStringLiteral("<p>%1</p>").arg(tr("No finding: the collection looks complete."));
-    for (const auto& f : r.findings) {
-        const QString color =
-            f.severity == Severity::Error
-                ? QStringLiteral("#b00020")
-                : (f.severity == Severity::Warning ? QStringLiteral("#a65f00") : QStringLiteral("#2a5db0"));
-        h += QStringLiteral("<p><b style='color:%1'>[%2] %3</b><br>%4")
-                 .arg(color, QString::fromLatin1(severityName(f.severity)), esc(f.id), esc(f.seen));
-        if (!f.file.empty())
-            h += QStringLiteral("<br><i>%1</i>")
-                     .arg(esc(f.file) + (f.line > 0 ? QStringLiteral(":%1").arg(f.line) : QString()));
-        if (!f.impact.empty()) h += QStringLiteral("<br>%1 %2").arg(tr("Effect:"), esc(f.impact));
-        if (!f.fix.empty()) h += QStringLiteral("<br>%1 %2").arg(tr("Fix:"), esc(f.fix));
-        h += QStringLiteral("</p>");
-    }
-    for (const auto& n : a.notes)
-        h += QStringLiteral("<p>%1</p>").arg(esc(n));
-    health_->setHtml(h);
-    tabs_->setTabText(tabs_->indexOf(health_),
-                      r.findings.empty() ? tr("Health") : tr("Health (%1)").arg(r.findings.size()));
+    health_->setResults(r);
+    tabs_->setTabText(tabs_->indexOf(health_), HealthPanel::title(r));
     tabs_->setTabText(tabs_->indexOf(bubbleTable_->parentWidget()), tr("Bubbles (%1)").arg(a.windows.size()));
 
     chartsTab_->setResults(r);

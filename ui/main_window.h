@@ -35,7 +35,8 @@ class FindBar;
 class SummaryPanel;
 class CompareView;
 class BubbleTableModel;
-class OpsTableModel;
+class OpsPanel;
+class HealthPanel;
 
 // The application window: timeline on top, panels below (summary, bubbles, layers, ops, charts,
 // health, text report), exports in File ▸ Export. Loading runs in a LoadJob off the GUI thread.
@@ -60,7 +61,7 @@ class MainWindow : public QMainWindow {
     // Compares the open rank (base) with the profile at `path` (new) in the Compare tab.
     void compareWith(const QString& path);
     QTextBrowser* summary() const; // the Summary panel
-    QTextBrowser* health() const { return health_; }
+    QTextBrowser* health() const;
     QTextBrowser* bubbleDetail() const { return bubbleDetail_; }
     QTextBrowser* stackPane() const { return stackPane_; } // the clicked user line's events and stack
     FindBar* findBar() const { return findBar_; }
@@ -121,12 +122,9 @@ class MainWindow : public QMainWindow {
     int userLine_ = -1, userLineRow_ = -1; // the user line clicked in the inspector, and its window row
     QTreeView* layerTree_;
     QStandardItemModel* layerModel_;
-    QTableView* opsTable_;
-    OpsTableModel* opsModel_;
-    QSortFilterProxyModel* opsProxy_;
-    QLineEdit* opsFilter_;
+    OpsPanel* ops_;
     ChartsPanel* chartsTab_;
-    QTextBrowser* health_;
+    HealthPanel* health_;
     QTextBrowser* report_;
     QLabel* sampleBanner_;
     QLabel* rankLabel_;

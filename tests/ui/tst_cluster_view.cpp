@@ -2,6 +2,7 @@
 // equal to each rank's own step_trace_time.csv, rank 1 named slow, the first all-reduce with rank 1 as last
 // arriver and rank 0's Wait Time from its communication.json, double-click opens rank 1's timeline, the
 // median comparison; the item models pass QAbstractItemModelTester.
+#include "i18n/message.h"
 #include "cluster_bars.h"
 #include "cluster_heatmap.h"
 #include "cluster_models.h"
@@ -173,7 +174,7 @@ class TstClusterView : public QObject {
             QCOMPARE(m->index(r, 0).data().toString(), QStringLiteral("rank 1"));
         const auto c = w->clusterView()->cluster();
         QCOMPARE(m->index(0, 0).data(Qt::UserRole).toStringList().value(0),
-                 QString::fromStdString(c->slowRanks.front().evidence.front()));
+                 QString::fromStdString(bs::english(c->slowRanks.front().evidence.front())));
     }
 
     void theFirstAllReduceNamesRank1AsLastArriverWithRank0sWait() {

@@ -1,5 +1,6 @@
 // The window: loads off the GUI thread, shows the analysis or the error in the window, selecting a
 // bubble row moves the timeline onto it, and menu exports write the bytes the headless command writes.
+#include "i18n/message.h"
 #include "test_support.h"
 #include "main_window.h"
 #include "ui_test_support.h"
@@ -142,7 +143,7 @@ class TstMainWindow : public QObject {
         // Every recommendation's action is there, the P1s before the first P2.
         qsizetype lastP1 = -1, firstP2 = text.size();
         for (const auto& rc : r.anomaly.recommendations) {
-            const auto at = text.indexOf(QString::fromStdString(rc.action), next);
+            const auto at = text.indexOf(QString::fromStdString(bs::english(rc.action)), next);
             QVERIFY2(at > next, rc.action.c_str());
             if (rc.priority == "P1") lastP1 = std::max(lastP1, at);
             if (rc.priority == "P2") firstP2 = std::min(firstP2, at);
