@@ -402,6 +402,259 @@
     </message>
 </context>
 <context>
+    <name>Inspector</name>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="37"/>
+        <source>No call stacks collected: the line of code behind this bubble is unknown.</source>
+        <translation>未采集调用栈：无法确定此空泡背后的代码行。</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="40"/>
+        <source>No user code in the call stacks of the %1 host events in this window (%2 carry a stack).</source>
+        <translation>此窗口内 %1 个主机事件的调用栈中没有用户代码（%2 个带有调用栈）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="45"/>
+        <source>Your code behind this bubble:</source>
+        <translation>此空泡背后的用户代码：</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="46"/>
+        <source>(click a line: its host events are highlighted on the timeline)</source>
+        <translation>（点击一行：其 host 事件会在时间线上高亮）</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="46"/>
+        <source>Line</source>
+        <translation>代码行</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="47"/>
+        <source>Share of window</source>
+        <translation>占窗口比例</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="47"/>
+        <source>Host time (ms)</source>
+        <translation>主机时间 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="47"/>
+        <source>Path to the op</source>
+        <translation>到算子的调用路径</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="68"/>
+        <source>%1 host events under &lt;code&gt;%2&lt;/code&gt; are highlighted on the timeline (%3 ms of host time in this window).</source>
+        <translation>&lt;code&gt;%2&lt;/code&gt; 下的 %1 个 host 事件已在时间线上高亮（此窗口内 host 时间 %3 ms）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="79"/>
+        <source>Call stack of %1, the largest of them (innermost first, ● your code):</source>
+        <translation>其中最大的事件 %1 的调用栈（最内层在前，● 为你的代码）：</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="91"/>
+        <source>step</source>
+        <translation>step</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="96"/>
+        <source>Side</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="96"/>
+        <source>Kernel</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="96"/>
+        <location filename="../ui/panels/inspector.cpp" line="147"/>
+        <source>Task type</source>
+        <translation>任务类型</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="96"/>
+        <source>Duration (µs)</source>
+        <translation>时长 (µs)</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="96"/>
+        <source>Wait (µs)</source>
+        <translation>等待 (µs)</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="97"/>
+        <location filename="../ui/panels/inspector.cpp" line="148"/>
+        <source>Stream</source>
+        <translation>流</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="107"/>
+        <source>before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="109"/>
+        <source>device idle</source>
+        <translation>设备空闲</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="111"/>
+        <source>after</source>
+        <translation>之后</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="116"/>
+        <source>Host coverage</source>
+        <translation>Host 覆盖率</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="116"/>
+        <source>sync</source>
+        <translation>同步</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="117"/>
+        <source>comm</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="118"/>
+        <source>parallelism</source>
+        <translation>并行度</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="121"/>
+        <source>Host events in the window:</source>
+        <translation>窗口内的 Host 事件：</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="128"/>
+        <source>There is no host trace: causes cannot be attributed.</source>
+        <translation>没有 Host trace：无法归因。</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="130"/>
+        <source>Candidate causes (possible, not a verdict):</source>
+        <translation>候选原因（可能原因，并非结论）：</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="146"/>
+        <source>Op type</source>
+        <translation>算子类型</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="150"/>
+        <location filename="../ui/panels/inspector.cpp" line="211"/>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="150"/>
+        <source>%1 ms from the capture&apos;s start (epoch %2 µs)</source>
+        <translation>距采集开始 %1 ms（epoch %2 µs）</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="153"/>
+        <location filename="../ui/panels/inspector.cpp" line="212"/>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="154"/>
+        <source>Wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="155"/>
+        <source>Block dim</source>
+        <translation>Block dim</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="156"/>
+        <source>Input shapes</source>
+        <translation>输入 shape</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="157"/>
+        <source>Output shapes</source>
+        <translation>输出 shape</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="162"/>
+        <source>PMU verdict</source>
+        <translation>PMU 结论</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="163"/>
+        <location filename="../ui/panels/inspector.cpp" line="164"/>
+        <source>Flag</source>
+        <translation>标记</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="182"/>
+        <source>Launched by</source>
+        <translation>下发来源</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="185"/>
+        <source>unknown host event</source>
+        <translation>未知 Host 事件</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="208"/>
+        <source>Process / thread</source>
+        <translation>进程 / 线程</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="209"/>
+        <source>Call depth</source>
+        <translation>调用深度</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="210"/>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="211"/>
+        <source>%1 ms from the capture&apos;s start</source>
+        <translation>距采集开始 %1 ms</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="218"/>
+        <source>Call stack (innermost first, ● your code):</source>
+        <translation>调用栈（最内层在前，● 为你的代码）：</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="240"/>
+        <source>Range statistics</source>
+        <translation>区间统计</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="240"/>
+        <source>span</source>
+        <translation>跨度</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="240"/>
+        <source>busy union</source>
+        <translation>忙碌并集</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="241"/>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="241"/>
+        <source>kernels</source>
+        <translation>kernel 数</translation>
+    </message>
+</context>
+<context>
     <name>LayerTree</name>
     <message>
         <location filename="../ui/panel_models.cpp" line="237"/>
@@ -1241,666 +1494,416 @@
 <context>
     <name>bs::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="99"/>
-        <location filename="../ui/main_window.cpp" line="445"/>
+        <location filename="../ui/main_window.cpp" line="85"/>
+        <location filename="../ui/main_window.cpp" line="431"/>
         <source>BubbleScope</source>
         <translation>BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="107"/>
-        <location filename="../ui/main_window.cpp" line="446"/>
+        <location filename="../ui/main_window.cpp" line="93"/>
+        <location filename="../ui/main_window.cpp" line="432"/>
         <source>&lt;b&gt;Sample profile&lt;/b&gt; — a generated 8-layer MoE capture with every planted anomaly. Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here.</source>
         <translation>&lt;b&gt;示例 profile&lt;/b&gt; —— 生成的 8 层 MoE 采集数据，包含全部预置异常。请通过 文件 ▸ 打开文件夹…（Ctrl+O）打开自己的 profiling 目录，或将目录拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="117"/>
-        <location filename="../ui/main_window.cpp" line="448"/>
+        <location filename="../ui/main_window.cpp" line="103"/>
+        <location filename="../ui/main_window.cpp" line="434"/>
         <source>Rank:</source>
         <translation>Rank：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="119"/>
-        <location filename="../ui/main_window.cpp" line="449"/>
+        <location filename="../ui/main_window.cpp" line="105"/>
+        <location filename="../ui/main_window.cpp" line="435"/>
         <source>Rank to analyse</source>
         <translation>要分析的 rank</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="141"/>
-        <location filename="../ui/main_window.cpp" line="451"/>
+        <location filename="../ui/main_window.cpp" line="127"/>
+        <location filename="../ui/main_window.cpp" line="437"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="162"/>
-        <location filename="../ui/main_window.cpp" line="452"/>
+        <location filename="../ui/main_window.cpp" line="148"/>
+        <location filename="../ui/main_window.cpp" line="438"/>
         <source>Bubbles</source>
         <translation>空泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="168"/>
-        <location filename="../ui/main_window.cpp" line="453"/>
+        <location filename="../ui/main_window.cpp" line="154"/>
+        <location filename="../ui/main_window.cpp" line="439"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="171"/>
-        <location filename="../ui/main_window.cpp" line="454"/>
+        <location filename="../ui/main_window.cpp" line="157"/>
+        <location filename="../ui/main_window.cpp" line="440"/>
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="174"/>
-        <location filename="../ui/main_window.cpp" line="455"/>
+        <location filename="../ui/main_window.cpp" line="160"/>
+        <location filename="../ui/main_window.cpp" line="441"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="182"/>
-        <location filename="../ui/main_window.cpp" line="456"/>
+        <location filename="../ui/main_window.cpp" line="168"/>
+        <location filename="../ui/main_window.cpp" line="442"/>
         <source>Health</source>
         <translation>采集健康</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="186"/>
-        <location filename="../ui/main_window.cpp" line="457"/>
+        <location filename="../ui/main_window.cpp" line="172"/>
+        <location filename="../ui/main_window.cpp" line="443"/>
         <source>Text report</source>
         <translation>文本报告</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="204"/>
-        <location filename="../ui/main_window.cpp" line="492"/>
+        <location filename="../ui/main_window.cpp" line="190"/>
+        <location filename="../ui/main_window.cpp" line="478"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="209"/>
-        <location filename="../ui/main_window.cpp" line="450"/>
+        <location filename="../ui/main_window.cpp" line="195"/>
+        <location filename="../ui/main_window.cpp" line="436"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="241"/>
-        <location filename="../ui/main_window.cpp" line="560"/>
+        <location filename="../ui/main_window.cpp" line="227"/>
+        <location filename="../ui/main_window.cpp" line="546"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="326"/>
+        <location filename="../ui/main_window.cpp" line="312"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="327"/>
+        <location filename="../ui/main_window.cpp" line="313"/>
         <source>&amp;Open Folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="328"/>
+        <location filename="../ui/main_window.cpp" line="314"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="337"/>
+        <location filename="../ui/main_window.cpp" line="323"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="338"/>
+        <location filename="../ui/main_window.cpp" line="324"/>
         <source>Anomaly &amp;JSON…</source>
         <translation>异常 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="339"/>
+        <location filename="../ui/main_window.cpp" line="325"/>
         <source>Anomaly &amp;report (Markdown)…</source>
         <translation>异常报告(&amp;R)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="341"/>
+        <location filename="../ui/main_window.cpp" line="327"/>
         <source>&amp;Architecture report (Markdown)…</source>
         <translation>模型架构报告(&amp;A)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="366"/>
+        <location filename="../ui/main_window.cpp" line="352"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="368"/>
+        <location filename="../ui/main_window.cpp" line="354"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="369"/>
+        <location filename="../ui/main_window.cpp" line="355"/>
         <source>&amp;Fit timeline</source>
         <translation>时间线适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="385"/>
+        <location filename="../ui/main_window.cpp" line="371"/>
         <source>Show &amp;host lanes</source>
         <translation>显示 Host 泳道(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="391"/>
+        <location filename="../ui/main_window.cpp" line="377"/>
         <source>Show &amp;Overlap Analysis lanes</source>
         <translation>显示 Overlap Analysis 泳道(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="396"/>
+        <location filename="../ui/main_window.cpp" line="382"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="398"/>
+        <location filename="../ui/main_window.cpp" line="384"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="413"/>
+        <location filename="../ui/main_window.cpp" line="399"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="419"/>
+        <location filename="../ui/main_window.cpp" line="405"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="421"/>
+        <location filename="../ui/main_window.cpp" line="407"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="422"/>
+        <location filename="../ui/main_window.cpp" line="408"/>
         <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
         <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个空泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="426"/>
+        <location filename="../ui/main_window.cpp" line="412"/>
         <source>&amp;About BubbleScope</source>
         <translation>关于 BubbleScope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="427"/>
+        <location filename="../ui/main_window.cpp" line="413"/>
         <source>About BubbleScope</source>
         <translation>关于 BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="428"/>
+        <location filename="../ui/main_window.cpp" line="414"/>
         <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
         <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲空泡分析工具。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="533"/>
+        <location filename="../ui/main_window.cpp" line="519"/>
         <source>Open Profiling Folder</source>
         <translation>打开 profiling 文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="575"/>
+        <location filename="../ui/main_window.cpp" line="561"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="583"/>
+        <location filename="../ui/main_window.cpp" line="569"/>
         <source>Nothing loaded.</source>
         <translation>未加载任何数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="604"/>
+        <location filename="../ui/main_window.cpp" line="590"/>
         <source>Sample profile — BubbleScope</source>
         <translation>示例 profile — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="605"/>
+        <location filename="../ui/main_window.cpp" line="591"/>
         <source>%1 — BubbleScope</source>
         <translation>%1 — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="606"/>
+        <location filename="../ui/main_window.cpp" line="592"/>
         <source>Loaded %1</source>
         <translation>已加载 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="193"/>
-        <location filename="../ui/main_window.cpp" line="458"/>
+        <location filename="../ui/main_window.cpp" line="179"/>
+        <location filename="../ui/main_window.cpp" line="444"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="194"/>
-        <location filename="../ui/main_window.cpp" line="459"/>
+        <location filename="../ui/main_window.cpp" line="180"/>
+        <location filename="../ui/main_window.cpp" line="445"/>
         <source>Rank timeline</source>
         <translation>Rank 时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="196"/>
-        <location filename="../ui/main_window.cpp" line="460"/>
+        <location filename="../ui/main_window.cpp" line="182"/>
+        <location filename="../ui/main_window.cpp" line="446"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="224"/>
+        <location filename="../ui/main_window.cpp" line="210"/>
         <source>Compared: %1</source>
         <translation>已比较：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="237"/>
+        <location filename="../ui/main_window.cpp" line="223"/>
         <source>Analysing…</source>
         <translation>正在分析…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="239"/>
+        <location filename="../ui/main_window.cpp" line="225"/>
         <source>Writing the text report…</source>
         <translation>正在生成文本报告…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="310"/>
+        <location filename="../ui/main_window.cpp" line="296"/>
         <source>%1: %2 ms</source>
         <translation>%1：%2 ms</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="329"/>
+        <location filename="../ui/main_window.cpp" line="315"/>
         <source>&amp;Compare with…</source>
         <translation>与…比较(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="316"/>
         <source>Compare the open rank (base) with…</source>
         <translation>将当前 rank（基线）与…比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="334"/>
+        <location filename="../ui/main_window.cpp" line="320"/>
         <source>Before / after: compares the open rank with another profile (also: drop a folder with Shift held).</source>
         <translation>前后对比：将当前 rank 与另一份 profile 比较（也可按住 Shift 拖入文件夹）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="343"/>
+        <location filename="../ui/main_window.cpp" line="329"/>
         <source>Timeline &amp;image (PNG or SVG)…</source>
         <translation>时间线图片(&amp;I)（PNG 或 SVG）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="344"/>
+        <location filename="../ui/main_window.cpp" line="330"/>
         <source>Export the timeline as it is shown</source>
         <translation>按当前显示导出时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="345"/>
+        <location filename="../ui/main_window.cpp" line="331"/>
         <source>PNG (*.png);;SVG (*.svg)</source>
         <translation>PNG (*.png);;SVG (*.svg)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="353"/>
+        <location filename="../ui/main_window.cpp" line="339"/>
         <source>Report with bubble &amp;pictures…</source>
         <translation>带气泡截图的报告(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="354"/>
+        <location filename="../ui/main_window.cpp" line="340"/>
         <source>Folder for the report and its pictures</source>
         <translation>报告及其图片的文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="360"/>
+        <location filename="../ui/main_window.cpp" line="346"/>
         <source>Exported the report with its pictures to %1</source>
         <translation>已将报告及其图片导出到 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="363"/>
+        <location filename="../ui/main_window.cpp" line="349"/>
         <source>Export all to &amp;folder…</source>
         <translation>全部导出到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="371"/>
+        <location filename="../ui/main_window.cpp" line="357"/>
         <source>&amp;Find…</source>
         <translation>查找(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="372"/>
+        <location filename="../ui/main_window.cpp" line="358"/>
         <source>Find &amp;next</source>
         <translation>查找下一个(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="373"/>
+        <location filename="../ui/main_window.cpp" line="359"/>
         <source>Find &amp;previous</source>
         <translation>查找上一个(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="374"/>
+        <location filename="../ui/main_window.cpp" line="360"/>
         <source>Show the &amp;legend</source>
         <translation>显示图例(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="380"/>
+        <location filename="../ui/main_window.cpp" line="366"/>
         <source>Show all launch &amp;flows in view</source>
         <translation>显示视图内所有下发连线(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="414"/>
+        <location filename="../ui/main_window.cpp" line="400"/>
         <source>&amp;Glossary</source>
         <translation>术语表(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="415"/>
+        <location filename="../ui/main_window.cpp" line="401"/>
         <source>Glossary</source>
         <translation>术语表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="522"/>
+        <location filename="../ui/main_window.cpp" line="508"/>
         <source>Open a profile first: it is the base of the comparison.</source>
         <translation>请先打开一份 profile：它是比较的基线。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="528"/>
+        <location filename="../ui/main_window.cpp" line="514"/>
         <source>Comparing %1 with %2…</source>
         <translation>正在比较 %1 与 %2…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="555"/>
+        <location filename="../ui/main_window.cpp" line="541"/>
         <source>Merging the rank summaries in %1…</source>
         <translation>正在合并 %1 中的 rank 摘要…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="615"/>
+        <location filename="../ui/main_window.cpp" line="601"/>
         <source>Building the timeline…</source>
         <translation>正在构建时间线…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="630"/>
+        <location filename="../ui/main_window.cpp" line="616"/>
         <source>Bubbles (%1)</source>
         <translation>空泡（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="642"/>
-        <source>No call stacks collected: the line of code behind this bubble is unknown.</source>
-        <translation>未采集调用栈：无法确定此空泡背后的代码行。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="645"/>
-        <source>No user code in the call stacks of the %1 host events in this window (%2 carry a stack).</source>
-        <translation>此窗口内 %1 个主机事件的调用栈中没有用户代码（%2 个带有调用栈）。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="650"/>
-        <source>Your code behind this bubble:</source>
-        <translation>此空泡背后的用户代码：</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="651"/>
-        <source>Line</source>
-        <translation>代码行</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="651"/>
-        <source>(click a line: its host events are highlighted on the timeline)</source>
-        <translation>（点击一行：其 host 事件会在时间线上高亮）</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="652"/>
-        <source>Share of window</source>
-        <translation>占窗口比例</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="652"/>
-        <source>Host time (ms)</source>
-        <translation>主机时间 (ms)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="652"/>
-        <source>Path to the op</source>
-        <translation>到算子的调用路径</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="673"/>
-        <source>%1 host events under &lt;code&gt;%2&lt;/code&gt; are highlighted on the timeline (%3 ms of host time in this window).</source>
-        <translation>&lt;code&gt;%2&lt;/code&gt; 下的 %1 个 host 事件已在时间线上高亮（此窗口内 host 时间 %3 ms）。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="684"/>
-        <source>Call stack of %1, the largest of them (innermost first, ● your code):</source>
-        <translation>其中最大的事件 %1 的调用栈（最内层在前，● 为你的代码）：</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="730"/>
-        <source>step</source>
-        <translation>step</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="739"/>
-        <source>Side</source>
-        <translation>位置</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="739"/>
-        <source>Kernel</source>
-        <translation>Kernel</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="739"/>
-        <location filename="../ui/main_window.cpp" line="841"/>
-        <source>Task type</source>
-        <translation>任务类型</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="739"/>
-        <source>Duration (µs)</source>
-        <translation>时长 (µs)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="739"/>
-        <source>Wait (µs)</source>
-        <translation>等待 (µs)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="740"/>
-        <location filename="../ui/main_window.cpp" line="842"/>
-        <source>Stream</source>
-        <translation>流</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="750"/>
-        <source>before</source>
-        <translation>之前</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="752"/>
-        <source>device idle</source>
-        <translation>设备空闲</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="754"/>
-        <source>after</source>
-        <translation>之后</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="759"/>
-        <source>Host coverage</source>
-        <translation>Host 覆盖率</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="759"/>
-        <source>sync</source>
-        <translation>同步</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="760"/>
-        <source>comm</source>
-        <translation>通信</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="761"/>
-        <source>parallelism</source>
-        <translation>并行度</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="764"/>
-        <source>Host events in the window:</source>
-        <translation>窗口内的 Host 事件：</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="771"/>
-        <source>There is no host trace: causes cannot be attributed.</source>
-        <translation>没有 Host trace：无法归因。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="773"/>
-        <source>Candidate causes (possible, not a verdict):</source>
-        <translation>候选原因（可能原因，并非结论）：</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="840"/>
-        <source>Op type</source>
-        <translation>算子类型</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="844"/>
-        <location filename="../ui/main_window.cpp" line="906"/>
-        <source>Start</source>
-        <translation>开始</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="844"/>
-        <source>%1 ms from the capture&apos;s start (epoch %2 µs)</source>
-        <translation>距采集开始 %1 ms（epoch %2 µs）</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="847"/>
-        <location filename="../ui/main_window.cpp" line="907"/>
-        <source>Duration</source>
-        <translation>时长</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="848"/>
-        <source>Wait</source>
-        <translation>等待</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="849"/>
-        <source>Block dim</source>
-        <translation>Block dim</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="850"/>
-        <source>Input shapes</source>
-        <translation>输入 shape</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="851"/>
-        <source>Output shapes</source>
-        <translation>输出 shape</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="856"/>
-        <source>PMU verdict</source>
-        <translation>PMU 判定</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="857"/>
-        <location filename="../ui/main_window.cpp" line="858"/>
-        <source>Flag</source>
-        <translation>标记</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="876"/>
-        <source>Launched by</source>
-        <translation>下发来源</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="879"/>
-        <source>unknown host event</source>
-        <translation>未知 Host 事件</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="903"/>
-        <source>Process / thread</source>
-        <translation>进程 / 线程</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="904"/>
-        <source>Call depth</source>
-        <translation>调用深度</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="905"/>
-        <source>Category</source>
-        <translation>类别</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="906"/>
-        <source>%1 ms from the capture&apos;s start</source>
-        <translation>距采集开始 %1 ms</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="913"/>
-        <source>Call stack (innermost first, ● your code):</source>
-        <translation>调用栈（最内层在前，● 为你的代码）：</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="938"/>
-        <source>Range statistics</source>
-        <translation>区间统计</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="938"/>
-        <source>span</source>
-        <translation>跨度</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="938"/>
-        <source>busy union</source>
-        <translation>忙碌并集</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="939"/>
-        <source>idle</source>
-        <translation>空闲</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="939"/>
-        <source>kernels</source>
-        <translation>kernel 数</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="947"/>
+        <location filename="../ui/main_window.cpp" line="738"/>
         <source>Range: %1 ms, busy %2 ms, %3 kernels</source>
         <translation>区间：%1 ms，忙碌 %2 ms，%3 个 kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="965"/>
-        <location filename="../ui/main_window.cpp" line="983"/>
-        <location filename="../ui/main_window.cpp" line="991"/>
+        <location filename="../ui/main_window.cpp" line="756"/>
+        <location filename="../ui/main_window.cpp" line="774"/>
+        <location filename="../ui/main_window.cpp" line="782"/>
         <source>Nothing is loaded.</source>
         <translation>尚未加载数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="996"/>
+        <location filename="../ui/main_window.cpp" line="787"/>
         <source>The folder %1/bubbles could not be made.</source>
         <translation>无法创建文件夹 %1/bubbles。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1015"/>
+        <location filename="../ui/main_window.cpp" line="806"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1015"/>
+        <location filename="../ui/main_window.cpp" line="806"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1016"/>
+        <location filename="../ui/main_window.cpp" line="807"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="349"/>
-        <location filename="../ui/main_window.cpp" line="358"/>
-        <location filename="../ui/main_window.cpp" line="1020"/>
-        <location filename="../ui/main_window.cpp" line="1034"/>
+        <location filename="../ui/main_window.cpp" line="335"/>
+        <location filename="../ui/main_window.cpp" line="344"/>
+        <location filename="../ui/main_window.cpp" line="811"/>
+        <location filename="../ui/main_window.cpp" line="825"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="349"/>
-        <location filename="../ui/main_window.cpp" line="1021"/>
-        <location filename="../ui/main_window.cpp" line="1035"/>
+        <location filename="../ui/main_window.cpp" line="335"/>
+        <location filename="../ui/main_window.cpp" line="812"/>
+        <location filename="../ui/main_window.cpp" line="826"/>
         <source>The file was not written; nothing was changed.
 
 %1</source>
@@ -1909,18 +1912,18 @@
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="351"/>
-        <location filename="../ui/main_window.cpp" line="1023"/>
+        <location filename="../ui/main_window.cpp" line="337"/>
+        <location filename="../ui/main_window.cpp" line="814"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1027"/>
+        <location filename="../ui/main_window.cpp" line="818"/>
         <source>Export all to folder</source>
         <translation>全部导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="1040"/>
+        <location filename="../ui/main_window.cpp" line="831"/>
         <source>Exported %1 files to %2</source>
         <translation>已导出 %1 个文件到 %2</translation>
     </message>

@@ -91,8 +91,6 @@ class MainWindow : public QMainWindow {
     void onFinished(const LoadOutcome& outcome);
     void showResults();
     void onBubbleRowChanged();
-    QString userLinesHtml(const BubbleWindow& w) const;
-    QString userLineStackHtml(const BubbleWindow& w) const;
     void onUserLineClicked(const QUrl& link); // "line:N": highlight its host events, show its stack
     void onExport(Export kind);
     void onExportAll();
