@@ -83,6 +83,13 @@ std::optional<int> parseCommandLine(int argc, char** argv, const CommandSpec& sp
             return kExitUsage;
         }
     }
+    if (const auto l = out.values.find("--lang"); l != out.values.end()) {
+        if (!bs::parseLanguage(l->second, &out.language)) {
+            std::fprintf(stderr, "%s: --lang must be en or zh_CN (also zh, cn), not '%s'.\n", cmd,
+                         term(l->second).c_str());
+            return kExitUsage;
+        }
+    }
     return std::nullopt;
 }
 
@@ -109,9 +116,7 @@ std::optional<int> loadRulesFile(const char* command, const std::string& file, R
     return problems.empty() ? std::nullopt : std::optional<int>(kExitUsage);
 }
 
-void StandardOutput::put(const std::string& text) {
-    const std::string rendered = bs::hasMessage(text) ? bs::render(text) : std::string();
-    const std::string& s = rendered.empty() ? text : rendered;
+void StandardOutput::put(const std::string& s) {
     if (std::fwrite(s.data(), 1, s.size(), stdout) != s.size() && error_ == 0) error_ = errno ? errno : EIO;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 // Pieces the headless commands share (`analyze`, `cluster`): standard output that remembers its first
 // failure, the checks of the cluster outputs, and one output written whole or not at all.
+#include "i18n/message.h"
+
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -37,6 +39,9 @@ struct CommandLine {
     std::vector<std::string> operands;
     std::string format = "text";                // --format text|json
     bool formatGiven = false, quiet = false, progressLines = false;
+    // --lang en|zh_CN (also zh, cn): the language of the reports, the text output and the messages from the
+    // analysis; only for the commands whose spec lists "--lang" among its value options.
+    bs::Language language = bs::Language::English;
     std::string value(const std::string& option) const {
         const auto it = values.find(option);
         return it == values.end() ? std::string() : it->second;
@@ -45,6 +50,11 @@ struct CommandLine {
 };
 // Reads argv[2…]; an exit status when the command must stop here (help printed: 0; a usage error: 2, said).
 std::optional<int> parseCommandLine(int argc, char** argv, const CommandSpec& spec, CommandLine& out);
+
+// The usage line of --lang, shared by the commands that take it.
+inline constexpr const char* kLangUsage =
+    "  --lang LANG     the language of the reports, the text output and the analysis messages:\n"
+    "                  en (default) or zh_CN (also zh, cn)\n";
 
 // --source db|text into `source` (an empty value leaves it); a usage error is said and returned.
 std::optional<int> parseSourceOption(const char* command, const std::string& value, DataSource& source);

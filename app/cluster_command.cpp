@@ -35,6 +35,10 @@ void usage(std::FILE* to) {
         "                  those without one are named (default: the folder the summaries record)\n"
         "  -q, --quiet     no progress and no \"wrote FILE\" lines; errors are still printed\n"
         "  --progress      progress as plain lines on standard error (batch logs)\n"
+        ,
+        to);
+    std::fputs(bs::cli::kLangUsage, to);
+    std::fputs(
         "  -h, --help      this help\n"
         "A summary is refused, by name, when it is unreadable, written by another BubbleScope version, a\n"
         "second summary of one rank, or of another collection (its capture does not overlap the others').\n"
@@ -47,11 +51,12 @@ void usage(std::FILE* to) {
 struct Options {
     std::string source, json, report, expect, format = "text";
     bool formatGiven = false, quiet = false, progressLines = false;
+    bs::Language language = bs::Language::English; // --lang
 };
 
 std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     CommandLine line;
-    const CommandSpec spec{"bubblescope cluster", {"--json", "--report", "--expect"}, {}, {"SOURCE"}, usage};
+    const CommandSpec spec{"bubblescope cluster", {"--json", "--report", "--expect", "--lang"}, {}, {"SOURCE"}, usage};
     if (auto stop = parseCommandLine(argc, argv, spec, line)) return stop;
     o.source = line.operands[0];
     o.format = line.format;
@@ -61,6 +66,7 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     o.json = line.value("--json");
     o.report = line.value("--report");
     o.expect = line.value("--expect");
+    o.language = line.language;
     return std::nullopt;
 }
 
@@ -116,6 +122,7 @@ int runClusterCommand(int argc, char** argv) {
     installInterruptHandler(false);
     Options o;
     if (auto stop = parseArguments(argc, argv, o)) return *stop;
+    const bs::ScopedLanguage language(o.language); // the outputs and the errors from core in --lang
     std::error_code ec;
     const std::vector<std::string> files =
         std::filesystem::is_directory(o.source, ec) ? bs::summaryFilesIn(o.source) : std::vector<std::string>{};
@@ -133,5 +140,6 @@ int runClusterCommand(int argc, char** argv) {
     request.formatGiven = o.formatGiven;
     request.quiet = o.quiet;
     request.progressLines = o.progressLines;
+    request.language = o.language;
     return runClusterOfRanks(request);
 }

@@ -45,6 +45,10 @@ void usage(std::FILE* to) {
         "  --rules FILE    analysis thresholds for both sides (as bubblescope analyze --rules)\n"
         "  --source db|text    which export to read when a folder holds both\n"
         "  -q, --quiet     print no progress and no \"wrote FILE\" lines; errors are still printed\n"
+        ,
+        to);
+    std::fputs(bs::cli::kLangUsage, to);
+    std::fputs(
         "  -h, --help      this help\n"
         "What it compares: the collection scope (profiler level, with_stack, record_shapes, activities, steps,\n"
         "rank; differences are warnings at the top), the dominant step group's figures (average and P50, base,\n"
@@ -63,13 +67,14 @@ struct Options {
     bs::DataSource source = bs::DataSource::Auto;
     bool formatGiven = false, quiet = false;
     std::vector<bs::OutputRequest> outputs; // --json, --report
+    bs::Language language = bs::Language::English; // --lang
 };
 
 enum Output { kJson, kReport };
 
 std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     bs::cli::CommandLine line;
-    const bs::cli::CommandSpec spec{kCmd, {"--json", "--report", "--rules", "--source"}, {}, {"BASE", "NEW"}, usage};
+    const bs::cli::CommandSpec spec{kCmd, {"--json", "--report", "--rules", "--source", "--lang"}, {}, {"BASE", "NEW"}, usage};
     if (auto stop = bs::cli::parseCommandLine(argc, argv, spec, line)) return stop;
     if (line.progressLines) {
         std::fprintf(stderr, "%s: --progress is not an option of compare (it prints no progress).\n", kCmd);
@@ -80,6 +85,7 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     o.format = line.format;
     o.formatGiven = line.formatGiven;
     o.quiet = line.quiet;
+    o.language = line.language;
     std::map<std::string, std::optional<std::string>> values;
     for (const auto& [k, v] : line.values)
         values[k] = v;
@@ -271,6 +277,7 @@ int runCompareCommand(int argc, char** argv) {
     bs::cli::installInterruptHandler(false);
     Options o;
     if (auto stop = parseArguments(argc, argv, o)) return *stop;
+    const bs::ScopedLanguage language(o.language); // the outputs and the errors from core in --lang
     bs::Rulebook rules;
     if (auto stop = bs::cli::loadRulesFile(kCmd, o.rulesFile, rules)) return *stop;
     const bs::cli::ProgressMode mode = bs::cli::chooseProgressMode(o.quiet, false);

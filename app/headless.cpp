@@ -64,6 +64,10 @@ void usage(std::FILE* to) {
         "  --progress      progress as plain lines on standard error (a line per phase, per 10 % of a\n"
         "                  file read, per rank), also when it is not a terminal (batch logs); on a\n"
         "                  terminal, one progress line is redrawn in place without this option\n"
+        ,
+        to);
+    std::fputs(bs::cli::kLangUsage, to);
+    std::fputs(
         "  -h, --help      this help\n"
         "  --               end of options (for a PATH that starts with '-')\n"
         "What the outputs hold:\n"
@@ -103,6 +107,7 @@ struct Options {
     bool formatGiven = false;
     bool quiet = false, progressLines = false; // --quiet, --progress
     std::vector<bs::OutputRequest> outputs; // in the order --json, --report, --arch
+    bs::Language language = bs::Language::English; // --lang
 };
 
 enum Output { kJson, kReport, kArch };
@@ -112,7 +117,7 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     bs::cli::CommandLine line;
     const bs::cli::CommandSpec spec{"bubblescope analyze",
                                     {"--json", "--report", "--arch", "--rules", "--source", "--cluster-json",
-                                     "--cluster-report", "--summary", "--shard"},
+                                     "--cluster-report", "--summary", "--shard", "--lang"},
                                     {"--list-ranks"},
                                     {"PATH"},
                                     usage};
@@ -123,6 +128,7 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     o.quiet = line.quiet;
     o.progressLines = line.progressLines;
     o.listRanks = line.has("--list-ranks");
+    o.language = line.language;
     std::map<std::string, std::optional<std::string>> values;
     for (const auto& [k, v] : line.values)
         values[k] = v;
@@ -472,6 +478,9 @@ int runAnalyzeCommand(int argc, char** argv) {
     bs::cli::installInterruptHandler(false);
     Options o;
     if (auto stop = parseArguments(argc, argv, o)) return *stop;
+    // Everything this command writes (reports, text, JSON, the errors from core) in the --lang language; the
+    // outputs are rendered on this thread.
+    const bs::ScopedLanguage language(o.language);
     if (o.shardCount > 0 && (!o.clusterJson.empty() || !o.clusterReport.empty())) {
         std::fputs("bubblescope analyze: the ranks of one shard are not compared; merge the summaries with "
                    "'bubblescope cluster DIR' for the cluster outputs.\n", stderr);
@@ -493,6 +502,8 @@ int runClusterOfRanks(const ClusterOfRanks& request) {
     o.formatGiven = request.formatGiven;
     o.quiet = request.quiet;
     o.progressLines = request.progressLines;
+    o.language = request.language;
+    const bs::ScopedLanguage language(o.language);
     o.outputs = {{"--json", "the JSON", "", false}, {"--report", "the report", "", false},
                  {"--arch", "the architecture report", "", true}};
     bs::Rulebook rules;

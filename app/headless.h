@@ -1,4 +1,6 @@
 #pragma once
+#include "i18n/message.h"
+
 // `bubblescope analyze PATH [--json FILE] [--format text|json]`: headless, no display needed.
 #include <string>
 
@@ -8,5 +10,6 @@ int runAnalyzeCommand(int argc, char** argv);
 struct ClusterOfRanks {
     std::string path, json, report, format = "text";
     bool formatGiven = false, quiet = false, progressLines = false;
+    bs::Language language = bs::Language::English; // --lang
 };
 int runClusterOfRanks(const ClusterOfRanks& request);

@@ -1,5 +1,7 @@
 #include "progress.h"
 
+#include "i18n/message.h"
+
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
@@ -179,14 +181,14 @@ void Progress::rankDone() {
 void Progress::error(const std::string& line) {
     std::lock_guard lock(mutex_);
     clearLine();
-    std::fprintf(stderr, "%s\n", line.c_str());
+    std::fprintf(stderr, "%s\n", bs::render(line).c_str()); // messages from core in the --lang language
 }
 
 void Progress::note(const std::string& line) {
     if (quiet_) return;
     std::lock_guard lock(mutex_);
     clearLine();
-    std::fprintf(stderr, "%s\n", line.c_str());
+    std::fprintf(stderr, "%s\n", bs::render(line).c_str());
 }
 
 void Progress::aside(const std::function<void()>& print) {

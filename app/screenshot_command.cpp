@@ -1,4 +1,5 @@
 #include "screenshot_command.h"
+#include "language.h"
 #include "cli_common.h"
 
 #include "analysis/analysis_run.h"
@@ -26,6 +27,7 @@ void usage(std::FILE* to) {
         "  --bubble ID   centre on that bubble window (b0001 is the longest), with the kernels and host\n"
         "                activity around it, selected; default: the whole capture\n"
         "  --size WxH    the picture's size in pixels (default 1600x600)\n"
+        "  --lang LANG   the language of the lanes, legend and labels: en (default) or zh_CN (also zh, cn)\n"
         "  -q, --quiet   no \"wrote FILE\" line\n"
         "  -h, --help    this help\n"
         "No display is needed: the timeline is drawn off screen, as the window draws it.\n"
@@ -37,12 +39,15 @@ void usage(std::FILE* to) {
 
 int runScreenshotCommand(int argc, char** argv) {
     CommandLine line;
-    const CommandSpec spec{"bubblescope screenshot", {"--out", "--bubble", "--size"}, {}, {"PATH"}, usage};
+    const CommandSpec spec{"bubblescope screenshot", {"--out", "--bubble", "--size", "--lang"}, {}, {"PATH"}, usage};
     if (auto stop = parseCommandLine(argc, argv, spec, line)) return *stop;
     if (line.formatGiven) {
         std::fputs("bubblescope screenshot: the picture's format comes from --out's extension (.png, .svg).\n", stderr);
         return kExitUsage;
     }
+    // The picture in --lang: the window's translators and the analysis's sentences (QApplication exists).
+    if (!line.value("--lang").empty())
+        bs::ui::applyLanguage(QString::fromLatin1(bs::languageName(line.language)));
     const std::string out = line.value("--out");
     if (out.empty()) {
         std::fputs("bubblescope screenshot: --out FILE.png or FILE.svg is required.\n", stderr);

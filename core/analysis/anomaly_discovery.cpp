@@ -6,6 +6,7 @@
 #include "analysis/op_analysis.h"
 #include "analysis/stack_evidence.h"
 #include "analysis/step_groups.h"
+#include "i18n/message.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -136,21 +137,20 @@ void partialCapture(AnomalyResult& a, const Profile& p, const StepSet& steps) {
     for (const auto& w : a.windows) {
         if (w.span.length() != a.windows.front().span.length()) break;
         if (!w.boundary) continue;
-        why.push_back(
-            fmt::format("the largest window {} is a capture-boundary gap ({})", w.id, w.boundaryReason));
+        why.push_back(msg("the largest window {} is a capture-boundary gap ({})", w.id, w.boundaryReason));
         break;
     }
     if (p.inventory.traceTruncated)
-        why.emplace_back("the trace is cut, so its last step is cut by the capture edge");
+        why.push_back(msg("the trace is cut, so its last step is cut by the capture edge"));
     if (steps.kernelsBeforeFirst > 0)
-        why.push_back(fmt::format("{} kernel{} ran before the first step marker", steps.kernelsBeforeFirst,
-                                  steps.kernelsBeforeFirst == 1 ? "" : "s"));
+        why.push_back(msg("{} kernel{} ran before the first step marker", steps.kernelsBeforeFirst,
+                          steps.kernelsBeforeFirst == 1 ? "" : "s"));
     if (why.empty()) return;
     addTag(a.globalTags, "PARTIAL_CAPTURE_BOUNDARY");
-    std::string note = "PARTIAL_CAPTURE_BOUNDARY: ";
+    std::string reasons;
     for (std::size_t i = 0; i < why.size(); ++i)
-        note += (i ? "; " : "") + why[i];
-    a.notes.push_back(note + ".");
+        reasons += (i ? "; " : "") + why[i];
+    a.notes.push_back(msg("PARTIAL_CAPTURE_BOUNDARY: {}.", reasons));
 }
 
 // Hidden-issue verdict on the dominant group (§6): present when its underfeed ratio avg reaches
@@ -164,8 +164,8 @@ void hiddenIssueVerdict(AnomalyResult& a, const StepSet& steps, const std::vecto
     }
     const StepGroup& g = a.groups.front();
     if (g.underfeedRatio.avg >= r.underfeed_heavy_ratio)
-        a.hiddenIssueReasons.push_back(fmt::format("underfeed ratio avg {:.3f} >= {:.2f}",
-                                                   g.underfeedRatio.avg, r.underfeed_heavy_ratio));
+        a.hiddenIssueReasons.push_back(
+            msg("underfeed ratio avg {:.3f} >= {:.2f}", g.underfeedRatio.avg, r.underfeed_heavy_ratio));
     const char* const heavyTags[] = {"PRELAUNCH_GAP_HEAVY", "TAIL_GAP_HEAVY", "INTERNAL_BUBBLE_HEAVY"};
     std::vector<std::vector<int>> heavySteps(3);
     for (int s : g.steps)
@@ -181,13 +181,27 @@ void hiddenIssueVerdict(AnomalyResult& a, const StepSet& steps, const std::vecto
         const TimeNs gap = k == 0 ? m.prelaunchGap : (k == 1 ? m.tailGap : m.largestInternalBubble);
         const double X = std::max(r.heavy_gap_min_ms, r.heavy_gap_service_fraction * nsToMs(m.service));
         const auto& st = steps.steps[first];
-        a.hiddenIssueReasons.push_back(fmt::format(
-            "{} on {} of {} step{} (step {}: {} {:.3f} ms >= {:.3f} ms, the larger of {:g} ms and {:g} × its "
-            "service {:.3f} ms)",
-            heavyTags[k], heavySteps[k].size(), g.steps.size(), g.steps.size() == 1 ? "" : "s",
-            st.number >= 0 ? std::to_string(st.number) : std::string("pseudo"),
-            k == 0 ? "prelaunch" : (k == 1 ? "tail" : "largest internal bubble"), nsToMs(gap), X,
-            r.heavy_gap_min_ms, r.heavy_gap_service_fraction, nsToMs(m.service)));
+        const std::string stepNo = st.number >= 0 ? std::to_string(st.number) : std::string("pseudo");
+        const char* plural = g.steps.size() == 1 ? "" : "s";
+        if (k == 0)
+            a.hiddenIssueReasons.push_back(msg(
+                "{} on {} of {} step{} (step {}: prelaunch {:.3f} ms >= {:.3f} ms, the larger of {:g} ms and "
+                "{:g} × its service {:.3f} ms)",
+                heavyTags[k], heavySteps[k].size(), g.steps.size(), plural, stepNo, nsToMs(gap), X,
+                r.heavy_gap_min_ms, r.heavy_gap_service_fraction, nsToMs(m.service)));
+        else if (k == 1)
+            a.hiddenIssueReasons.push_back(msg("{} on {} of {} step{} (step {}: tail {:.3f} ms >= {:.3f} ms, "
+                                               "the larger of {:g} ms and {:g} × "
+                                               "its service {:.3f} ms)",
+                                               heavyTags[k], heavySteps[k].size(), g.steps.size(), plural,
+                                               stepNo, nsToMs(gap), X, r.heavy_gap_min_ms,
+                                               r.heavy_gap_service_fraction, nsToMs(m.service)));
+        else
+            a.hiddenIssueReasons.push_back(msg(
+                "{} on {} of {} step{} (step {}: largest internal bubble {:.3f} ms >= {:.3f} ms, the larger "
+                "of {:g} ms and {:g} × its service {:.3f} ms)",
+                heavyTags[k], heavySteps[k].size(), g.steps.size(), plural, stepNo, nsToMs(gap), X,
+                r.heavy_gap_min_ms, r.heavy_gap_service_fraction, nsToMs(m.service)));
     }
     a.hiddenIssuePresent = !a.hiddenIssueReasons.empty();
     a.severity = !a.hiddenIssuePresent ? "none" : (g.recurring ? "high" : "medium");
@@ -247,16 +261,16 @@ void summarizeSoftCauses(AnomalyResult& a) {
             const auto* w = ws[i];
             const auto idx = static_cast<std::size_t>(std::find(w->labels.begin(), w->labels.end(), label) -
                                                       w->labels.begin());
-            c.evidence.push_back(
-                fmt::format("{} (step {}, {:.3f} ms): {}", w->id, w->stepId, nsToMs(w->span.length()),
-                            idx < w->labelEvidence.size() ? w->labelEvidence[idx] : std::string()));
+            c.evidence.push_back(msg("{} (step {}, {:.3f} ms): {}", w->id, w->stepId,
+                                     nsToMs(w->span.length()),
+                                     idx < w->labelEvidence.size() ? w->labelEvidence[idx] : std::string()));
         }
         if (ws.size() > 3) {
             TimeNs rest = 0;
             for (std::size_t i = 3; i < ws.size(); ++i)
                 rest = addSaturating(rest, ws[i]->span.length());
-            c.evidence.push_back(fmt::format("and {} more window{} ({:.3f} ms)", ws.size() - 3,
-                                             ws.size() - 3 == 1 ? "" : "s", nsToMs(rest)));
+            c.evidence.push_back(msg("and {} more window{} ({:.3f} ms)", ws.size() - 3,
+                                     ws.size() - 3 == 1 ? "" : "s", nsToMs(rest)));
         }
         a.softCauses.push_back(std::move(c));
     }
@@ -327,8 +341,10 @@ AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps,
     a.ops = std::move(ops);
     stepTagsOf(a, metrics);
     if (firstStepIsCompile && a.groups.size() > 1 && a.groups.back().steps == std::vector<int>{0})
-        a.notes.push_back("The compile-polluted first step forms its own group (" + a.groups.back().id +
-                          ") and is not taken as the dominant group.");
+        a.notes.push_back(
+            msg("The compile-polluted first step forms its own group ({}) and is not taken as the "
+                "dominant group.",
+                a.groups.back().id));
     groupRisks(a, p, steps, metrics);
     aggregateGroupStackLines(a); // the user line on top of a group's windows (their groupId is set now)
     a.aicpuOps = analyzeAicpu(p, a.windows, r);
@@ -359,14 +375,15 @@ AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps,
                 t == "RECURRING_BUBBLE_PATTERN" || t == "VARIABLE_SHAPE_SAME_TEMPLATE")
                 addTag(a.globalTags, t);
     if (!a.shapesExist)
-        a.notes.push_back("Input shapes were not recorded: VARIABLE_SHAPE_SAME_TEMPLATE was not evaluated.");
+        a.notes.push_back(
+            msg("Input shapes were not recorded: VARIABLE_SHAPE_SAME_TEMPLATE was not evaluated."));
     if (!p.hasCommunicationJson)
-        a.notes.push_back("No communication.json: communication windows come from HCCL kernels only.");
+        a.notes.push_back(msg("No communication.json: communication windows come from HCCL kernels only."));
     if (!a.hostTraceExists)
-        a.notes.push_back("No host trace: bubbles are facts, their causes cannot be attributed.");
+        a.notes.push_back(msg("No host trace: bubbles are facts, their causes cannot be attributed."));
     if (!a.pmuExists)
-        a.notes.push_back("No usable PMU columns: compute/memory-bound verdicts are pmu_unavailable (the "
-                          "recommendations say what the collection lacks).");
+        a.notes.push_back(msg("No usable PMU columns: compute/memory-bound verdicts are pmu_unavailable (the "
+                              "recommendations say what the collection lacks)."));
 
     hiddenIssueVerdict(a, steps, metrics);
     // requires_host_followup is settled from the recommendations (recommendations.cpp): one rule for the

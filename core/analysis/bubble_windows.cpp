@@ -2,6 +2,7 @@
 
 #include "analysis/soft_attribution.h"
 #include "analysis/stack_evidence.h"
+#include "i18n/message.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -26,25 +27,24 @@ bool captureBoundary(WindowScope scope, int stepIndex, Interval span, const Step
     const Step& last = steps.steps.back();
     if (scope == WindowScope::Global) {
         if (span.b <= first.start)
-            reason = "a gap before the first step: the capture may have started inside the work";
+            reason = msg("a gap before the first step: the capture may have started inside the work");
         else if (span.a >= last.end)
-            reason = "a gap after the last step: the capture may have stopped inside the work";
+            reason = msg("a gap after the last step: the capture may have stopped inside the work");
         return !reason.empty();
     }
     const auto i = static_cast<std::size_t>(stepIndex);
     const bool emptyStep = scope == WindowScope::Prelaunch && span.b == steps.steps[i].end;
     if (scope == WindowScope::Prelaunch && i == 0) {
         if (steps.kernelsBeforeFirst > 0)
-            reason =
-                fmt::format("the first step's prelaunch, and {} kernel{} ran before its marker: the capture "
-                            "began inside the work",
-                            steps.kernelsBeforeFirst, steps.kernelsBeforeFirst == 1 ? "" : "s");
+            reason = msg("the first step's prelaunch, and {} kernel{} ran before its marker: the capture "
+                         "began inside the work",
+                         steps.kernelsBeforeFirst, steps.kernelsBeforeFirst == 1 ? "" : "s");
         else if (host.hostTraceExists() && host.traceStart() > first.start)
-            reason = "the first step's prelaunch, and the host trace starts after the step does";
+            reason = msg("the first step's prelaunch, and the host trace starts after the step does");
     }
     if (reason.empty() && (scope == WindowScope::Tail || emptyStep) && i + 1 == steps.steps.size() &&
         host.hostTraceExists() && host.traceEnd() < last.end)
-        reason = "the last step's tail, and the host trace ends before the step does";
+        reason = msg("the last step's tail, and the host trace ends before the step does");
     return !reason.empty();
 }
 

@@ -1,5 +1,7 @@
 #include "analysis/collection_advice.h"
 
+#include "i18n/message.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -32,15 +34,15 @@ std::string listed(const std::vector<std::string>& v) {
     std::string s;
     for (const auto& x : v)
         s += (s.empty() ? "" : ", ") + x;
-    return s.empty() ? std::string("none") : s;
+    return s.empty() ? msg("none") : s;
 }
 
 // How to write the profiler's exports again from the raw collection, per layout.
 std::string reexport(const Profile& p) {
     return p.inventory.layout == "msprof"
-               ? "re-run the export (msprof --export=on --output=<the PROF_ folder>)"
-               : "re-run the offline analysis (torch_npu.profiler.profiler.analyse on the *_ascend_pt "
-                 "folder)";
+               ? msg("re-run the export (msprof --export=on --output=<the PROF_ folder>)")
+               : msg("re-run the offline analysis (torch_npu.profiler.profiler.analyse on the *_ascend_pt "
+                     "folder)");
 }
 
 bool levelAtLeast1(const std::string& level) {
@@ -54,7 +56,7 @@ bool pipeUtilization(const std::string& aicMetrics) {
 
 std::string cutAt(const Profile& p) {
     return p.inventory.traceTruncated
-               ? fmt::format(" (the trace is cut at byte {})", p.inventory.truncatedAtByte)
+               ? msg(" (the trace is cut at byte {})", p.inventory.truncatedAtByte)
                : std::string();
 }
 
@@ -68,14 +70,12 @@ std::string profilerInfoName(const Profile& p) {
 
 std::string communicationJsonFix(const Profile& p) {
     const std::string& level = p.inventory.profilerLevel;
-    const std::string see = " (see collection-problems.md, \"No communication.json\").";
     if (levelAtLeast1(level))
-        return fmt::format("{} sets {}, so the communication data was collected: {} so that "
-                           "communication.json is written{}",
-                           profilerInfoName(p), level, reexport(p), see);
-    return "Not an error on a single card; for multi-card runs collect at profiler_level=Level1 or above, "
-           "which writes it" +
-           see;
+        return msg("{} sets {}, so the communication data was collected: {} so that communication.json is "
+                   "written (see collection-problems.md, \"No communication.json\").",
+                   profilerInfoName(p), level, reexport(p));
+    return msg("Not an error on a single card; for multi-card runs collect at profiler_level=Level1 or above, "
+               "which writes it (see collection-problems.md, \"No communication.json\").");
 }
 
 std::optional<CollectionAdvice> hostTraceAdvice(const Profile& p) {
@@ -84,38 +84,48 @@ std::optional<CollectionAdvice> hostTraceAdvice(const Profile& p) {
     const auto cpu = collected(p, "ProfilerActivity.CPU");
     CollectionAdvice a;
     if (cpu && !*cpu) {
-        a.action = "Collect the host activity too: activities=[ProfilerActivity.CPU, ProfilerActivity.NPU].";
-        a.why = fmt::format("{} lists the activities {} without ProfilerActivity.CPU: no host event was "
-                            "recorded, so no bubble can be attributed to host activity.",
-                            info, listed(*p.inventory.activities));
-        a.gap = "host activity not collected";
+        a.action = msg("Collect the host activity too: activities=[ProfilerActivity.CPU, ProfilerActivity.NPU].");
+        a.why = msg("{} lists the activities {} without ProfilerActivity.CPU: no host event was recorded, so no "
+                    "bubble can be attributed to host activity.",
+                    info, listed(*p.inventory.activities));
+        a.gap = msg("host activity not collected");
     } else if (!p.hasTrace) {
-        const std::string asked =
-            cpu ? fmt::format("{} lists ProfilerActivity.CPU, so the host activity was recorded, but ", info)
-                : std::string();
         if (hasRole(p, "sqlite export (not read)")) {
-            a.action = "Export the timeline as text as well (export_type=Text): BubbleScope reads "
-                       "trace_view.json, not the .db export.";
-            a.why = asked +
-                    "the collection was exported as a database (.db) and no trace_view.json was "
-                    "written: no host event can be read, so every bubble cause is insufficient evidence.";
+            a.action = msg("Export the timeline as text as well (export_type=Text): BubbleScope reads "
+                           "trace_view.json, not the .db export.");
+            a.why = cpu ? msg("{} lists ProfilerActivity.CPU, so the host activity was recorded, but the collection "
+                              "was exported as a database (.db) and no trace_view.json was written: no host event "
+                              "can be read, so every bubble cause is insufficient evidence.",
+                              info)
+                        : msg("the collection was exported as a database (.db) and no trace_view.json was "
+                              "written: no host event can be read, so every bubble cause is insufficient "
+                              "evidence.");
         } else {
-            a.action = "Write the timeline: " + reexport(p) + " so that trace_view.json is written" +
-                       (cpu ? "; ProfilerActivity.CPU is already collected."
-                            : ", and collect ProfilerActivity.CPU together with the NPU.");
-            a.why = asked + "there is no trace_view.json (the host timeline): every bubble cause is "
-                            "insufficient evidence.";
+            a.action = cpu ? msg("Write the timeline: {} so that trace_view.json is written; ProfilerActivity.CPU "
+                                 "is already collected.",
+                                 reexport(p))
+                           : msg("Write the timeline: {} so that trace_view.json is written, and collect "
+                                 "ProfilerActivity.CPU together with the NPU.",
+                                 reexport(p));
+            a.why = cpu ? msg("{} lists ProfilerActivity.CPU, so the host activity was recorded, but there is no "
+                              "trace_view.json (the host timeline): every bubble cause is insufficient evidence.",
+                              info)
+                        : msg("there is no trace_view.json (the host timeline): every bubble cause is "
+                              "insufficient evidence.");
         }
-        a.gap = "no host trace (trace_view.json missing)";
+        a.gap = msg("no host trace (trace_view.json missing)");
     } else {
-        a.action =
-            cpu ? "Write the timeline again: " + reexport(p) +
-                      "; ProfilerActivity.CPU is already collected, yet trace_view.json has no host lane."
-                : "Collect the host activity (ProfilerActivity.CPU) together with the NPU.";
-        a.why = (cpu ? fmt::format("{} lists ProfilerActivity.CPU, yet ", info) : std::string()) +
-                "trace_view.json holds no host event (no Python or CANN lane)" + cutAt(p) +
-                ": every bubble cause is insufficient evidence.";
-        a.gap = "no host events in the trace";
+        a.action = cpu ? msg("Write the timeline again: {}; ProfilerActivity.CPU is already collected, yet "
+                             "trace_view.json has no host lane.",
+                             reexport(p))
+                       : msg("Collect the host activity (ProfilerActivity.CPU) together with the NPU.");
+        a.why = cpu ? msg("{} lists ProfilerActivity.CPU, yet trace_view.json holds no host event (no Python or "
+                          "CANN lane){}: every bubble cause is insufficient evidence.",
+                          info, cutAt(p))
+                    : msg("trace_view.json holds no host event (no Python or CANN lane){}: every bubble cause is "
+                          "insufficient evidence.",
+                          cutAt(p));
+        a.gap = msg("no host events in the trace");
     }
     return a;
 }
@@ -128,19 +138,21 @@ std::optional<CollectionAdvice> stackAdvice(const Profile& p) {
     const auto& ws = p.inventory.withStack;
     CollectionAdvice a;
     if (ws && *ws) {
-        a.action = "Write the timeline again: " + reexport(p) +
-                   ", and check that its host events carry a \"Call stack\"; with_stack=True is already set, "
-                   "so re-collecting with it changes nothing.";
-        a.why = fmt::format("{} sets with_stack=True, yet no host event of trace_view.json carries a call "
-                            "stack{}: the code behind a host-side cause cannot be located.",
-                            info, cutAt(p));
-        a.gap = "call stacks missing from the export";
+        a.action = msg("Write the timeline again: {}, and check that its host events carry a \"Call stack\"; "
+                       "with_stack=True is already set, so re-collecting with it changes nothing.",
+                       reexport(p));
+        a.why = msg("{} sets with_stack=True, yet no host event of trace_view.json carries a call stack{}: the "
+                    "code behind a host-side cause cannot be located.",
+                    info, cutAt(p));
+        a.gap = msg("call stacks missing from the export");
     } else {
-        a.action = "Re-collect with with_stack=True.";
-        a.why = std::string("Bubbles exist but host events carry no Python call stacks") +
-                (ws ? fmt::format(" ({} sets with_stack=False)", info) : std::string()) +
-                ", so the code behind a host-side cause cannot be located.";
-        a.gap = "no call stacks";
+        a.action = msg("Re-collect with with_stack=True.");
+        a.why = ws ? msg("Bubbles exist but host events carry no Python call stacks ({} sets with_stack=False), so "
+                         "the code behind a host-side cause cannot be located.",
+                         info)
+                   : msg("Bubbles exist but host events carry no Python call stacks, so the code behind a "
+                         "host-side cause cannot be located.");
+        a.gap = msg("no call stacks");
     }
     return a;
 }
@@ -156,24 +168,24 @@ std::optional<CollectionAdvice> shapeAdvice(const Profile& p) {
     const bool level0Table =
         inv.kernelSource == KernelSource::KernelDetails && inv.kernelDetailsLevel == "Level0";
     const auto& rs = inv.recordShapes;
-    const std::string effect = "step grouping cannot tell shape changes from template changes and "
-                               "VARIABLE_SHAPE_SAME_TEMPLATE is skipped.";
+    const std::string effect = msg("step grouping cannot tell shape changes from template changes and "
+                                   "VARIABLE_SHAPE_SAME_TEMPLATE is skipped.");
     CollectionAdvice a;
-    a.gap = "no input shapes";
+    a.gap = msg("no input shapes");
     if (rs && *rs) {
         if (level0Table) return std::nullopt; // record_shapes is set: the Level1 advice brings the column
-        a.action = "Write the kernel table again: " + reexport(p) +
-                   "; record_shapes=True is already set, so re-collecting with it changes nothing.";
-        a.why = fmt::format("{} sets record_shapes=True, yet no row of {} has input shapes: {}", info,
-                            baseName(inv.kernelSourceFile), effect);
+        a.action = msg("Write the kernel table again: {}; record_shapes=True is already set, so re-collecting "
+                       "with it changes nothing.",
+                       reexport(p));
+        a.why = msg("{} sets record_shapes=True, yet no row of {} has input shapes: {}", info,
+                    baseName(inv.kernelSourceFile), effect);
         return a;
     }
-    a.action = level0Table
-                   ? "Re-collect with record_shapes=True (and profiler_level=Level1: the Level0 kernel "
-                     "table has no shape column)."
-                   : "Re-collect with record_shapes=True.";
-    a.why = std::string("Shapes are missing") +
-            (rs ? fmt::format(" ({} sets record_shapes=False)", info) : std::string()) + ": " + effect;
+    a.action = level0Table ? msg("Re-collect with record_shapes=True (and profiler_level=Level1: the Level0 "
+                                 "kernel table has no shape column).")
+                           : msg("Re-collect with record_shapes=True.");
+    a.why = rs ? msg("Shapes are missing ({} sets record_shapes=False): {}", info, effect)
+               : msg("Shapes are missing: {}", effect);
     return a;
 }
 
@@ -186,70 +198,73 @@ std::optional<CollectionAdvice> pmuAdvice(const Profile& p, const std::vector<Fi
     const std::string info = profilerInfoName(p);
     const std::string& level = inv.profilerLevel;
     const std::string& aic = inv.aicMetrics;
-    const std::string config = info.empty()
-                                   ? std::string()
-                                   : fmt::format("{} sets {}{}{}", info, level.empty() ? "" : level,
-                                                 !level.empty() && !aic.empty() ? " with " : "", aic);
+    const std::string config = info.empty()                        ? std::string()
+                               : !level.empty() && !aic.empty() ? msg("{} sets {} with {}", info, level, aic)
+                                                                : msg("{} sets {}", info, level + aic);
     CollectionAdvice a;
     if (inv.kernelSource == KernelSource::TraceDevice || inv.kernelSource == KernelSource::None) {
         const bool asked = levelAtLeast1(level) && pipeUtilization(aic);
-        a.action = asked
-                       ? "Write the kernel table: " + reexport(p) + " so that kernel_details.csv is written."
-                       : "Collect with profiler_level=Level1 and aic_metrics=PipeUtilization, and keep the "
-                         "kernel table (kernel_details.csv) of the offline analysis.";
-        a.why = "There is no kernel table (kernel_details.csv): kernels come from the trace's device events, "
-                "without wait times, shapes or PMU figures" +
-                (asked ? "; " + config + ", so these figures were collected but not exported."
-                       : std::string("."));
-        a.gap = "no kernel table";
+        a.action = asked ? msg("Write the kernel table: {} so that kernel_details.csv is written.", reexport(p))
+                         : msg("Collect with profiler_level=Level1 and aic_metrics=PipeUtilization, and keep the "
+                               "kernel table (kernel_details.csv) of the offline analysis.");
+        a.why = asked ? msg("There is no kernel table (kernel_details.csv): kernels come from the trace's device "
+                            "events, without wait times, shapes or PMU figures; {}, so these figures were "
+                            "collected but not exported.",
+                            config)
+                      : msg("There is no kernel table (kernel_details.csv): kernels come from the trace's device "
+                            "events, without wait times, shapes or PMU figures.");
+        a.gap = msg("no kernel table");
     } else if (level0Table) {
         if (levelAtLeast1(level)) {
-            a.action = "Write the kernel table again from this collection: " + reexport(p) + ".";
-            a.why =
-                fmt::format("{} says {}, yet kernel_details.csv has the Level0 header (no stream ids, shapes "
-                            "or PMU columns): the table does not match this collection's config.",
-                            info, level);
+            a.action = msg("Write the kernel table again from this collection: {}.", reexport(p));
+            a.why = msg("{} says {}, yet kernel_details.csv has the Level0 header (no stream ids, shapes or PMU "
+                        "columns): the table does not match this collection's config.",
+                        info, level);
         } else {
-            a.action = "Collect with profiler_level=Level1 and aic_metrics=PipeUtilization.";
-            a.why = std::string("kernel_details.csv has the Level0 header") +
-                    (config.empty() ? std::string() : " (" + config + ")") +
-                    ": without stream ids, shapes and PMU columns several analyses degrade (see "
-                    "collection-problems.md, \"Level0 kernel table\").";
+            a.action = msg("Collect with profiler_level=Level1 and aic_metrics=PipeUtilization.");
+            a.why = config.empty()
+                        ? msg("kernel_details.csv has the Level0 header: without stream ids, shapes and PMU columns "
+                              "several analyses degrade (see collection-problems.md, \"Level0 kernel table\").")
+                        : msg("kernel_details.csv has the Level0 header ({}): without stream ids, shapes and PMU "
+                              "columns several analyses degrade (see collection-problems.md, \"Level0 kernel "
+                              "table\").",
+                              config);
         }
-        a.gap = "no PMU / stream data";
+        a.gap = msg("no PMU / stream data");
     } else {
         const bool allZero = hasFinding(findings, "pmu_all_zero");
         const std::string table = baseName(inv.kernelSourceFile);
         if (!aic.empty() && !pipeUtilization(aic)) {
-            a.action = fmt::format("Collect with aic_metrics=PipeUtilization ({} sets {}{}).", info, aic,
-                                   levelAtLeast1(level) ? "; profiler_level " + level + " is already enough"
-                                                        : std::string());
-            a.why =
-                fmt::format("{} has no usable pipe-utilisation PMU columns (aic_mac_ratio, aiv_vec_ratio): "
-                            "compute/memory-bound verdicts are unavailable.",
-                            table);
+            a.action = levelAtLeast1(level)
+                           ? msg("Collect with aic_metrics=PipeUtilization ({} sets {}; profiler_level {} is "
+                                 "already enough).",
+                                 info, aic, level)
+                           : msg("Collect with aic_metrics=PipeUtilization ({} sets {}).", info, aic);
+            a.why = msg("{} has no usable pipe-utilisation PMU columns (aic_mac_ratio, aiv_vec_ratio): "
+                        "compute/memory-bound verdicts are unavailable.",
+                        table);
         } else if (!aic.empty()) {
             if (allZero) {
-                a.action =
-                    "Check that the AI Core PMU can be sampled on this device (driver and CANN version, "
-                    "no other profiler holding the counters), then re-collect a short run: the profiler "
-                    "settings are already right.";
-                a.why = fmt::format("{}, yet every aic_*/aiv_* value of {} is zero: the counters were not "
-                                    "sampled, so compute/memory-bound verdicts are unavailable.",
-                                    config, table);
+                a.action = msg("Check that the AI Core PMU can be sampled on this device (driver and CANN version, "
+                               "no other profiler holding the counters), then re-collect a short run: the profiler "
+                               "settings are already right.");
+                a.why = msg("{}, yet every aic_*/aiv_* value of {} is zero: the counters were not sampled, so "
+                            "compute/memory-bound verdicts are unavailable.",
+                            config, table);
             } else {
-                a.action = "Write the kernel table again with its PMU columns: " + reexport(p) + ".";
-                a.why = fmt::format("{}, yet {} has no aic_*/aiv_* pipe-utilisation columns: the export "
-                                    "dropped them, so compute/memory-bound verdicts are unavailable.",
-                                    config, table);
+                a.action = msg("Write the kernel table again with its PMU columns: {}.", reexport(p));
+                a.why = msg("{}, yet {} has no aic_*/aiv_* pipe-utilisation columns: the export dropped them, so "
+                            "compute/memory-bound verdicts are unavailable.",
+                            config, table);
             }
         } else {
-            a.action = "Collect with profiler_level=Level1 and aic_metrics=PipeUtilization.";
-            a.why = std::string(allZero ? "Every PMU column of " + table + " is zero"
-                                        : table + " has no usable PMU columns") +
-                    ": compute/memory-bound verdicts are unavailable.";
+            a.action = msg("Collect with profiler_level=Level1 and aic_metrics=PipeUtilization.");
+            a.why = allZero ? msg("Every PMU column of {} is zero: compute/memory-bound verdicts are unavailable.",
+                                  table)
+                            : msg("{} has no usable PMU columns: compute/memory-bound verdicts are unavailable.",
+                                  table);
         }
-        a.gap = "no PMU data";
+        a.gap = msg("no PMU data");
     }
     return a;
 }
@@ -257,13 +272,12 @@ std::optional<CollectionAdvice> pmuAdvice(const Profile& p, const std::vector<Fi
 std::optional<CollectionAdvice> truncatedTraceAdvice(const Profile& p) {
     if (!p.inventory.traceTruncated) return std::nullopt;
     CollectionAdvice a;
-    a.action =
-        "Re-collect with the profiler stopped cleanly: call prof.step() at least skip_first + warmup + "
-        "active + 1 times, or once more after the loop (see trace_truncated under Data quality).";
-    a.why = fmt::format("trace_view.json is cut at byte {}: host events and step markers after the cut are "
-                        "missing, so the last step and the windows near the cut are not trustworthy.",
-                        p.inventory.truncatedAtByte);
-    a.gap = "trace cut";
+    a.action = msg("Re-collect with the profiler stopped cleanly: call prof.step() at least skip_first + warmup + "
+                   "active + 1 times, or once more after the loop (see trace_truncated under Data quality).");
+    a.why = msg("trace_view.json is cut at byte {}: host events and step markers after the cut are missing, so "
+                "the last step and the windows near the cut are not trustworthy.",
+                p.inventory.truncatedAtByte);
+    a.gap = msg("trace cut");
     return a;
 }
 

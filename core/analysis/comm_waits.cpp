@@ -1,5 +1,6 @@
 #include "analysis/comm_waits.h"
 
+#include "i18n/message.h"
 #include "model/task_type.h"
 
 #include <algorithm>
@@ -116,9 +117,9 @@ void answerCommWaits(AnomalyResult& a, const StepSet& steps) {
     if (!top || a.answers.size() < 4) return;
     const std::string step =
         top->stepIndex >= 0 && steps.steps[static_cast<std::size_t>(top->stepIndex)].number >= 0
-            ? fmt::format(" (step {})", steps.steps[static_cast<std::size_t>(top->stepIndex)].number)
+            ? msg(" (step {})", steps.steps[static_cast<std::size_t>(top->stepIndex)].number)
             : std::string();
-    a.answers[3] += fmt::format(
+    a.answers[3] += msg(
         " Communication: {} collective{} {} COMM_WAIT_HEAVY (Wait / (Wait + Transit) > {:.2f}); the largest "
         "wait is `{}`{}, which elapses {:.3f} ms: {:.3f} ms wait, {:.3f} ms transit and {:.3f} ms idle "
         "(communication.json's Idle Time: neither waiting nor transferring; wait ratio {:.2f}). "

@@ -1,6 +1,7 @@
 #include "analysis/op_analysis.h"
 
 #include "analysis/step_groups.h"
+#include "i18n/message.h"
 
 #include <algorithm>
 #include <cmath>
@@ -114,7 +115,7 @@ void pmuVerdict(const Profile& p, const PmuColumns& cols, OpStats& op, const std
     else
         op.pmuVerdict = best.substr(4, best.size() - 10) + "-bound"; // scalar / mte1 / mte3 / fixpipe
     auto mte2 = pmuMean(p, ks, cols("aiv_mte2_ratio"));
-    if (mte2 && *mte2 > r.pmu_mte2_hot) op.pmuVerdict += fmt::format(", hot (aiv_mte2_ratio {:.2f})", *mte2);
+    if (mte2 && *mte2 > r.pmu_mte2_hot) op.pmuVerdict += msg(", hot (aiv_mte2_ratio {:.2f})", *mte2);
 }
 
 } // namespace

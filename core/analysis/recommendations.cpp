@@ -2,6 +2,7 @@
 
 #include "analysis/collection_advice.h"
 #include "architecture/architecture_model.h"
+#include "i18n/message.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -48,9 +49,8 @@ std::string labelWindows(const AnomalyResult& a, const char* label, std::size_t*
         if (hasLabel(w, label)) ++n, t = addSaturating(t, w.span.length());
     if (count) *count = n;
     const TimeNs total = bubbleTime(a);
-    return fmt::format("{} significant window{} ({:.3f} ms, {:.1f} % of the bubble time)", n,
-                       n == 1 ? "" : "s", nsToMs(t),
-                       total ? 100.0 * static_cast<double>(t) / static_cast<double>(total) : 0.0);
+    return msg("{} significant window{} ({:.3f} ms, {:.1f} % of the bubble time)", n, n == 1 ? "" : "s",
+               nsToMs(t), total ? 100.0 * static_cast<double>(t) / static_cast<double>(total) : 0.0);
 }
 
 std::string baseName(const std::string& path) {
@@ -63,7 +63,7 @@ std::string baseName(const std::string& path) {
 std::string lineHint(const BubbleWindow& w) {
     if (w.stacks.userFrames.empty()) return {};
     const auto& l = w.stacks.userFrames.front();
-    return fmt::format(" Start at {} ({:.0f} % of {} under it: {}).", l.frame, l.share * 100, w.id, l.path);
+    return msg(" Start at {} ({:.0f} % of {} under it: {}).", l.frame, l.share * 100, w.id, l.path);
 }
 
 // The largest window carrying a label whose host events name a user line.
@@ -89,28 +89,29 @@ struct Recs {
 void hostRiskRecommendations(Recs& rec, const AnomalyResult& a) {
     for (const auto& g : a.groups) {
         if (hasTag(g.tags, "UNTRACED_HOST_BLOCKING_RISK"))
-            rec.add(
-                "step_group", g.id,
-                "Sample the host during the bubbles (py-spy dump / perf record on the training or serving "
-                "process) and look for locks, GC or blocking I/O.",
-                a.hostTraceExists
-                    ? fmt::format(
-                          "The device idles ({:.0f} % underfeed) while host events cover only {:.1f} % "
-                          "of its largest windows: the cause is possibly outside the traced code.",
-                          g.underfeedRatio.avg * 100, g.topWindowCoverageMean * 100)
-                    : fmt::format(
-                          "The device idles ({:.0f} % underfeed) and there is no host trace: sampling "
-                          "the host is the only evidence of what it did meanwhile.",
-                          g.underfeedRatio.avg * 100),
-                "host",
-                a.hostTraceExists ? "host activity during the windows is not traced" : "no host trace", "P0");
+            rec.add("step_group", g.id,
+                    msg("Sample the host during the bubbles (py-spy dump / perf record on the training or "
+                        "serving "
+                        "process) and look for locks, GC or blocking I/O."),
+                    a.hostTraceExists
+                        ? msg("The device idles ({:.0f} % underfeed) while host events cover only {:.1f} % "
+                              "of its largest windows: the cause is possibly outside the traced code.",
+                              g.underfeedRatio.avg * 100, g.topWindowCoverageMean * 100)
+                        : msg("The device idles ({:.0f} % underfeed) and there is no host trace: sampling "
+                              "the host is the only evidence of what it did meanwhile.",
+                              g.underfeedRatio.avg * 100),
+                    "host",
+                    a.hostTraceExists ? msg("host activity during the windows is not traced")
+                                      : msg("no host trace"),
+                    "P0");
         if (hasTag(g.tags, "HOST_ORIGINATED_RISK"))
             rec.add(
                 "step_group", g.id,
-                "Reduce host work between launches at the recurring position (move Python bookkeeping off "
-                "the critical path, batch small ops, enable graph mode / task queue).",
-                "Recurring bubbles are covered by host activity without sync or communication markers: "
-                "probable host launch lag.",
+                msg("Reduce host work between launches at the recurring position (move Python bookkeeping "
+                    "off "
+                    "the critical path, batch small ops, enable graph mode / task queue)."),
+                msg("Recurring bubbles are covered by host activity without sync or communication markers: "
+                    "probable host launch lag."),
                 "", "", "P0");
     }
 }
@@ -119,25 +120,23 @@ void hostRiskRecommendations(Recs& rec, const AnomalyResult& a) {
 void windowRecommendations(Recs& rec, const AnomalyResult& a) {
     for (std::size_t i = 0; i < topCount(a); ++i) {
         const auto& w = a.windows[i];
-        const std::string after =
-            w.after.empty() ? std::string("the next kernel") : "`" + w.after.front().name + "`";
+        const std::string after = w.after.empty() ? msg("the next kernel") : "`" + w.after.front().name + "`";
         if (hasLabel(w, "possible_untraced_host_blocking") && w.evidence.hostTraceExists &&
             !groupHasTag(a, w.groupId, "UNTRACED_HOST_BLOCKING_RISK"))
-            rec.add("step_group", w.groupId,
-                    fmt::format(
-                        "Sample the host (py-spy / perf) around step {} before {}: nothing traced covers {}.{}",
-                        w.stepId, after, w.id, lineHint(w)),
-                    fmt::format("{} ({:.3f} ms) has {:.1f} % host coverage.", w.id, nsToMs(w.span.length()),
-                                w.evidence.coverage * 100),
-                    "host", "host activity during the window is not traced", "P2");
-        if (hasLabel(w, "possible_host_launch_lag") && !groupHasTag(a, w.groupId, "HOST_ORIGINATED_RISK"))
             rec.add(
                 "step_group", w.groupId,
-                fmt::format("Look at the host work before {} in step {} ({}): the device waits for launches.{}",
-                            after, w.stepId, w.id, lineHint(w)),
-                fmt::format("{} ({:.3f} ms) is covered by host events without sync or communication markers.",
-                            w.id, nsToMs(w.span.length())),
-                "", "", "P2");
+                msg("Sample the host (py-spy / perf) around step {} before {}: nothing traced covers {}.{}",
+                    w.stepId, after, w.id, lineHint(w)),
+                msg("{} ({:.3f} ms) has {:.1f} % host coverage.", w.id, nsToMs(w.span.length()),
+                    w.evidence.coverage * 100),
+                "host", msg("host activity during the window is not traced"), "P2");
+        if (hasLabel(w, "possible_host_launch_lag") && !groupHasTag(a, w.groupId, "HOST_ORIGINATED_RISK"))
+            rec.add("step_group", w.groupId,
+                    msg("Look at the host work before {} in step {} ({}): the device waits for launches.{}",
+                        after, w.stepId, w.id, lineHint(w)),
+                    msg("{} ({:.3f} ms) is covered by host events without sync or communication markers.",
+                        w.id, nsToMs(w.span.length())),
+                    "", "", "P2");
     }
 }
 
@@ -152,28 +151,27 @@ void labelRecommendations(Recs& rec, const AnomalyResult& a) {
         return !hasLabel(w, "possible_sync_or_h2d") || w.groupId == dom;
     });
     if (sync > 0)
-        rec.add(
-            syncInDom ? "step_group" : "global", syncInDom ? dom : std::string(),
-            std::string("Remove host-device synchronisation from the step (.item(), .cpu(), .to() of results, "
-                        "blocking copies); use non_blocking copies and keep values on the device.") +
-                (largestWithLine(a, "possible_sync_or_h2d") ? lineHint(*largestWithLine(a, "possible_sync_or_h2d"))
-                                                            : std::string()),
-            fmt::format("{} {} covered by sync/copy markers.", syncText, sync == 1 ? "is" : "are"), "", "",
-            "P1");
+        rec.add(syncInDom ? "step_group" : "global", syncInDom ? dom : std::string(),
+                msg("Remove host-device synchronisation from the step (.item(), .cpu(), .to() of results, "
+                    "blocking copies); use non_blocking copies and keep values on the device.") +
+                    (largestWithLine(a, "possible_sync_or_h2d")
+                         ? lineHint(*largestWithLine(a, "possible_sync_or_h2d"))
+                         : std::string()),
+                msg("{} {} covered by sync/copy markers.", syncText, sync == 1 ? "is" : "are"), "", "", "P1");
     const bool polluted = hasTag(a.globalTags, "WAIT_POLLUTION_RISK");
     if (comm > 0 || hasTag(a.globalTags, "COMM_SYNC_RISK")) {
-        std::string why;
-        if (comm > 0)
-            why = fmt::format("{} {} covered by communication markers", commText, comm == 1 ? "is" : "are");
-        if (polluted)
-            why +=
-                std::string(why.empty() ? "O" : "; o") + "p waits overlap collectives (WAIT_POLLUTION_RISK)";
-        if (why.empty()) why = "Top windows are covered by communication markers";
-        rec.add(
-            "global", "",
-            "Check the communication path: rank imbalance (compare the same step on other ranks), collective "
-            "placement, and overlap of collectives with compute.",
-            why + ".", "other_ranks", "one rank's view cannot tell a slow peer from a slow link", "P1");
+        const char* isAre = comm == 1 ? "is" : "are";
+        const std::string why =
+            comm > 0 ? (polluted ? msg("{} {} covered by communication markers; op waits overlap collectives "
+                                       "(WAIT_POLLUTION_RISK).",
+                                       commText, isAre)
+                                 : msg("{} {} covered by communication markers.", commText, isAre))
+                     : (polluted ? msg("Op waits overlap collectives (WAIT_POLLUTION_RISK).")
+                                 : msg("Top windows are covered by communication markers."));
+        rec.add("global", "",
+                msg("Check the communication path: rank imbalance (compare the same step on other ranks), "
+                    "collective placement, and overlap of collectives with compute."),
+                why, "other_ranks", msg("one rank's view cannot tell a slow peer from a slow link"), "P1");
     }
 }
 
@@ -185,27 +183,30 @@ void opRecommendations(Recs& rec, const AnomalyResult& a) {
         if (o.waitPollution && o.waitAnchor && ++polluted <= 5)
             rec.add(
                 "op", o.name,
-                "Do not rank this op by its wait time: re-check it on the communication / sync path that "
-                "precedes it.",
-                fmt::format("Its wait span overlaps a collective (wait {:.1f} us of {:.1f} us total cost): "
-                            "wait_not_reliable_for_rootcause.",
-                            o.waitAvgUs, o.totalCostAvgUs),
+                msg("Do not rank this op by its wait time: re-check it on the communication / sync path that "
+                    "precedes it."),
+                msg("Its wait span overlaps a collective (wait {:.1f} us of {:.1f} us total cost): "
+                    "wait_not_reliable_for_rootcause.",
+                    o.waitAvgUs, o.totalCostAvgUs),
                 "", "", "P2");
     for (const auto& ai : a.aicpuOps)
         if (ai.cls == "AICPU_EXPOSED_NOT_ALLOWED")
-            rec.add(
-                "op", ai.name,
-                "Replace the AI CPU kernel with an AI Core implementation or move it off the critical path.",
-                fmt::format("{} calls, {:.3f} ms, {:.0f} % hidden under compute{}.", ai.calls,
-                            nsToMs(ai.durTotal), ai.maskedRatio * 100,
-                            ai.touchesBubble ? ", next to a significant bubble" : ""),
-                "", "", ai.touchesBubble ? "P0" : "P1");
+            rec.add("op", ai.name,
+                    msg("Replace the AI CPU kernel with an AI Core implementation or move it off the "
+                        "critical path."),
+                    ai.touchesBubble
+                        ? msg("{} calls, {:.3f} ms, {:.0f} % hidden under compute, next to a significant "
+                              "bubble.",
+                              ai.calls, nsToMs(ai.durTotal), ai.maskedRatio * 100)
+                        : msg("{} calls, {:.3f} ms, {:.0f} % hidden under compute.", ai.calls,
+                              nsToMs(ai.durTotal), ai.maskedRatio * 100),
+                    "", "", ai.touchesBubble ? "P0" : "P1");
     if (hasTag(a.globalTags, "VARIABLE_SHAPE_SAME_TEMPLATE"))
-        rec.add(
-            "step_group", a.groups.empty() ? std::string() : a.groups.front().id,
-            "Pad or bucket the input shapes (or compile per bucket) so steps of one template run the same "
-            "kernels.",
-            "Steps with the same kernel sequence ran with different input shapes.", "", "", "P2");
+        rec.add("step_group", a.groups.empty() ? std::string() : a.groups.front().id,
+                msg("Pad or bucket the input shapes (or compile per bucket) so steps of one template run the "
+                    "same "
+                    "kernels."),
+                msg("Steps with the same kernel sequence ran with different input shapes."), "", "", "P2");
 }
 
 // What the collection lacks, read against profiler_info_*.json (collection_advice.h).
@@ -222,19 +223,28 @@ void collectionRecommendations(Recs& rec, const AnomalyResult& a, const Profile&
     if (hasFinding(findings, "first_step_compile"))
         rec.add(
             "global", "",
-            "Warm up (one prefill, one decode) before the profiler starts; compare steps from the second one "
-            "on.",
-            "The first step takes 10x or more the device time of the others: graph compilation is probably "
-            "inside the capture (see collection-problems.md, \"Compilation inside the capture\").",
+            msg("Warm up (one prefill, one decode) before the profiler starts; compare steps from the second "
+                "one on."),
+            msg("The first step takes 10x or more the device time of the others: graph compilation is "
+                "probably "
+                "inside the capture (see collection-problems.md, \"Compilation inside the capture\")."),
             "", "", "P1");
     // A cut trace has its own advice above; widening the capture helps only when an edge window is the cause.
     const bool edgeWindow = bubbles && a.windows.front().boundary;
     if (hasTag(a.globalTags, "PARTIAL_CAPTURE_BOUNDARY") && (edgeWindow || !p.inventory.traceTruncated))
-        rec.add(
-            "global", "",
-            "Widen the capture by one step on each side (schedule warmup/active) so edge gaps can be judged.",
-            "The largest gap or a step touches the capture edge; boundary gaps are not attributed.", "", "",
-            "P3");
+        rec.add("global", "",
+                msg("Widen the capture by one step on each side (schedule warmup/active) so edge gaps can be "
+                    "judged."),
+                msg("The largest gap or a step touches the capture edge; boundary gaps are not attributed."),
+                "", "", "P3");
+}
+
+// What the layers of LayerBoundaryBubbles are, in a sentence (its `layers` stays the recommendation's
+// target).
+std::string layersName(const std::string& layers) {
+    if (layers == "attention-anchored layers") return msg("attention-anchored layers");
+    if (layers == "pattern structures") return msg("pattern structures");
+    return layers;
 }
 
 // §10: inter-structure bubbles → host dispatch between layers. Raised when a significant window contains or
@@ -243,15 +253,16 @@ void collectionRecommendations(Recs& rec, const AnomalyResult& a, const Profile&
 // shows; this names where to look in the code.
 void layerBoundaryRecommendation(Recs& rec, const LayerBoundaryBubbles& b) {
     if (b.windows == 0 || b.atLayerStart == 0 || b.layers.empty()) return;
-    rec.add("structure", b.layers,
-            "Look at the host code that dispatches each layer (Python between layers, per-layer "
+    rec.add(
+        "structure", b.layers,
+        msg("Look at the host code that dispatches each layer (Python between layers, per-layer "
             "synchronisation or .item()/.cpu() calls, per-layer allocation): the device waits for the next "
-            "layer's first kernel.",
-            fmt::format("{} of {} significant bubble windows ({:.3f} of {:.3f} ms, {:.1f} % of the bubble "
-                        "time) contain or touch the start of one of the {}.",
-                        b.atLayerStart, b.windows, nsToMs(b.atLayerStartTime), nsToMs(b.windowTime),
-                        b.atLayerStartShare * 100, b.layers),
-            "", "", b.atLayerStartShare >= 0.5 ? "P1" : "P2");
+            "layer's first kernel."),
+        msg("{} of {} significant bubble windows ({:.3f} of {:.3f} ms, {:.1f} % of the bubble "
+            "time) contain or touch the start of one of the {}.",
+            b.atLayerStart, b.windows, nsToMs(b.atLayerStartTime), nsToMs(b.windowTime),
+            b.atLayerStartShare * 100, layersName(b.layers)),
+        "", "", b.atLayerStartShare >= 0.5 ? "P1" : "P2");
 }
 
 // requires_host_followup and each group's requires_followup, from the host follow-ups recommended.
@@ -277,9 +288,9 @@ std::vector<std::string> dataErrorNames(const std::vector<Finding>& findings) {
     std::vector<std::string> out;
     for (const auto& f : findings) {
         if (f.severity != Severity::Error) continue;
-        std::string where = f.file.empty() ? std::string() : " in " + baseName(f.file);
-        if (f.line > 0) where += fmt::format(" at line {}", f.line);
-        if (f.byteOffset >= 0) where += fmt::format(" at byte {}", f.byteOffset);
+        std::string where = f.file.empty() ? std::string() : msg(" in {}", baseName(f.file));
+        if (f.line > 0) where += msg(" at line {}", f.line);
+        if (f.byteOffset >= 0) where += msg(" at byte {}", f.byteOffset);
         out.push_back(f.id + where);
     }
     return out;
@@ -315,21 +326,20 @@ std::string answerSignificant(const AnomalyResult& a, const std::vector<StepMetr
     for (const auto& m : metrics)
         service = addSaturating(service, m.service);
     if (a.windows.empty())
-        return fmt::format("Significant bubbles: no — no device-idle window of {:.0f} us or more.",
-                           a.rules.bubble_min_us);
+        return msg("Significant bubbles: no — no device-idle window of {:.0f} us or more.",
+                   a.rules.bubble_min_us);
     const TimeNs total = bubbleTime(a);
     const auto& w = a.windows.front();
-    return fmt::format(
-        "Significant bubbles: yes — {} windows of {:.0f} us or more, {:.3f} ms in total "
-        "({:.1f} % of {:.3f} ms of step service time); the largest is {} ({} in step {}, {:.3f} ms).",
-        a.windows.size(), a.rules.bubble_min_us, nsToMs(total),
-        service ? 100.0 * static_cast<double>(total) / static_cast<double>(service) : 0.0, nsToMs(service),
-        w.id, windowScopeName(w.scope), w.stepId, nsToMs(w.span.length()));
+    return msg("Significant bubbles: yes — {} windows of {:.0f} us or more, {:.3f} ms in total "
+               "({:.1f} % of {:.3f} ms of step service time); the largest is {} ({} in step {}, {:.3f} ms).",
+               a.windows.size(), a.rules.bubble_min_us, nsToMs(total),
+               service ? 100.0 * static_cast<double>(total) / static_cast<double>(service) : 0.0,
+               nsToMs(service), w.id, windowScopeName(w.scope), w.stepId, nsToMs(w.span.length()));
 }
 
 std::string answerGroup(const AnomalyResult& a, const StepSet& steps,
                         const std::vector<StepMetrics>& metrics) {
-    if (a.groups.empty()) return "Which step group: none — there are no steps.";
+    if (a.groups.empty()) return msg("Which step group: none — there are no steps.");
     const auto& g = a.groups.front();
     std::string stepsList;
     for (std::size_t i = 0; i < g.steps.size() && i < 8; ++i) {
@@ -338,6 +348,7 @@ std::string answerGroup(const AnomalyResult& a, const StepSet& steps,
     }
     if (g.steps.size() > 8) stepsList += ", …";
     // Which group holds the largest windows?
+    // Windows outside every step are keyed "outside steps" (the order of the map decides ties, as before).
     std::map<std::string, TimeNs> bubbleByGroup;
     for (const auto& w : a.windows) {
         TimeNs& t = bubbleByGroup[w.groupId.empty() ? std::string("outside steps") : w.groupId];
@@ -347,54 +358,62 @@ std::string answerGroup(const AnomalyResult& a, const StepSet& steps,
     TimeNs most = 0;
     for (const auto& [gid, t] : bubbleByGroup)
         if (t > most) most = t, holder = gid;
-    return fmt::format(
-        "Which step group: dominant group {} ({} of {} steps: {}; {} kernels per step) — underfeed ratio avg "
-        "{:.3f}, internal bubbles avg {:.3f} ms, largest internal bubble P95 {:.3f} ms; hidden issue {} "
-        "(severity {}).{}",
-        g.id, g.steps.size(), metrics.size(), stepsList, g.kernelCount, g.underfeedRatio.avg,
-        g.internalTotal.avg, g.largestInternal.p95, a.hiddenIssuePresent ? "present" : "not present",
-        a.severity,
+    const bool outside = holder == "outside steps"; // group ids are g0, g1, …
+    const std::string mostly =
         holder.empty() ? std::string()
-                       : fmt::format(" The significant windows are mostly in {} ({:.3f} ms of {:.3f} ms).",
-                                     holder, nsToMs(most), nsToMs(bubbleTime(a))));
+                       : msg(" The significant windows are mostly in {} ({:.3f} ms of {:.3f} ms).",
+                             outside ? msg("outside steps") : holder, nsToMs(most), nsToMs(bubbleTime(a)));
+    if (a.hiddenIssuePresent)
+        return msg(
+            "Which step group: dominant group {} ({} of {} steps: {}; {} kernels per step) — underfeed ratio "
+            "avg {:.3f}, internal bubbles avg {:.3f} ms, largest internal bubble P95 {:.3f} ms; hidden "
+            "issue present (severity {}).{}",
+            g.id, g.steps.size(), metrics.size(), stepsList, g.kernelCount, g.underfeedRatio.avg,
+            g.internalTotal.avg, g.largestInternal.p95, a.severity, mostly);
+    return msg(
+        "Which step group: dominant group {} ({} of {} steps: {}; {} kernels per step) — underfeed ratio "
+        "avg {:.3f}, internal bubbles avg {:.3f} ms, largest internal bubble P95 {:.3f} ms; hidden "
+        "issue not present (severity {}).{}",
+        g.id, g.steps.size(), metrics.size(), stepsList, g.kernelCount, g.underfeedRatio.avg,
+        g.internalTotal.avg, g.largestInternal.p95, a.severity, mostly);
 }
 
 std::string answerWhere(const AnomalyResult& a) {
-    if (a.groups.empty()) return "Where the device idles: unknown — no steps.";
+    if (a.groups.empty()) return msg("Where the device idles: unknown — no steps.");
     const auto& g = a.groups.front();
-    return fmt::format(
+    return msg(
         "Where the device idles in {}: {} — prelaunch avg {:.3f} ms, tail avg {:.3f} ms, internal bubbles "
         "avg "
         "{:.3f} ms, inter-step avg {:.3f} ms{}{}.",
         g.id, g.dominantIdlePattern, g.prelaunch.avg, g.tail.avg, g.internalTotal.avg, g.interStep.avg,
-        g.recurring ? fmt::format("; the largest bubble recurs after `{}` in {:.0f} % of the steps",
-                                  g.recurringPosition, g.recurringShare * 100)
+        g.recurring ? msg("; the largest bubble recurs after `{}` in {:.0f} % of the steps",
+                          g.recurringPosition, g.recurringShare * 100)
                     : std::string(),
         g.recurringUserLines.empty()
             ? std::string()
-            : fmt::format("; `{}` is the top user line behind a window in {} of its {} steps",
-                          g.recurringUserLines.front().frame, g.recurringUserLines.front().steps,
-                          g.steps.size()));
+            : msg("; `{}` is the top user line behind a window in {} of its {} steps",
+                  g.recurringUserLines.front().frame, g.recurringUserLines.front().steps, g.steps.size()));
 }
 
 // Every label of soft_root_cause_summary, by its share of all significant bubble time.
 std::string answerHostRisk(const AnomalyResult& a) {
-    if (a.windows.empty()) return "Host-side risk: none to judge — no significant window.";
+    if (a.windows.empty()) return msg("Host-side risk: none to judge — no significant window.");
     std::string risks;
     for (const char* t : {"HOST_ORIGINATED_RISK", "UNTRACED_HOST_BLOCKING_RISK", "COMM_SYNC_RISK"})
         if (hasTag(a.globalTags, t)) risks += std::string(risks.empty() ? "" : ", ") + t;
     std::string labels;
     double shares = 0;
     for (const auto& c : a.softCauses) {
-        labels += fmt::format("{}{} {:.1f} % ({} window{})", labels.empty() ? "" : ", ", c.label,
-                              c.share * 100, c.windowCount, c.windowCount == 1 ? "" : "s");
+        labels += labels.empty() ? msg("{} {:.1f} % ({} window{})", c.label, c.share * 100, c.windowCount,
+                                       c.windowCount == 1 ? "" : "s")
+                                 : msg(", {} {:.1f} % ({} window{})", c.label, c.share * 100, c.windowCount,
+                                       c.windowCount == 1 ? "" : "s");
         shares += c.share;
     }
-    return fmt::format(
-        "Host-side risk: {} — candidate causes over all {} significant windows ({:.3f} ms), by "
-        "share of that time: {}{}. These are possible causes, not a verdict.",
-        risks.empty() ? "no risk tag" : risks, a.windows.size(), nsToMs(bubbleTime(a)), labels,
-        shares > 1.0005 ? " (a window may carry several labels)" : "");
+    return msg("Host-side risk: {} — candidate causes over all {} significant windows ({:.3f} ms), by "
+               "share of that time: {}{}. These are possible causes, not a verdict.",
+               risks.empty() ? msg("no risk tag") : risks, a.windows.size(), nsToMs(bubbleTime(a)), labels,
+               shares > 1.0005 ? msg(" (a window may carry several labels)") : std::string());
 }
 
 std::string answerEvidence(const AnomalyResult& a, const StepSet& steps,
@@ -405,14 +424,14 @@ std::string answerEvidence(const AnomalyResult& a, const StepSet& steps,
         std::string e;
         for (const auto& x : errors)
             e += (e.empty() ? "" : ", ") + x;
-        gaps.push_back(fmt::format("the data has {} error finding{} ({}), which lower{} the confidence",
-                                   errors.size(), errors.size() == 1 ? "" : "s", e,
-                                   errors.size() == 1 ? "s" : ""));
+        gaps.push_back(msg("the data has {} error finding{} ({}), which lower{} the confidence",
+                           errors.size(), errors.size() == 1 ? "" : "s", e, errors.size() == 1 ? "s" : ""));
     }
-    if (!a.hostTraceExists) gaps.push_back("there is no host trace");
-    if (a.hostTraceExists && !a.stacksExist) gaps.push_back("host events carry no call stacks");
-    if (!a.shapesExist) gaps.push_back("input shapes were not recorded");
-    if (steps.source == StepSource::Pseudo) gaps.push_back("there are no step markers (one pseudo-step)");
+    if (!a.hostTraceExists) gaps.push_back(msg("there is no host trace"));
+    if (a.hostTraceExists && !a.stacksExist) gaps.push_back(msg("host events carry no call stacks"));
+    if (!a.shapesExist) gaps.push_back(msg("input shapes were not recorded"));
+    if (steps.source == StepSource::Pseudo)
+        gaps.push_back(msg("there are no step markers (one pseudo-step)"));
     const std::size_t topN = topCount(a);
     std::size_t boundary = 0, insufficient = 0, covN = 0;
     double cov = 0;
@@ -424,23 +443,24 @@ std::string answerEvidence(const AnomalyResult& a, const StepSet& steps,
     }
     // The same coverage condition as the confidence (§10.1).
     if (a.hostTraceExists && covN && cov / static_cast<double>(covN) < 0.10)
-        gaps.push_back(fmt::format("host events cover only {:.1f} % of the top windows on average",
-                                   100 * cov / static_cast<double>(covN)));
-    if (boundary)
-        gaps.push_back(fmt::format("{} of the top {} windows touch the capture edge", boundary, topN));
+        gaps.push_back(msg("host events cover only {:.1f} % of the top windows on average",
+                           100 * cov / static_cast<double>(covN)));
+    if (boundary) gaps.push_back(msg("{} of the top {} windows touch the capture edge", boundary, topN));
     if (insufficient && insufficient != boundary)
-        gaps.push_back(fmt::format("{} of the top {} windows match no attribution rule", insufficient, topN));
+        gaps.push_back(msg("{} of the top {} windows match no attribution rule", insufficient, topN));
     if (gaps.empty())
-        return fmt::format(
-            "Is the evidence enough: yes for candidate causes (confidence {}): host trace, call "
-            "stacks and shapes exist, the host trace covers the top windows and no data error was "
-            "found.",
-            a.confidence);
+        return msg("Is the evidence enough: yes for candidate causes (confidence {}): host trace, call "
+                   "stacks and shapes exist, the host trace covers the top windows and no data error was "
+                   "found.",
+                   a.confidence);
     std::string gapText;
     for (std::size_t i = 0; i < gaps.size(); ++i)
         gapText += (i ? "; " : "") + gaps[i];
-    return fmt::format("Is the evidence enough: {} (confidence {}) — evidence is insufficient because {}.",
-                       a.confidence == "high" ? "mostly" : "no", a.confidence, gapText);
+    if (a.confidence == "high")
+        return msg("Is the evidence enough: mostly (confidence {}) — evidence is insufficient because {}.",
+                   a.confidence, gapText);
+    return msg("Is the evidence enough: no (confidence {}) — evidence is insufficient because {}.",
+               a.confidence, gapText);
 }
 
 } // namespace

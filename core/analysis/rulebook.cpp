@@ -1,5 +1,6 @@
 #include "analysis/rulebook.h"
 
+#include "i18n/message.h"
 #include "report/escape.h"
 
 #include <fmt/format.h>
@@ -65,15 +66,15 @@ template <typename R, typename F> void forEachField(R& r, F&& f) {
 std::string acceptedText(const Range& r) {
     switch (r.kind) {
     case RuleKind::Count:
-        return fmt::format("an integer from {} to {}", r.min, r.max);
+        return msg("an integer from {} to {}", r.min, r.max);
     case RuleKind::Ratio:
-        return fmt::format("a ratio from {} to {}", r.min, r.max);
+        return msg("a ratio from {} to {}", r.min, r.max);
     case RuleKind::DurationUs:
-        return fmt::format("a duration in us from {} to {}", r.min, r.max);
+        return msg("a duration in us from {} to {}", r.min, r.max);
     case RuleKind::DurationMs:
-        return fmt::format("a duration in ms from {} to {}", r.min, r.max);
+        return msg("a duration in ms from {} to {}", r.min, r.max);
     case RuleKind::Factor:
-        return fmt::format("a factor from {} to {}", r.min, r.max);
+        return msg("a factor from {} to {}", r.min, r.max);
     }
     return {};
 }
@@ -119,13 +120,13 @@ class RulesReader final : public nlohmann::json_sax<nlohmann::json> {
             Member::Type::Other, 0,
             shown(nlohmann::json(v).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
     }
-    bool binary(binary_t&) override { return scalar(Member::Type::Other, 0, "binary data"); }
+    bool binary(binary_t&) override { return scalar(Member::Type::Other, 0, msg("binary data")); }
     bool start_object(std::size_t) override {
         if (depth_ == 0) rootIsObject = true;
-        return open("an object");
+        return open(msg("an object"));
     }
     bool end_object() override { return --depth_, true; }
-    bool start_array(std::size_t) override { return open("an array"); }
+    bool start_array(std::size_t) override { return open(msg("an array")); }
     bool end_array() override { return --depth_, true; }
     bool key(string_t& k) override {
         if (depth_ == 1) key_ = k, awaitingValue_ = true;
@@ -136,25 +137,27 @@ class RulesReader final : public nlohmann::json_sax<nlohmann::json> {
         // `position` counts the bytes read, the failing one included.
         const std::size_t at = position > 0 ? std::min(position - 1, text_.size()) : 0;
         if (awaitingValue_ && depth_ == 1 && (ex.id == 406 || looksNonFinite(at)))
-            error = fmt::format("rule \"{}\": value is not a finite number{}", shown(key_), rangeHint());
+            error = rangeHint().empty() ? msg("rule \"{}\": value is not a finite number", shown(key_))
+                                        : msg("rule \"{}\": value is not a finite number; expected {}",
+                                              shown(key_), rangeHint());
         else
-            error = fmt::format("the rules file is not valid JSON at byte {}{}", at,
-                                parserMessage(ex.what(), awaitingValue_ && depth_ == 1
-                                                             ? " (rule \"" + shown(key_) + "\")"
-                                                             : std::string()));
+            error =
+                msg("the rules file is not valid JSON at byte {}{}", at,
+                    parserMessage(ex.what(), awaitingValue_ && depth_ == 1 ? " (rule \"" + shown(key_) + "\")"
+                                                                           : std::string()));
         return false;
     }
 
   private:
     bool scalar(Member::Type type, double v, std::string text) {
         if (depth_ == 0)
-            rootIsInstead = type == Member::Type::Number ? "a number" : text;
+            rootIsInstead = type == Member::Type::Number ? msg("a number") : text;
         else if (depth_ == 1 && awaitingValue_)
             members.push_back({type, key_, v, std::move(text)});
         awaitingValue_ = false;
         return true;
     }
-    bool open(const char* what) {
+    bool open(const std::string& what) {
         if (depth_ == 0 && !rootIsObject) rootIsInstead = what;
         if (depth_ == 1 && awaitingValue_) members.push_back({Member::Type::Other, key_, 0, what});
         awaitingValue_ = false;
@@ -178,7 +181,7 @@ class RulesReader final : public nlohmann::json_sax<nlohmann::json> {
         std::string hint;
         Rulebook defaults;
         forEachField(defaults, [&](const char* name, auto&, const Range& r) {
-            if (key_ == name) hint = "; expected " + acceptedText(r);
+            if (key_ == name) hint = acceptedText(r);
         });
         return hint;
     }
@@ -204,13 +207,16 @@ class RulesReader final : public nlohmann::json_sax<nlohmann::json> {
 
 // The problem with `m` as a value of a rule of range `r`, or "" when it is acceptable.
 std::string checkValue(const Member& m, const Range& r) {
-    const std::string rule = "rule \"" + shown(m.key) + "\": ";
-    const std::string expected = "; expected " + acceptedText(r);
-    if (m.type != Member::Type::Number) return rule + m.text + " is not a number" + expected;
-    if (!std::isfinite(m.number)) return rule + "value is not a finite number" + expected;
+    const std::string key = shown(m.key);
+    const std::string expected = acceptedText(r);
+    if (m.type != Member::Type::Number)
+        return msg("rule \"{}\": {} is not a number; expected {}", key, m.text, expected);
+    if (!std::isfinite(m.number))
+        return msg("rule \"{}\": value is not a finite number; expected {}", key, expected);
     if (r.kind == RuleKind::Count && std::floor(m.number) != m.number)
-        return rule + m.text + " is not an integer" + expected;
-    if (m.number < r.min || m.number > r.max) return rule + m.text + " is out of range" + expected;
+        return msg("rule \"{}\": {} is not an integer; expected {}", key, m.text, expected);
+    if (m.number < r.min || m.number > r.max)
+        return msg("rule \"{}\": {} is out of range; expected {}", key, m.text, expected);
     return {};
 }
 
@@ -218,14 +224,14 @@ std::string checkValue(const Member& m, const Range& r) {
 
 std::vector<std::string> Rulebook::overrideFromJson(const std::string& text) {
     if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-        return {"the rules file is empty; it must hold one JSON object such as {\"top_windows\": 10}"};
+        return {msg("the rules file is empty; it must hold one JSON object such as {{\"top_windows\": 10}}")};
     RulesReader reader(text);
     nlohmann::json::sax_parse(text, &reader);
     if (!reader.error.empty()) return {reader.error};
     if (!reader.rootIsObject)
-        return {"the rules file must hold one JSON object of rule names and values, such as "
-                "{\"top_windows\": 10}; it holds " +
-                reader.rootIsInstead};
+        return {msg("the rules file must hold one JSON object of rule names and values, such as "
+                    "{{\"top_windows\": 10}}; it holds {}",
+                    reader.rootIsInstead)};
     std::vector<std::string> problems;
     for (const Member& m : reader.members) {
         bool known = false;
@@ -237,7 +243,7 @@ std::vector<std::string> Rulebook::overrideFromJson(const std::string& text) {
             else // in range, so the conversion to int is exact
                 field = static_cast<std::remove_reference_t<decltype(field)>>(m.number);
         });
-        if (!known) problems.push_back("unknown rule '" + shown(m.key) + "'");
+        if (!known) problems.push_back(msg("unknown rule '{}'", shown(m.key)));
     }
     return problems;
 }

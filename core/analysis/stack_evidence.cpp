@@ -1,6 +1,7 @@
 #include "analysis/stack_evidence.h"
 
 #include "analysis/intervals.h"
+#include "i18n/message.h"
 
 #include <algorithm>
 #include <cctype>
@@ -92,10 +93,13 @@ bool isLibraryFile(std::string_view file) {
 }
 
 const char* libraryRuleText() {
-    return "a frame is library code when its file is under a site-packages or dist-packages folder, in the "
-           "Python standard library (lib/pythonX.Y, lib64/pythonX.Y), in a torch or torch_npu package "
-           "folder, "
-           "or a pseudo-file such as <string>; every other frame is user code";
+    // A message (rendered by the report), kept for the life of the program behind the header's const char*.
+    static const std::string text =
+        msg("a frame is library code when its file is under a site-packages or dist-packages folder, in the "
+            "Python standard library (lib/pythonX.Y, lib64/pythonX.Y), in a torch or torch_npu package "
+            "folder, "
+            "or a pseudo-file such as <string>; every other frame is user code");
+    return text.c_str();
 }
 
 std::vector<StackFrame> splitStack(std::string_view stack) {

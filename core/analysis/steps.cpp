@@ -1,24 +1,32 @@
 #include "analysis/steps.h"
 
+#include "i18n/message.h"
+
 #include <algorithm>
 #include <map>
 
 namespace bs {
 
+// Messages (core/i18n) kept for the program's life, so the pointers stay valid.
 const char* stepSourceName(StepSource s) {
+    static const std::string profilerStep = msg("ProfilerStep#N markers"),
+                             iteration = msg("Iteration#N / Step#N markers"),
+                             stepIdColumn = msg("Step Id column of the kernel table"),
+                             pseudo = msg("pseudo-step (whole device capture)"), none = msg("none (no kernels)"),
+                             unknown = msg("none");
     switch (s) {
     case StepSource::ProfilerStep:
-        return "ProfilerStep#N markers";
+        return profilerStep.c_str();
     case StepSource::Iteration:
-        return "Iteration#N / Step#N markers";
+        return iteration.c_str();
     case StepSource::StepIdColumn:
-        return "Step Id column of the kernel table";
+        return stepIdColumn.c_str();
     case StepSource::Pseudo:
-        return "pseudo-step (whole device capture)";
+        return pseudo.c_str();
     case StepSource::None:
-        return "none (no kernels)";
+        return none.c_str();
     }
-    return "none";
+    return unknown.c_str();
 }
 
 namespace {
@@ -111,7 +119,7 @@ StepSet detectSteps(const Profile& p) {
     }
     // 4. Pseudo-step.
     Step s;
-    s.label = "whole capture";
+    s.label = msg("whole capture");
     s.start = s.markerStart = p.kernels.front().start;
     TimeNs e = s.start;
     for (const auto& k : p.kernels)

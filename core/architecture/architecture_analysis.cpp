@@ -3,6 +3,7 @@
 #include "architecture/comm_pipeline.h"
 #include "architecture/layer_types.h"
 #include "architecture/structures.h"
+#include "i18n/message.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -94,15 +95,15 @@ std::vector<std::size_t> findMarkers(const Profile& p, ArchitectureResult& a) {
         a.markerSource = "repeating kernel pattern";
         a.confidence = "low";
         a.notes.push_back(
-            "No attention kernel (FusedInferAttentionScore, FlashAttentionScore, PromptFlashAttention, "
-            "IncreFlashAttention, *FlashAttention*) was found: layers are the repeating kernel patterns "
-            "of the capture, without prefill/decode or layer types.");
+            msg("No attention kernel (FusedInferAttentionScore, FlashAttentionScore, PromptFlashAttention, "
+                "IncreFlashAttention, *FlashAttention*) was found: layers are the repeating kernel patterns "
+                "of the capture, without prefill/decode or layer types."));
     } else {
         a.markerSource = "attention kernels";
         a.confidence = a.marker == "FusedInferAttentionScore" ? "high" : "medium";
         if (a.marker != "FusedInferAttentionScore")
-            a.notes.push_back(fmt::format(
-                "No FusedInferAttentionScore kernel: `{}` is used as the layer marker.", a.marker));
+            a.notes.push_back(
+                msg("No FusedInferAttentionScore kernel: `{}` is used as the layer marker.", a.marker));
     }
     return markers;
 }
@@ -122,16 +123,16 @@ std::vector<std::string> assignPhases(const Profile& p, const std::vector<std::s
     const bool band =
         std::any_of(d.begin(), d.end(), [](TimeNs x) { return x >= kDecodeMax && x <= kPrefillMin; });
     if (anyLong) {
-        a.phaseRule = "prefill: attention kernel > 10 ms; decode: < 1 ms";
+        a.phaseRule = msg("prefill: attention kernel > 10 ms; decode: < 1 ms");
         for (std::size_t i = 0; i < d.size(); ++i)
             phase[i] = d[i] >= kDecodeMax ? "prefill" : "decode";
         if (band)
             a.notes.push_back(
-                "Some attention kernels last between 1 and 10 ms; they are counted as prefill.");
+                msg("Some attention kernels last between 1 and 10 ms; they are counted as prefill."));
         return phase;
     }
     if (!band) {
-        a.phaseRule = fmt::format("decode: every attention kernel lasts under 1 ms ({})", range);
+        a.phaseRule = msg("decode: every attention kernel lasts under 1 ms ({})", range);
         std::fill(phase.begin(), phase.end(), "decode");
         return phase;
     }
@@ -144,17 +145,15 @@ std::vector<std::string> assignPhases(const Profile& p, const std::vector<std::s
         if (r > bestRatio) bestRatio = r, cut = s[i];
     }
     if (bestRatio >= 5.0) {
-        a.phaseRule =
-            fmt::format("no attention kernel exceeds 10 ms: split at the largest jump between sorted "
-                        "durations ({:.1f}x at {:.3f} ms)",
-                        bestRatio, nsToMs(cut));
+        a.phaseRule = msg("no attention kernel exceeds 10 ms: split at the largest jump between sorted "
+                          "durations ({:.1f}x at {:.3f} ms)",
+                          bestRatio, nsToMs(cut));
         for (std::size_t i = 0; i < d.size(); ++i)
             phase[i] = d[i] >= cut ? "prefill" : "decode";
     } else {
-        a.phaseRule =
-            fmt::format("one phase: attention kernels last {}, none exceeds 10 ms, some last 1–10 ms, "
-                        "and durations show no 5x jump",
-                        range);
+        a.phaseRule = msg("one phase: attention kernels last {}, none exceeds 10 ms, some last 1–10 ms, "
+                          "and durations show no 5x jump",
+                          range);
     }
     return phase;
 }
@@ -313,25 +312,23 @@ std::string crossVerify(ArchitectureResult& a) {
         if (r.signature == modal) modalRow = &r;
     for (auto& r : a.crossCheck) {
         std::vector<std::string> why;
-        if (r.markers != r.layers) why.push_back("markers != layers");
+        if (r.markers != r.layers) why.push_back(msg("markers != layers"));
         if (r.dfc != r.dfcLayers)
-            why.push_back(
-                fmt::format("DispatchFFNCombine count {} != MoE+DFC layers {}", r.dfc, r.dfcLayers));
+            why.push_back(msg("DispatchFFNCombine count {} != MoE+DFC layers {}", r.dfc, r.dfcLayers));
         if (r.gating != r.moeLayers)
-            why.push_back(fmt::format("MoeGatingTopK count {} != MoE layers {}", r.gating, r.moeLayers));
+            why.push_back(msg("MoeGatingTopK count {} != MoE layers {}", r.gating, r.moeLayers));
         if (modalRow && r.signature != modal) {
             if (r.layers != modalRow->layers)
-                why.push_back(fmt::format("{} layers where most passes have {}", r.layers, modalRow->layers));
+                why.push_back(msg("{} layers where most passes have {}", r.layers, modalRow->layers));
             if (r.dfc != modalRow->dfc)
-                why.push_back(fmt::format("DispatchFFNCombine count {} where most passes have {}", r.dfc,
-                                          modalRow->dfc));
-            if (r.gmm != modalRow->gmm)
                 why.push_back(
-                    fmt::format("GroupedMatmul count {} where most passes have {}", r.gmm, modalRow->gmm));
+                    msg("DispatchFFNCombine count {} where most passes have {}", r.dfc, modalRow->dfc));
+            if (r.gmm != modalRow->gmm)
+                why.push_back(msg("GroupedMatmul count {} where most passes have {}", r.gmm, modalRow->gmm));
             if (r.gating != modalRow->gating)
-                why.push_back(fmt::format("MoeGatingTopK count {} where most passes have {}", r.gating,
-                                          modalRow->gating));
-            if (why.empty()) why.push_back("layer types differ from most passes");
+                why.push_back(
+                    msg("MoeGatingTopK count {} where most passes have {}", r.gating, modalRow->gating));
+            if (why.empty()) why.push_back(msg("layer types differ from most passes"));
         }
         r.mismatch = !why.empty();
         for (std::size_t i = 0; i < why.size(); ++i)

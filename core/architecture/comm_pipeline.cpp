@@ -1,6 +1,7 @@
 #include "architecture/comm_pipeline.h"
 
 #include "architecture/architecture_analysis.h"
+#include "i18n/message.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -61,7 +62,7 @@ std::string purposeText(const StreamRole& s) {
         o += fmt::format("{} `{}` ×{}", i ? "," : "", u.name, u.count);
         if (!u.collective.empty()) o += " (" + u.collective + ")";
     }
-    if (s.uses.size() > show) o += fmt::format(" and {} more", s.uses.size() - show);
+    if (s.uses.size() > show) o += msg(" and {} more", s.uses.size() - show);
     return o;
 }
 

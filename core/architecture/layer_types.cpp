@@ -1,6 +1,7 @@
 #include "architecture/layer_types.h"
 
 #include "architecture/architecture_analysis.h"
+#include "i18n/message.h"
 
 #include <algorithm>
 #include <cmath>
@@ -131,13 +132,14 @@ void characterize(LayerTypeSummary& t) {
         return o;
     };
     std::vector<std::string> parts;
-    parts.push_back("FFN path: " + (t.ffnPath.empty() ? std::string("none seen") : list(t.ffnPath, " → ")));
-    if (!moe) parts.emplace_back("no MoE kernel");
-    parts.push_back("collectives: " +
-                    (t.collectives.empty() ? std::string("none") : list(t.collectives, ", ")));
-    if (!t.sampling.empty()) parts.push_back("sampling: " + list(t.sampling, ", "));
-    parts.push_back(fmt::format("modal sequence of {} kernels in {} of {} layers", t.modalKernels,
-                                t.modalLayers, t.occurrences));
+    parts.push_back(t.ffnPath.empty() ? msg("FFN path: none seen")
+                                      : msg("FFN path: {}", list(t.ffnPath, " → ")));
+    if (!moe) parts.push_back(msg("no MoE kernel"));
+    parts.push_back(t.collectives.empty() ? msg("collectives: none")
+                                          : msg("collectives: {}", list(t.collectives, ", ")));
+    if (!t.sampling.empty()) parts.push_back(msg("sampling: {}", list(t.sampling, ", ")));
+    parts.push_back(
+        msg("modal sequence of {} kernels in {} of {} layers", t.modalKernels, t.modalLayers, t.occurrences));
     for (std::size_t i = 0; i < parts.size(); ++i)
         t.characteristics += (i ? "; " : "") + parts[i];
 }

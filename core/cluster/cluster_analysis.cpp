@@ -6,6 +6,7 @@
 #include "io/file_buffer.h"
 #include "io/profile_loader.h"
 
+#include "i18n/message.h"
 #include <fmt/format.h>
 
 #ifdef __GLIBC__
@@ -32,7 +33,7 @@ std::string ms(TimeNs ns) {
 
 std::string rankName(const RankSummary& r) {
     if (r.rankId < 0) return r.label;
-    return r.idShared ? fmt::format("rank {} ({})", r.rankId, r.label) : fmt::format("rank {}", r.rankId);
+    return r.idShared ? msg("rank {} ({})", r.rankId, r.label) : msg("rank {}", r.rankId);
 }
 
 TimeNs median(std::vector<TimeNs> v) {
@@ -58,9 +59,10 @@ std::vector<std::int64_t> stepNumbers(const RankSummary& r) {
 }
 
 std::string configOf(const RankSummary& r) {
-    return "level " + (r.profilerLevel.empty() ? std::string("(not written)") : r.profilerLevel) + ", AI Core metrics " +
-           (r.aicMetrics.empty() ? std::string("(not written)") : r.aicMetrics) + ", activities " +
-           (r.activities.empty() ? std::string("(not written)") : r.activities);
+    return msg("level {}, AI Core metrics {}, activities {}",
+               r.profilerLevel.empty() ? msg("(not written)") : r.profilerLevel,
+               r.aicMetrics.empty() ? msg("(not written)") : r.aicMetrics,
+               r.activities.empty() ? msg("(not written)") : r.activities);
 }
 
 void findDifferentRanks(ClusterResult& c) {
@@ -69,8 +71,8 @@ void findDifferentRanks(ClusterResult& c) {
         if (c.ranks[i].error.empty())
             ok.push_back(i);
         else
-            c.findings.push_back({"rank_not_analysed", "error", rankName(c.ranks[i]) + " (" + c.ranks[i].label +
-                                                                     ") was not analysed: " + c.ranks[i].error});
+            c.findings.push_back({"rank_not_analysed", "error", msg("{} ({}) was not analysed: {}", rankName(c.ranks[i]),
+                                                                         c.ranks[i].label, c.ranks[i].error)});
     }
     if (ok.empty()) return;
     std::vector<std::vector<std::int64_t>> steps;
@@ -84,19 +86,19 @@ void findDifferentRanks(ClusterResult& c) {
     auto list = [](const std::vector<std::int64_t>& v) {
         std::string s;
         for (auto n : v)
-            s += (s.empty() ? "" : ", ") + (n < 0 ? std::string("whole capture") : std::to_string(n));
-        return s.empty() ? std::string("none") : s;
+            s += (s.empty() ? "" : ", ") + (n < 0 ? msg("whole capture") : std::to_string(n));
+        return s.empty() ? msg("none") : s;
     };
     for (std::size_t k = 0; k < ok.size(); ++k) {
         const RankSummary& r = c.ranks[ok[k]];
         if (steps[k] != c.steps)
             c.findings.push_back({"rank_steps_differ", "warning",
-                                  fmt::format("{} captured steps {} while most ranks captured {}; it is still "
+                                  msg("{} captured steps {} while most ranks captured {}; it is still "
                                               "analysed, compared on the steps they share.",
                                               rankName(r), list(steps[k]), list(c.steps))});
         if (configs[k] != config)
             c.findings.push_back({"rank_config_differs", "warning",
-                                  fmt::format("{} was collected with {} while most ranks used {}; its figures "
+                                  msg("{} was collected with {} while most ranks used {}; its figures "
                                               "may not be comparable.",
                                               rankName(r), configs[k], config)});
     }
@@ -109,7 +111,7 @@ void findDifferentRanks(ClusterResult& c) {
     for (std::size_t i : ok)
         if (c.ranks[i].rankId >= 0 && ids[c.ranks[i].rankId]++ == 1)
             c.findings.push_back({"rank_id_repeated", "warning",
-                                  fmt::format("More than one folder is rank {}; the ranks may come from "
+                                  msg("More than one folder is rank {}; the ranks may come from "
                                               "different collections.",
                                               c.ranks[i].rankId)});
 }
@@ -266,14 +268,16 @@ void addEvidence(SlowRankEntry& e, const ClusterResult& c) {
     const RankSummary& r = c.ranks[static_cast<std::size_t>(e.rank)];
     const std::string name = rankName(r);
     const bool low = e.metric == "comm_not_overlapped";
-    e.evidence.push_back(fmt::format("{}'s {} in step {} is {} against a cluster median of {} ({} {}).", name,
-                                     e.metric == "prelaunch" ? "prelaunch" : e.metric, e.step, ms(e.value),
-                                     ms(e.median), ms(e.excess), low ? "less: the others wait for it" : "more"));
+    e.evidence.push_back(low ? msg("{}'s {} in step {} is {} against a cluster median of {} ({} less: the others wait "
+                                   "for it).",
+                                   name, e.metric, e.step, ms(e.value), ms(e.median), ms(e.excess))
+                             : msg("{}'s {} in step {} is {} against a cluster median of {} ({} more).", name,
+                                   e.metric, e.step, ms(e.value), ms(e.median), ms(e.excess)));
     if (e.collectivesInStep == 0)
-        e.evidence.push_back("No communication.json op is shared by the ranks in this step, so who waits for whom "
-                             "cannot be checked: the spread alone names it.");
+        e.evidence.push_back(msg("No communication.json op is shared by the ranks in this step, so who waits for whom "
+                                 "cannot be checked: the spread alone names it."));
     if (e.lastAtCollectives > 0)
-        e.evidence.push_back(fmt::format(
+        e.evidence.push_back(msg(
             "It arrives last at {} of the {} collectives of step {} that several ranks share; at {} another rank "
             "waits {} for it.",
             e.lastAtCollectives, e.collectivesInStep, e.step, e.worstCollective, ms(e.othersWaitMax)));
@@ -283,7 +287,7 @@ void addEvidence(SlowRankEntry& e, const ClusterResult& c) {
         std::string labels;
         for (const auto& l : w.labels)
             labels += (labels.empty() ? "" : ", ") + l;
-        e.evidence.push_back(fmt::format("Its largest idle window in that step is {} ({}, {}){}.", w.id, w.scope,
+        e.evidence.push_back(msg("Its largest idle window in that step is {} ({}, {}){}.", w.id, w.scope,
                                          ms(w.dur), labels.empty() ? "" : ": " + labels));
         break;
     }
@@ -329,7 +333,7 @@ void findSlowRanks(ClusterResult& c, const ClusterBuilder::Table& t) {
             if (!e.corroborated) {
                 c.findings.push_back(
                     {"spread_not_corroborated", "info",
-                     fmt::format("In step {} the {} of the ranks spreads by {:.1f} % ({} stands out at {}), but it "
+                     msg("In step {} the {} of the ranks spreads by {:.1f} % ({} stands out at {}), but it "
                                  "arrives last at none of the step's shared collectives, so it is not named slow.",
                                  step, metric, spread * 100, rankName(c.ranks[e.rank]), ms(e.value))});
                 continue;
@@ -352,7 +356,7 @@ void crossCheckClusterCsv(ClusterResult& c, const std::string& parentDir) {
     c.crossCheck.file = file.string();
     FileBuffer fb = readWholeFile(file.string(), 256ULL << 20);
     if (!fb.error.empty()) {
-        c.findings.push_back({"cluster_csv_unreadable", "warning", "Cannot read " + file.string() + ": " + fb.error});
+        c.findings.push_back({"cluster_csv_unreadable", "warning", msg("Cannot read {}: {}", file.string(), fb.error)});
         return;
     }
     CsvReader csv(fb.view());
@@ -362,7 +366,7 @@ void crossCheckClusterCsv(ClusterResult& c, const std::string& parentDir) {
     const int cStep = h.find({"Step"}), cType = h.find({"Type"}), cIndex = h.find({"Index"});
     if (cType < 0 || cIndex < 0) {
         c.findings.push_back({"cluster_csv_unusable", "warning",
-                              file.string() + " has no Type or Index column; it is not compared."});
+                              msg("{} has no Type or Index column; it is not compared.", file.string())});
         return;
     }
     c.crossCheck.available = true;
@@ -403,7 +407,7 @@ void crossCheckClusterCsv(ClusterResult& c, const std::string& parentDir) {
                 if (diff > 1.0 && diff > 0.005 * std::fabs(theirs)) {
                     ++c.crossCheck.mismatches;
                     if (c.crossCheck.mismatchNotes.size() < 10)
-                        c.crossCheck.mismatchNotes.push_back(fmt::format(
+                        c.crossCheck.mismatchNotes.push_back(msg(
                             "{} step {} {}: ours {:.3f} us, the profiler's {:.3f} us", rankName(r), row->step,
                             col.name, ours, theirs));
                 }
@@ -490,7 +494,7 @@ ClusterResult analyzeClusterFolder(const std::string& parentDir, const Rulebook&
             const AnalysisResult result = analyzeProfile(*loaded.profile, rules);
             summaries.add(summarizeRank(rank, *loaded.profile, result));
         } catch (const std::bad_alloc&) {
-            summaries.add(failedRank(rank, "memory ran out while analysing it"));
+            summaries.add(failedRank(rank, msg("memory ran out while analysing it")));
         }
         releaseFreedMemory();
     }

@@ -3,6 +3,7 @@
 
 #include "report/escape.h"
 
+#include "i18n/message.h"
 #include "report/json_messages.h"
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -25,7 +26,7 @@ std::string ms(TimeNs ns) {
 }
 std::string rankName(const RankSummary& r) {
     if (r.rankId < 0) return r.label;
-    return r.idShared ? fmt::format("rank {} ({})", r.rankId, r.label) : fmt::format("rank {}", r.rankId);
+    return r.idShared ? msg("rank {} ({})", r.rankId, r.label) : msg("rank {}", r.rankId);
 }
 
 Json stepRowJson(const RankStepRow& s) {
@@ -87,7 +88,7 @@ std::vector<std::string> clusterVerdicts(const ClusterResult& c) {
     for (const auto& r : c.ranks)
         analysed += r.error.empty() ? 1 : 0;
     if (byRank.empty()) {
-        out.push_back(fmt::format("No rank is slow: across the {} analysed ranks no step metric spreads by more than "
+        out.push_back(msg("No rank is slow: across the {} analysed ranks no step metric spreads by more than "
                                   "5 % with the rank at the extreme arriving last at a shared collective.",
                                   analysed));
         return out;
@@ -96,11 +97,13 @@ std::vector<std::string> clusterVerdicts(const ClusterResult& c) {
         const RankSummary& r = c.ranks[static_cast<std::size_t>(rank)];
         std::string parts;
         for (const auto* e : entries)
-            parts += (parts.empty() ? "" : "; ") +
-                     fmt::format("step {} {} {} against a cluster median of {} ({} {})", e->step, e->metric,
-                                 ms(e->value), ms(e->median), ms(e->excess),
-                                 e->metric == "comm_not_overlapped" ? "less" : "more");
-        std::string s = fmt::format("{} is slow: {}.", rankName(r), parts);
+            parts += (parts.empty() ? std::string() : msg("; ")) +
+                     (e->metric == "comm_not_overlapped"
+                          ? msg("step {} {} {} against a cluster median of {} ({} less)", e->step, e->metric,
+                                ms(e->value), ms(e->median), ms(e->excess))
+                          : msg("step {} {} {} against a cluster median of {} ({} more)", e->step, e->metric,
+                                ms(e->value), ms(e->median), ms(e->excess)));
+        std::string s = msg("{} is slow: {}.", rankName(r), parts);
         // Who waits for it: said once, from the entry whose collective makes another rank wait longest; the
         // other entries' sentences (other steps) follow the verdict in the reports.
         const SlowRankEntry* best = entries.front();
@@ -202,13 +205,13 @@ struct Section {
 };
 
 void renderInto(Section& s, const ClusterResult& c) {
-    s.out += s.md ? "# Cluster\n" : "Cluster\n";
+    s.out += s.md ? msg("# Cluster\n") : msg("Cluster\n");
     std::size_t analysed = 0;
     for (const auto& r : c.ranks)
         analysed += r.error.empty() ? 1 : 0;
-    s.out += fmt::format("{} ranks found, {} analysed; {} collectives matched across ranks.\n", c.ranks.size(),
+    s.out += msg("{} ranks found, {} analysed; {} collectives matched across ranks.\n", c.ranks.size(),
                          analysed, c.collectivesMatched);
-    s.heading("Slow ranks");
+    s.heading(msg("Slow ranks"));
     // Each verdict already carries the metric against the median and who waits at which collective; below it
     // come only the evidence sentences it does not say (the rank's idle windows), each once.
     const auto verdicts = clusterVerdicts(c);
@@ -231,22 +234,23 @@ void renderInto(Section& s, const ClusterResult& c) {
             }
         }
     }
-    s.heading("Per step and rank (ms)");
-    const std::string hdr = fmt::format("{:<8} {:>6} {:>10} {:>20} {:>10} {:>10} {:>10} {:>10}", "rank", "step",
-                                        "computing", "comm_not_overlapped", "overlapped", "free", "preparing",
+    s.heading(msg("Per step and rank (ms)"));
+    const std::string hdr = fmt::format("{:<8} {:>6} {:>10} {:>20} {:>10} {:>10} {:>10} {:>10}", render(msg("rank")),
+                                        render(msg("step")), render(msg("computing")), "comm_not_overlapped",
+                                        render(msg("overlapped")), render(msg("free")), render(msg("preparing")),
                                         "comm_wait");
     if (s.md)
-        s.out += "| rank | step | computing | comm not overlapped | overlapped | free | preparing | comm wait |\n"
-                 "|---|---|---|---|---|---|---|---|\n";
+        s.out += msg("| rank | step | computing | comm not overlapped | overlapped | free | preparing | comm wait |\n"
+                 "|---|---|---|---|---|---|---|---|\n");
     else
         s.out += "  " + hdr + "\n";
     for (const auto& r : c.ranks) {
         if (!r.error.empty()) {
-            s.line(s.text(rankName(r) + " (" + r.label + ") was not analysed: " + r.error));
+            s.line(s.text(msg("{} ({}) was not analysed: {}", rankName(r), r.label, r.error)));
             continue;
         }
         for (const auto& row : r.steps) {
-            const std::string wait = row.commFromJson ? fmt::format("{:.3f}", msOf(row.commWait)) : "n/a";
+            const std::string wait = row.commFromJson ? fmt::format("{:.3f}", msOf(row.commWait)) : render(msg("n/a"));
             const std::string cells[] = {s.text(rankName(r)),
                                          std::to_string(row.step),
                                          fmt::format("{:.3f}", msOf(row.computing)),
@@ -266,11 +270,11 @@ void renderInto(Section& s, const ClusterResult& c) {
             }
         }
     }
-    s.heading("Collectives with the largest wait");
-    if (c.collectives.empty()) s.line("No collective is shared by two ranks (no communication.json, or no common names).");
+    s.heading(msg("Collectives with the largest wait"));
+    if (c.collectives.empty()) s.line(msg("No collective is shared by two ranks (no communication.json, or no common names)."));
     for (const auto& cc : c.collectives) {
         if (cc.lastArriver < 0) {
-            s.line(s.text(fmt::format("{} (step {}): the smallest wait is shared by ranks that start together, so none arrives "
+            s.line(s.text(msg("{} (step {}): the smallest wait is shared by ranks that start together, so none arrives "
                                       "last; the longest wait is {}.",
                                       cc.key, cc.step, ms(cc.maxWait))));
             continue;
@@ -279,7 +283,7 @@ void renderInto(Section& s, const ClusterResult& c) {
         TimeNs lastWait = 0;
         for (const auto& p : cc.parts)
             if (p.rank == cc.lastArriver) lastWait = p.wait;
-        s.line(s.text(fmt::format("{} (step {}): {} arrives last (waits {}); the longest wait is {}; start skew {}.",
+        s.line(s.text(msg("{} (step {}): {} arrives last (waits {}); the longest wait is {}; start skew {}.",
                                   cc.key, cc.step, rankName(last), ms(lastWait), ms(cc.maxWait), ms(cc.skew))));
     }
     // A rank that was not analysed is said once, in its place in the step table above.
@@ -287,13 +291,13 @@ void renderInto(Section& s, const ClusterResult& c) {
     for (const auto& f : c.findings)
         if (f.id != "rank_not_analysed") findings.push_back(&f);
     if (!findings.empty()) {
-        s.heading("Findings");
+        s.heading(msg("Findings"));
         for (const ClusterFinding* f : findings)
             s.line(s.text(f->message));
     }
     if (c.crossCheck.available) {
-        s.heading("Cross-check with cluster_step_trace_time.csv");
-        s.line(s.text(fmt::format("{} figures compared, {} differ by more than 0.5 % and 1 us.", c.crossCheck.compared,
+        s.heading(msg("Cross-check with {}", "cluster_step_trace_time.csv"));
+        s.line(s.text(msg("{} figures compared, {} differ by more than 0.5 % and 1 us.", c.crossCheck.compared,
                                   c.crossCheck.mismatches)));
         for (const auto& n : c.crossCheck.mismatchNotes)
             s.line(s.text(n));

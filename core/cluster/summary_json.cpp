@@ -5,6 +5,7 @@
 #include "io/discovery.h"
 #include "io/file_buffer.h"
 
+#include "i18n/message.h"
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <simdjson.h>
@@ -45,29 +46,29 @@ struct Reader {
     }
     template <class T> bool field(simdjson::dom::object o, const char* key, T& out, const char* where) {
         simdjson::dom::element e;
-        if (o.at_key(key).get(e)) return fail(fmt::format("{} has no \"{}\"", where, key));
+        if (o.at_key(key).get(e)) return fail(msg("{} has no \"{}\"", where, key));
         if constexpr (std::is_same_v<T, std::int64_t>) {
-            if (e.get_int64().get(out)) return fail(fmt::format("{}.{} is not an integer", where, key));
+            if (e.get_int64().get(out)) return fail(msg("{}.{} is not an integer", where, key));
         } else if constexpr (std::is_same_v<T, int>) {
             std::int64_t v = 0;
             if (e.get_int64().get(v) || v < INT32_MIN || v > INT32_MAX)
-                return fail(fmt::format("{}.{} is not a 32-bit integer", where, key));
+                return fail(msg("{}.{} is not a 32-bit integer", where, key));
             out = static_cast<int>(v);
         } else if constexpr (std::is_same_v<T, std::size_t>) {
             std::uint64_t v = 0;
-            if (e.get_uint64().get(v)) return fail(fmt::format("{}.{} is not a count", where, key));
+            if (e.get_uint64().get(v)) return fail(msg("{}.{} is not a count", where, key));
             out = static_cast<std::size_t>(v);
         } else if constexpr (std::is_same_v<T, bool>) {
-            if (e.get_bool().get(out)) return fail(fmt::format("{}.{} is not true/false", where, key));
+            if (e.get_bool().get(out)) return fail(msg("{}.{} is not true/false", where, key));
         } else {
             std::string_view v;
-            if (e.get_string().get(v)) return fail(fmt::format("{}.{} is not a string", where, key));
+            if (e.get_string().get(v)) return fail(msg("{}.{} is not a string", where, key));
             out.assign(v);
         }
         return true;
     }
     bool array(simdjson::dom::object o, const char* key, simdjson::dom::array& out, const char* where) {
-        if (o.at_key(key).get_array().get(out)) return fail(fmt::format("{}.{} is not an array", where, key));
+        if (o.at_key(key).get_array().get(out)) return fail(msg("{}.{} is not an array", where, key));
         return true;
     }
 };
@@ -142,7 +143,7 @@ bool readSummary(Reader& rd, simdjson::dom::element doc, ParsedRankSummary& out,
     if (!rd.field(o, "bubblescope_rank_summary", format, "the summary"))
         return rd.fail("not a BubbleScope rank summary (no \"bubblescope_rank_summary\" field)");
     if (format != kRankSummaryFormat)
-        return rd.fail(fmt::format("summary format {} (this program reads format {})", format, kRankSummaryFormat));
+        return rd.fail(msg("summary format {} (this program reads format {})", format, kRankSummaryFormat));
     RankSummary& s = out.summary;
     simdjson::dom::object capture, config, cross;
     if (!(rd.field(o, "producer", out.producer, "the summary") && o.at_key("capture").get_object().get(capture) == 0 &&
@@ -199,18 +200,18 @@ bool labelLess(const std::string& a, const std::string& b) {
 // Pass 1 of the merge: only the header fields at the front of the file (simdjson On Demand stops there).
 ParsedRankSummary parseHeader(simdjson::ondemand::parser& parser, const FileBuffer& fb, const std::string& file) {
     ParsedRankSummary out;
-    const auto bad = [&](const char* what) {
+    const auto bad = [&](const std::string& what) {
         out.error = fmt::format("{}: {}", file, what);
         return out;
     };
     simdjson::ondemand::document doc;
     if (parser.iterate(simdjson::padded_string_view(fb.begin(), fb.length, fb.length + kReadPadding)).get(doc))
-        return bad("not valid JSON");
+        return bad(msg("not valid JSON"));
     std::int64_t format = 0;
     if (doc["bubblescope_rank_summary"].get_int64().get(format))
-        return bad("not a BubbleScope rank summary (no \"bubblescope_rank_summary\" field)");
+        return bad(msg("not a BubbleScope rank summary (no {} field)", "\"bubblescope_rank_summary\""));
     if (format != kRankSummaryFormat) {
-        out.error = fmt::format("{}: summary format {} (this program reads format {})", file, format, kRankSummaryFormat);
+        out.error = msg("{}: summary format {} (this program reads format {})", file, format, kRankSummaryFormat);
         return out;
     }
     std::string_view producer, label;
@@ -287,7 +288,7 @@ ParsedRankSummary parseRankSummaryJson(std::string_view text, const std::string&
     simdjson::dom::element doc;
     const simdjson::padded_string padded(text);
     if (auto err = parser.parse(padded).get(doc); err) {
-        out.error = fmt::format("{}: not valid JSON ({})", file, simdjson::error_message(err));
+        out.error = msg("{}: not valid JSON ({})", file, simdjson::error_message(err));
         return out;
     }
     Reader rd;
@@ -370,8 +371,8 @@ SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMerge
         if (!h.error.empty()) {
             refused.push_back(h.error);
         } else if (h.producer != options.producer) {
-            refused.push_back(fmt::format("{} was written by {}, not by {}: analyse that rank again with this version.",
-                                          files[i], h.producer.empty() ? "an unnamed program" : h.producer,
+            refused.push_back(msg("{} was written by {}, not by {}: analyse that rank again with this version.",
+                                          files[i], h.producer.empty() ? msg("an unnamed program") : h.producer,
                                           options.producer));
         } else {
             heads.push_back({i, h.summary.captureStart, h.summary.captureEnd, h.summary.label});
@@ -403,7 +404,7 @@ SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMerge
         const Head a = heads[anchor];
         std::erase_if(heads, [&](const Head& h) {
             if (unknown(h) || (h.b >= a.a && h.a <= a.b)) return false;
-            refused.push_back(fmt::format("{} is of another collection: its capture does not overlap the time span the "
+            refused.push_back(msg("{} is of another collection: its capture does not overlap the time span the "
                                           "other ranks share; keep one collection's summaries in the folder.",
                                           files[h.file]));
             return true;
@@ -415,7 +416,7 @@ SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMerge
             const bool laterFirst = heads[k].file < heads[k - 1].file;
             const Head& drop = laterFirst ? heads[k - 1] : heads[k];
             const Head& keep = laterFirst ? heads[k] : heads[k - 1];
-            refused.push_back(fmt::format("{} is a second summary of rank {} (besides {}): keep one summary per rank in "
+            refused.push_back(msg("{} is a second summary of rank {} (besides {}): keep one summary per rank in "
                                           "the folder.", files[drop.file], drop.label, files[keep.file]));
             heads.erase(heads.begin() + static_cast<std::ptrdiff_t>(laterFirst ? k - 1 : k));
         } else {
@@ -436,15 +437,15 @@ SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMerge
             } else {
                 out.cluster.findings.push_back(
                     {"summary_collection_unreachable", "warning",
-                     fmt::format("The summaries were written from {}, which cannot be listed here: ranks without a "
+                     msg("The summaries were written from {}, which cannot be listed here: ranks without a "
                                  "summary cannot be named. Give the collection folder (--expect PARENT).",
                                  most->first)});
             }
         } else if (parentDir.empty()) {
             out.cluster.findings.push_back(
                 {"summary_collection_unknown", "warning",
-                 "The summaries do not record their collection folder (each rank was analysed on its own): ranks "
-                 "without a summary cannot be named. Give the collection folder (--expect PARENT)."});
+                 msg("The summaries do not record their collection folder (each rank was analysed on its own): ranks "
+                     "without a summary cannot be named. Give the collection folder (--expect PARENT).")});
         }
         if (!parentDir.empty()) {
             expected = discoverProfiles(parentDir);
@@ -462,14 +463,14 @@ SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMerge
         }
     }
     const auto missingMessage = [&](const std::string& why) {
-        return fmt::format("{}; analyse it again (bubblescope analyze RANK_FOLDER --summary DIR) and merge again.", why);
+        return msg("{}; analyse it again ({}) and merge again.", why, "bubblescope analyze RANK_FOLDER --summary DIR");
     };
     ClusterBuilder builder;
     for (const auto& h : heads) {
         if (h.file == kNoFile) {
             out.missing.push_back(h.label);
-            builder.beginRank(failedRank(*h.missing, missingMessage("no summary of this rank among the files merged "
-                                                                    "(its task did not finish, or its summary was refused)")));
+            builder.beginRank(failedRank(*h.missing, missingMessage(msg("no summary of this rank among the files merged "
+                                                                        "(its task did not finish, or its summary was refused)"))));
             continue;
         }
         // Pass 2: the whole file; its collectives go straight into the cross-rank table.
@@ -478,7 +479,7 @@ SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMerge
         simdjson::dom::element doc;
         if (error.empty())
             if (auto err = parser.parse(fb.begin(), fb.length, false).get(doc); err)
-                error = fmt::format("{}: not valid JSON ({})", files[h.file], simdjson::error_message(err));
+                error = msg("{}: not valid JSON ({})", files[h.file], simdjson::error_message(err));
         ParsedRankSummary s;
         Reader rd;
         simdjson::dom::object o;
@@ -490,7 +491,7 @@ SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMerge
             for (const RankFolder& r : expected.ranks)
                 if (r.label == h.label) {
                     out.missing.push_back(h.label);
-                    builder.beginRank(failedRank(r, missingMessage("its summary was refused: " + error)));
+                    builder.beginRank(failedRank(r, missingMessage(msg("its summary was refused: {}", error))));
                 }
             continue;
         }
@@ -513,13 +514,16 @@ SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMerge
         std::string names;
         for (std::size_t k = 0; k < out.missing.size() && k < 20; ++k)
             names += (k ? ", " : "") + out.missing[k];
-        if (out.missing.size() > 20) names += fmt::format(" and {} more", out.missing.size() - 20);
+        if (out.missing.size() > 20) names += msg(" and {} more", out.missing.size() - 20);
         out.cluster.findings.push_back(
             {"summary_missing", "error",
-             fmt::format("{} of the {} ranks of {} {} no summary that could be merged: {}. {} listed as not "
-                         "analysed; the comparison covers the others.",
-                         out.missing.size(), expectedRanks, parentDir, out.missing.size() == 1 ? "has" : "have", names,
-                         out.missing.size() == 1 ? "It is" : "They are")});
+             out.missing.size() == 1
+                 ? msg("{} of the {} ranks of {} has no summary that could be merged: {}. It is listed as not "
+                       "analysed; the comparison covers the others.",
+                       out.missing.size(), expectedRanks, parentDir, names)
+                 : msg("{} of the {} ranks of {} have no summary that could be merged: {}. They are listed as not "
+                       "analysed; the comparison covers the others.",
+                       out.missing.size(), expectedRanks, parentDir, names)});
     }
     for (const auto& r : refused)
         out.cluster.findings.push_back({"summary_refused", "error", r});

@@ -2,6 +2,7 @@
 // windows matched by position, the fate of the base's top 5, verdict lines.
 #include "compare/compare.h"
 
+#include "i18n/message.h"
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -20,7 +21,7 @@ std::optional<double> percentOf(double delta, double base) {
 }
 
 std::string text(const std::optional<bool>& b) {
-    return b ? (*b ? "true" : "false") : "not recorded";
+    return b ? std::string(*b ? "true" : "false") : msg("not recorded");
 }
 
 std::string joined(const std::vector<std::string>& v, const char* sep = ", ") {
@@ -31,7 +32,7 @@ std::string joined(const std::vector<std::string>& v, const char* sep = ", ") {
 }
 
 std::string stepList(const std::vector<std::int64_t>& steps) {
-    if (steps.empty()) return "none";
+    if (steps.empty()) return msg("none");
     std::vector<std::string> parts;
     for (std::size_t i = 0; i < steps.size();) {
         std::size_t j = i;
@@ -48,40 +49,40 @@ std::string stepList(const std::vector<std::int64_t>& steps) {
 void checkScope(Comparison& c) {
     const CompareScope& a = c.base.scope;
     const CompareScope& b = c.next.scope;
-    auto warn = [&](const char* what, const char* name, const std::string& x, const std::string& y) {
+    auto warn = [&](const char* what, const std::string& name, const std::string& x, const std::string& y) {
         if (x == y) return;
-        c.warnings.push_back({what, x, y, fmt::format("{} differs: {} in base, {} in new.", name, x, y)});
+        c.warnings.push_back({what, x, y, msg("{} differs: {} in base, {} in new.", name, x, y)});
     };
-    auto orNone = [](const std::string& s) { return s.empty() ? std::string("not recorded") : s; };
-    warn("profiler_level", "The profiler level", orNone(a.profilerLevel), orNone(b.profilerLevel));
+    auto orNone = [](const std::string& s) { return s.empty() ? msg("not recorded") : s; };
+    warn("profiler_level", msg("The profiler level"), orNone(a.profilerLevel), orNone(b.profilerLevel));
     warn("with_stack", "with_stack", text(a.withStack), text(b.withStack));
     warn("record_shapes", "record_shapes", text(a.recordShapes), text(b.recordShapes));
-    warn("activities", "The activities", a.activities ? orNone(joined(*a.activities)) : "not recorded",
-         b.activities ? orNone(joined(*b.activities)) : "not recorded");
-    warn("steps", "The steps", stepList(a.stepNumbers), stepList(b.stepNumbers));
-    warn("rank", "The rank", a.rankId < 0 ? "unknown" : std::to_string(a.rankId),
-         b.rankId < 0 ? "unknown" : std::to_string(b.rankId));
-    warn("kernel_source", "The kernel source", orNone(a.kernelSource), orNone(b.kernelSource));
+    warn("activities", msg("The activities"), a.activities ? orNone(joined(*a.activities)) : msg("not recorded"),
+         b.activities ? orNone(joined(*b.activities)) : msg("not recorded"));
+    warn("steps", msg("The steps"), stepList(a.stepNumbers), stepList(b.stepNumbers));
+    warn("rank", msg("The rank"), a.rankId < 0 ? msg("unknown") : std::to_string(a.rankId),
+         b.rankId < 0 ? msg("unknown") : std::to_string(b.rankId));
+    warn("kernel_source", msg("The kernel source"), orNone(a.kernelSource), orNone(b.kernelSource));
 }
 
 void addNotes(Comparison& c) {
     const CompareSide& a = c.base;
     const CompareSide& b = c.next;
     if (a.groupId.empty() || b.groupId.empty()) {
-        c.notes.push_back(fmt::format("{} has no step group: the step figures are not compared.",
-                                      a.groupId.empty() ? "Base" : "New"));
+        c.notes.push_back(a.groupId.empty() ? msg("The base has no step group: the step figures are not compared.")
+                                            : msg("The new side has no step group: the step figures are not compared."));
         return;
     }
     if (a.groupTemplate != b.groupTemplate)
-        c.notes.push_back(fmt::format(
+        c.notes.push_back(msg(
             "The dominant groups have different kernel sequences ({} kernels per step in base, {} in new): each "
             "side's own dominant group is compared.",
             a.groupKernelCount, b.groupKernelCount));
     if (a.groupSteps != b.groupSteps)
-        c.notes.push_back(fmt::format("The dominant groups hold different steps: base {} steps {}, new {} steps {}.",
+        c.notes.push_back(msg("The dominant groups hold different steps: base {} steps {}, new {} steps {}.",
                                       a.groupId, stepList(a.groupSteps), b.groupId, stepList(b.groupSteps)));
     if (a.bubbleMinUs != b.bubbleMinUs)
-        c.notes.push_back(fmt::format("The sides were analysed with different bubble_min_us ({} and {} µs).",
+        c.notes.push_back(msg("The sides were analysed with different bubble_min_us ({} and {} µs).",
                                       a.bubbleMinUs, b.bubbleMinUs));
 }
 
@@ -146,13 +147,13 @@ void compareOps(Comparison& c) {
         for (auto it = all.lower_bound({key.first, ""}); it != all.end() && it->first.first == key.first; ++it)
             if (it->second.status == "new") {
                 if (retyped++ == 0)
-                    example = fmt::format("`{}`: {} in base, {} in new", key.first, key.second, it->first.second);
+                    example = msg("`{}`: {} in base, {} in new", key.first, key.second, it->first.second);
                 break;
             }
     }
     if (retyped > 0)
-        c.notes.push_back(fmt::format("{} op name{} appear{} under another task type on each side ({}); each is "
-                                      "listed as removed and as new.",
+        c.notes.push_back(msg("{} op name{} appear{} under another task type on each side ({}); each is "
+                              "listed as removed and as new.",
                                       retyped, retyped == 1 ? "" : "s", retyped == 1 ? "s" : "", example));
     for (auto& [key, d] : all) {
         d.deltaTotal = d.newTotal - d.baseTotal;
@@ -179,8 +180,10 @@ void compareOps(Comparison& c) {
 void compareLayers(Comparison& c) {
     if (c.base.layers.empty() || c.next.layers.empty()) {
         if (!c.base.layers.empty() || !c.next.layers.empty())
-            c.notes.push_back(fmt::format("Layers are not compared: {} has no layers (no attention kernels found).",
-                                          c.base.layers.empty() ? "base" : "new"));
+            c.notes.push_back(c.base.layers.empty()
+                                  ? msg("Layers are not compared: the base has no layers (no attention kernels found).")
+                                  : msg("Layers are not compared: the new side has no layers (no attention kernels "
+                                        "found)."));
         return;
     }
     c.layersCompared = true;
@@ -299,13 +302,15 @@ void stateTopFates(Comparison& c) {
         const CompareWindow& w = c.base.windows[static_cast<std::size_t>(m.base)];
         std::string s = windowTitle(w);
         if (m.next < 0) {
-            s += " removed";
+            s += msg(" removed");
         } else {
             const CompareWindow& n = c.next.windows[static_cast<std::size_t>(m.next)];
             if (m.cls == "unchanged")
-                s += fmt::format(" unchanged ({}, {} in new)", msText(n.dur), n.id);
+                s += msg(" unchanged ({}, {} in new)", msText(n.dur), n.id);
+            else if (m.cls == "shrunk")
+                s += msg(" shrunk to {} ({}, {} in new)", msText(n.dur), formatPercent(m.deltaPct), n.id);
             else
-                s += fmt::format(" {} to {} ({}, {} in new)", m.cls, msText(n.dur), formatPercent(m.deltaPct), n.id);
+                s += msg(" grew to {} ({}, {} in new)", msText(n.dur), formatPercent(m.deltaPct), n.id);
         }
         c.topFates.push_back({m.base, i, s});
     }
@@ -321,7 +326,7 @@ const FigureDelta* figure(const Comparison& c, const char* key) {
 void writeVerdict(Comparison& c) {
     std::vector<std::string> step;
     if (const FigureDelta* f = figure(c, "service_ms"); f && f->known)
-        step.push_back(fmt::format("step service {} ({:.3f} → {:.3f} ms, dominant group average)",
+        step.push_back(msg("step service {} ({:.3f} → {:.3f} ms, dominant group average)",
                                    formatPercent(f->deltaAvgPct), f->baseAvg, f->newAvg));
     if (const FigureDelta* f = figure(c, "underfeed_ratio"); f && f->known)
         // Two decimals as a reader says it; four when two would hide the change.
@@ -331,31 +336,31 @@ void writeVerdict(Comparison& c) {
                                                     : "underfeed {:.2f} → {:.2f}"),
                                    f->baseAvg, f->newAvg));
     if (const FigureDelta* f = figure(c, "kernel_count"); f && f->known)
-        step.push_back(fmt::format("kernels per step {:.0f} → {:.0f}", f->baseAvg, f->newAvg));
-    if (!step.empty()) c.verdict.push_back(joined(step, "; "));
+        step.push_back(msg("kernels per step {:.0f} → {:.0f}", f->baseAvg, f->newAvg));
+    if (!step.empty()) c.verdict.push_back(joined(step, msg("; ").c_str()));
     for (const auto& f : c.topFates)
         c.verdict.push_back(f.sentence);
     if (!c.ops.empty() && c.ops.front().deltaTotal != 0) {
         const OpDelta& o = c.ops.front();
         const std::string op =
-            fmt::format("`{}` ({})", o.name, o.taskType.empty() ? "task type unknown" : o.taskType);
+            fmt::format("`{}` ({})", o.name, o.taskType.empty() ? msg("task type unknown") : o.taskType);
         if (o.status == "new")
-            c.verdict.push_back(fmt::format("largest op change: {} is new ({} in {} calls)", op, msText(o.newTotal),
+            c.verdict.push_back(msg("largest op change: {} is new ({} in {} calls)", op, msText(o.newTotal),
                                             o.newCalls));
         else if (o.status == "removed")
-            c.verdict.push_back(fmt::format("largest op change: {} is gone ({} in {} calls in base)", op,
+            c.verdict.push_back(msg("largest op change: {} is gone ({} in {} calls in base)", op,
                                             msText(o.baseTotal), o.baseCalls));
         else
-            c.verdict.push_back(fmt::format("largest op change: {} total {} → {} ({}){}", op, msText(o.baseTotal),
+            c.verdict.push_back(msg("largest op change: {} total {} → {} ({}){}", op, msText(o.baseTotal),
                                             msText(o.newTotal), formatPercent(o.deltaTotalPct),
                                             o.newCalls != o.baseCalls
-                                                ? fmt::format(", calls {} → {}", o.baseCalls, o.newCalls)
+                                                ? msg(", calls {} → {}", o.baseCalls, o.newCalls)
                                                 : std::string()));
     }
-    c.verdict.push_back(fmt::format("ops of the dominant group: {} changed, {} unchanged, {} new, {} removed",
+    c.verdict.push_back(msg("ops of the dominant group: {} changed, {} unchanged, {} new, {} removed",
                                     c.opsChanged, c.opsUnchanged, c.opsNew, c.opsRemoved));
     c.verdict.push_back(
-        fmt::format("windows of the dominant group: {} removed, {} new, {} shrunk, {} grew, {} unchanged", c.removed,
+        msg("windows of the dominant group: {} removed, {} new, {} shrunk, {} grew, {} unchanged", c.removed,
                     c.added, c.shrunk, c.grew, c.unchanged));
 }
 

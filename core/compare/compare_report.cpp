@@ -5,6 +5,7 @@
 #include "report/escape.h"
 
 #include "report/json_messages.h"
+#include "i18n/message.h"
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -175,7 +176,25 @@ std::string joinLabels(const std::vector<std::string>& v) {
     std::string s;
     for (const auto& x : v)
         s += (s.empty() ? "" : ", ") + x;
-    return s.empty() ? std::string("none") : s;
+    return s.empty() ? msg("none") : s;
+}
+
+// The figure's name in the report (compareFigureKeys() names them in English for the JSON-free callers).
+std::string figureName(const std::string& key) {
+    if (key == "service_ms") return msg("step service");
+    if (key == "busy_ms") return msg("device busy union");
+    if (key == "underfeed_ratio") return msg("underfeed ratio");
+    if (key == "prelaunch_ms") return msg("prelaunch gap");
+    if (key == "tail_ms") return msg("tail gap");
+    if (key == "internal_bubble_ms") return msg("internal bubbles");
+    if (key == "largest_bubble_ms") return msg("largest internal bubble");
+    if (key == "bubble_count") return msg("internal bubble count");
+    if (key == "kernel_count") return msg("kernels per step");
+    if (key == "comm_exposed_ms") return msg("exposed communication");
+    if (key == "comm_wait_ms") return msg("communication wait");
+    for (const FigureInfo& info : compareFigureKeys())
+        if (info.key == key) return info.name;
+    return key;
 }
 
 struct Page {
@@ -211,23 +230,23 @@ std::string sideName(const Page& p, const CompareSide& s) {
 }
 
 void scopeSection(Page& p, const Comparison& c) {
-    p.heading(2, "Scope");
+    p.heading(2, msg("Scope"));
     if (c.warnings.empty()) {
         const CompareScope& s = c.base.scope;
-        p.line(p.text(fmt::format(
+        p.line(p.text(msg(
             "Same scope on both sides: profiler level {}, with_stack {}, record_shapes {}, {} steps, rank {}, "
             "kernels from {}.",
-            s.profilerLevel.empty() ? "not recorded" : s.profilerLevel,
-            s.withStack ? (*s.withStack ? "true" : "false") : "not recorded",
-            s.recordShapes ? (*s.recordShapes ? "true" : "false") : "not recorded", s.stepNumbers.size(),
-            s.rankId < 0 ? std::string("unknown") : std::to_string(s.rankId),
-            s.kernelSource.empty() ? "nothing" : s.kernelSource)));
+            s.profilerLevel.empty() ? msg("not recorded") : s.profilerLevel,
+            s.withStack ? std::string(*s.withStack ? "true" : "false") : msg("not recorded"),
+            s.recordShapes ? std::string(*s.recordShapes ? "true" : "false") : msg("not recorded"), s.stepNumbers.size(),
+            s.rankId < 0 ? msg("unknown") : std::to_string(s.rankId),
+            s.kernelSource.empty() ? msg("nothing") : s.kernelSource)));
     } else {
         for (const auto& w : c.warnings)
-            p.bullet((p.md ? "**Warning:** " : "WARNING: ") + p.text(w.message));
+            p.bullet((p.md ? msg("**Warning:** ") : msg("WARNING: ")) + p.text(w.message));
         p.blank();
-        p.line(p.text("The comparison still runs; figures that depend on the differing setting may differ for that "
-                      "reason alone."));
+        p.line(p.text(msg("The comparison still runs; figures that depend on the differing setting may differ for that "
+                          "reason alone.")));
     }
     for (const auto& n : c.notes) {
         p.blank();
@@ -237,28 +256,28 @@ void scopeSection(Page& p, const Comparison& c) {
 }
 
 void verdictSection(Page& p, const Comparison& c) {
-    p.heading(2, "Verdict");
+    p.heading(2, msg("Verdict"));
     for (const auto& v : c.verdict)
         p.bullet(p.text(v));
     p.blank();
 }
 
 void stepSection(Page& p, const Comparison& c) {
-    p.heading(2, "Steps (dominant group)");
+    p.heading(2, msg("Steps (dominant group)"));
     if (c.figures.empty()) {
-        p.line(p.text("Not compared: a side has no step group."));
+        p.line(p.text(msg("Not compared: a side has no step group.")));
         p.blank();
         return;
     }
-    p.line(p.text(fmt::format("Base {}: {} steps, {} kernels per step. New {}: {} steps, {} kernels per step.",
+    p.line(p.text(msg("Base {}: {} steps, {} kernels per step. New {}: {} steps, {} kernels per step.",
                               c.base.groupId, c.base.groupSteps.size(), c.base.groupKernelCount, c.next.groupId,
                               c.next.groupSteps.size(), c.next.groupKernelCount)));
     p.blank();
-    p.header({"metric", "base avg", "new avg", "Δ avg", "Δ %", "base P50", "new P50", "Δ P50"});
+    p.header({msg("metric"), msg("base avg"), msg("new avg"), msg("Δ avg"), "Δ %", msg("base P50"), msg("new P50"), msg("Δ P50")});
     for (const auto& f : c.figures) {
-        const std::string name = f.name + (f.unit == "ms" ? " (ms)" : "");
+        const std::string name = figureName(f.key) + (f.unit == "ms" ? " (ms)" : "");
         if (!f.known) {
-            p.row({p.cell(name), "—", "—", "not known on both sides", "", "—", "—", ""});
+            p.row({p.cell(name), "—", "—", msg("not known on both sides"), "", "—", "—", ""});
             continue;
         }
         p.row({p.cell(name), num(f.baseAvg, f.unit), num(f.newAvg, f.unit), signedNum(f.deltaAvg, f.unit),
@@ -269,14 +288,14 @@ void stepSection(Page& p, const Comparison& c) {
 }
 
 void opSection(Page& p, const Comparison& c) {
-    p.heading(2, "Ops (dominant group, by |Δ total|)");
-    p.line(p.text(fmt::format("{} ops compared: {} changed (total, calls or wait), {} unchanged, {} new, {} removed. The {} with the "
+    p.heading(2, msg("Ops (dominant group, by |Δ total|)"));
+    p.line(p.text(msg("{} ops compared: {} changed (total, calls or wait), {} unchanged, {} new, {} removed. The {} with the "
                               "largest |Δ total|:",
                               c.ops.size(), c.opsChanged, c.opsUnchanged, c.opsNew, c.opsRemoved,
                               std::min(c.ops.size(), kOpsShown))));
     p.blank();
-    p.header({"op", "task type", "status", "calls", "total base (ms)", "total new (ms)", "Δ total (ms)", "Δ %",
-              "avg (µs)", "wait avg (µs)"});
+    p.header({msg("op"), msg("task type"), msg("status"), msg("calls"), msg("total base (ms)"), msg("total new (ms)"),
+              msg("Δ total (ms)"), "Δ %", msg("avg (µs)"), msg("wait avg (µs)")});
     for (std::size_t i = 0; i < c.ops.size() && i < kOpsShown; ++i) {
         const OpDelta& o = c.ops[i];
         p.row({p.code(o.name), p.cell(o.taskType), o.status, fmt::format("{} → {}", o.baseCalls, o.newCalls),
@@ -288,15 +307,16 @@ void opSection(Page& p, const Comparison& c) {
 }
 
 void layerSection(Page& p, const Comparison& c) {
-    p.heading(2, "Layers");
+    p.heading(2, msg("Layers"));
     if (!c.layersCompared) {
         p.line(p.text(c.base.layers.empty() && c.next.layers.empty()
-                          ? "Not compared: neither side has attention-anchored layers."
-                          : fmt::format("Not compared: {} has no layers.", c.base.layers.empty() ? "base" : "new")));
+                          ? msg("Not compared: neither side has attention-anchored layers.")
+                          : c.base.layers.empty() ? msg("Not compared: the base has no layers.")
+                                                  : msg("Not compared: the new side has no layers.")));
         p.blank();
         return;
     }
-    p.header({"layer type", "phase", "layers base → new", "avg wall base (ms)", "avg wall new (ms)", "Δ (ms)", "Δ %"});
+    p.header({msg("layer type"), msg("phase"), msg("layers base → new"), msg("avg wall base (ms)"), msg("avg wall new (ms)"), "Δ (ms)", "Δ %"});
     auto opt = [](const std::optional<double>& v) { return v ? fmt::format("{:.3f}", *v) : std::string("—"); };
     for (const auto& l : c.layers)
         p.row({p.cell(l.type), l.phase, fmt::format("{} → {}", l.baseCount, l.newCount), opt(l.baseWallMs),
@@ -305,33 +325,33 @@ void layerSection(Page& p, const Comparison& c) {
 }
 
 std::string position(const Page& p, const CompareWindow& w) {
-    return p.code(w.before.empty() ? "(none)" : w.before) + " → " + p.code(w.after.empty() ? "(none)" : w.after) +
+    return (w.before.empty() ? msg("(none)") : p.code(w.before)) + " → " + (w.after.empty() ? msg("(none)") : p.code(w.after)) +
            (w.occurrence > 0 ? fmt::format(" #{}", w.occurrence + 1) : "");
 }
 
 void windowSection(Page& p, const Comparison& c) {
-    p.heading(2, "Bubble windows");
-    p.line(p.text(fmt::format(
+    p.heading(2, msg("Bubble windows"));
+    p.line(p.text(msg(
         "Windows are matched by position: scope, the kernel before, the kernel after and the occurrence of that pair "
         "among the gaps of its step; a matched window whose duration changed by less than {:.0f} % is unchanged. "
         "Dominant group: {} removed, {} new, {} shrunk, {} grew, {} unchanged.",
         kWindowUnchangedFraction * 100.0, c.removed, c.added, c.shrunk, c.grew, c.unchanged)));
     p.blank();
-    p.heading(3, "Fate of the base's top 5");
-    if (c.topFates.empty()) p.line(p.text("The base has no significant window."));
+    p.heading(3, msg("Fate of the base's top 5"));
+    if (c.topFates.empty()) p.line(p.text(msg("The base has no significant window.")));
     for (const auto& f : c.topFates)
         p.bullet(p.text(f.sentence));
     p.blank();
-    p.heading(3, "Changed windows");
+    p.heading(3, msg("Changed windows"));
     std::size_t shown = 0, changed = 0;
     for (const auto& m : c.matches)
         changed += m.cls != "unchanged";
     if (changed == 0) {
-        p.line(p.text("Every matched window is unchanged."));
+        p.line(p.text(msg("Every matched window is unchanged.")));
         p.blank();
         return;
     }
-    p.header({"class", "step", "scope", "position", "base", "new", "Δ (ms)", "labels (base / new)"});
+    p.header({msg("class"), msg("step"), msg("scope"), msg("position"), msg("base"), msg("new"), "Δ (ms)", msg("labels (base / new)")});
     for (const auto& m : c.matches) {
         if (m.cls == "unchanged") continue;
         if (++shown > kMatchesInReport) break;
@@ -347,34 +367,34 @@ void windowSection(Page& p, const Comparison& c) {
                labels(b) + " / " + labels(n)});
     }
     if (changed > kMatchesInReport)
-        p.line(p.text(fmt::format("… and {} more changed windows (the JSON lists up to {}).", changed - kMatchesInReport,
+        p.line(p.text(msg("… and {} more changed windows (the JSON lists up to {}).", changed - kMatchesInReport,
                                   kMatchesInJson)));
     p.blank();
 }
 
-void findingsOf(Page& p, const char* side, const CompareSide& s) {
+void findingsOf(Page& p, const std::string& side, const CompareSide& s) {
     std::size_t n = 0;
     for (const auto& f : s.findings) {
         if (f.severity == "info") continue;
         ++n;
         p.bullet(p.text(fmt::format("{} ({}, {}): {}", side, f.id, f.severity, f.seen)));
     }
-    if (n == 0) p.bullet(p.text(fmt::format("{}: no warning or error finding.", side)));
+    if (n == 0) p.bullet(p.text(msg("{}: no warning or error finding.", side)));
 }
 
 void qualitySection(Page& p, const Comparison& c) {
-    p.heading(2, "Data quality");
-    findingsOf(p, "Base", c.base);
-    findingsOf(p, "New", c.next);
+    p.heading(2, msg("Data quality"));
+    findingsOf(p, msg("Base"), c.base);
+    findingsOf(p, msg("New"), c.next);
     p.blank();
 }
 
 std::string render(const Comparison& c, bool md) {
     Page p;
     p.md = md;
-    p.heading(1, "Before / after: " + p.text(c.base.label) + " → " + p.text(c.next.label));
-    p.line((md ? "Base: " : "Base: ") + sideName(p, c.base) + (md ? "  " : ""));
-    p.line("New: " + sideName(p, c.next));
+    p.heading(1, msg("Before / after: {} → {}", p.text(c.base.label), p.text(c.next.label)));
+    p.line(msg("Base: {}", sideName(p, c.base)) + (md ? "  " : ""));
+    p.line(msg("New: {}", sideName(p, c.next)));
     p.blank();
     scopeSection(p, c);
     verdictSection(p, c);
@@ -440,11 +460,11 @@ namespace {
 std::string renderPairs(const std::vector<ComparedPair>& pairs, bool md) {
     Page p;
     p.md = md;
-    p.heading(1, "Before / after, rank by rank");
+    p.heading(1, msg("Before / after, rank by rank"));
     for (const auto& r : pairs)
-        p.bullet(p.text(fmt::format("{}: {} → {}{}", r.name, r.baseLabel.empty() ? "(none)" : r.baseLabel,
-                                    r.newLabel.empty() ? "(none)" : r.newLabel,
-                                    r.comparison ? "" : " — not compared: " + r.error)));
+        p.bullet(p.text(fmt::format("{}: {} → {}{}", r.name, r.baseLabel.empty() ? msg("(none)") : r.baseLabel,
+                                    r.newLabel.empty() ? msg("(none)") : r.newLabel,
+                                    r.comparison ? std::string() : msg(" — not compared: {}", r.error))));
     p.blank();
     std::string out = p.out;
     for (const auto& r : pairs) {

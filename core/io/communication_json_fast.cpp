@@ -3,6 +3,7 @@
 // keys kept (nlohmann's std::map), numbers shown as nlohmann prints them. ~20 x faster and a fraction of
 // the memory of the nlohmann DOM (10 x the file), which used to be the slowest part of loading a rank.
 #include "io/communication_json.h"
+#include "i18n/message.h"
 
 #include <nlohmann/json.hpp>
 #include <simdjson.h>
@@ -100,8 +101,8 @@ struct OpReader {
             c.start = *ns;
         else
             outOfRange(sink, path, place(c.step, c.kind, c.name, "Start Timestamp(us)"), text,
-                       "a timestamp in µs between 1970 and ~2096 (at most 4e15)",
-                       "its start is unknown, so it marks no communication window");
+                       msg("a timestamp in µs between 1970 and ~2096 (at most 4e15)").c_str(),
+                       msg("its start is unknown, so it marks no communication window").c_str());
     }
 
     TimeNs duration(element ti, const char* key) {
@@ -111,7 +112,8 @@ struct OpReader {
         const auto ns = durationNs(isNumber(v) ? asDouble(v) : -1.0);
         if (ns) return *ns;
         outOfRange(sink, path, place(c.step, c.kind, c.name, key), shown(v),
-                   "a duration in ms from 0 to 1e6 (1000 s)", "this duration counts as 0 (unknown)");
+                   msg("a duration in ms from 0 to 1e6 (1000 s)").c_str(),
+                   msg("this duration counts as 0 (unknown)").c_str());
         return 0;
     }
 
@@ -131,7 +133,8 @@ struct OpReader {
                 outOfRange(sink, path,
                            place(c.step, c.kind, c.name, "Communication Bandwidth Info") + " › " +
                                std::string(transport) + " › Transit Size(MB)",
-                           shown(sz), "a size in MB from 0 to 1e9", "this link's size counts as 0");
+                           shown(sz), msg("a size in MB from 0 to 1e9").c_str(),
+                           msg("this link's size counts as 0").c_str());
         }
     }
 

@@ -1,5 +1,6 @@
 // The host side of the SQLite export (PYTORCH_API, CANN_API, flows, step markers, Overlap Analysis) and
 // analysis.db (StepTraceTime, CommAnalyzerTime / Bandwidth). The device side is in db_reader.cpp.
+#include "i18n/message.h"
 #include "io/db_reader_impl.h"
 
 #include <fmt/format.h>
@@ -61,11 +62,12 @@ void DbReader::readHostSide() {
     if (!db.ok()) {
         sink_.add(
             {"db_read_error", Severity::Error, files_.profilerDb, -1, -1,
-             fmt::format("The host tables (PYTORCH_API, CANN_API, CONNECTION_IDS, OVERLAP_ANALYSIS) of {} "
-                         "cannot be read: {}.",
-                         std::filesystem::path(files_.profilerDb).filename().string(), db.error()),
-             "No host activity, flows or Overlap Analysis lanes come from this export.",
-             "Copy the file again from the machine that collected it, or export again with the profiler.",
+             msg("The host tables (PYTORCH_API, CANN_API, CONNECTION_IDS, OVERLAP_ANALYSIS) of {} cannot be "
+                 "read: {}.",
+                 std::filesystem::path(files_.profilerDb).filename().string(), db.error()),
+             msg("No host activity, flows or Overlap Analysis lanes come from this export."),
+             msg("Copy the file again from the machine that collected it, or export again with the "
+                 "profiler."),
              "collection-problems.md#sqlite-export"});
         return;
     }
@@ -194,7 +196,7 @@ void DbReader::readHostApis(const SqliteDb& db) {
             if (!q->integer(0, s) || !q->integer(1, e) || !plausibleStart(s) || e < s ||
                 !plausibleDuration(e - s)) {
                 badValue(db, "PYTORCH_API", "startNs/endNs", q->rows(), *q, q->integer(0, s) ? 1 : 0,
-                         "integer ns times (INTEGER or decimal TEXT) with endNs >= startNs");
+                         msg("integer ns times (INTEGER or decimal TEXT) with endNs >= startNs").c_str());
                 continue;
             }
             if (!q->integer(2, gt)) gt = 0;
@@ -235,7 +237,7 @@ void DbReader::readHostApis(const SqliteDb& db) {
             if (!q->integer(0, s) || !q->integer(1, e) || !plausibleStart(s) || e < s ||
                 !plausibleDuration(e - s)) {
                 badValue(db, "CANN_API", "startNs/endNs", q->rows(), *q, q->integer(0, s) ? 1 : 0,
-                         "integer ns times with endNs >= startNs");
+                         msg("integer ns times with endNs >= startNs").c_str());
                 continue;
             }
             if (!q->integer(2, gt)) gt = 0;
@@ -382,7 +384,7 @@ void DbReader::readOverlap(const SqliteDb& db) {
         if (!q->integer(0, s) || !q->integer(1, e) || !q->integer(2, type) || type < 0 || type > 3 ||
             !plausibleStart(s) || e < s || !plausibleDuration(e - s)) {
             badValue(db, "OVERLAP_ANALYSIS", "startNs/endNs/type", q->rows(), *q, 0,
-                     "integer ns times and a type 0 … 3");
+                     msg("integer ns times and a type 0 … 3").c_str());
             continue;
         }
         if (!q->integer(3, dev) || dev < 0 || dev > 65535) dev = 0;
@@ -448,10 +450,11 @@ void DbReader::readAnalysisDb() {
     if (!db.ok()) {
         sink_.add(
             {"db_unreadable", Severity::Error, files_.analysisDb, -1, -1,
-             fmt::format("analysis.db cannot be read as a SQLite database: {}.", db.error()),
-             "There is no profiler cross-check (StepTraceTime) and no per-collective wait / transit "
-             "(CommAnalyzerTime); the profiler database itself is read.",
-             "Copy the file again from the machine that collected it, or export again with the profiler.",
+             msg("{} cannot be read as a SQLite database: {}.", "analysis.db", db.error()),
+             msg("There is no profiler cross-check (StepTraceTime) and no per-collective wait / transit "
+                 "(CommAnalyzerTime); the profiler database itself is read."),
+             msg("Copy the file again from the machine that collected it, or export again with the "
+                 "profiler."),
              "collection-problems.md#sqlite-export"});
         return;
     }
@@ -471,13 +474,13 @@ void DbReader::readAnalysisDb() {
                 const auto t = q->type(c);
                 if (t == SqliteQuery::Type::Null) continue;
                 if (t != SqliteQuery::Type::Integer && t != SqliteQuery::Type::Real) {
-                    badValue(db, "StepTraceTime", cols[i], q->rows(), *q, c, "a number of µs");
+                    badValue(db, "StepTraceTime", cols[i], q->rows(), *q, c, msg("a number of µs").c_str());
                     continue;
                 }
                 const double v = q->f64(c);
                 if (!(v >= 0) || v > static_cast<double>(kMaxAbsoluteNs) / 1000.0) {
                     badValue(db, "StepTraceTime", cols[i], q->rows(), *q, c,
-                             "a per-step time in µs from 0 to 4e15");
+                             msg("a per-step time in µs from 0 to 4e15").c_str());
                     continue;
                 }
                 r.values[stepTraceColumn(cols[i])] = v;
@@ -496,7 +499,7 @@ void DbReader::readAnalysisDb() {
             const double mb = q->f64(4);
             if (!(mb >= 0 && mb <= 1e9)) {
                 badValue(db, "CommAnalyzerBandwidth", "transit_size", q->rows(), *q, 4,
-                         "a size in MB from 0 to 1e9");
+                         msg("a size in MB from 0 to 1e9").c_str());
                 continue;
             }
             sizes[{std::string(q->text(1)), std::string(q->text(2)), std::string(q->text(0))}].emplace(
@@ -520,7 +523,7 @@ void DbReader::readAnalysisDb() {
                     c.start = *ns;
                 else
                     badValue(db, "CommAnalyzerTime", "start_timestamp", q->rows(), *q, 3,
-                             "a timestamp in µs between 1970 and ~2096");
+                             msg("a timestamp in µs between 1970 and ~2096").c_str());
             }
             TimeNs* dst[] = {&c.elapse, &c.transit, &c.wait, &c.sync, &c.idle};
             static const char* names[] = {"elapse_time", "transit_time", "wait_time", "synchronization_time",
@@ -532,7 +535,7 @@ void DbReader::readAnalysisDb() {
                 if (ms < 0 && ms > -1e-3) continue; // rounding noise of a difference, below 1 µs
                 if (!(ms >= 0 && ms * 1e6 <= static_cast<double>(kMaxDurationNs))) {
                     badValue(db, "CommAnalyzerTime", names[i], q->rows(), *q, col,
-                             "a duration in ms from 0 to 1e6");
+                             msg("a duration in ms from 0 to 1e6").c_str());
                     continue;
                 }
                 *dst[i] = static_cast<TimeNs>(std::llround(ms * 1e6));

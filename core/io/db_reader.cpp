@@ -1,5 +1,6 @@
 #include "io/db_reader.h"
 
+#include "i18n/message.h"
 #include "io/db_reader_impl.h"
 
 #include <fmt/format.h>
@@ -71,14 +72,15 @@ bool DbReader::select(const SqliteDb& db, const std::string& table, const std::v
     for (std::size_t i = 0; i < cols.size(); ++i) {
         const bool present = std::find(have.begin(), have.end(), cols[i]) != have.end();
         if (!present && i < required) {
-            sink_.add({"db_table_unusable", Severity::Warning, db.path(), -1, -1,
-                       fmt::format("Table {} of {} has no column '{}' (its columns: {}).", table,
-                                   std::filesystem::path(db.path()).filename().string(), cols[i],
-                                   fmt::join(have, ", ")),
-                       fmt::format("Table {} is not read; {}", table, dbTableEffect(table)),
-                       "The file was written by an unknown profiler version or was edited: export it again "
-                       "with the profiler (export_type=db) or export the text files (export_type=text).",
-                       "collection-problems.md#sqlite-export"});
+            sink_.add(
+                {"db_table_unusable", Severity::Warning, db.path(), -1, -1,
+                 msg("Table {} of {} has no column '{}' (its columns: {}).", table,
+                     std::filesystem::path(db.path()).filename().string(), cols[i],
+                     fmt::format("{}", fmt::join(have, ", "))),
+                 msg("Table {} is not read; {}", table, dbTableEffect(table)),
+                 msg("The file was written by an unknown profiler version or was edited: export it again "
+                     "with the profiler (export_type=db) or export the text files (export_type=text)."),
+                 "collection-problems.md#sqlite-export"});
             return false;
         }
         sql += (i ? ", " : "") + (present ? "\"" + cols[i] + "\"" : std::string("NULL"));
@@ -86,13 +88,14 @@ bool DbReader::select(const SqliteDb& db, const std::string& table, const std::v
     sql += " FROM \"" + table + "\"" + where;
     q = std::make_unique<SqliteQuery>(db, sql);
     if (!q->ok()) {
-        sink_.add({"db_read_error", Severity::Error, db.path(), -1, -1,
-                   fmt::format("Table {} of {} cannot be read: {}.", table,
-                               std::filesystem::path(db.path()).filename().string(), q->error()),
-                   fmt::format("Table {} is not read; {}", table, dbTableEffect(table)),
-                   "The file is damaged (cut while being copied or written): copy it again from the machine "
-                   "that collected it, or export again with the profiler.",
-                   "collection-problems.md#sqlite-export"});
+        sink_.add(
+            {"db_read_error", Severity::Error, db.path(), -1, -1,
+             msg("Table {} of {} cannot be read: {}.", table,
+                 std::filesystem::path(db.path()).filename().string(), q->error()),
+             msg("Table {} is not read; {}", table, dbTableEffect(table)),
+             msg("The file is damaged (cut while being copied or written): copy it again from the machine "
+                 "that collected it, or export again with the profiler."),
+             "collection-problems.md#sqlite-export"});
         return false;
     }
     return true;
@@ -101,14 +104,14 @@ bool DbReader::select(const SqliteDb& db, const std::string& table, const std::v
 void DbReader::endTable(const SqliteDb& db, const std::string& table, const SqliteQuery& q) {
     const std::string name = std::filesystem::path(db.path()).filename().string();
     if (!q.error().empty() && !cancelled_)
-        sink_.add({"db_read_error", Severity::Error, db.path(), -1, -1,
-                   fmt::format("Reading table {} of {} stopped after {} row(s): {}.", table, name, q.rows(),
-                               q.error()),
-                   fmt::format("The rows before the error are kept; the rest of {} is missing: {}", table,
-                               dbTableEffect(table)),
-                   "The file is damaged (cut while being copied or written): copy it again from the machine "
-                   "that collected it, or export again with the profiler.",
-                   "collection-problems.md#sqlite-export"});
+        sink_.add(
+            {"db_read_error", Severity::Error, db.path(), -1, -1,
+             msg("Reading table {} of {} stopped after {} row(s): {}.", table, name, q.rows(), q.error()),
+             msg("The rows before the error are kept; the rest of {} is missing: {}", table,
+                 dbTableEffect(table)),
+             msg("The file is damaged (cut while being copied or written): copy it again from the machine "
+                 "that collected it, or export again with the profiler."),
+             "collection-problems.md#sqlite-export"});
     tablesRead_.emplace_back(name + ":" + table, q.rows());
     if (!onHostThread_) control_.report("sqlite " + table, tablesRead_.size(), 0);
 }
@@ -123,7 +126,7 @@ void DbReader::badValue(const SqliteDb& db, const std::string& table, const std:
         example = "NULL";
         break;
     case SqliteQuery::Type::Blob:
-        example = "a blob";
+        example = msg("a blob");
         break;
     case SqliteQuery::Type::Real:
         example = fmt::format("{}", q.f64(col));
@@ -131,7 +134,7 @@ void DbReader::badValue(const SqliteDb& db, const std::string& table, const std:
     default:
         example = "'" + std::string(q.text(col).substr(0, 40)) + "'";
     }
-    bad_.push_back({db.path(), table, column, fmt::format("row {} holds {}", row, example), expected, 1});
+    bad_.push_back({db.path(), table, column, msg("row {} holds {}", row, example), expected, 1});
 }
 
 void DbReader::readStrings(const SqliteDb& db) {
@@ -141,7 +144,7 @@ void DbReader::readStrings(const SqliteDb& db) {
     while (q->next() && !cancelled()) {
         std::int64_t id = 0;
         if (!q->integer(0, id)) {
-            badValue(db, "STRING_IDS", "id", q->rows(), *q, 0, "an integer id");
+            badValue(db, "STRING_IDS", "id", q->rows(), *q, 0, msg("an integer id").c_str());
             continue;
         }
         const StrId s = prof_.strings.intern(q->text(1));
@@ -170,7 +173,8 @@ void DbReader::readStepTimes(const SqliteDb& db) {
         std::int64_t id = 0, s = 0, e = 0;
         if (!q->integer(0, id) || !q->integer(1, s) || !q->integer(2, e) || !plausibleStart(s) || e < s ||
             !plausibleDuration(e - s)) {
-            badValue(db, "STEP_TIME", "id/startNs/endNs", q->rows(), *q, 1, "integer step id and ns times");
+            badValue(db, "STEP_TIME", "id/startNs/endNs", q->rows(), *q, 1,
+                     msg("integer step id and ns times").c_str());
             continue;
         }
         rows.emplace_back(s, e, id);
@@ -188,13 +192,13 @@ void DbReader::readTasks(const SqliteDb& db) {
     if (!select(db, "TASK",
                 {"startNs", "endNs", "globalTaskId", "streamId", "taskType", "connectionId", "deviceId"}, 3,
                 q)) {
-        sink_.add({"db_no_tasks", Severity::Error, db.path(), -1, -1,
-                   fmt::format("{} has no readable TASK table.",
-                               std::filesystem::path(db.path()).filename().string()),
-                   "No device task, hence no kernel and no bubble, can be read from this export.",
-                   "Export again with the profiler (export_type=db), or export the text files "
-                   "(export_type=text: kernel_details.csv, trace_view.json).",
-                   "collection-problems.md#sqlite-export"});
+        sink_.add(
+            {"db_no_tasks", Severity::Error, db.path(), -1, -1,
+             msg("{} has no readable TASK table.", std::filesystem::path(db.path()).filename().string()),
+             msg("No device task, hence no kernel and no bubble, can be read from this export."),
+             msg("Export again with the profiler (export_type=db), or export the text files "
+                 "(export_type=text: kernel_details.csv, trace_view.json)."),
+             "collection-problems.md#sqlite-export"});
         return;
     }
     while (q->next() && !cancelled()) {
@@ -203,7 +207,7 @@ void DbReader::readTasks(const SqliteDb& db) {
         if (!q->integer(0, s) || !q->integer(1, e) || !plausibleStart(s) || e < s ||
             !plausibleDuration(e - s)) {
             badValue(db, "TASK", "startNs/endNs", q->rows(), *q, q->integer(0, s) ? 1 : 0,
-                     "integer ns times with endNs >= startNs (at most 1000 s apart)");
+                     msg("integer ns times with endNs >= startNs (at most 1000 s apart)").c_str());
             continue;
         }
         t.start = s;
@@ -230,7 +234,8 @@ void DbReader::readComputeInfo(const SqliteDb& db) {
     while (q->next() && !cancelled()) {
         std::int64_t gid = 0, v = 0;
         if (!q->integer(0, gid)) {
-            badValue(db, "COMPUTE_TASK_INFO", "globalTaskId", q->rows(), *q, 0, "an integer task id");
+            badValue(db, "COMPUTE_TASK_INFO", "globalTaskId", q->rows(), *q, 0,
+                     msg("an integer task id").c_str());
             continue;
         }
         ComputeInfo c;
@@ -252,7 +257,7 @@ void DbReader::readComputeInfo(const SqliteDb& db) {
                 c.wait = v;
             else
                 badValue(db, "COMPUTE_TASK_INFO", "waitNs", q->rows(), *q, 9,
-                         "an integer ns wait (0 … 1000 s)");
+                         msg("an integer ns wait (0 … 1000 s)").c_str());
         }
         computeByTask_.emplace(gid, static_cast<std::uint32_t>(compute_.size()));
         compute_.push_back(c);
@@ -282,7 +287,7 @@ void DbReader::readCommOps(const SqliteDb& db) {
         if (!q->integer(1, s) || !q->integer(2, e) || !plausibleStart(s) || e < s ||
             !plausibleDuration(e - s)) {
             badValue(db, "COMMUNICATION_OP", "startNs/endNs", q->rows(), *q, q->integer(1, s) ? 2 : 1,
-                     "integer ns times with endNs >= startNs (at most 1000 s apart)");
+                     msg("integer ns times with endNs >= startNs (at most 1000 s apart)").c_str());
             continue;
         }
         CommOpRow c;
@@ -346,24 +351,71 @@ void sortRuns(std::vector<T>& v, std::vector<std::size_t> ends, Less less) {
 }
 
 const char* dbTableEffect(const std::string& t) {
-    if (t == "TASK") return "no device task, hence no kernel and no bubble, comes from this export.";
-    if (t == "STRING_IDS") return "names are shown as their string ids.";
-    if (t == "COMPUTE_TASK_INFO")
-        return "compute kernels are not told from runtime housekeeping: only collectives count as kernels.";
-    if (t == "COMMUNICATION_OP") return "collectives (HCCL) are missing from the kernels and the busy time.";
-    if (t == "COMMUNICATION_TASK_INFO") return "HCCL plane tasks are shown as device tasks.";
-    if (t == "TASK_PMU_INFO") return "no PMU figures: compute/memory-bound verdicts are unavailable.";
-    if (t == "PYTORCH_API") return "no PyTorch host ops: bubbles cannot be attributed to host activity.";
-    if (t == "CANN_API") return "no CANN host calls (launches, synchronisation) as host evidence.";
-    if (t == "CONNECTION_IDS" || t == "connectionCats")
-        return "host ops are not linked to the kernels they launched.";
-    if (t == "STEP_TIME") return "step markers come from PYTORCH_API alone.";
-    if (t == "OVERLAP_ANALYSIS") return "the profiler's Overlap Analysis lanes are not shown.";
-    if (t == "StepTraceTime") return "there is no profiler cross-check.";
-    if (t == "CommAnalyzerTime")
-        return "communication wait / transit / synchronisation per collective are missing.";
-    if (t == "CommAnalyzerBandwidth") return "collectives have no transit sizes.";
-    return "its data is missing.";
+    if (t == "TASK") {
+        static const std::string m =
+            msg("no device task, hence no kernel and no bubble, comes from this export.");
+        return m.c_str();
+    }
+    if (t == "STRING_IDS") {
+        static const std::string m = msg("names are shown as their string ids.");
+        return m.c_str();
+    }
+    if (t == "COMPUTE_TASK_INFO") {
+        static const std::string m =
+            msg("compute kernels are not told from runtime housekeeping: only collectives count as kernels.");
+        return m.c_str();
+    }
+    if (t == "COMMUNICATION_OP") {
+        static const std::string m =
+            msg("collectives (HCCL) are missing from the kernels and the busy time.");
+        return m.c_str();
+    }
+    if (t == "COMMUNICATION_TASK_INFO") {
+        static const std::string m = msg("HCCL plane tasks are shown as device tasks.");
+        return m.c_str();
+    }
+    if (t == "TASK_PMU_INFO") {
+        static const std::string m = msg("no PMU figures: compute/memory-bound verdicts are unavailable.");
+        return m.c_str();
+    }
+    if (t == "PYTORCH_API") {
+        static const std::string m =
+            msg("no PyTorch host ops: bubbles cannot be attributed to host activity.");
+        return m.c_str();
+    }
+    if (t == "CANN_API") {
+        static const std::string m = msg("no CANN host calls (launches, synchronisation) as host evidence.");
+        return m.c_str();
+    }
+    if (t == "CONNECTION_IDS" || t == "connectionCats") {
+        static const std::string m = msg("host ops are not linked to the kernels they launched.");
+        return m.c_str();
+    }
+    if (t == "STEP_TIME") {
+        static const std::string m = msg("step markers come from PYTORCH_API alone.");
+        return m.c_str();
+    }
+    if (t == "OVERLAP_ANALYSIS") {
+        static const std::string m = msg("the profiler's Overlap Analysis lanes are not shown.");
+        return m.c_str();
+    }
+    if (t == "StepTraceTime") {
+        static const std::string m = msg("there is no profiler cross-check.");
+        return m.c_str();
+    }
+    if (t == "CommAnalyzerTime") {
+        static const std::string m =
+            msg("communication wait / transit / synchronisation per collective are missing.");
+        return m.c_str();
+    }
+    if (t == "CommAnalyzerBandwidth") {
+        static const std::string m = msg("collectives have no transit sizes.");
+        return m.c_str();
+    }
+    {
+        static const std::string m = msg("its data is missing.");
+        return m.c_str();
+    }
 }
 
 // TASK's runtime task types (Level0 exports leave COMPUTE_TASK_INFO.taskType "N/A") under the names of
@@ -544,7 +596,7 @@ static void readPmuTable(const std::string& path, const LoadControl& control, Pm
                 if (out.badExamples.size() < 1024)
                     out.badExamples.emplace_back(
                         static_cast<std::uint32_t>(row),
-                        fmt::format("row {} holds '{}'", q.rows(), std::string(q.text(2).substr(0, 40))));
+                        msg("row {} holds '{}'", q.rows(), std::string(q.text(2).substr(0, 40))));
             }
             out.badRows.push_back(static_cast<std::uint32_t>(row));
             continue;
@@ -610,24 +662,24 @@ void DbReader::applyPmu(const SqliteDb& db) {
         return;
     }
     if (!r.missingColumn.empty()) {
-        sink_.add(
-            {"db_table_unusable", Severity::Warning, db.path(), -1, -1,
-             fmt::format("Table TASK_PMU_INFO of {} has no column '{}'.", name, r.missingColumn),
-             std::string("Table TASK_PMU_INFO is not read; ") + dbTableEffect("TASK_PMU_INFO"),
-             "The file was written by an unknown profiler version or was edited: export it again with the "
-             "profiler (export_type=db) or export the text files (export_type=text).",
-             "collection-problems.md#sqlite-export"});
+        sink_.add({"db_table_unusable", Severity::Warning, db.path(), -1, -1,
+                   msg("Table TASK_PMU_INFO of {} has no column '{}'.", name, r.missingColumn),
+                   msg("Table {} is not read; {}", "TASK_PMU_INFO", dbTableEffect("TASK_PMU_INFO")),
+                   msg("The file was written by an unknown profiler version or was edited: export it again "
+                       "with the profiler (export_type=db) or export the text files (export_type=text)."),
+                   "collection-problems.md#sqlite-export"});
         return;
     }
     if (!r.error.empty() && !cancelled_)
-        sink_.add({"db_read_error", Severity::Error, db.path(), -1, -1,
-                   fmt::format("Reading table TASK_PMU_INFO of {} stopped after {} row(s): {}.", name,
-                               r.tableRows, r.error),
-                   std::string("The rows before the error are kept; the rest of TASK_PMU_INFO is missing: ") +
-                       dbTableEffect("TASK_PMU_INFO"),
-                   "The file is damaged (cut while being copied or written): copy it again from the machine "
-                   "that collected it, or export again with the profiler.",
-                   "collection-problems.md#sqlite-export"});
+        sink_.add(
+            {"db_read_error", Severity::Error, db.path(), -1, -1,
+             msg("Reading table {} of {} stopped after {} row(s): {}.", "TASK_PMU_INFO", name, r.tableRows,
+                 r.error),
+             msg("The rows before the error are kept; the rest of {} is missing: {}", "TASK_PMU_INFO",
+                 dbTableEffect("TASK_PMU_INFO")),
+             msg("The file is damaged (cut while being copied or written): copy it again from the machine "
+                 "that collected it, or export again with the profiler."),
+             "collection-problems.md#sqlite-export"});
     tablesRead_.emplace_back(name + ":TASK_PMU_INFO", r.tableRows);
     // The kernels' rows, numbered in table order; the others are PMU of tasks that are not kernels.
     std::vector<std::int32_t> keptAs(r.rows, -1);
@@ -645,7 +697,7 @@ void DbReader::applyPmu(const SqliteDb& db) {
                 if (exRow == row) badExample = example;
     if (bad)
         bad_.push_back({db.path(), "TASK_PMU_INFO", "value", badExample,
-                        "a non-negative number that fits a float", bad});
+                        msg("a non-negative number that fits a float"), bad});
     // Columns in order of first value in a kernel's row.
     const std::size_t nameCount = r.nameIds.size();
     std::vector<std::uint32_t> cols;
@@ -687,10 +739,10 @@ void DbReader::applyPmu(const SqliteDb& db) {
     }
     if (!kernelRows.empty() && !anyNonZero)
         sink_.add({"pmu_all_zero", Severity::Warning, db.path(), -1, -1,
-                   "Every PMU value (aic_*/aiv_*) of table TASK_PMU_INFO is zero.",
-                   "Compute-bound / memory-bound verdicts are unavailable.",
-                   "Collect with Level1 and aic_metrics=PipeUtilization (see collection-problems.md, "
-                   "\"Level0 kernel table\").",
+                   msg("Every PMU value (aic_*/aiv_*) of table TASK_PMU_INFO is zero."),
+                   msg("Compute-bound / memory-bound verdicts are unavailable."),
+                   msg("Collect with Level1 and aic_metrics=PipeUtilization (see collection-problems.md, "
+                       "\"Level0 kernel table\")."),
                    "collection-problems.md#level0-kernel-table"});
     pmu_.reset();
 }
@@ -728,13 +780,13 @@ void DbReader::finish() {
     for (const auto& b : bad_)
         sink_.add(
             {"db_bad_value", Severity::Warning, b.file, -1, -1,
-             fmt::format("{} row(s) of table {} in {} have an unexpected value in column {} (expected {}; "
-                         "first: {}).",
-                         b.count, b.table, std::filesystem::path(b.file).filename().string(), b.column,
-                         b.expected, b.example),
-             "Those rows are skipped (or that value is left out); the other rows are read.",
-             "The file was edited or written by an unknown profiler version: export it again with the "
-             "profiler.",
+             msg("{} row(s) of table {} in {} have an unexpected value in column {} (expected {}; first: "
+                 "{}).",
+                 b.count, b.table, std::filesystem::path(b.file).filename().string(), b.column, b.expected,
+                 b.example),
+             msg("Those rows are skipped (or that value is left out); the other rows are read."),
+             msg("The file was edited or written by an unknown profiler version: export it again with the "
+                 "profiler."),
              "collection-problems.md#sqlite-export"});
     auto& inv = prof_.inventory;
     inv.source = "sqlite";
@@ -750,35 +802,36 @@ void DbReader::finish() {
     std::string missing;
     for (const auto& m : tablesMissing_)
         missing += (missing.empty() ? "" : ", ") + m;
-    std::string read;
-    for (const auto& r : inv.dbTablesRead)
-        read += (read.empty() ? "" : ", ") + r;
+    std::string read; // as inv.dbTablesRead, in the reader's language
+    for (const auto& [t, n] : tablesRead_)
+        read += (read.empty() ? "" : ", ") + msg("{} ({} row{})", t, n, n == 1 ? "" : "s");
     sink_.add(
         {"db_source", Severity::Info, files_.profilerDb, -1, -1,
-         fmt::format("Read the SQLite export (no text export is used): tables {}.",
-                     read.empty() ? "none" : read),
+         msg("Read the SQLite export (no text export is used): tables {}.",
+             read.empty() ? msg("none") : read),
          missing.empty()
-             ? std::string("Kernels, host activity, step markers and the profiler's own step breakdown come "
-                           "from these tables.")
-             : fmt::format("Expected tables not found: {}. What they hold is missing from the analysis "
-                           "(see collection-problems.md, \"SQLite export\").",
-                           missing),
-         "Nothing to fix: this is the profiler's database export. Text files (export_type=text) are read "
-         "instead when present.",
+             ? msg("Kernels, host activity, step markers and the profiler's own step breakdown come from "
+                   "these "
+                   "tables.")
+             : msg("Expected tables not found: {}. What they hold is missing from the analysis (see "
+                   "collection-problems.md, \"SQLite export\").",
+                   missing),
+         msg("Nothing to fix: this is the profiler's database export. Text files (export_type=text) are read "
+             "instead when present."),
          "collection-problems.md#sqlite-export"});
 }
 
 DbReadResult DbReader::run() {
     SqliteDb db(files_.profilerDb);
     if (!db.ok()) {
-        sink_.add(
-            {"db_unreadable", Severity::Error, files_.profilerDb, -1, -1,
-             fmt::format("{} cannot be read as a SQLite database: {}.",
-                         std::filesystem::path(files_.profilerDb).filename().string(), db.error()),
-             "Nothing is read from it (no kernels, host activity or step markers).",
-             "The file is not a complete database (cut while being copied, or not the profiler's): copy it "
-             "again from the machine that collected it, or export again (export_type=db or text).",
-             "collection-problems.md#sqlite-export"});
+        sink_.add({"db_unreadable", Severity::Error, files_.profilerDb, -1, -1,
+                   msg("{} cannot be read as a SQLite database: {}.",
+                       std::filesystem::path(files_.profilerDb).filename().string(), db.error()),
+                   msg("Nothing is read from it (no kernels, host activity or step markers)."),
+                   msg("The file is not a complete database (cut while being copied, or not the profiler's): "
+                       "copy it "
+                       "again from the machine that collected it, or export again (export_type=db or text)."),
+                   "collection-problems.md#sqlite-export"});
         return res_;
     }
     res_.ok = true;
@@ -787,12 +840,13 @@ DbReadResult DbReader::run() {
         const auto size = std::filesystem::file_size(files_.profilerDb, ec);
         sink_.add(
             {"db_truncated", Severity::Error, files_.profilerDb, -1, ec ? -1 : static_cast<long long>(size),
-             fmt::format("{} is cut: it ends at byte {} although its header counts more pages.",
-                         std::filesystem::path(files_.profilerDb).filename().string(), ec ? 0 : size),
-             "Each table is read up to the cut; the tables that reach past it are named below with the rows "
-             "kept. Bubbles near the missing rows are not trustworthy.",
-             "The file was copied or written incompletely: copy it again from the machine that collected "
-             "it, or export again with the profiler.",
+             msg("{} is cut: it ends at byte {} although its header counts more pages.",
+                 std::filesystem::path(files_.profilerDb).filename().string(), ec ? 0 : size),
+             msg("Each table is read up to the cut; the tables that reach past it are named below with the "
+                 "rows "
+                 "kept. Bubbles near the missing rows are not trustworthy."),
+             msg("The file was copied or written incompletely: copy it again from the machine that collected "
+                 "it, or export again with the profiler."),
              "collection-problems.md#sqlite-export"});
     }
     msprof_ = std::filesystem::path(files_.profilerDb).filename().string().rfind("msprof_", 0) == 0;

@@ -1,5 +1,7 @@
 #include "io/discovery.h"
 
+#include "i18n/message.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
@@ -111,9 +113,9 @@ DiscoveryResult discoverProfiles(const std::string& input) {
     std::error_code ec;
     fs::path p(input);
     if (!fs::exists(p, ec)) {
-        res.error = "'" + input +
-                    "' does not exist; expected a profiling folder (*_ascend_pt, PROF_*, "
-                    "ASCEND_PROFILER_OUTPUT) or a file inside one.";
+        res.error = msg("'{}' does not exist; expected a profiling folder (*_ascend_pt, PROF_*, "
+                        "ASCEND_PROFILER_OUTPUT) or a file inside one.",
+                        input);
         return res;
     }
     p = fs::weakly_canonical(p, ec);
@@ -127,10 +129,10 @@ DiscoveryResult discoverProfiles(const std::string& input) {
     std::size_t visited = 0;
     searchChildren(p, p, 0, res.ranks, visited);
     if (res.ranks.empty()) {
-        res.error = "'" + input +
-                    "' holds no Ascend profiling data; expected a *_ascend_pt folder with "
-                    "ASCEND_PROFILER_OUTPUT/ (kernel_details.csv, trace_view.json) or a msprof PROF_* folder "
-                    "with mindstudio_profiler_output/.";
+        res.error = msg("'{}' holds no Ascend profiling data; expected a *_ascend_pt folder with "
+                        "ASCEND_PROFILER_OUTPUT/ (kernel_details.csv, trace_view.json) or a msprof PROF_* folder "
+                        "with mindstudio_profiler_output/.",
+                        input);
     }
     return res;
 }

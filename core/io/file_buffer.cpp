@@ -1,5 +1,7 @@
 #include "io/file_buffer.h"
 
+#include "i18n/message.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -108,13 +110,13 @@ FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes, bool r
     // FIFO in between, and O_NONBLOCK keeps open() from waiting for a FIFO's writer.
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        fb.error = "cannot read " + path + ": " + std::strerror(errno);
+        fb.error = msg("cannot read {}: {}", path, std::strerror(errno));
         return fb;
     }
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
-        fb.error = path + " is not a regular file";
+        fb.error = msg("{} is not a regular file", path);
         return fb;
     }
     auto refuse = [&](std::string why) {
@@ -123,23 +125,22 @@ FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes, bool r
         return std::move(fb);
     };
     if (static_cast<std::uint64_t>(st.st_size) > maxBytes)
-        return refuse(path + " is " + std::to_string(st.st_size) + " bytes, larger than the " +
-                      std::to_string(maxBytes) + " bytes this reader accepts");
+        return refuse(msg("{} is {} bytes, larger than the {} bytes this reader accepts", path,
+                          static_cast<long long>(st.st_size), maxBytes));
     const std::uint64_t avail = availableMemoryBytes();
     if (static_cast<std::uint64_t>(st.st_size) > avail / 2)
-        return refuse(path + " is " + std::to_string(st.st_size >> 20) +
-                      " MiB, more than half of the memory available (" + std::to_string(avail >> 20) +
-                      " MiB); it is not read");
+        return refuse(msg("{} is {} MiB, more than half of the memory available ({} MiB); it is not read", path,
+                          static_cast<long long>(st.st_size >> 20), avail >> 20));
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     std::FILE* f = ::fdopen(fd, "rb");
-    if (!f) return refuse("cannot open " + path + ": " + std::strerror(errno));
+    if (!f) return refuse(msg("cannot open {}: {}", path, std::strerror(errno)));
     if (rejectBinary) {
         char head[65536];
         const std::size_t n = std::fread(head, 1, sizeof head, f);
         if (std::memchr(head, '\0', n)) {
             std::fclose(f);
-            fb.error = path + " holds NUL bytes in its first " + std::to_string(n) +
-                       " bytes: it is binary or a sparse/corrupt file, not text";
+            fb.error = msg("{} holds NUL bytes in its first {} bytes: it is binary or a sparse/corrupt file, not text",
+                           path, n);
             return fb;
         }
         std::rewind(f);
@@ -147,7 +148,7 @@ FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes, bool r
     const std::size_t size = static_cast<std::size_t>(st.st_size);
     fb.data.reset(new char[size + kReadPadding]);
     std::size_t got = std::fread(fb.data.get(), 1, size, f);
-    if (std::ferror(f)) fb.error = "read error on " + path + ": " + std::strerror(errno);
+    if (std::ferror(f)) fb.error = msg("read error on {}: {}", path, std::strerror(errno));
     std::fclose(f);
     fb.length = got;
     std::memset(fb.data.get() + got, 0, size + kReadPadding - got);

@@ -1,5 +1,7 @@
 #include "io/kernel_checks.h"
 
+#include "i18n/message.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <optional>
@@ -119,11 +121,11 @@ void dropOtherScales(Profile& prof, FindingSink& sink) {
     if (!scaleOff) return;
     ks.erase(std::remove_if(ks.begin(), ks.end(), off), ks.end());
     sink.add({"timestamp_scale_mixed", Severity::Warning, prof.inventory.kernelSourceFile, -1, -1,
-              std::to_string(scaleOff) +
-                  " kernel(s) have start times more than 100x away from the capture's (a nanosecond "
-                  "value in a microsecond column, or the reverse).",
-              "They are left out; every other kernel is analysed.",
-              "Re-export the kernel table from the profiler.", ""});
+              msg("{} kernel(s) have start times more than 100x away from the capture's (a nanosecond value in a "
+                  "microsecond column, or the reverse).",
+                  scaleOff),
+              msg("They are left out; every other kernel is analysed."),
+              msg("Re-export the kernel table from the profiler."), ""});
 }
 
 // A row that repeats an earlier one exactly (name, stream, start, duration) is dropped. Rows are in start
@@ -162,10 +164,9 @@ void dropDuplicates(Profile& prof, FindingSink& sink) {
         if (!dup[i]) ks[w++] = ks[i];
     ks.resize(w);
     sink.add({"duplicate_kernel_rows", Severity::Warning, prof.inventory.kernelSourceFile, -1, -1,
-              std::to_string(dups) +
-                  " kernel row(s) repeat another row exactly (same name, stream, start and duration).",
-              "Duplicates are counted once; otherwise kernel counts and sums would be inflated.",
-              "The table was probably concatenated twice; re-export it.", ""});
+              msg("{} kernel row(s) repeat another row exactly (same name, stream, start and duration).", dups),
+              msg("Duplicates are counted once; otherwise kernel counts and sums would be inflated."),
+              msg("The table was probably concatenated twice; re-export it."), ""});
 }
 
 // A stream runs its tasks in order: a task that starts well before the previous one on its stream ends
@@ -179,19 +180,16 @@ void reportStreamOverlaps(const Profile& prof, FindingSink& sink) {
         auto [it, fresh] = lastEnd.try_emplace(k.stream, k.end());
         if (fresh) continue;
         if (k.start + 1000 < it->second && ++overlaps == 1)
-            example = std::string(prof.str(k.name)) + " on stream " + std::to_string(k.stream) + " at " +
-                      formatNsAsMicros(k.start) + " us";
+            example = msg("{} on stream {} at {} us", prof.str(k.name), k.stream, formatNsAsMicros(k.start));
         it->second = std::max(it->second, k.end());
     }
     if (!overlaps) return;
     sink.add({"stream_overlap", Severity::Warning, prof.inventory.kernelSourceFile, -1, -1,
-              std::to_string(overlaps) +
-                  " kernel(s) start more than 1 us before the previous kernel on the same stream ends "
-                  "(first: " +
-                  example + ").",
-              "Busy time is a union, so bubbles stay right; per-stream timings and waits of these "
-              "kernels are suspect.",
-              "Tasks of one stream run in order: check the export's clock alignment.", ""});
+              msg("{} kernel(s) start more than 1 us before the previous kernel on the same stream ends (first: {}).",
+                  overlaps, example),
+              msg("Busy time is a union, so bubbles stay right; per-stream timings and waits of these kernels are "
+                  "suspect."),
+              msg("Tasks of one stream run in order: check the export's clock alignment."), ""});
 }
 
 } // namespace

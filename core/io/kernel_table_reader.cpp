@@ -2,6 +2,7 @@
 
 #include "io/csv_reader.h"
 #include "io/file_buffer.h"
+#include "i18n/message.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -33,14 +34,14 @@ constexpr double kMaxPmuTimeUs = 1e9;
 
 // A numeric field outside its plausible range: the row keeps its interval, the field is dropped.
 void outOfRange(FindingSink& sink, const std::string& path, long long line, const std::string& column,
-                std::string_view value, const char* expected, const char* dropped) {
+                std::string_view value, const std::string& expected, const std::string& dropped) {
     sink.add(
         {"csv_value_out_of_range", Severity::Warning, path, line, -1,
-         "Column '" + column + "' holds '" + std::string(trimField(value)) + "'; expected " + expected + ".",
-         std::string("The row is kept (start and duration are valid); ") + dropped + ".",
-         "A value this far out comes from a corrupted, cut or hand-edited export, not from the device: "
-         "re-export the table from the profiler (torch_npu.profiler.profiler.analyse, or msprof --export "
-         "on the PROF_* folder).",
+         msg("Column '{}' holds '{}'; expected {}.", column, trimField(value), expected),
+         msg("The row is kept (start and duration are valid); {}.", dropped),
+         msg("A value this far out comes from a corrupted, cut or hand-edited export, not from the device: "
+             "re-export the table from the profiler (torch_npu.profiler.profiler.analyse, or msprof --export "
+             "on the PROF_* folder)."),
          ""});
 }
 
@@ -137,16 +138,18 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
     FileBuffer fb = readWholeFile(path, 4ULL << 30, true);
     if (!fb.error.empty()) {
         sink.add({"file_unreadable", Severity::Error, path, -1, -1, fb.error,
-                  "This file is ignored; a lower-priority kernel source is used if one exists.",
-                  "Check the file's permissions and that the collection finished writing it.", ""});
+                  msg("This file is ignored; a lower-priority kernel source is used if one exists."),
+                  msg("Check the file's permissions and that the collection finished writing it."), ""});
         return res;
     }
     CsvReader csv(fb.view());
     std::vector<std::string_view> f;
     if (!csv.next(f)) {
-        sink.add({"csv_empty", Severity::Warning, path, 1, -1, "The file is empty (no header line).",
-                  "No kernels are read from it.",
-                  "Re-run the profiler's offline analysis; see collection-problems.md, \"Only the timeline, no CSV\".", "collection-problems.md#only-the-timeline-no-csv"});
+        sink.add({"csv_empty", Severity::Warning, path, 1, -1, msg("The file is empty (no header line)."),
+                  msg("No kernels are read from it."),
+                  msg("Re-run the profiler's offline analysis; see collection-problems.md, \"Only the timeline, no "
+                      "CSV\"."),
+                  "collection-problems.md#only-the-timeline-no-csv"});
         return res;
     }
     CsvHeader h(f);
@@ -166,10 +169,10 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
     const int cOutType = h.find({"Output Data Types"});
     if (cStart < 0 || cDur < 0 || (cName < 0 && cTaskType < 0)) {
         sink.add({"csv_header_unknown", Severity::Error, path, 1, -1,
-                  "The header has no start-time / duration / name columns (expected e.g. 'Start Time(us)', "
-                  "'Duration(us)', 'Name').",
-                  "No kernels are read from this file.",
-                  "Make sure this is a profiler-written kernel_details.csv / op_summary / task_time file.",
+                  msg("The header has no start-time / duration / name columns (expected e.g. 'Start Time(us)', "
+                      "'Duration(us)', 'Name')."),
+                  msg("No kernels are read from this file."),
+                  msg("Make sure this is a profiler-written kernel_details.csv / op_summary / task_time file."),
                   ""});
         return res;
     }
@@ -210,10 +213,9 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
             // A trailing empty field from a trailing comma is tolerated.
             if (!(f.size() == expected + 1 && trimField(f.back()).empty())) {
                 sink.add({"csv_field_count", Severity::Warning, path, line, -1,
-                          "Row has " + std::to_string(f.size()) + " fields; the header has " +
-                              std::to_string(expected) + ".",
-                          "This row is skipped; the other rows are read.",
-                          "The file was probably edited or cut; re-export it from the profiler.", ""});
+                          msg("Row has {} fields; the header has {}.", f.size(), expected),
+                          msg("This row is skipped; the other rows are read."),
+                          msg("The file was probably edited or cut; re-export it from the profiler."), ""});
                 continue;
             }
         }
@@ -226,10 +228,12 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
             const std::string startText(trimField(at(cStart)));
             const bool nsScale = startText.find('.') == std::string::npos && startText.size() >= 18;
             sink.add({nsScale ? "timestamp_scale_mixed" : "csv_bad_time", Severity::Warning, path, line, -1,
-                      "Start time '" + startText + "' or duration '" + std::string(trimField(at(cDur))) +
-                          "' is not a valid non-negative decimal in µs" +
-                          (nsScale ? " (it looks like a nanosecond value in a microsecond column)." : "."),
-                      "This row is skipped.", "Re-export the file from the profiler.", ""});
+                      nsScale ? msg("Start time '{}' or duration '{}' is not a valid non-negative decimal in µs (it "
+                                    "looks like a nanosecond value in a microsecond column).",
+                                    startText, trimField(at(cDur)))
+                              : msg("Start time '{}' or duration '{}' is not a valid non-negative decimal in µs.",
+                                    startText, trimField(at(cDur))),
+                      msg("This row is skipped."), msg("Re-export the file from the profiler."), ""});
             continue;
         }
         Kernel k;
@@ -241,8 +245,8 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
                 k.wait = *w;
             else
                 outOfRange(sink, path, line, h.names()[static_cast<std::size_t>(cWait)], at(cWait),
-                           "a non-negative decimal in µs of at most 1000 s (1e9 µs)",
-                           "its wait is counted as 0 (unknown)");
+                           msg("a non-negative decimal in µs of at most 1000 s (1e9 µs)"),
+                           msg("its wait is counted as 0 (unknown)"));
         }
         std::string_view name = cName >= 0 ? trimField(at(cName)) : std::string_view{};
         std::string_view taskType;
@@ -254,22 +258,25 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
         k.name = profile.strings.intern(name);
         if (cType >= 0 && !isNA(at(cType))) k.opType = profile.strings.intern(trimField(at(cType)));
         k.taskType = profile.strings.intern(taskType);
-        auto readId = [&](int c, std::int32_t& to, const char* dropped) {
+        // The message is built only for a bad value (this runs for every row).
+        auto readId = [&](int c, std::int32_t& to, bool isStream) {
             if (c < 0 || isNA(at(c))) return;
             if (auto v = parseInt(at(c)); v && *v >= 0 && *v < std::numeric_limits<std::int32_t>::max())
                 to = static_cast<std::int32_t>(*v);
             else
                 outOfRange(sink, path, line, h.names()[static_cast<std::size_t>(c)], at(c),
-                           "an integer id from 0 to 2147483646", dropped);
+                           msg("an integer id from 0 to 2147483646"),
+                           isStream ? msg("its stream is unknown (filled from the trace when it has the kernel)")
+                                    : msg("its step id is unknown, so steps do not come from the Step Id column"));
         };
-        readId(cStream, k.stream, "its stream is unknown (filled from the trace when it has the kernel)");
-        readId(cStep, k.stepId, "its step id is unknown, so steps do not come from the Step Id column");
+        readId(cStream, k.stream, true);
+        readId(cStep, k.stepId, false);
         if (cBlock >= 0 && !isNA(at(cBlock))) {
             if (auto b = parseInt(at(cBlock)); b && *b >= 0 && *b <= kMaxBlockDim)
                 k.blockDim = static_cast<std::uint32_t>(*b);
             else
                 outOfRange(sink, path, line, h.names()[static_cast<std::size_t>(cBlock)], at(cBlock),
-                           "an integer block count from 0 to 65535", "its block dim is shown as 0");
+                           msg("an integer block count from 0 to 65535"), msg("its block dim is shown as 0"));
         }
         if (cInShape >= 0 && !isNA(at(cInShape)))
             k.inputShapes = profile.strings.intern(trimField(at(cInShape)));
@@ -294,9 +301,9 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
                 if (!v && isNA(text)) continue;
                 if (!v || *v < 0 || *v > limit) {
                     outOfRange(sink, path, line, h.names()[static_cast<std::size_t>(pmuCols[i])], text,
-                               pmuIsTime[i] ? "a non-negative PMU time in µs of at most 1000 s (1e9 µs)"
-                                            : "a non-negative PMU figure that fits a float (<= 3.4e38)",
-                               "this PMU value is treated as N/A");
+                               pmuIsTime[i] ? msg("a non-negative PMU time in µs of at most 1000 s (1e9 µs)")
+                                            : msg("a non-negative PMU figure that fits a float (<= 3.4e38)"),
+                               msg("this PMU value is treated as N/A"));
                     continue;
                 }
                 row[pmuTarget[i]] = static_cast<float>(*v);

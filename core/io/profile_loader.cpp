@@ -1,5 +1,6 @@
 #include "io/profile_loader.h"
 
+#include "i18n/message.h"
 #include "io/db_reader.h"
 #include "io/file_buffer.h"
 #include "io/kernel_checks.h"
@@ -139,9 +140,10 @@ void readTables(const RankFiles& files, TablesResult& t, const LoadControl& cont
         add(t.kernelFiles, "kernel_details", files.kernelDetails, r.rows);
         if (r.ok && r.rows == 0)
             sink.add({"kernel_table_empty", Severity::Warning, files.kernelDetails, 1, -1,
-                      "kernel_details.csv has a header but no rows.",
-                      "Kernels come from the next source (op_summary / task_time / trace device events).",
-                      "The offline analysis stopped early; re-run torch_npu.profiler.profiler.analyse (see collection-problems.md, \"Only the timeline, no CSV\").",
+                      msg("kernel_details.csv has a header but no rows."),
+                      msg("Kernels come from the next source (op_summary / task_time / trace device events)."),
+                      msg("The offline analysis stopped early; re-run torch_npu.profiler.profiler.analyse (see "
+                          "collection-problems.md, \"Only the timeline, no CSV\")."),
                       "collection-problems.md#only-the-timeline-no-csv"});
         if (r.kept > 0) {
             prof.inventory.kernelSource = KernelSource::KernelDetails;
@@ -149,9 +151,10 @@ void readTables(const RankFiles& files, TablesResult& t, const LoadControl& cont
             prof.inventory.kernelDetailsLevel = r.level;
             if (r.pmuAllZero) {
                 sink.add({"pmu_all_zero", Severity::Warning, files.kernelDetails, -1, -1,
-                          "Every PMU column (aic_*/aiv_*) is zero.",
-                          "Compute-bound / memory-bound verdicts are unavailable.",
-                          "Collect with Level1 and aic_metrics=PipeUtilization (see collection-problems.md, \"Level0 kernel table\").",
+                          msg("Every PMU column (aic_*/aiv_*) is zero."),
+                          msg("Compute-bound / memory-bound verdicts are unavailable."),
+                          msg("Collect with Level1 and aic_metrics=PipeUtilization (see collection-problems.md, "
+                              "\"Level0 kernel table\")."),
                           "collection-problems.md#level0-kernel-table"});
             }
         }
@@ -251,10 +254,10 @@ LoadResult loadFromDb(const RankFiles& files, const DbFiles& db, LoadResult out,
     if (db.profilerDb.empty()) {
         const std::string where = prof.inventory.outputDir.empty() ? prof.inventory.rankDir : prof.inventory.outputDir;
         sink.add({"db_missing", Severity::Error, where, -1, -1,
-                  "The SQLite export was asked for (--source db) but the folder holds no "
-                  "ascend_pytorch_profiler_*.db or msprof_*.db.",
-                  "Nothing was read.",
-                  "Read the text export instead (leave out --source db), or collect with export_type=db.",
+                  msg("The SQLite export was asked for (--source db) but the folder holds no "
+                      "ascend_pytorch_profiler_*.db or msprof_*.db."),
+                  msg("Nothing was read."),
+                  msg("Read the text export instead (leave out --source db), or collect with export_type=db."),
                   "collection-problems.md#sqlite-export"});
         prof.loadFindings = sink.take();
         return out;
@@ -330,17 +333,17 @@ LoadResult loadRankUnguarded(const RankFolder& rank, const LoadControl& control)
         if (need > avail) {
             sink.add(
                 {"profile_too_large", Severity::Error, rank.root, -1, -1,
-                 fmt::format("Loading this profile needs about {:.0f} MiB (trace {:.0f} MiB, kernel tables "
-                             "{:.0f} MiB, side tables {:.0f} MiB, JSON files {:.0f} MiB{} on disk) but only "
-                             "{:.0f} MiB of memory are available.",
+                 msg("Loading this profile needs about {:.0f} MiB (trace {:.0f} MiB, kernel tables "
+                     "{:.0f} MiB, side tables {:.0f} MiB, JSON files {:.0f} MiB{} on disk) but only "
+                     "{:.0f} MiB of memory are available.",
                              need / 1048576, static_cast<double>(traceBytes) / 1048576,
                              static_cast<double>(tableBytes) / 1048576, static_cast<double>(sideBytes) / 1048576,
                              static_cast<double>(jsonBytes) / 1048576,
-                             dbBytes ? fmt::format(", SQLite export {:.0f} MiB", static_cast<double>(dbBytes) / 1048576)
+                             dbBytes ? msg(", SQLite export {:.0f} MiB", static_cast<double>(dbBytes) / 1048576)
                                      : std::string(),
                              avail / 1048576),
-                 "Nothing was loaded (refused before reading, instead of being killed for lack of memory).",
-                 "Free memory or use a machine with more; or profile fewer steps (schedule active=…).", ""});
+                 msg("Nothing was loaded (refused before reading, instead of being killed for lack of memory)."),
+                 msg("Free memory or use a machine with more; or profile fewer steps (schedule active=…)."), ""});
             prof.loadFindings = sink.take();
             out.tooLarge = true;
             return out;
@@ -392,9 +395,9 @@ LoadResult loadRankUnguarded(const RankFolder& rank, const LoadControl& control)
                                  [&](const std::string& t) { return sameContents(t, p); });
         if (same != traces.end()) {
             sink.add({"duplicate_timeline", Severity::Warning, p, -1, -1,
-                      p + " is byte for byte the same as " + *same + ".",
-                      "It was read once: its events would otherwise be counted twice.",
-                      "Remove the copy from the output folder.", ""});
+                      msg("{} is byte for byte the same as {}.", p, *same),
+                      msg("It was read once: its events would otherwise be counted twice."),
+                      msg("Remove the copy from the output folder."), ""});
             continue;
         }
         traces.push_back(p);
@@ -432,11 +435,11 @@ LoadResult loadRankUnguarded(const RankFolder& rank, const LoadControl& control)
     for (const auto& t : emptyTraces) {
         const bool nothingElse = prof.kernels.empty() && !prof.hasTrace;
         sink.add({"trace_empty", nothingElse ? Severity::Error : Severity::Warning, t, -1, -1,
-                  "The timeline holds no events (an empty trace array).",
-                  nothingElse ? "There is no kernel table either: nothing can be analysed."
-                              : "No host activity, step markers or flows come from it.",
-                  "The collection stopped before anything was recorded; see collection-problems.md, \"Empty "
-                  "output folder\".",
+                  msg("The timeline holds no events (an empty trace array)."),
+                  nothingElse ? msg("There is no kernel table either: nothing can be analysed.")
+                              : msg("No host activity, step markers or flows come from it."),
+                  msg("The collection stopped before anything was recorded; see collection-problems.md, \"Empty "
+                      "output folder\"."),
                   "collection-problems.md#empty-output-folder"});
     }
 
@@ -472,12 +475,11 @@ LoadResult loadRank(const RankFolder& rank, const LoadControl& control) {
         out.tooLarge = true;
         out.profile->loadFindings.push_back(
             {"profile_too_large", Severity::Error, rank.root, -1, -1,
-             fmt::format("Memory ran out while loading this profile ({:.0f} MiB were available at the "
-                         "start).",
-                         static_cast<double>(availableMemoryBytes()) / 1048576),
-             "Nothing was loaded for this rank.",
-             "Free memory or raise the process's memory limit (ulimit -v, the container's or cgroup's "
-             "memory.max); or profile fewer steps (schedule active=…).",
+             msg("Memory ran out while loading this profile ({:.0f} MiB were available at the start).",
+                 static_cast<double>(availableMemoryBytes()) / 1048576),
+             msg("Nothing was loaded for this rank."),
+             msg("Free memory or raise the process's memory limit (ulimit -v, the container's or cgroup's "
+                 "memory.max); or profile fewer steps (schedule active=…)."),
              ""});
         return out;
     }
@@ -489,22 +491,24 @@ std::string noDataMessage(const RankFolder& rank, const LoadResult& loaded) {
             if (f.severity != Severity::Error || f.file.empty()) continue;
             std::string where = f.file;
             if (f.byteOffset >= 0)
-                where += fmt::format(" (byte {})", f.byteOffset);
+                where += msg(" (byte {})", f.byteOffset);
             else if (f.line >= 0)
-                where += fmt::format(" (line {})", f.line);
-            return fmt::format("{} holds no readable profiling data: {} could not be read: {} {} {}", rank.root,
-                               where, f.seen, f.impact, f.fix);
+                where += msg(" (line {})", f.line);
+            return msg("{} holds no readable profiling data: {} could not be read: {} {} {}", rank.root, where,
+                       f.seen, f.impact, f.fix);
         }
     }
     const DbFiles db = pickDbFiles(listRankFiles(rank));
     if (!db.profilerDb.empty())
-        return rank.root + " holds no text export (kernel_details.csv, trace_view.json), only the SQLite export " +
-               db.profilerDb + ", which is read unless the text export is asked for (--source text).";
-    return rank.root +
-           " holds no readable profiling data (no kernel table, no timeline); expected "
-           "ASCEND_PROFILER_OUTPUT/kernel_details.csv or trace_view.json. An empty output folder usually means "
-           "prof.step() was never called, the loop ran fewer steps than warmup + active, on_trace_ready was not "
-           "set, or the save path was not writable (see collection-problems.md, \"Empty output folder\").";
+        return msg("{} holds no text export (kernel_details.csv, trace_view.json), only the SQLite export {}, "
+                   "which is read unless the text export is asked for (--source text).",
+                   rank.root, db.profilerDb);
+    return msg("{} holds no readable profiling data (no kernel table, no timeline); expected "
+               "ASCEND_PROFILER_OUTPUT/kernel_details.csv or trace_view.json. An empty output folder usually means "
+               "prof.step() was never called, the loop ran fewer steps than warmup + active, on_trace_ready was "
+               "not set, or the save path was not writable (see collection-problems.md, \"Empty output "
+               "folder\").",
+               rank.root);
 }
 
 } // namespace bs

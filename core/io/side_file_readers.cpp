@@ -3,6 +3,7 @@
 #include "io/communication_json.h"
 #include "io/csv_reader.h"
 #include "io/file_buffer.h"
+#include "i18n/message.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,8 +17,8 @@ bool readOrReport(const std::string& path, FileBuffer& fb, FindingSink& sink,
                   std::uint64_t maxBytes = (1ULL << 30)) {
     fb = readWholeFile(path, maxBytes);
     if (!fb.error.empty()) {
-        sink.add({"file_unreadable", Severity::Error, path, -1, -1, fb.error, "This file is ignored.",
-                  "Check the file's permissions and that the collection finished writing it.", ""});
+        sink.add({"file_unreadable", Severity::Error, path, -1, -1, fb.error, msg("This file is ignored."),
+                  msg("Check the file's permissions and that the collection finished writing it."), ""});
         return false;
     }
     return true;
@@ -30,8 +31,8 @@ Finding badJson(const std::string& path, const std::string& what) {
             -1,
             -1,
             what,
-            "This file is ignored.",
-            "Re-run the profiler's offline analysis (torch_npu.profiler.profiler.analyse) to rewrite it.",
+            msg("This file is ignored."),
+            msg("Re-run the profiler's offline analysis (torch_npu.profiler.profiler.analyse) to rewrite it."),
             ""};
 }
 
@@ -43,8 +44,8 @@ TimeNs msToNs(const nlohmann::json& j, const char* key, FindingSink& sink, const
     if (it == j.end() || it->is_null() || (it->is_string() && it->get<std::string>() == "N/A")) return 0;
     const auto ns = commjson::durationNs(it->is_number() ? it->get<double>() : -1.0);
     if (!ns) {
-        commjson::outOfRange(sink, path, place, it->dump(), "a duration in ms from 0 to 1e6 (1000 s)",
-                             "this duration counts as 0 (unknown)");
+        commjson::outOfRange(sink, path, place, it->dump(), msg("a duration in ms from 0 to 1e6 (1000 s)").c_str(),
+                             msg("this duration counts as 0 (unknown)").c_str());
         return 0;
     }
     return *ns;
@@ -66,11 +67,11 @@ void outOfRange(FindingSink& sink, const std::string& path, const std::string& p
                 const char* expected, const char* dropped) {
     sink.add(
         {"json_value_out_of_range", Severity::Warning, path, -1, -1,
-         "'" + place + "' is " + shown + "; expected " + expected + ".",
-         std::string("The collective is kept; ") + dropped + ".",
-         "A value this far out comes from a corrupted or hand-edited file, not from the profiler: re-run "
-         "the profiler's offline analysis (torch_npu.profiler.profiler.analyse) to rewrite "
-         "communication.json.",
+         msg("'{}' is {}; expected {}.", place, shown, expected),
+         msg("The collective is kept; {}.", dropped),
+         msg("A value this far out comes from a corrupted or hand-edited file, not from the profiler: re-run "
+             "the profiler's offline analysis (torch_npu.profiler.profiler.analyse) to rewrite "
+             "communication.json."),
          ""});
 }
 
@@ -95,10 +96,9 @@ bool readStepTraceTime(const std::string& path, Profile& profile, FindingSink& s
     while (csv.next(f)) {
         if (f.size() != h.size()) {
             sink.add({"csv_field_count", Severity::Warning, path, static_cast<long long>(csv.line()), -1,
-                      "Row has " + std::to_string(f.size()) + " fields; the header has " +
-                          std::to_string(h.size()) + ".",
-                      "This row is skipped; the cross-check has no profiler figure for it.",
-                      "Re-export the file from the profiler.", ""});
+                      msg("Row has {} fields; the header has {}.", f.size(), h.size()),
+                      msg("This row is skipped; the cross-check has no profiler figure for it."),
+                      msg("Re-export the file from the profiler."), ""});
             continue;
         }
         StepTraceRow r;
@@ -111,11 +111,11 @@ bool readStepTraceTime(const std::string& path, Profile& profile, FindingSink& s
             if (*v < 0 || *v > kMaxStepTraceUs) {
                 sink.add({"csv_value_out_of_range", Severity::Warning, path, static_cast<long long>(r.line),
                           -1,
-                          "Column '" + h.names()[i] + "' holds '" + std::string(trimField(f[i])) +
-                              "'; expected a per-step time in µs from 0 to 4e15.",
-                          "This figure is dropped: the cross-check shows no profiler value for it.",
-                          "A value this far out comes from a corrupted or hand-edited file: re-run the "
-                          "profiler's offline analysis (torch_npu.profiler.profiler.analyse) to rewrite it.",
+                          msg("Column '{}' holds '{}'; expected {}.", h.names()[i], trimField(f[i]),
+                              msg("a per-step time in µs from 0 to 4e15")),
+                          msg("This figure is dropped: the cross-check shows no profiler value for it."),
+                          msg("A value this far out comes from a corrupted or hand-edited file: re-run the "
+                              "profiler's offline analysis (torch_npu.profiler.profiler.analyse) to rewrite it."),
                           ""});
                 continue;
             }
@@ -132,7 +132,7 @@ namespace {
 bool readCommunicationJsonDom(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink) {
     auto j = nlohmann::json::parse(fb.view(), nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
-        sink.add(badJson(path, "communication.json is not a valid JSON object."));
+        sink.add(badJson(path, msg("communication.json is not a valid JSON object.")));
         return false;
     }
     for (auto& [step, kinds] : j.items()) {
@@ -155,8 +155,8 @@ bool readCommunicationJsonDom(const std::string& path, const FileBuffer& fb, Pro
                         c.start = *ns;
                     else
                         commjson::outOfRange(sink, path, commjson::place(step, kind, name, "Start Timestamp(us)"), st->dump(),
-                                       "a timestamp in µs between 1970 and ~2096 (at most 4e15)",
-                                       "its start is unknown, so it marks no communication window");
+                                       msg("a timestamp in µs between 1970 and ~2096 (at most 4e15)").c_str(),
+                                       msg("its start is unknown, so it marks no communication window").c_str());
                 }
                 auto dur = [&](const char* key) {
                     return msToNs(*ti, key, sink, path, commjson::place(step, kind, name, key));
@@ -180,7 +180,8 @@ bool readCommunicationJsonDom(const std::string& path, const FileBuffer& fb, Pro
                             commjson::outOfRange(sink, path,
                                            commjson::place(step, kind, name, "Communication Bandwidth Info") +
                                                " › " + transport + " › Transit Size(MB)",
-                                           sz->dump(), "a size in MB from 0 to 1e9", "this link's size counts as 0");
+                                           sz->dump(), msg("a size in MB from 0 to 1e9").c_str(),
+                                           msg("this link's size counts as 0").c_str());
                     }
                 }
                 profile.commOps.push_back(std::move(c));
@@ -205,7 +206,7 @@ bool readProfilerInfo(const std::string& path, Profile& profile, FindingSink& si
     if (!readOrReport(path, fb, sink, 64ULL << 20)) return false;
     auto j = nlohmann::json::parse(fb.view(), nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
-        sink.add(badJson(path, "The profiler info file is not a valid JSON object."));
+        sink.add(badJson(path, msg("The profiler info file is not a valid JSON object.")));
         return false;
     }
     auto cfg = j.find("config");

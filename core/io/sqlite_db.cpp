@@ -1,5 +1,6 @@
 #include "io/sqlite_db.h"
 
+#include "i18n/message.h"
 #include "model/time.h"
 
 #include <sqlite3.h>
@@ -91,7 +92,7 @@ std::vector<std::string> SqliteDb::columns(const std::string& table) const {
 
 SqliteQuery::SqliteQuery(const SqliteDb& db, const std::string& sql) {
     if (!db.handle()) {
-        error_ = "the database is not open";
+        error_ = msg("the database is not open");
         return;
     }
     if (sqlite3_prepare_v2(db.handle(), sql.c_str(), static_cast<int>(sql.size()), &stmt_, nullptr) != SQLITE_OK) {

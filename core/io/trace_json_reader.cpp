@@ -1,5 +1,6 @@
 #include "io/trace_json_reader.h"
 
+#include "i18n/message.h"
 #include "io/json_value_scanner.h"
 #include "io/trace_element_parser.h"
 
@@ -23,6 +24,17 @@ namespace {
 constexpr std::size_t kNpos = kScanIncomplete;
 constexpr std::size_t kPad = kElementPadding;
 constexpr std::size_t kMaxElementBytes = 512u << 20;
+
+// The parser's reasons (trace_element_parser.inc) as messages; an unknown reason stays as written.
+std::string parseErrorText(const char* error) {
+    const std::string_view e = error ? error : "";
+    if (e == "not valid JSON") return msg("not valid JSON");
+    if (e == "not a JSON object") return msg("not a JSON object");
+    if (e == "malformed field") return msg("malformed field");
+    if (e == "'ph' is not a string") return msg("'ph' is not a string");
+    if (e == "malformed args") return msg("malformed args");
+    return std::string(e);
+}
 
 bool isWs(char c) {
     return c == ' ' || c == '\n' || c == '\r' || c == '\t';
@@ -137,8 +149,8 @@ class TraceBuilder {
     // Returns how many were consumed (valid and built); the caller handles the next one on its own.
     // Returns {elements consumed, of which invalid (already reported)}.
     template <typename Accept>
-    std::pair<std::size_t, std::size_t> handleBatch(const char* data, std::size_t len, std::size_t maxDoc, std::uint64_t fileOffset,
-                                                    Accept&& accept) {
+    std::pair<std::size_t, std::size_t> handleBatch(const char* data, std::size_t len, std::size_t maxDoc,
+                                                    std::uint64_t fileOffset, Accept&& accept) {
         std::size_t n = 0, invalid = 0;
         bool stop = false;
         parser_->parseBatch(data, len, maxDoc, [&](std::size_t off, RawEvent& r) {
@@ -175,9 +187,9 @@ class TraceBuilder {
     }
     void bad(std::uint64_t offset, const std::string& what) {
         sink_.add({"trace_bad_event", Severity::Warning, path_, -1, static_cast<long long>(offset),
-                   "Event at byte " + std::to_string(offset) + " was skipped: " + what + ".",
-                   "That one event is missing from the timeline; the rest of the file is read.",
-                   "Re-run the profiler's offline analysis to rewrite the file.", ""});
+                   msg("Event at byte {} was skipped: {}.", offset, what),
+                   msg("That one event is missing from the timeline; the rest of the file is read."),
+                   msg("Re-run the profiler's offline analysis to rewrite the file."), ""});
     }
 
     Profile& prof_;
@@ -228,7 +240,7 @@ StrId TraceBuilder::stackOf(std::string_view text) {
 bool TraceBuilder::handle(const char* data, std::size_t len, std::uint64_t off) {
     RawEvent r;
     const char* error = nullptr;
-    if (!parser_->parse(data, len, r, error)) return bad(off, error), false;
+    if (!parser_->parse(data, len, r, error)) return bad(off, parseErrorText(error)), false;
     return build(r, off);
 }
 
@@ -243,9 +255,9 @@ bool TraceBuilder::build(const RawEvent& r, std::uint64_t off) {
     std::optional<TimeNs> ts, dur;
     // Out-of-range values are rejected here so that no later sum overflows (core/model/time.h bounds).
     if (!r.ts.empty() && (!(ts = parseMicrosToNs(r.ts)) || *ts < -kMaxAbsoluteNs || *ts > kMaxAbsoluteNs))
-        return bad(off, "'ts' is not a plausible decimal timestamp (us)"), false;
+        return bad(off, msg("'ts' is not a plausible decimal timestamp (us)")), false;
     if (!r.dur.empty() && (!(dur = parseMicrosToNs(r.dur)) || *dur > kMaxDurationNs))
-        return bad(off, "'dur' is not a plausible decimal duration (us)"), false;
+        return bad(off, msg("'dur' is not a plausible decimal duration (us)")), false;
     const std::uint64_t pid = r.pid.empty() ? 0 : pidOf(r.pid);
     const std::uint64_t tid = r.tid.empty() ? 0 : pidOf(r.tid);
     std::int32_t streamArg = -1;
@@ -265,7 +277,7 @@ bool TraceBuilder::build(const RawEvent& r, std::uint64_t off) {
     case 'E':
     case 'i':
     case 'I': {
-        if (!ts) return bad(off, "event has no 'ts'"), false;
+        if (!ts) return bad(off, msg("event has no 'ts'")), false;
         TraceEvent e;
         e.ts = *ts;
         e.lane = laneOf(pid, tid);
@@ -277,7 +289,7 @@ bool TraceBuilder::build(const RawEvent& r, std::uint64_t off) {
         e.stack = stack;
         if (ph == 'X') {
             e.dur = dur.value_or(0);
-            if (e.dur < 0) return bad(off, "negative 'dur'"), false;
+            if (e.dur < 0) return bad(off, msg("negative 'dur'")), false;
             events_.push_back(e);
         } else if (ph == 'B') {
             open_[e.lane].push_back(e);
@@ -292,8 +304,8 @@ bool TraceBuilder::build(const RawEvent& r, std::uint64_t off) {
             // Both ends are bounded (kMaxAbsoluteNs), so the difference cannot overflow; the span itself
             // gets the same bound as an 'X' event's 'dur'.
             if (e.ts - b.ts > kMaxDurationNs)
-                return bad(off, "'E' ends more than " + std::to_string(kMaxDurationNs / 1000000000) +
-                                    " s after its 'B'; the pair is not plausible"),
+                return bad(off, msg("'E' ends more than {} s after its 'B'; the pair is not plausible",
+                                    kMaxDurationNs / 1000000000)),
                        false;
             b.dur = std::max<TimeNs>(0, e.ts - b.ts);
             b.flags |= EvFromBeginEnd;
@@ -310,7 +322,7 @@ bool TraceBuilder::build(const RawEvent& r, std::uint64_t off) {
         return true;
     case 's':
     case 'f': {
-        if (!ts) return bad(off, "flow event has no 'ts'"), false;
+        if (!ts) return bad(off, msg("flow event has no 'ts'")), false;
         FlowEvent fl;
         fl.ts = *ts;
         fl.id = flowId;
@@ -336,7 +348,7 @@ bool TraceBuilder::build(const RawEvent& r, std::uint64_t off) {
         return true;
     }
     case 0:
-        return bad(off, "event has no 'ph'"), false;
+        return bad(off, msg("event has no 'ph'")), false;
     default:
         ++ignored;
         return true;
@@ -355,32 +367,36 @@ void TraceBuilder::finish() {
         }
     }
     if (unclosed || unmatchedEnd) {
-        sink_.add({"trace_unbalanced_begin_end", Severity::Warning, path_, -1, -1,
-                   std::to_string(unclosed) + " 'B' event(s) without a matching 'E' and " +
-                       std::to_string(unmatchedEnd) + " 'E' event(s) without a 'B'.",
-                   "Unclosed ranges are shown as zero-length markers; unmatched ends are ignored.",
-                   "Usually a capture stopped mid-range; see collection-problems.md, \"Truncated timeline\".", "collection-problems.md#truncated-timeline"});
+        sink_.add(
+            {"trace_unbalanced_begin_end", Severity::Warning, path_, -1, -1,
+             msg("{} 'B' event(s) without a matching 'E' and {} 'E' event(s) without a 'B'.", unclosed,
+                 unmatchedEnd),
+             msg("Unclosed ranges are shown as zero-length markers; unmatched ends are ignored."),
+             msg("Usually a capture stopped mid-range; see collection-problems.md, \"Truncated timeline\"."),
+             "collection-problems.md#truncated-timeline"});
     }
     if (stacksCut || stacksDropped) {
-        sink_.add({"trace_stacks_bounded", Severity::Info, path_, -1, -1,
-                   std::to_string(stacksCut) + " call stack(s) longer than " + std::to_string(kMaxStackBytes / 1024) +
-                       " KiB were cut after their last whole frame within that length; " +
-                       std::to_string(stacksDropped) + " distinct stack(s) beyond " +
-                       std::to_string(kStackBudgetBytes >> 20) + " MiB of stack text were not kept.",
-                   "Stack evidence uses the frames kept (the innermost come first); events whose stack was not "
-                   "kept count as having no stack.",
-                   "", ""});
+        sink_.add(
+            {"trace_stacks_bounded", Severity::Info, path_, -1, -1,
+             msg("{} call stack(s) longer than {} KiB were cut after their last whole frame within that "
+                 "length; {} distinct stack(s) beyond {} MiB of stack text were not kept.",
+                 stacksCut, kMaxStackBytes / 1024, stacksDropped, kStackBudgetBytes >> 20),
+             msg("Stack evidence uses the frames kept (the innermost come first); events whose stack was not "
+                 "kept count as having no stack."),
+             "", ""});
     }
     if (invalidUtf8) {
-        sink_.add({"trace_invalid_utf8", Severity::Warning, path_, -1, -1,
-                   std::to_string(invalidUtf8) +
-                       " event(s) hold text that is not valid UTF-8 (names written in another encoding, such "
-                       "as GBK).",
-                   "The events are kept; the bytes that are not UTF-8 are shown as \xEF\xBF\xBD (U+FFFD), so "
-                   "those names read differently from the kernel table's.",
-                   "Run the training script with a UTF-8 locale (LANG=C.UTF-8 or zh_CN.UTF-8) so that names are "
-                   "written as UTF-8.",
-                   ""});
+        sink_.add(
+            {"trace_invalid_utf8", Severity::Warning, path_, -1, -1,
+             msg("{} event(s) hold text that is not valid UTF-8 (names written in another encoding, such "
+                 "as GBK).",
+                 invalidUtf8),
+             msg("The events are kept; the bytes that are not UTF-8 are shown as \xEF\xBF\xBD (U+FFFD), so "
+                 "those names read differently from the kernel table's."),
+             msg("Run the training script with a UTF-8 locale (LANG=C.UTF-8 or zh_CN.UTF-8) so that names "
+                 "are "
+                 "written as UTF-8."),
+             ""});
     }
     // Lane kinds from process names / labels. A lane whose process was never named (metadata lost in a
     // cut file) is a device lane when its events carry a "Task Type" (only device tasks do).
@@ -410,16 +426,15 @@ void TraceBuilder::finish() {
             lane.kind = LaneKind::Host;
     }
     if (unnamedDeviceLanes) {
-        sink_.add({"trace_lanes_unnamed", Severity::Warning, path_, -1, -1,
-                   std::to_string(unnamedDeviceLanes) +
-                       " lane(s) carry device tasks but their process is not named "
-                       "(no process_name metadata).",
-                   "They are taken as device streams because their events have a Task Type; HCCL and Overlap "
-                   "Analysis "
-                   "lanes without names cannot be told from host threads.",
-                   "The file is probably cut before its metadata (see collection-problems.md, \"Truncated timeline\"); re-run the profiler's "
-                   "analysis.",
-                   "collection-problems.md#truncated-timeline"});
+        sink_.add(
+            {"trace_lanes_unnamed", Severity::Warning, path_, -1, -1,
+             msg("{} lane(s) carry device tasks but their process is not named (no process_name metadata).",
+                 unnamedDeviceLanes),
+             msg("They are taken as device streams because their events have a Task Type; HCCL and Overlap "
+                 "Analysis lanes without names cannot be told from host threads."),
+             msg("The file is probably cut before its metadata (see collection-problems.md, \"Truncated "
+                 "timeline\"); re-run the profiler's analysis."),
+             "collection-problems.md#truncated-timeline"});
     }
     // Split by lane kind in place (host first, usually the largest), so no second full copy exists.
     auto hostEnd = std::partition(events_.begin(), events_.end(), [&](const TraceEvent& e) {
@@ -470,12 +485,13 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     struct stat st {};
     if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        const std::string why = fd < 0 ? std::string("cannot open ") + path + ": " + std::strerror(errno)
-                                       : path + " is not a regular file (a FIFO, device or folder)";
+        const std::string why = fd < 0 ? msg("cannot open {}: {}", path, std::strerror(errno))
+                                       : msg("{} is not a regular file (a FIFO, device or folder)", path);
         if (fd >= 0) ::close(fd);
         sink.add({"file_unreadable", Severity::Error, path, -1, -1, why,
-                  "No trace events (host activity, flows, device lanes) are available.",
-                  "Point BubbleScope at the profiler's own output files; check the file's permissions.", ""});
+                  msg("No trace events (host activity, flows, device lanes) are available."),
+                  msg("Point BubbleScope at the profiler's own output files; check the file's permissions."),
+                  ""});
         return res;
     }
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
@@ -483,9 +499,9 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
     if (!f) {
         ::close(fd);
         sink.add({"file_unreadable", Severity::Error, path, -1, -1,
-                  "cannot open " + path + ": " + std::strerror(errno),
-                  "No trace events (host activity, flows, device lanes) are available.",
-                  "Check the file's permissions.", ""});
+                  msg("cannot open {}: {}", path, std::strerror(errno)),
+                  msg("No trace events (host activity, flows, device lanes) are available."),
+                  msg("Check the file's permissions."), ""});
         return res;
     }
     res.fileBytes = static_cast<std::uint64_t>(st.st_size);
@@ -528,11 +544,13 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
             } else if (p < len || eof) {
                 sink.add(
                     {"trace_not_chrome_format", Severity::Error, path, -1, static_cast<long long>(base + p),
-                     len == 0 ? std::string("The file is empty.")
-                              : "The file does not start with '[' or '{' (Chrome trace format expected).",
-                     "No trace events are read from it.",
-                     "The collection probably failed before writing the timeline; see collection-problems.md, "
-                     "\"Only the timeline, no CSV\" and \"Truncated timeline\".",
+                     len == 0
+                         ? msg("The file is empty.")
+                         : msg("The file does not start with '[' or '{{' (Chrome trace format expected)."),
+                     msg("No trace events are read from it."),
+                     msg("The collection probably failed before writing the timeline; see "
+                         "collection-problems.md, "
+                         "\"Only the timeline, no CSV\" and \"Truncated timeline\"."),
                      "collection-problems.md#only-the-timeline-no-csv"});
                 failed = true;
                 break;
@@ -551,12 +569,14 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
                 if (b[q] == '}' || b[q] != '"') {
                     sink.add({"trace_not_chrome_format", Severity::Error, path, -1,
                               static_cast<long long>(base + q),
-                              b[q] == '}' ? std::string("The file is a JSON object without a top-level "
-                                                        "\"traceEvents\" array.")
-                                          : "A key (a string) was expected at byte " + std::to_string(base + q) +
-                                                " of the top-level object.",
-                              "No trace events are read from it.",
-                              "Point BubbleScope at the profiler's trace_view.json / msprof_*.json.", ""});
+                              b[q] == '}'
+                                  ? msg("The file is a JSON object without a top-level "
+                                        "\"traceEvents\" array.")
+                                  : msg("A key (a string) was expected at byte {} of the top-level object.",
+                                        base + q),
+                              msg("No trace events are read from it."),
+                              msg("Point BubbleScope at the profiler's trace_view.json / msprof_*.json."),
+                              ""});
                     failed = true;
                     break;
                 }
@@ -576,9 +596,10 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
                         member = v + 1;
                     } else {
                         sink.add({"trace_not_chrome_format", Severity::Error, path, -1,
-                                  static_cast<long long>(base + v), "\"traceEvents\" is not an array.",
-                                  "No trace events are read from it.",
-                                  "Point BubbleScope at the profiler's trace_view.json / msprof_*.json.", ""});
+                                  static_cast<long long>(base + v), msg("\"traceEvents\" is not an array."),
+                                  msg("No trace events are read from it."),
+                                  msg("Point BubbleScope at the profiler's trace_view.json / msprof_*.json."),
+                                  ""});
                         failed = true;
                     }
                     break;
@@ -615,9 +636,9 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
             // Parse them: in batches over runs of objects, one at a time where a batch cannot go. A batch
             // restart costs its length, so batches start small after a stop and double while they succeed:
             // the work stays linear however many elements are bad (numbers, broken objects).
-            const bool bufferUtf8 = elems.empty() ||
-                                    simdjson::validate_utf8(b + elems.front().first,
-                                                            elems.back().second - elems.front().first);
+            const bool bufferUtf8 =
+                elems.empty() ||
+                simdjson::validate_utf8(b + elems.front().first, elems.back().second - elems.front().first);
             auto batchable = [&](std::size_t k) {
                 const auto [s0, e0] = elems[k];
                 return b[s0] == '{' && (bufferUtf8 || simdjson::validate_utf8(b + s0, e0 - s0));
@@ -626,10 +647,11 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
                 const auto [s0, e0] = elems[k];
                 bool ok = false;
                 if (b[s0] != '{') {
-                    sink.add({"trace_bad_event", Severity::Warning, path, -1, static_cast<long long>(base + s0),
-                              "Array element at byte " + std::to_string(base + s0) +
-                                  " is not an event object; skipped.",
-                              "None beyond this element.", "Re-run the profiler's offline analysis.", ""});
+                    sink.add({"trace_bad_event", Severity::Warning, path, -1,
+                              static_cast<long long>(base + s0),
+                              msg("Array element at byte {} is not an event object; skipped.", base + s0),
+                              msg("None beyond this element."),
+                              msg("Re-run the profiler's offline analysis."), ""});
                 } else if (!bufferUtf8 && !simdjson::validate_utf8(b + s0, e0 - s0)) {
                     std::size_t n = 0;
                     const std::vector<char> fixed = withValidUtf8(b + s0, e0 - s0, n);
@@ -654,15 +676,14 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
                 for (std::size_t k = i; k < j; ++k)
                     maxDoc = std::max(maxDoc, elems[k].second - elems[k].first);
                 std::size_t k = i;
-                const auto [got, invalid] =
-                    builder.handleBatch(b + from, elems[j - 1].second - from, maxDoc, base + from,
-                                        [&](std::size_t off) {
-                                            // Documents arrive in order; anything else means the batch and
-                                            // our scan disagree.
-                                            if (k >= j || elems[k].first - from != off) return false;
-                                            ++k;
-                                            return true;
-                                        });
+                const auto [got, invalid] = builder.handleBatch(
+                    b + from, elems[j - 1].second - from, maxDoc, base + from, [&](std::size_t off) {
+                        // Documents arrive in order; anything else means the batch and
+                        // our scan disagree.
+                        if (k >= j || elems[k].first - from != off) return false;
+                        ++k;
+                        return true;
+                    });
                 res.elements += got - invalid;
                 res.badElements += invalid;
                 i += got;
@@ -685,12 +706,13 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
         }
         if (eof) {
             if (phase == Phase::Keys) {
-                sink.add({"trace_not_chrome_format", Severity::Error, path, -1, static_cast<long long>(base + consumed),
-                          "The file ends (byte " + std::to_string(res.fileBytes) +
-                              ") before a top-level \"traceEvents\" array.",
-                          "No trace events are read from it.",
-                          "The file is cut or is not a trace: re-run the profiler's offline analysis.",
-                          "collection-problems.md#truncated-timeline"});
+                sink.add(
+                    {"trace_not_chrome_format", Severity::Error, path, -1,
+                     static_cast<long long>(base + consumed),
+                     msg("The file ends (byte {}) before a top-level \"traceEvents\" array.", res.fileBytes),
+                     msg("No trace events are read from it."),
+                     msg("The file is cut or is not a trace: re-run the profiler's offline analysis."),
+                     "collection-problems.md#truncated-timeline"});
                 break;
             }
             if (phase == Phase::Array) {
@@ -706,9 +728,9 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
         if (len == buf.size() - kPad) {
             if (buf.size() > kMaxElementBytes) {
                 sink.add({"trace_event_too_large", Severity::Error, path, -1, static_cast<long long>(base),
-                          "One event at byte " + std::to_string(base) + " is larger than 512 MB.",
-                          "Reading stops here; events before it are kept.", "The file is probably corrupt.",
-                          ""});
+                          msg("One event at byte {} is larger than 512 MB.", base),
+                          msg("Reading stops here; events before it are kept."),
+                          msg("The file is probably corrupt."), ""});
                 res.truncated = true;
                 res.cutOffset = base;
                 break;
@@ -726,21 +748,24 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
     if (res.truncated) {
         profile.inventory.traceTruncated = true;
         profile.inventory.truncatedAtByte = res.cutOffset;
-        sink.add(
-            {"trace_truncated", Severity::Error, path, -1, static_cast<long long>(res.cutOffset),
-             (res.cutOffset < res.fileBytes
-                  ? "The trace is cut: the file ends at byte " + std::to_string(res.fileBytes) +
-                        " inside an event that starts at byte " + std::to_string(res.cutOffset)
-                  : "The trace is cut: the file ends at byte " + std::to_string(res.fileBytes) +
-                        " without the closing ']'") +
-                 ". The " + std::to_string(res.elements) + " complete events before byte " +
-                 std::to_string(res.cutOffset) + " were kept.",
-             "Everything after the cut is missing: the last step may be incomplete and bubbles near the end "
-             "of the capture are not trustworthy.",
-             "The profiler was stopped while still recording (\"Incorrect schedule\" warning): call "
-             "prof.step() "
-             "at least skip_first + warmup + active + 1 times, or once more after the loop (see collection-problems.md, \"Truncated timeline\").",
-             "collection-problems.md#truncated-timeline"});
+        sink.add({"trace_truncated", Severity::Error, path, -1, static_cast<long long>(res.cutOffset),
+                  res.cutOffset < res.fileBytes
+                      ? msg("The trace is cut: the file ends at byte {} inside an event that starts at byte "
+                            "{}. The {} "
+                            "complete events before byte {} were kept.",
+                            res.fileBytes, res.cutOffset, res.elements, res.cutOffset)
+                      : msg("The trace is cut: the file ends at byte {} without the closing ']'. The {} "
+                            "complete events "
+                            "before byte {} were kept.",
+                            res.fileBytes, res.elements, res.cutOffset),
+                  msg("Everything after the cut is missing: the last step may be incomplete and bubbles near "
+                      "the end "
+                      "of the capture are not trustworthy."),
+                  msg("The profiler was stopped while still recording (\"Incorrect schedule\" warning): call "
+                      "prof.step() at least skip_first + warmup + active + 1 times, or once more after the "
+                      "loop (see "
+                      "collection-problems.md, \"Truncated timeline\")."),
+                  "collection-problems.md#truncated-timeline"});
     }
     return res;
 }

@@ -1,5 +1,7 @@
 #include "model/finding.h"
 
+#include "i18n/message.h"
+
 #include <algorithm>
 
 namespace bs {
@@ -44,9 +46,8 @@ std::vector<Finding> FindingSink::take() {
         f.id = o.id + "_more";
         f.severity = Severity::Warning;
         f.file = o.file;
-        f.seen = std::to_string(o.count) + " more finding(s) of kind '" + o.id +
-                 "' in this file (not listed one by one).";
-        f.impact = "Same as the listed ones.";
+        f.seen = msg("{} more finding(s) of kind '{}' in this file (not listed one by one).", o.count, o.id);
+        f.impact = msg("Same as the listed ones.");
         findings_.push_back(std::move(f));
     }
     overflow_.clear();

@@ -1,5 +1,7 @@
 #include "model/profile.h"
 
+#include "i18n/message.h"
+
 namespace bs {
 
 const char* crossCheckSourceName(const Inventory& inv) {
@@ -7,7 +9,9 @@ const char* crossCheckSourceName(const Inventory& inv) {
 }
 
 const char* streamRecoverySource(const Inventory& inv) {
-    return inv.source == "sqlite" ? "their TASK rows" : "the trace";
+    // Messages (core/i18n) kept for the program's life, so the pointers stay valid.
+    static const std::string taskRows = msg("their TASK rows"), trace = msg("the trace");
+    return inv.source == "sqlite" ? taskRows.c_str() : trace.c_str();
 }
 
 const char* kernelSourceName(KernelSource s) {

@@ -36,10 +36,10 @@ std::string escCell(std::string_view s) {
 // Said once above the windows: the user-code rule when stacks exist, their absence when they do not.
 void stackRuleOrAbsence(std::string& o, const AnomalyResult& a) {
     if (a.hostTraceExists && !a.stacksExist)
-        fmt::format_to(std::back_inserter(o), "No call stacks collected: no host event carries a Python call stack, so no window can name the "
+        o += msg("No call stacks collected: no host event carries a Python call stack, so no window can name the "
             "line of code behind it (the recommendations say what the collection lacks).\n\n");
     else if (a.stacksExist)
-        fmt::format_to(std::back_inserter(o), "Lines of code behind each window: every host event overlapping it is put under the innermost "
+        o += msg("Lines of code behind each window: every host event overlapping it is put under the innermost "
             "user frame of its call stack; {}. Host time is the union of those events inside the window on "
             "each thread (nested events counted once), summed over threads; the share is the union over all "
             "threads divided by the window.\n\n",
@@ -51,23 +51,26 @@ void stackLines(std::string& o, const BubbleWindow& w) {
     if (!w.stacks.collected) return;
     if (w.stacks.userFrames.empty()) {
         if (w.stacks.eventsWithStack > 0)
-            fmt::format_to(std::back_inserter(o), "\nNo user frame: the call stacks of the {} host event{} in the window hold library frames "
+            o += msg("\nNo user frame: the call stacks of the {} host event{} in the window hold library frames "
                 "only.\n",
                 w.stacks.eventsWithStack, w.stacks.eventsWithStack == 1 ? "" : "s");
         else if (w.stacks.eventsInWindow > 0)
-            fmt::format_to(std::back_inserter(o), "\nNone of the {} host event{} in the window carries a call stack.\n", w.stacks.eventsInWindow,
+            o += msg("\nNone of the {} host event{} in the window carries a call stack.\n", w.stacks.eventsInWindow,
                 w.stacks.eventsInWindow == 1 ? "" : "s");
         return;
     }
-    fmt::format_to(std::back_inserter(o), "\nLines of user code behind the window ({} of {} host events carry a call stack):\n\n",
+    o += msg("\nLines of user code behind the window ({} of {} host events carry a call stack):\n\n",
         w.stacks.eventsWithStack, w.stacks.eventsInWindow);
-    fmt::format_to(std::back_inserter(o), "| User line | Host time | Share of window | Events | Path |\n|---|---|---|---|---|\n");
+    o += msg("| User line | Host time | Share of window | Events | Path |\n|---|---|---|---|---|\n");
     for (const auto& l : w.stacks.userFrames)
-        fmt::format_to(std::back_inserter(o), "| {} | {:.3f} ms | {:.1f} % | {} | {} |\n", cell(l.frame), nsToMs(l.hostTime), l.share * 100,
+        o += fmt::format("| {} | {:.3f} ms | {:.1f} % | {} | {} |\n", cell(l.frame), nsToMs(l.hostTime), l.share * 100,
             l.events, escCell(l.path));
 }
+std::string yesNo(bool b) {
+    return b ? msg("yes") : msg("no");
+}
 std::string ratioText(const HostEvidence& e, double v) {
-    return e.hostTraceExists ? fmt::format("{:.2f}", v) : std::string("n/a");
+    return e.hostTraceExists ? fmt::format("{:.2f}", v) : msg("n/a");
 }
 std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
     std::string o;
@@ -77,7 +80,7 @@ std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
 }
 std::string stepName(const StepSet& s, int i) {
     const auto& st = s.steps[static_cast<std::size_t>(i)];
-    return st.number >= 0 ? std::to_string(st.number) : std::string("pseudo");
+    return st.number >= 0 ? std::to_string(st.number) : msg("pseudo");
 }
 // Relative time in ms from the capture start, easier to read than 16-digit µs.
 std::string rel(TimeNs t, TimeNs origin) {
@@ -89,7 +92,7 @@ std::string rel(TimeNs t, TimeNs origin) {
 void recurringUserLine(std::string& o, const StepGroup& g) {
     if (g.recurringUserLines.empty()) return;
     const auto& l = g.recurringUserLines.front();
-    fmt::format_to(std::back_inserter(o),
+    o += msg(
                    "  - {} is the top user line behind a bubble window in {} of its {} steps ({:.3f} ms of host "
                    "time under it in those windows).\n",
                    code(l.frame), l.steps, g.steps.size(), nsToMs(l.hostTime));
@@ -102,22 +105,22 @@ void communicationSection(std::string& o, const AnalysisResult& r) {
     const bool anyComm = std::any_of(a.stepComm.begin(), a.stepComm.end(),
                                      [](const StepComm& c) { return c.exposed > 0 || c.collectives > 0; });
     if (!anyComm && a.collectives.empty()) return;
-    o += "### Communication time\n\n";
-    o += "Exposed = HCCL time not overlapped by other kernels; elapse, wait, transit, synchronization and "
+    o += msg("### Communication time\n\n");
+    o += msg("Exposed = HCCL time not overlapped by other kernels; elapse, wait, transit, synchronization and "
          "idle "
          "come from communication.json (idle: inside the collective, neither waiting nor transferring).\n\n"
          "| Step | Exposed | Elapse | Wait | Transit | Sync | Idle | Collectives | COMM_WAIT_HEAVY |\n"
-         "|---|---|---|---|---|---|---|---|---|\n";
+         "|---|---|---|---|---|---|---|---|---|\n");
     for (std::size_t i = 0; i < a.stepComm.size() && i < r.metrics.size(); ++i) {
         const auto& c = a.stepComm[i];
         auto file = [&](TimeNs v) {
-            return c.fromJson ? fmt::format("{:.3f} ms", nsToMs(v)) : std::string("n/a");
+            return c.fromJson ? fmt::format("{:.3f} ms", nsToMs(v)) : msg("n/a");
         };
         o += fmt::format("| {} | {:.3f} ms | {} | {} | {} | {} | {} | {} | {} |\n",
                          stepName(r.steps, static_cast<int>(i)), nsToMs(c.exposed), file(c.elapse),
                          file(c.wait), file(c.transit), file(c.sync), file(c.idle),
-                         c.fromJson ? std::to_string(c.collectives) : "n/a",
-                         c.fromJson ? std::to_string(c.waitHeavy) : "n/a");
+                         c.fromJson ? std::to_string(c.collectives) : msg("n/a"),
+                         c.fromJson ? std::to_string(c.waitHeavy) : msg("n/a"));
     }
     std::vector<const CollectiveWait*> byWait;
     for (const auto& c : a.collectives)
@@ -125,7 +128,7 @@ void communicationSection(std::string& o, const AnalysisResult& r) {
     std::stable_sort(byWait.begin(), byWait.end(),
                      [](const CollectiveWait* x, const CollectiveWait* y) { return x->wait > y->wait; });
     if (!byWait.empty()) {
-        o += fmt::format(
+        o += msg(
             "\nCollectives by wait (top {} of {}; wait ratio = Wait / (Wait + Transit), "
             "COMM_WAIT_HEAVY above {:.2f}):\n\n| Collective | Step | Elapse | Wait | Transit | Sync | Idle | "
             "Wait ratio | Tags |\n|---|---|---|---|---|---|---|---|---|\n",
@@ -141,21 +144,21 @@ void communicationSection(std::string& o, const AnalysisResult& r) {
     }
     if (std::any_of(a.collectives.begin(), a.collectives.end(),
                     [](const CollectiveWait& c) { return !c.tags.empty(); }))
-        o +=
+        o += msg(
             "\nA COMM_WAIT_HEAVY collective spent most of its non-idle time waiting for its peers: that wait "
             "belongs to the slowest peer, not to this rank (its idle time is neither wait nor transfer). "
             "Compare the same collective on the other ranks "
-            "(analyze their parent folder); the rank with the smallest wait arrived last.\n";
+            "(analyze their parent folder); the rank with the smallest wait arrived last.\n");
     o += "\n";
 }
 
 // The Follow-up column: "yes — host" / "yes — re-collect" / "yes — other ranks" / "no".
 std::string followupCell(const Recommendation& rc) {
-    if (!rc.followupRequired) return "no";
-    if (rc.followupKind == "host") return "yes — host";
-    if (rc.followupKind == "recollect") return "yes — re-collect";
-    if (rc.followupKind == "other_ranks") return "yes — other ranks";
-    return "yes";
+    if (!rc.followupRequired) return msg("no");
+    if (rc.followupKind == "host") return msg("yes — host");
+    if (rc.followupKind == "recollect") return msg("yes — re-collect");
+    if (rc.followupKind == "other_ranks") return msg("yes — other ranks");
+    return msg("yes");
 }
 
 // The host follow-up sentence says what requires_host_followup says, and lists the recommendations that
@@ -174,16 +177,16 @@ void followupSection(std::string& o, const AnomalyResult& a) {
                              rc->target.empty() ? "" : " " + code(rc->target), esc(rc->action));
     };
     if (a.requiresHostFollowup) {
-        o += fmt::format("Host follow-up is required ({} recommendation{} with follow-up \"yes — host\"): "
+        o += msg("Host follow-up is required ({} recommendation{} with follow-up \"yes — host\"): "
                          "the capture does not show what the host did during these windows.\n\n",
                          host.size(), host.size() == 1 ? "" : "s");
         list(host);
     } else {
-        o += "No host follow-up is required: no recommendation asks to sample the host or to collect host "
-             "activity.\n";
+        o += msg("No host follow-up is required: no recommendation asks to sample the host or to collect host "
+             "activity.\n");
     }
     if (!other.empty()) {
-        o += fmt::format("\nOther follow-ups ({}, not on the host):\n\n", other.size());
+        o += msg("\nOther follow-ups ({}, not on the host):\n\n", other.size());
         list(other);
     }
     o += "\n";
@@ -204,194 +207,192 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r,
     const AnomalyResult& a = r.anomaly;
     const TimeNs origin = a.captureStart;
     std::string o;
-    // Appends formatted text to the report (a macro: fmt checks the literal format string at compile time).
-#define out(...) fmt::format_to(std::back_inserter(o), __VA_ARGS__)
-    out("# Anomaly report — {}\n\n", esc(p.inventory.rankLabel));
-    out("| Item | Value |\n|---|---|\n");
-    out("| Profiling folder | {} |\n", cell(p.inventory.rankDir));
-    out("| Kernel source | {}{} |\n", kernelSourceName(p.inventory.kernelSource),
+    o += msg("# Anomaly report — {}\n\n", esc(p.inventory.rankLabel));
+    o += msg("| Item | Value |\n|---|---|\n");
+    o += msg("| Profiling folder | {} |\n", cell(p.inventory.rankDir));
+    o += msg("| Kernel source | {}{} |\n", kernelSourceName(p.inventory.kernelSource),
         p.inventory.kernelDetailsLevel.empty() ? ""
-                                               : " (" + escCell(p.inventory.kernelDetailsLevel) + " header)");
-    out("| Kernels | {} on {} |\n", p.kernels.size(), "the device");
-    out("| Steps | {} ({}) |\n", r.steps.steps.size(), stepSourceName(r.steps.source));
-    out("| Capture (device) | {:.3f} ms, busy {:.3f} ms, idle {:.3f} ms ({:.1f} %) |\n",
+                                               : msg(" ({} header)", escCell(p.inventory.kernelDetailsLevel)));
+    o += msg("| Kernels | {} on the device |\n", p.kernels.size());
+    o += msg("| Steps | {} ({}) |\n", r.steps.steps.size(), stepSourceName(r.steps.source));
+    o += msg("| Capture (device) | {:.3f} ms, busy {:.3f} ms, idle {:.3f} ms ({:.1f} %) |\n",
         nsToMs(a.captureEnd - a.captureStart), nsToMs(a.globalBusy),
         nsToMs(a.captureEnd - a.captureStart - a.globalBusy),
         a.captureEnd > a.captureStart
             ? 100.0 * static_cast<double>(a.captureEnd - a.captureStart - a.globalBusy) /
                   static_cast<double>(a.captureEnd - a.captureStart)
             : 0.0);
-    out("| Host trace / call stacks / shapes / PMU | {} / {} / {} / {} |\n", a.hostTraceExists ? "yes" : "no",
-        a.stacksExist ? "yes" : "no", a.shapesExist ? "yes" : "no", a.pmuExists ? "yes" : "no");
-    out("| Confidence | {} |\n", a.confidence);
+    o += msg("| Host trace / call stacks / shapes / PMU | {} / {} / {} / {} |\n", yesNo(a.hostTraceExists),
+        yesNo(a.stacksExist), yesNo(a.shapesExist), yesNo(a.pmuExists));
+    o += msg("| Confidence | {} |\n", a.confidence);
     const auto errors = dataErrorNames(r.findings);
     if (!errors.empty()) {
         std::vector<std::string> named;
         for (const auto& e : errors)
             named.push_back(escCell(e));
-        out("| Data errors | {} (see Data quality) |\n", join(named));
+        o += msg("| Data errors | {} (see Data quality) |\n", join(named));
     }
-    out("\n");
-    out("Times are relative to the first device kernel (+0.000 ms = {} us).\n\n", formatNsAsMicros(origin));
+    o += "\n";
+    o += msg("Times are relative to the first device kernel (+0.000 ms = {} us).\n\n", formatNsAsMicros(origin));
 
     // ---------------------------------------------------------------- Hidden Issue Discovery
-    out("## 1. Hidden Issue Discovery\n\n");
+    o += msg("## 1. Hidden Issue Discovery\n\n");
     if (a.groups.empty()) {
-        out("No step could be formed: there are no kernels.\n\n");
+        o += msg("No step could be formed: there are no kernels.\n\n");
     } else {
         const auto& g = a.groups.front();
         std::vector<std::string> names;
         for (int s : g.steps)
             names.push_back(stepName(r.steps, s));
-        out("Dominant step group **{}**: {} of {} step{} ({} {}), {} kernels per step. Hidden issue: "
+        o += msg("Dominant step group **{}**: {} of {} step{} ({} {}), {} kernels per step. Hidden issue: "
             "**{}** (severity {}){}.\n\n",
             g.id, g.steps.size(), r.metrics.size(), r.metrics.size() == 1 ? "" : "s",
-            names.size() == 1 ? "step" : "steps", join(names), g.kernelCount,
-            a.hiddenIssuePresent ? "present" : "not present", a.severity,
+            names.size() == 1 ? msg("step") : msg("steps"), join(names), g.kernelCount,
+            a.hiddenIssuePresent ? msg("present") : msg("not present"), a.severity,
             a.hiddenIssueReasons.empty() ? "" : " — " + esc(join(a.hiddenIssueReasons, "; ")));
-        out("| Metric | avg | median | P90 | P95 |\n|---|---|---|---|---|\n");
-        auto row = [&](const char* n, const MetricStats& m, const char* unit) {
-            out("| {} | {:.3f} {} | {:.3f} {} | {:.3f} {} | {:.3f} {} |\n", n, m.avg, unit, m.median, unit,
+        o += msg("| Metric | avg | median | P90 | P95 |\n|---|---|---|---|---|\n");
+        auto row = [&](const std::string& n, const MetricStats& m, const char* unit) {
+            o += fmt::format("| {} | {:.3f} {} | {:.3f} {} | {:.3f} {} | {:.3f} {} |\n", n, m.avg, unit, m.median, unit,
                 m.p90, unit, m.p95, unit);
         };
-        row("service", g.service, "ms");
-        row("device busy union", g.busy, "ms");
-        row("underfeed ratio", g.underfeedRatio, "");
-        row("prelaunch gap", g.prelaunch, "ms");
-        row("tail gap", g.tail, "ms");
-        row("internal bubbles (total)", g.internalTotal, "ms");
-        row("largest internal bubble", g.largestInternal, "ms");
-        row("bubble count", g.bubbleCount, "");
-        row("inter-step idle", g.interStep, "ms");
-        out("\nDominant idle pattern: **{}**. Tags: {}.\n\n", g.dominantIdlePattern,
-            g.tags.empty() ? "none" : join(g.tags));
+        row(msg("service"), g.service, "ms");
+        row(msg("device busy union"), g.busy, "ms");
+        row(msg("underfeed ratio"), g.underfeedRatio, "");
+        row(msg("prelaunch gap"), g.prelaunch, "ms");
+        row(msg("tail gap"), g.tail, "ms");
+        row(msg("internal bubbles (total)"), g.internalTotal, "ms");
+        row(msg("largest internal bubble"), g.largestInternal, "ms");
+        row(msg("bubble count"), g.bubbleCount, "");
+        row(msg("inter-step idle"), g.interStep, "ms");
+        o += msg("\nDominant idle pattern: **{}**. Tags: {}.\n\n", g.dominantIdlePattern,
+            g.tags.empty() ? msg("none") : join(g.tags));
     }
     const std::size_t topN =
         std::min<std::size_t>(a.windows.size(), static_cast<std::size_t>(std::max(0, a.rules.top_windows)));
-    out("### Top {} bubble windows (of {} of {:.0f} us or more)\n\n", topN, a.windows.size(),
+    o += msg("### Top {} bubble windows (of {} of {:.0f} us or more)\n\n", topN, a.windows.size(),
         a.rules.bubble_min_us);
     if (topN == 0) {
-        out("There is no device-idle window of {:.0f} us or more.\n\n", a.rules.bubble_min_us);
+        o += msg("There is no device-idle window of {:.0f} us or more.\n\n", a.rules.bubble_min_us);
     } else {
-        out("| Id | Step | Group | Scope | Start | Duration | Coverage | Sync | Comm | Parallelism | "
+        o += msg("| Id | Step | Group | Scope | Start | Duration | Coverage | Sync | Comm | Parallelism | "
             "Candidate causes |\n");
-        out("|---|---|---|---|---|---|---|---|---|---|---|\n");
+        o += "|---|---|---|---|---|---|---|---|---|---|---|\n";
         for (std::size_t i = 0; i < topN; ++i) {
             const auto& w = a.windows[i];
-            out("| {} | {} | {} | {}{} | {} | {:.3f} ms | {} | {} | {} | {} | {} |\n", w.id, w.stepId,
+            o += fmt::format("| {} | {} | {} | {}{} | {} | {:.3f} ms | {} | {} | {} | {} | {} |\n", w.id, w.stepId,
                 w.groupId.empty() ? "-" : w.groupId, windowScopeName(w.scope),
-                w.boundary ? " (capture boundary)" : "", rel(w.span.a, origin), nsToMs(w.span.length()),
+                w.boundary ? msg(" (capture boundary)") : std::string(), rel(w.span.a, origin), nsToMs(w.span.length()),
                 ratioText(w.evidence, w.evidence.coverage), ratioText(w.evidence, w.evidence.syncRatio),
                 ratioText(w.evidence, w.evidence.commRatio),
-                w.evidence.parallelism ? fmt::format("{:.2f}", *w.evidence.parallelism) : std::string("n/a"),
+                w.evidence.parallelism ? fmt::format("{:.2f}", *w.evidence.parallelism) : msg("n/a"),
                 join(w.labels));
         }
-        out("\n");
+        o += "\n";
         stackRuleOrAbsence(o, a);
         const auto skipped = skippedRowsInWindows(p, r.findings, a.windows);
         for (std::size_t i = 0; i < topN; ++i) {
             const auto& w = a.windows[i];
-            out("#### {} — {:.3f} ms {} gap in step {} ({} → {})\n\n", w.id, nsToMs(w.span.length()),
+            o += msg("#### {} — {:.3f} ms {} gap in step {} ({} → {})\n\n", w.id, nsToMs(w.span.length()),
                 windowScopeName(w.scope), w.stepId, rel(w.span.a, origin), rel(w.span.b, origin));
             if (picture)
                 if (const std::string img = picture(w.id); !img.empty())
-                    out("![{} on the timeline: the window with the kernels and host activity around it]({})\n\n", w.id,
+                    o += msg("![{} on the timeline: the window with the kernels and host activity around it]({})\n\n", w.id,
                         img);
-            out("Raw kernels around the window:\n\n| Side | Kernel | Task type | Start | Duration | Wait | "
+            o += msg("Raw kernels around the window:\n\n| Side | Kernel | Task type | Start | Duration | Wait | "
                 "Stream |\n|---|---|---|---|---|---|---|\n");
             for (auto it = w.before.rbegin(); it != w.before.rend(); ++it)
-                out("| before | {} | {} | {} | {:.3f} us | {:.3f} us | {} |\n", cell(it->name),
+                o += msg("| before | {} | {} | {} | {:.3f} us | {:.3f} us | {} |\n", cell(it->name),
                     it->taskType.empty() ? "-" : escCell(it->taskType), rel(it->start, origin),
                     nsToUs(it->dur), nsToUs(it->wait), it->stream >= 0 ? std::to_string(it->stream) : "-");
-            out("| *window* | *device idle* | | {} | {:.3f} us | | |\n", rel(w.span.a, origin),
+            o += msg("| *window* | *device idle* | | {} | {:.3f} us | | |\n", rel(w.span.a, origin),
                 nsToUs(w.span.length()));
             for (const auto& k : w.after)
-                out("| after | {} | {} | {} | {:.3f} us | {:.3f} us | {} |\n", cell(k.name),
+                o += msg("| after | {} | {} | {} | {:.3f} us | {:.3f} us | {} |\n", cell(k.name),
                     k.taskType.empty() ? "-" : escCell(k.taskType), rel(k.start, origin), nsToUs(k.dur),
                     nsToUs(k.wait), k.stream >= 0 ? std::to_string(k.stream) : "-");
             if (!w.evidence.topEvents.empty()) {
-                out("\nHost events overlapping the window: ");
+                o += msg("\nHost events overlapping the window: ");
                 std::vector<std::string> ev;
                 for (const auto& h : w.evidence.topEvents)
                     ev.push_back(
-                        fmt::format("{} on {} ({:.1f} us)", code(h.name), esc(h.thread), nsToUs(h.overlap)));
-                out("{}.\n", join(ev, "; "));
+                        msg("{} on {} ({:.1f} us)", code(h.name), esc(h.thread), nsToUs(h.overlap)));
+                o += fmt::format("{}.\n", join(ev, msg("; ").c_str()));
             } else if (w.evidence.hostTraceExists) {
-                out("\nNo host event overlaps the window.\n");
+                o += msg("\nNo host event overlaps the window.\n");
             }
             stackLines(o, w);
-            out("\nEvidence chain:\n");
+            o += msg("\nEvidence chain:\n");
             for (std::size_t k = 0; k < w.labels.size(); ++k)
-                out("- {} — {}.\n", code(w.labels[k]),
+                o += fmt::format("- {} — {}.\n", code(w.labels[k]),
                     k < w.labelEvidence.size() ? esc(w.labelEvidence[k]) : std::string());
             for (const auto& row : skipped[i])
-                out("- Bounded by a skipped malformed row: {} line {} was skipped ({}); its kernel may fill "
+                o += msg("- Bounded by a skipped malformed row: {} line {} was skipped ({}); its kernel may fill "
                     "part of this window, so the window may be shorter or not exist.\n",
                     code(std::filesystem::path(row.file).filename().string()), row.line, code(row.findingId));
-            out("\n");
+            o += "\n";
         }
     }
-    out("### Periodicity\n\n");
+    o += msg("### Periodicity\n\n");
     for (const auto& g : a.groups) {
         if (g.recurring)
-            out("- {}: the largest bubble recurs after {} in {:.0f} % of its {} steps "
+            o += msg("- {}: the largest bubble recurs after {} in {:.0f} % of its {} steps "
                 "(RECURRING_BUBBLE_PATTERN).\n",
                 g.id, code(g.recurringPosition), g.recurringShare * 100, g.steps.size());
         else
-            out("- {}: no recurring bubble position ({} step{}).\n", g.id, g.steps.size(),
+            o += msg("- {}: no recurring bubble position ({} step{}).\n", g.id, g.steps.size(),
                 g.steps.size() == 1 ? "" : "s");
         recurringUserLine(o, g);
     }
-    out("\n### Host-evidence coverage\n\n");
+    o += msg("\n### Host-evidence coverage\n\n");
     if (!a.hostTraceExists) {
-        out("There is no host trace: host coverage cannot be measured and every cause is insufficient "
+        o += msg("There is no host trace: host coverage cannot be measured and every cause is insufficient "
             "evidence.\n\n");
     } else {
         for (const auto& g : a.groups)
             if (g.topWindowCoverageKnown)
-                out("- {}: mean host coverage of its largest windows {:.2f}.\n", g.id,
+                o += msg("- {}: mean host coverage of its largest windows {:.2f}.\n", g.id,
                     g.topWindowCoverageMean);
-        out("\n");
+        o += "\n";
     }
-    out("### Candidate causes (soft attribution)\n\n");
+    o += msg("### Candidate causes (soft attribution)\n\n");
     TimeNs bubbleTime = 0;
     for (const auto& w : a.windows)
         bubbleTime = addSaturating(bubbleTime, w.span.length());
-    if (a.softCauses.empty()) out("No window to attribute.\n\n");
+    if (a.softCauses.empty()) o += msg("No window to attribute.\n\n");
     if (!a.softCauses.empty())
-        out("Over all {} significant windows ({:.3f} ms), by share of that time:\n\n", a.windows.size(),
+        o += msg("Over all {} significant windows ({:.3f} ms), by share of that time:\n\n", a.windows.size(),
             nsToMs(bubbleTime));
     for (const auto& c : a.softCauses) {
-        out("- {} — {} window{}, {:.3f} ms ({:.1f} % of the significant bubble time); confidence {}, "
+        o += msg("- {} — {} window{}, {:.3f} ms ({:.1f} % of the significant bubble time); confidence {}, "
             "scope {}{}:\n",
             code(c.label), c.windowCount, c.windowCount == 1 ? "" : "s", nsToMs(c.duration), c.share * 100,
             c.confidence, c.scope, c.target.empty() ? "" : " " + esc(c.target));
         for (const auto& e : c.evidence)
-            out("  - {}\n", esc(e));
+            o += fmt::format("  - {}\n", esc(e));
     }
-    out("\nThese are possible causes from the host evidence inside each window, never a single verdict.\n\n");
-    out("### Follow-up sampling\n\n");
+    o += msg("\nThese are possible causes from the host evidence inside each window, never a single verdict.\n\n");
+    o += msg("### Follow-up sampling\n\n");
     followupSection(o, a);
     communicationSection(o, r);
 
     // ---------------------------------------------------------------- Five questions
-    out("## 2. Bubble-first Summary\n\n");
-    const char* qs[] = {"Are there significant bubbles?", "Which step group holds them?",
-                        "Prelaunch, tail, internal or inter-step?", "Is there a host-side risk?",
-                        "Is the evidence enough?"};
+    o += msg("## 2. Bubble-first Summary\n\n");
+    const std::string qs[] = {msg("Are there significant bubbles?"), msg("Which step group holds them?"),
+                              msg("Prelaunch, tail, internal or inter-step?"), msg("Is there a host-side risk?"),
+                              msg("Is the evidence enough?")};
     if (!errors.empty())
-        out("**Data errors: {}.** The analysis ran on incomplete data, which lowers the confidence (now {}; "
+        o += msg("**Data errors: {}.** The analysis ran on incomplete data, which lowers the confidence (now {}; "
             "see Data quality).\n\n",
             esc(join(errors)), a.confidence);
     for (std::size_t i = 0; i < a.answers.size() && i < 5; ++i)
-        out("{}. **{}** {}\n", i + 1, qs[i], esc(a.answers[i]));
-    out("\n");
+        o += fmt::format("{}. **{}** {}\n", i + 1, qs[i], esc(a.answers[i]));
+    o += "\n";
 
     // ---------------------------------------------------------------- Drill-down
-    out("## 3. Structure-level drill-down\n\n### Steps\n\n");
-    out("| Step | Group | Service | Busy | Underfeed | Prelaunch | Internal | Largest | Tail | Windows | "
+    o += msg("## 3. Structure-level drill-down\n\n### Steps\n\n");
+    o += msg("| Step | Group | Service | Busy | Underfeed | Prelaunch | Internal | Largest | Tail | Windows | "
         "Tags |\n");
-    out("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    o += "|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (std::size_t i = 0; i < r.metrics.size(); ++i) {
         const auto& m = r.metrics[i];
         std::string gid;
@@ -400,18 +401,18 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r,
         std::size_t nw = 0;
         for (const auto& w : a.windows)
             nw += w.stepIndex == static_cast<int>(i);
-        out("| {} | {} | {:.3f} ms | {:.3f} ms | {:.3f} | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {} "
+        o += fmt::format("| {} | {} | {:.3f} ms | {:.3f} ms | {:.3f} | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {} "
             "| {} |\n",
             stepName(r.steps, static_cast<int>(i)), gid, nsToMs(m.service), nsToMs(m.busyUnion),
             m.underfeedRatio, nsToMs(m.prelaunchGap), nsToMs(m.internalBubbleTotal),
             nsToMs(m.largestInternalBubble), nsToMs(m.tailGap), nw, join(a.stepTags[i].tags));
     }
     const auto& arch = r.architecture;
-    out("\n### Structures ({})\n\n",
-        arch.marker.empty() ? arch.structures.empty() ? "none" : "pattern-based: " + esc(arch.markerSource)
-                            : "layers anchored on " + code(arch.marker));
+    o += msg("\n### Structures ({})\n\n",
+        arch.marker.empty() ? arch.structures.empty() ? msg("none") : msg("pattern-based: {}", esc(arch.markerSource))
+                            : msg("layers anchored on {}", code(arch.marker)));
     if (arch.drillDown.empty()) {
-        out("No significant window to place in a structure.\n\n");
+        o += msg("No significant window to place in a structure.\n\n");
     } else {
         std::size_t inside = 0, atStart = 0, edge = 0;
         for (const auto& d : arch.drillDown) {
@@ -419,31 +420,31 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r,
             atStart += d.position == "layer_start";
             edge += d.position == "tail" || d.position == "prelaunch";
         }
-        out("Of the {} largest windows, {} lie inside a structure, {} end at a layer's first kernel (the "
+        o += msg("Of the {} largest windows, {} lie inside a structure, {} end at a layer's first kernel (the "
             "idle "
             "is in the previous structure's wall: structures run from their first kernel to the next "
             "structure's), {} are a step's prelaunch or tail, {} lie before a structure.\n\n",
             arch.drillDown.size(), inside, atStart, edge, arch.drillDown.size() - inside - atStart - edge);
-        out("| Window | Duration | Structure | Type | Position | Kernel before | Kernel after "
+        o += msg("| Window | Duration | Structure | Type | Position | Kernel before | Kernel after "
             "|\n|---|---|---|---|---|---|---|\n");
         for (const auto& d : arch.drillDown) {
             std::string type;
             for (const auto& s : arch.structures)
                 if (s.id == d.structureId) type = s.type;
-            out("| {} | {:.3f} ms | {} | {} | {} | {} | {} |\n", d.windowId, nsToMs(d.duration),
+            o += fmt::format("| {} | {:.3f} ms | {} | {} | {} | {} | {} |\n", d.windowId, nsToMs(d.duration),
                 d.structureId.empty() ? "-" : d.structureId, type.empty() ? "-" : type,
-                d.position == "inside"        ? "inside"
-                : d.position == "layer_start" ? "at its start"
-                : d.position == "tail"        ? "step tail (after the last kernel)"
-                : d.position == "prelaunch"   ? "prelaunch (before the first kernel)"
-                                              : "before it",
+                d.position == "inside"        ? msg("inside")
+                : d.position == "layer_start" ? msg("at its start")
+                : d.position == "tail"        ? msg("step tail (after the last kernel)")
+                : d.position == "prelaunch"   ? msg("prelaunch (before the first kernel)")
+                                              : msg("before it"),
                 d.kernelBefore.empty() ? "-" : cell(d.kernelBefore),
                 d.kernelAfter.empty() ? "-" : cell(d.kernelAfter));
         }
-        out("\nFour clocks of the structures holding these windows (block = main-stream compute kernels >= "
+        o += msg("\nFour clocks of the structures holding these windows (block = main-stream compute kernels >= "
             "{:.0f} us, side = the rest):\n\n",
             a.rules.block_min_us);
-        out("| Structure | Part | Wall | Busy union | Kernel sum | Total cost | Internal bubbles | Gap "
+        o += msg("| Structure | Part | Wall | Busy union | Kernel sum | Total cost | Internal bubbles | Gap "
             "before |\n|---|---|---|---|---|---|---|---|\n");
         std::vector<std::string> shown;
         for (const auto& d : arch.drillDown) {
@@ -453,23 +454,23 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r,
             shown.push_back(d.structureId);
             for (const auto& s : arch.structures) {
                 if (s.id != d.structureId) continue;
-                out("| {} | all | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms |\n",
+                o += msg("| {} | all | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms |\n",
                     s.id, nsToMs(s.all.wall), nsToMs(s.all.busyUnion), nsToMs(s.all.kernelSum),
                     nsToMs(s.all.totalCost), nsToMs(s.internalBubbles), nsToMs(s.gapBefore));
-                out("| {} | block | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | | |\n", s.id,
+                o += msg("| {} | block | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | | |\n", s.id,
                     nsToMs(s.block.wall), nsToMs(s.block.busyUnion), nsToMs(s.block.kernelSum),
                     nsToMs(s.block.totalCost));
-                out("| {} | side | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | | |\n", s.id,
+                o += msg("| {} | side | {:.3f} ms | {:.3f} ms | {:.3f} ms | {:.3f} ms | | |\n", s.id,
                     nsToMs(s.side.wall), nsToMs(s.side.busyUnion), nsToMs(s.side.kernelSum),
                     nsToMs(s.side.totalCost));
             }
         }
-        out("\n");
+        o += "\n";
     }
-    out("\n## 4. Op-level findings ({})\n\n", a.groups.empty() || r.steps.source == StepSource::Pseudo
-                                                  ? "whole capture"
-                                                  : "dominant group " + a.groups.front().id);
-    out("Top ops by average total cost (duration + wait):\n\n| Rank | Op | Task type | Calls | Duration avg "
+    o += msg("\n## 4. Op-level findings ({})\n\n", a.groups.empty() || r.steps.source == StepSource::Pseudo
+                                                  ? msg("whole capture")
+                                                  : msg("dominant group {}", a.groups.front().id));
+    o += msg("Top ops by average total cost (duration + wait):\n\n| Rank | Op | Task type | Calls | Duration avg "
         "| Wait avg | Total cost avg | Wait ratio | Flags | PMU "
         "|\n|---|---|---|---|---|---|---|---|---|---|\n");
     for (const auto& op : a.ops) {
@@ -478,9 +479,9 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r,
         if (op.falseHotspot)
             flags.emplace_back("WAIT_ANCHOR_FALSE_HOTSPOT");
         else if (op.waitAnchor)
-            flags.emplace_back("wait anchor");
+            flags.emplace_back(msg("wait anchor"));
         if (op.waitPollution) flags.emplace_back("WAIT_POLLUTION_RISK");
-        out("| {} | {} | {} | {} | {:.3f} us | {:.3f} us | {:.3f} us | {:.2f} | {} | {} |\n",
+        o += fmt::format("| {} | {} | {} | {} | {:.3f} us | {:.3f} us | {:.3f} us | {:.2f} | {} | {} |\n",
             op.rankByAvgCost, cell(op.name), op.taskType.empty() ? "-" : escCell(op.taskType), op.calls,
             op.durAvgUs, op.waitAvgUs, op.totalCostAvgUs, op.waitRatio, flags.empty() ? "-" : join(flags),
             escCell(op.pmuVerdict));
@@ -498,72 +499,71 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r,
         for (int st : a.groups.front().steps)
             opBusy = addSaturating(opBusy, r.metrics[static_cast<std::size_t>(st)].busyUnion);
     }
-    out("\nTop ops by total kernel duration (share of {:.3f} ms of device busy time in the same steps):\n\n"
+    o += msg("\nTop ops by total kernel duration (share of {:.3f} ms of device busy time in the same steps):\n\n"
         "| Rank | Op | Task type | Calls | Total | Share of busy | PMU verdict | Cube util. |\n"
         "|---|---|---|---|---|---|---|---|\n",
         nsToMs(opBusy));
     for (const auto* op : byTotal) {
         if (op->rankByTotal > 10) break;
-        out("| {} | {} | {} | {} | {:.3f} ms | {:.1f} % | {} | {} |\n", op->rankByTotal, cell(op->name),
+        o += fmt::format("| {} | {} | {} | {} | {:.3f} ms | {:.1f} % | {} | {} |\n", op->rankByTotal, cell(op->name),
             op->taskType.empty() ? "-" : escCell(op->taskType), op->calls, nsToMs(op->durTotal),
             opBusy ? 100.0 * static_cast<double>(op->durTotal) / static_cast<double>(opBusy) : 0.0,
             escCell(op->pmuVerdict),
             op->cubeUtilization ? fmt::format("{:.1f} %", *op->cubeUtilization) : std::string("-"));
     }
-    out("\nWait anchors (wait ratio > {:.2f} among the top {} by average total cost): ",
+    o += msg("\nWait anchors (wait ratio > {:.2f} among the top {} by average total cost): ",
         a.rules.wait_list_ratio, a.rules.wait_list_top);
     std::vector<std::string> anchors;
     for (const auto& op : a.ops)
         if (op.waitAnchor)
-            anchors.push_back(fmt::format("{} (wait ratio {:.2f}{}{})", code(op.name), op.waitRatio,
-                                          op.falseHotspot ? ", false-hotspot risk" : "",
-                                          op.waitPollution ? ", wait overlaps communication" : ""));
-    out("{}.\n\n", anchors.empty() ? "none" : join(anchors, "; "));
-    out("AICPU ops (whole capture, all steps): ");
+            anchors.push_back(msg("{} (wait ratio {:.2f}{}{})", code(op.name), op.waitRatio,
+                                          op.falseHotspot ? msg(", false-hotspot risk") : std::string(),
+                                          op.waitPollution ? msg(", wait overlaps communication") : std::string()));
+    o += fmt::format("{}.\n\n", anchors.empty() ? msg("none") : join(anchors, msg("; ").c_str()));
+    o += msg("AICPU ops (whole capture, all steps): ");
     std::vector<std::string> ai;
     for (const auto& x : a.aicpuOps)
-        ai.push_back(fmt::format("{} — {} calls, {:.3f} ms, masked {:.0f} %, {}{}", code(x.name), x.calls,
+        ai.push_back(msg("{} — {} calls, {:.3f} ms, masked {:.0f} %, {}{}", code(x.name), x.calls,
                                  nsToMs(x.durTotal), x.maskedRatio * 100, x.cls,
-                                 x.touchesBubble ? " (next to a significant bubble)" : ""));
-    out("{}.\n\n", ai.empty() ? "none" : join(ai, "; "));
+                                 x.touchesBubble ? msg(" (next to a significant bubble)") : std::string()));
+    o += fmt::format("{}.\n\n", ai.empty() ? msg("none") : join(ai, msg("; ").c_str()));
     if (const auto pmu = pmuAdvice(p, r.findings, a.pmuExists); pmu && !a.pmuExists)
-        out("PMU: pmu_unavailable — {} {}\n\n", esc(pmu->why), esc(pmu->action));
+        o += fmt::format("PMU: pmu_unavailable — {} {}\n\n", esc(pmu->why), esc(pmu->action));
 
     // ---------------------------------------------------------------- Recommendations
-    out("## 5. Recommendations\n\n| Priority | Scope | Target | Action | Why | Follow-up | Evidence gap "
+    o += msg("## 5. Recommendations\n\n| Priority | Scope | Target | Action | Why | Follow-up | Evidence gap "
         "|\n|---|---|---|---|---|---|---|\n");
     for (const auto& rc : a.recommendations)
-        out("| {} | {} | {} | {} | {} | {} | {} |\n", rc.priority, rc.scope,
+        o += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", rc.priority, rc.scope,
             rc.target.empty() ? "-" : cell(rc.target), escCell(rc.action), escCell(rc.why), followupCell(rc),
             rc.evidenceGap.empty() ? "-" : escCell(rc.evidenceGap));
-    if (a.recommendations.empty()) out("| - | - | - | No action suggested by the evidence. | | | |\n");
+    if (a.recommendations.empty()) o += msg("| - | - | - | No action suggested by the evidence. | | | |\n");
 
     // ---------------------------------------------------------------- Data quality
-    out("\n## 6. Data quality\n\n");
-    if (r.findings.empty()) out("No finding: the collection looks complete.\n");
+    o += msg("\n## 6. Data quality\n\n");
+    if (r.findings.empty()) o += msg("No finding: the collection looks complete.\n");
     for (const auto& f : r.findings) {
         // Where it was seen, as in the text output: file, line or byte offset.
         std::string where;
         if (!f.file.empty())
-            where = " (" + mdCode(f.file) + (f.line > 0 ? fmt::format(", line {}", f.line) : "") +
-                    (f.byteOffset >= 0 ? fmt::format(", byte {}", f.byteOffset) : "") + ")";
-        out("- **{}** `{}`{}: {} {} {}\n", severityName(f.severity), f.id, where, esc(f.seen),
-            f.impact.empty() ? "" : "Effect: " + esc(f.impact), f.fix.empty() ? "" : "Fix: " + esc(f.fix));
+            where = " (" + mdCode(f.file) + (f.line > 0 ? msg(", line {}", f.line) : "") +
+                    (f.byteOffset >= 0 ? msg(", byte {}", f.byteOffset) : "") + ")";
+        o += fmt::format("- **{}** `{}`{}: {} {} {}\n", severityName(f.severity), f.id, where, esc(f.seen),
+            f.impact.empty() ? "" : msg("Effect: {}", esc(f.impact)), f.fix.empty() ? "" : msg("Fix: {}", esc(f.fix)));
     }
     for (const auto& n : a.notes)
-        out("- {}\n", esc(n));
+        o += fmt::format("- {}\n", esc(n));
     if (r.crossCheck.available) {
-        out("\nProfiler cross-check ({}): {} mismatch(es) over {} step(s).\n",
+        o += msg("\nProfiler cross-check ({}): {} mismatch(es) over {} step(s).\n",
             crossCheckSourceName(p.inventory), r.crossCheck.mismatches, r.crossCheck.rows.size());
     }
-    out("\nLimitations: CANN documents a kernel's Wait Time as the gap since the previous task on its "
+    o += msg("\nLimitations: CANN documents a kernel's Wait Time as the gap since the previous task on its "
         "stream, so a large wait "
         "marks where a stream waited, not what it waited for; ops whose waits overlap collectives are "
         "flagged and demoted.\n");
-    out("\n## 7. Thresholds used\n\n| Rule | Value | Accepted |\n|---|---|---|\n");
+    o += msg("\n## 7. Thresholds used\n\n| Rule | Value | Accepted |\n|---|---|---|\n");
     for (const auto& rule : a.rules.table())
-        out("| `{}` | {} | {} |\n", rule.name, rule.value, rule.accepted);
-#undef out
+        o += fmt::format("| `{}` | {} | {} |\n", rule.name, rule.value, rule.accepted);
     return render(o);
 }
 

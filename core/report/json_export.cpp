@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include "i18n/message.h"
 #include <fmt/format.h>
 
 namespace bs {
@@ -60,8 +61,8 @@ json stackEvidenceJson(const StackEvidence& st, bool hostTrace) {
     };
     json j;
     j["call_stacks_collected"] = st.collected;
-    j["note"] = !hostTrace ? json("no host trace")
-                : !st.collected ? json("no call stacks collected")
+    j["note"] = !hostTrace ? json(msg("no host trace"))
+                : !st.collected ? json(msg("no call stacks collected"))
                                 : json(nullptr);
     j["host_events_in_window"] = st.eventsInWindow;
     j["host_events_with_stack"] = st.eventsWithStack;
@@ -359,9 +360,9 @@ void addAnomalyJson(json& root, const Profile& p, const AnalysisResult& r) {
     for (const auto& o : a.ops) {
         if (!o.waitAnchor) continue;
         json ev = json::array();
-        ev.push_back(fmt::format("rank {} by average total cost, {} calls", o.rankByAvgCost, o.calls));
+        ev.push_back(msg("rank {} by average total cost, {} calls", o.rankByAvgCost, o.calls));
         if (o.waitPollution)
-            ev.push_back("wait span overlaps a communication window: wait_not_reliable_for_rootcause");
+            ev.push_back(msg("wait span overlaps a communication window: {}", "wait_not_reliable_for_rootcause"));
         anchors.push_back({{"op_name", o.name},
                            {"location", o.taskType.empty() ? json(nullptr) : json(o.taskType)},
                            {"duration_us_avg", o.durAvgUs},

@@ -2,7 +2,6 @@
 
 #include "report/atomic_write.h"
 
-#include "i18n/message.h"
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -205,9 +204,7 @@ std::string knownWriteProblem(const OutputTarget& t) {
 }
 
 std::string writeOutput(const OutputTarget& t, std::string_view content) {
-    // Sentences of the analysis (core/i18n) are written in the output language; no message mark reaches a file.
-    const std::string rendered = hasMessage(content) ? render(content) : std::string();
-    if (!rendered.empty()) content = rendered;
+    // The content is written byte for byte (pictures too): the renderers wrote sentences in their language.
     switch (t.kind) {
     case OutputTarget::Kind::File:
         return writeFileAtomically(t.path, content);

@@ -22,18 +22,19 @@ std::string communicationText(const AnalysisResult& r) {
     const bool anyComm = std::any_of(a.stepComm.begin(), a.stepComm.end(),
                                      [](const StepComm& c) { return c.exposed > 0 || c.collectives > 0; });
     if (!anyComm && a.collectives.empty()) return {};
-    std::string o = "\n== Communication (ms)\n";
-    o += fmt::format("  {:>8} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n", "step", "exposed",
-                     "elapse", "wait", "transit", "sync", "idle", "collectives");
+    std::string o = msg("\n== Communication (ms)\n");
+    o += fmt::format("  {:>8} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n", render(msg("step")),
+                     render(msg("exposed")), render(msg("elapse")), render(msg("wait")), render(msg("transit")),
+                     render(msg("sync")), render(msg("idle")), render(msg("collectives")));
     for (std::size_t i = 0; i < a.stepComm.size() && i < r.metrics.size(); ++i) {
         const auto& c = a.stepComm[i];
         auto file = [&](TimeNs v) {
-            return c.fromJson ? fmt::format("{:.3f}", nsToMs(v)) : std::string("n/a");
+            return c.fromJson ? fmt::format("{:.3f}", nsToMs(v)) : render(msg("n/a"));
         };
         o += fmt::format("  {:>8} {:>11.3f} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}\n",
                          r.metrics[i].stepId < 0 ? std::string("-") : std::to_string(r.metrics[i].stepId),
                          nsToMs(c.exposed), file(c.elapse), file(c.wait), file(c.transit), file(c.sync),
-                         file(c.idle), c.fromJson ? std::to_string(c.collectives) : std::string("n/a"));
+                         file(c.idle), c.fromJson ? std::to_string(c.collectives) : render(msg("n/a")));
     }
     std::vector<const CollectiveWait*> heavy;
     for (const auto& c : a.collectives)
@@ -41,13 +42,13 @@ std::string communicationText(const AnalysisResult& r) {
     std::stable_sort(heavy.begin(), heavy.end(),
                      [](const CollectiveWait* x, const CollectiveWait* y) { return x->wait > y->wait; });
     for (std::size_t i = 0; i < heavy.size() && i < 5; ++i)
-        o += fmt::format("  COMM_WAIT_HEAVY {}: elapse {:.3f}, wait {:.3f}, transit {:.3f}, sync {:.3f}, "
+        o += msg("  COMM_WAIT_HEAVY {}: elapse {:.3f}, wait {:.3f}, transit {:.3f}, sync {:.3f}, "
                          "idle {:.3f}, wait "
                          "ratio {:.2f} (> {:.2f}): the wait belongs to the slowest peer\n",
                          term(heavy[i]->name), nsToMs(heavy[i]->elapse), nsToMs(heavy[i]->wait),
                          nsToMs(heavy[i]->transit), nsToMs(heavy[i]->sync), nsToMs(heavy[i]->idle),
                          heavy[i]->waitRatio, a.rules.comm_wait_heavy_ratio);
-    if (heavy.size() > 5) o += fmt::format("  … and {} more COMM_WAIT_HEAVY collectives\n", heavy.size() - 5);
+    if (heavy.size() > 5) o += msg("  … and {} more COMM_WAIT_HEAVY collectives\n", heavy.size() - 5);
     return o;
 }
 
@@ -59,22 +60,22 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
     std::string o;
     const auto& inv = p.inventory;
     o +=
-        fmt::format("BubbleScope analysis — {}\n", term(inv.rankLabel.empty() ? inv.rankDir : inv.rankLabel));
-    o += fmt::format("Folder: {} ({} layout)\n\n", term(inv.rankDir), term(inv.layout));
+        msg("BubbleScope analysis — {}\n", term(inv.rankLabel.empty() ? inv.rankDir : inv.rankLabel));
+    o += msg("Folder: {} ({} layout)\n\n", term(inv.rankDir), term(inv.layout));
 
-    o += "== Inventory\n";
+    o += msg("== Inventory\n");
     for (const auto& f : inv.files)
-        o += fmt::format("  {:<44} {:>12} bytes {:>9} records  {}\n", term(f.role), f.bytes, f.records,
+        o += msg("  {:<44} {:>12} bytes {:>9} records  {}\n", term(f.role), f.bytes, f.records,
                          term(f.path));
-    o += fmt::format(
+    o += msg(
         "  Kernel source: {}{}{}\n", kernelSourceName(inv.kernelSource),
-        inv.kernelDetailsLevel.empty() ? "" : fmt::format(" ({} header)", term(inv.kernelDetailsLevel)),
+        inv.kernelDetailsLevel.empty() ? "" : msg(" ({} header)", term(inv.kernelDetailsLevel)),
         inv.kernelsWithoutStream
-            ? fmt::format("; {} kernels had no Stream ID, {} recovered from {}", inv.kernelsWithoutStream,
+            ? msg("; {} kernels had no Stream ID, {} recovered from {}", inv.kernelsWithoutStream,
                           inv.streamsFromTrace, streamRecoverySource(inv))
             : std::string());
     if (inv.kernelsTaskTypeFromTrace)
-        o += fmt::format("  Task types taken from the trace for {} kernels (kernel table had none)\n",
+        o += msg("  Task types taken from the trace for {} kernels (kernel table had none)\n",
                          inv.kernelsTaskTypeFromTrace);
     std::map<std::int32_t, std::size_t> streams;
     std::size_t cls[4] = {0, 0, 0, 0};
@@ -82,23 +83,23 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
         ++streams[k.stream];
         ++cls[static_cast<int>(k.cls)];
     }
-    o += fmt::format("  Kernels: {} (compute core {}, AICPU {}, communication {}, other {})\n",
+    o += msg("  Kernels: {} (compute core {}, AICPU {}, communication {}, other {})\n",
                      p.kernels.size(), cls[0], cls[1], cls[2], cls[3]);
     std::string sl;
     for (const auto& [s, n] : streams)
         sl += fmt::format("{}{}: {}", sl.empty() ? "" : ", ",
-                          s < 0 ? std::string("unknown") : std::to_string(s), n);
-    o += fmt::format("  Streams: {}\n", sl.empty() ? "none" : sl);
+                          s < 0 ? msg("unknown") : std::to_string(s), n);
+    o += msg("  Streams: {}\n", sl.empty() ? msg("none") : sl);
     if (!p.kernels.empty()) {
         TimeNs end = 0;
         for (const auto& k : p.kernels)
             end = std::max(end, k.end());
-        o += fmt::format("  Device span: {} us → {} us ({:.3f} ms)\n",
+        o += msg("  Device span: {} us → {} us ({:.3f} ms)\n",
                          formatNsAsMicros(p.kernels.front().start), formatNsAsMicros(end),
                          nsToMs(end - p.kernels.front().start));
     }
     if (p.hasTrace)
-        o += fmt::format(
+        o += msg(
             "  Trace: {} events ({} host, {} device, {} HCCL, {} overlap-analysis, {} flows, {} counters)\n",
             inv.traceEventCount, p.hostEvents.size(), p.deviceEvents.size(), p.hcclEvents.size(),
             p.overlapEvents.size(), p.flows.size(), inv.counterEventCount);
@@ -107,28 +108,29 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
             std::string s;
             for (const auto& [type, n] : v)
                 s += (s.empty() ? "" : ", ") + term(type) + " " + std::to_string(n);
-            return s.empty() ? std::string("none") : s;
+            return s.empty() ? msg("none") : s;
         };
-        o += "  Kernels from the trace: counted " + list(inv.traceTaskTypesCounted) + "\n";
-        o += "  Left out (housekeeping, not kernels): " + list(inv.traceTaskTypesSkipped) + "\n";
+        o += msg("  Kernels from the trace: counted {}\n", list(inv.traceTaskTypesCounted));
+        o += msg("  Left out (housekeeping, not kernels): {}\n", list(inv.traceTaskTypesSkipped));
     }
-    o += fmt::format("  Steps: {} from {}\n\n", r.steps.steps.size(), stepSourceName(r.steps.source));
+    o += msg("  Steps: {} from {}\n\n", r.steps.steps.size(), stepSourceName(r.steps.source));
 
-    o += "== Health\n";
-    if (r.findings.empty()) o += "  No findings: the collection looks complete.\n";
+    o += msg("== Health\n");
+    if (r.findings.empty()) o += msg("  No findings: the collection looks complete.\n");
     for (const auto& f : r.findings) {
         o += fmt::format("  [{}] {}: {}\n", severityName(f.severity), term(f.id), term(f.seen));
         if (!f.file.empty())
-            o += fmt::format("      file: {}{}{}\n", term(f.file),
-                             f.line > 0 ? fmt::format(", line {}", f.line) : "",
-                             f.byteOffset >= 0 ? fmt::format(", byte {}", f.byteOffset) : "");
-        if (!f.impact.empty()) o += fmt::format("      effect: {}\n", term(f.impact));
-        if (!f.fix.empty()) o += fmt::format("      fix: {}\n", term(f.fix));
+            o += msg("      file: {}{}{}\n", term(f.file),
+                             f.line > 0 ? msg(", line {}", f.line) : "",
+                             f.byteOffset >= 0 ? msg(", byte {}", f.byteOffset) : "");
+        if (!f.impact.empty()) o += msg("      effect: {}\n", term(f.impact));
+        if (!f.fix.empty()) o += msg("      fix: {}\n", term(f.fix));
     }
-    o += "\n== Steps (ms)\n";
-    o += fmt::format("  {:>8} {:>11} {:>11} {:>11} {:>8} {:>11} {:>11} {:>11} {:>11} {:>7} {:>8}\n", "step",
-                     "service", "busy_union", "underfeed", "ratio", "prelaunch", "tail", "internal",
-                     "largest", "bubbles", "kernels");
+    o += msg("\n== Steps (ms)\n");
+    o += fmt::format("  {:>8} {:>11} {:>11} {:>11} {:>8} {:>11} {:>11} {:>11} {:>11} {:>7} {:>8}\n", render(msg("step")),
+                     render(msg("service")), "busy_union", render(msg("underfeed")), render(msg("ratio")),
+                     render(msg("prelaunch")), render(msg("tail")), render(msg("internal")), render(msg("largest")),
+                     render(msg("bubbles")), render(msg("kernels")));
     for (const auto& m : r.metrics) {
         o += fmt::format("  {:>8} {:>11.3f} {:>11.3f} {:>11.3f} {:>8.4f} {:>11.3f} {:>11.3f} {:>11.3f} "
                          "{:>11.3f} {:>7} {:>8}\n",
@@ -139,42 +141,42 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
     }
     o += communicationText(r);
     if (r.crossCheck.available) {
-        o += fmt::format("\n== Profiler cross-check ({}, us)\n", crossCheckSourceName(p.inventory));
+        o += msg("\n== Profiler cross-check ({}, us)\n", crossCheckSourceName(p.inventory));
         for (const auto& row : r.crossCheck.rows) {
             if (!row.matched) {
-                o += fmt::format("  step {}: no row in step_trace_time.csv\n", row.stepId);
+                o += msg("  step {}: no row in step_trace_time.csv\n", row.stepId);
                 continue;
             }
             for (const auto& f : row.figures) {
-                o += fmt::format("  step {:<5} {:<24} ours {:>14.3f}   profiler {:>14} ({}){}\n", row.stepId,
+                o += msg("  step {:<5} {:<24} ours {:>14.3f}   profiler {:>14} ({}){}\n", row.stepId,
                                  term(f.field), f.oursUs,
-                                 f.profilerUs ? fmt::format("{:.3f}", *f.profilerUs) : std::string("n/a"),
+                                 f.profilerUs ? fmt::format("{:.3f}", *f.profilerUs) : msg("n/a"),
                                  term(f.profilerColumn), f.mismatch ? "  MISMATCH" : "");
             }
         }
     }
     const auto& a = r.anomaly;
-    o += fmt::format("\n== Bubble windows (>= {:.0f} us): {}\n", a.rules.bubble_min_us, a.windows.size());
+    o += msg("\n== Bubble windows (>= {:.0f} us): {}\n", a.rules.bubble_min_us, a.windows.size());
     const auto skipped = skippedRowsInWindows(p, r.findings, a.windows);
     if (a.hostTraceExists && !a.stacksExist && !a.windows.empty())
-        o += "  no call stacks collected: no window can name the line of code behind it\n";
+        o += msg("  no call stacks collected: no window can name the line of code behind it\n");
     for (std::size_t i = 0; i < a.windows.size() && i < static_cast<std::size_t>(a.rules.top_windows); ++i) {
         const auto& w = a.windows[i];
         std::string labels;
         for (const auto& l : w.labels)
             labels += (labels.empty() ? "" : ", ") + term(l);
-        o += fmt::format("  {} step {:<7} {:<13} {:>10.3f} ms  at {} us  coverage {}  [{}]\n", w.id, w.stepId,
+        o += msg("  {} step {:<7} {:<13} {:>10.3f} ms  at {} us  coverage {}  [{}]\n", w.id, w.stepId,
                          windowScopeName(w.scope), nsToMs(w.span.length()), formatNsAsMicros(w.span.a),
                          w.evidence.hostTraceExists ? fmt::format("{:.2f}", w.evidence.coverage)
-                                                    : std::string("n/a"),
+                                                    : msg("n/a"),
                          labels);
         if (!w.stacks.userFrames.empty()) {
             const auto& l = w.stacks.userFrames.front();
-            o += fmt::format("      user line {}: {:.1f} % of the window, {:.3f} ms host time ({})\n", term(l.frame),
+            o += msg("      user line {}: {:.1f} % of the window, {:.3f} ms host time ({})\n", term(l.frame),
                              l.share * 100, nsToMs(l.hostTime), term(l.path));
         }
         for (const auto& row : skipped[i])
-            o += fmt::format(
+            o += msg(
                 "      bounded by a skipped malformed row: {}, line {} ({}): its kernel may fill part "
                 "of this window\n",
                 term(row.file), row.line, term(row.findingId));
@@ -183,32 +185,32 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
         std::string t;
         for (const auto& x : a.globalTags)
             t += (t.empty() ? "" : ", ") + term(x);
-        o += fmt::format("  Tags: {}\n", t);
+        o += msg("  Tags: {}\n", t);
     }
     for (const auto& g : a.groups)
         if (!g.recurringUserLines.empty()) {
             const auto& l = g.recurringUserLines.front();
-            o += fmt::format("  {}: user line {} on top of a window in {} of its {} steps ({:.3f} ms host time)\n",
+            o += msg("  {}: user line {} on top of a window in {} of its {} steps ({:.3f} ms host time)\n",
                              g.id, term(l.frame), l.steps, g.steps.size(), nsToMs(l.hostTime));
         }
     if (!a.groups.empty()) {
         std::string why;
         for (const auto& x : a.hiddenIssueReasons)
-            why += (why.empty() ? ": " : "; ") + x;
-        o += fmt::format("  Hidden issue in {}: {} (severity {}){}\n", a.groups.front().id,
-                         a.hiddenIssuePresent ? "present" : "not present", a.severity, why);
+            why += (why.empty() ? msg(": ") : msg("; ")) + x;
+        o += msg("  Hidden issue in {}: {} (severity {}){}\n", a.groups.front().id,
+                         a.hiddenIssuePresent ? msg("present") : msg("not present"), a.severity, why);
     }
     std::string rules;
     for (const auto& [k, v] : a.rules.entries())
         rules += fmt::format("{}{}={}", rules.empty() ? "" : " ", k, v);
-    o += "  Thresholds (override with --rules FILE): " + rules + "\n";
-    o += "\n== Bubble-first summary\n";
+    o += msg("  Thresholds (override with --rules FILE): {}\n", rules);
+    o += msg("\n== Bubble-first summary\n");
     const auto errors = dataErrorNames(r.findings);
     if (!errors.empty()) {
         std::string e;
         for (const auto& x : errors)
             e += (e.empty() ? "" : ", ") + term(x);
-        o += fmt::format(
+        o += msg(
             "  DATA ERRORS: {} — the analysis ran on incomplete data, which lowers the confidence "
             "(now {}).\n",
             e, a.confidence);
@@ -218,11 +220,11 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
     std::size_t host = 0, other = 0;
     for (const auto& rc : a.recommendations)
         isHostFollowup(rc) ? ++host : (rc.followupRequired ? ++other : 0);
-    o += fmt::format(
+    o += msg(
         "  Host follow-up: {}{}\n",
-        a.requiresHostFollowup ? fmt::format("required ({} recommendation{})", host, host == 1 ? "" : "s")
-                               : std::string("not required"),
-        other ? fmt::format("; other follow-ups (re-collect, other ranks): {}", other) : std::string());
+        a.requiresHostFollowup ? msg("required ({} recommendation{})", host, host == 1 ? "" : "s")
+                               : msg("not required"),
+        other ? msg("; other follow-ups (re-collect, other ranks): {}", other) : std::string());
     // What to do next: the recommendations by priority (the window's Summary shows the same list).
     if (!a.recommendations.empty()) {
         std::vector<const Recommendation*> recs;
@@ -230,11 +232,11 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
             recs.push_back(&rc);
         std::stable_sort(recs.begin(), recs.end(),
                          [](const Recommendation* x, const Recommendation* y) { return x->priority < y->priority; });
-        o += "\n== What to do next\n";
+        o += msg("\n== What to do next\n");
         for (const Recommendation* rc : recs)
-            o += fmt::format("  {} {} ({}{}): {}\n      why: {}\n", term(rc->priority), term(rc->action), term(rc->scope),
+            o += msg("  {} {} ({}{}): {}\n      why: {}\n", term(rc->priority), term(rc->action), term(rc->scope),
                              rc->target.empty() ? std::string() : " " + term(rc->target),
-                             rc->followupRequired ? "follow-up required" : "no follow-up needed", term(rc->why));
+                             rc->followupRequired ? msg("follow-up required") : msg("no follow-up needed"), term(rc->why));
     }
     return render(o);
 }

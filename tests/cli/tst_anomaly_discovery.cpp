@@ -1,5 +1,6 @@
 // Anomaly discovery against ground truth: the planted anomalies of generated profiles (expected.json),
 // a clean profile, real ResNet windows recomputed by hand, a capture without host trace, and rules.
+#include "i18n/message.h"
 #include "test_support.h"
 #include "analysis/analysis_run.h"
 #include "analysis/host_evidence.h"
@@ -123,7 +124,7 @@ class TstAnomalyDiscovery : public QObject {
         QCOMPARE(a.groups.size(), std::size_t(1)); // three identical steps, one template
         QCOMPARE(a.groups[0].dominantIdlePattern, std::string("none"));
         QCOMPARE(a.answers.size(), std::size_t(5));
-        QVERIFY(a.answers[0].rfind("Significant bubbles: no", 0) == 0);
+        QVERIFY(bs::english(a.answers[0]).rfind("Significant bubbles: no", 0) == 0);
     }
     void realResnetTopWindowsHaveNeighboursAndHandCheckedCoverage() {
         const QString rank = QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt");
@@ -233,7 +234,7 @@ class TstAnomalyDiscovery : public QObject {
         QVERIFY(a.requiresHostFollowup);
         QCOMPARE(a.confidence, std::string("low"));
         QVERIFY(!a.softCauses.empty());
-        QVERIFY(a.answers[4].find("evidence is insufficient because there is no host trace") !=
+        QVERIFY(bs::english(a.answers[4]).find("evidence is insufficient because there is no host trace") !=
                 std::string::npos);
     }
     void rulesChangeTheThresholds() {

@@ -8,6 +8,7 @@
 // ResNet ranks. Then one test per item of the issue (1–4, 12), expected values derived in comments from the
 // generator's construction and expected.json.
 #include "analysis/analysis_run.h"
+#include "i18n/message.h"
 #include "architecture/architecture_analysis.h"
 #include "architecture/layer_types.h"
 #include "io/profile_loader.h"
@@ -494,7 +495,7 @@ class TstArchitectureClaims : public QObject {
         for (const auto& l : a.layers)
             QVERIFY(l.markerDur >= 180000 && l.markerDur <= 260000);
         QVERIFY(a.hasDecode && !a.hasPrefill);
-        QVERIFY(a.phaseRule.rfind("decode: every attention kernel lasts under 1 ms", 0) == 0);
+        QVERIFY(bs::english(a.phaseRule).rfind("decode: every attention kernel lasts under 1 ms", 0) == 0);
         const std::string s2 = section(run.report, 2), s7 = section(run.report, 7);
         QVERIFY(s2.find("| Phases | decode only |") != std::string::npos);
         QVERIFY(s7.find("no decode pass") == std::string::npos);
@@ -680,11 +681,11 @@ class TstArchitectureClaims : public QObject {
             }
         QVERIFY(layerRec);
         QCOMPARE(layerRec->target, std::string("attention-anchored layers"));
-        QCOMPARE(layerRec->priority,
-                 std::string(2 * gapTime >= gapTime + insideTime ? "P1" : "P2"));
-        QVERIFY2(layerRec->why.find(fmt::format("14 of 16 significant bubble windows ({:.3f} of {:.3f} ms",
-                                                bs::nsToMs(gapTime), bs::nsToMs(gapTime + insideTime))) == 0,
-                 layerRec->why.c_str());
+        QCOMPARE(layerRec->priority, std::string(2 * gapTime >= gapTime + insideTime ? "P1" : "P2"));
+        QVERIFY2(bs::english(layerRec->why)
+                         .find(fmt::format("14 of 16 significant bubble windows ({:.3f} of {:.3f} ms",
+                                           bs::nsToMs(gapTime), bs::nsToMs(gapTime + insideTime))) == 0,
+                 bs::english(layerRec->why).c_str());
         const QJsonObject j =
             QJsonDocument::fromJson(QByteArray::fromStdString(bs::renderJson(run.p(), run.r))).object();
         const QJsonObject jb =
@@ -727,7 +728,8 @@ class TstArchitectureClaims : public QObject {
             std::string::npos);
         QVERIFY(section(one.report, 3).find("Macro steps: none") != std::string::npos);
         for (const auto& rec : one.r.anomaly.recommendations)
-            QVERIFY2(rec.scope != "structure" || one.a().boundaryBubbles.atLayerStart > 0, rec.why.c_str());
+            QVERIFY2(rec.scope != "structure" || one.a().boundaryBubbles.atLayerStart > 0,
+                     bs::english(rec.why).c_str());
     }
 };
 

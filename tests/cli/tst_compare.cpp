@@ -2,6 +2,7 @@
 // removed, one op made 2x faster), a profile against itself, the real Level0 vs Level1 rank 0, outputs written
 // atomically and never into a profile, bad inputs, rank by rank, and the matching rules on hand-made windows.
 #include "analysis/analysis_run.h"
+#include "i18n/message.h"
 #include "compare/compare.h"
 #include "compare/compare_report.h"
 #include "io/discovery.h"
@@ -184,7 +185,7 @@ class TstCompare : public QObject {
         const Analysed b = analyse(before), a = analyse(after);
         QVERIFY(b.profile && a.profile);
         const bs::Comparison c = bs::compareSides(sideOf(b), sideOf(a));
-        QVERIFY2(c.warnings.empty(), c.warnings.empty() ? "" : c.warnings.front().message.c_str());
+        QVERIFY2(c.warnings.empty(), c.warnings.empty() ? "" : bs::english(c.warnings.front().message).c_str());
 
         // Windows: the planted ones, found by their exact ground-truth spans on each side.
         const QJsonArray eb = readJson(tmp.filePath(QStringLiteral("before/expected.json")))[QStringLiteral("anomalies")].toArray();
@@ -262,12 +263,13 @@ class TstCompare : public QObject {
 
         // Verdict: the service line first, the sync window's fate when it is one of the top 5.
         QVERIFY(!c.verdict.empty());
-        QVERIFY(QString::fromStdString(c.verdict.front()).startsWith(QStringLiteral("step service \u2212")));
+        QVERIFY(QString::fromStdString(bs::english(c.verdict.front())).startsWith(QStringLiteral("step service \u2212")));
         if (sync < 5) {
             const QString fate = QString::fromStdString(c.base.windows[static_cast<std::size_t>(sync)].id) + QStringLiteral(" (");
             bool said = false;
             for (const auto& v : c.verdict)
-                said |= QString::fromStdString(v).startsWith(fate) && QString::fromStdString(v).endsWith(QStringLiteral(" removed"));
+                said |= QString::fromStdString(bs::english(v)).startsWith(fate) &&
+                        QString::fromStdString(bs::english(v)).endsWith(QStringLiteral(" removed"));
             QVERIFY(said);
         }
     }
@@ -461,9 +463,9 @@ class TstCompare : public QObject {
         QCOMPARE(c.shrunk, std::size_t(1));
         QCOMPARE(c.removed, std::size_t(1));
         QCOMPARE(c.added, std::size_t(1));
-        QCOMPARE(QString::fromStdString(c.topFates[3].sentence),
+        QCOMPARE(QString::fromStdString(bs::english(c.topFates[3].sentence)),
                  QStringLiteral("b4 (0.10 ms step_internal) shrunk to 0.10 ms (\u22125.0 %, b4 in new)"));
-        QCOMPARE(QString::fromStdString(c.topFates[4].sentence), QStringLiteral("b5 (0.10 ms step_internal) removed"));
+        QCOMPARE(QString::fromStdString(bs::english(c.topFates[4].sentence)), QStringLiteral("b5 (0.10 ms step_internal) removed"));
     }
 
     // The key is (scope, kernel before, kernel after, occurrence): a repeated pair matches occurrence to
@@ -571,7 +573,7 @@ class TstCompare : public QObject {
         QCOMPARE(s->deltaAvg, -2.0);
         QCOMPARE(*s->deltaAvgPct, -20.0);
         QCOMPARE(s->deltaP50, 0.5);
-        QCOMPARE(QString::fromStdString(c.verdict.front()),
+        QCOMPARE(QString::fromStdString(bs::english(c.verdict.front())),
                  QStringLiteral("step service \u221220.0 % (10.000 → 8.000 ms, dominant group average)"));
     }
 };

@@ -6,6 +6,7 @@
 // worked out in the comments.
 #include "analysis/analysis_run.h"
 #include "io/profile_loader.h"
+#include "i18n/message.h"
 #include "report/anomaly_report.h"
 #include "report/escape.h"
 #include "report/json_export.h"
@@ -667,7 +668,7 @@ class TstReportClaims : public QObject {
         const auto mdLines = lines(section(o.md, "## 2. Bubble-first Summary"));
         for (std::size_t i = 0; i < 5; ++i) {
             const std::string a = ans[i];
-            QCOMPARE(a, o.r.anomaly.answers[i]);
+            QCOMPARE(a, bs::english(o.r.anomaly.answers[i]));
             const std::string prefix = std::to_string(i + 1) + ". **";
             const auto line = std::find_if(mdLines.begin(), mdLines.end(),
                                            [&](const std::string& l) { return l.rfind(prefix, 0) == 0; });

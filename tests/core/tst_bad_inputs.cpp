@@ -1,5 +1,6 @@
 // The bad-input corpus: one case per way a collection breaks. Each asserts the finding's message and
 // what analysis still delivers.
+#include "i18n/message.h"
 #include "analysis/analysis_run.h"
 #include "io/file_buffer.h"
 #include "io/kernel_table_reader.h"
@@ -79,7 +80,7 @@ class TstBadInputs : public QObject {
         auto run = analyze(rank(QByteArray(""), true));
         const auto* f = run.get("csv_empty");
         QVERIFY(f);
-        QVERIFY(f->seen.find("empty") != std::string::npos);
+        QVERIFY(bs::english(f->seen).find("empty") != std::string::npos);
         QCOMPARE(run.load.profile->inventory.kernelSource, bs::KernelSource::TraceDevice);
         QCOMPARE(run.r.metrics.size(), std::size_t(1));
         // The real L1 rank 0 trace alone gives its step_trace_time.csv busy time (Computing 8873.756 +
@@ -90,7 +91,7 @@ class TstBadInputs : public QObject {
         auto run = analyze(rank(QByteArray(kHeader), true));
         const auto* f = run.get("kernel_table_empty");
         QVERIFY(f);
-        QCOMPARE(f->seen, std::string("kernel_details.csv has a header but no rows."));
+        QCOMPARE(bs::english(f->seen), std::string("kernel_details.csv has a header but no rows."));
         QCOMPARE(run.load.profile->inventory.kernelSource, bs::KernelSource::TraceDevice);
     }
     void binaryGarbageIsRefusedBeforeReading() {
@@ -100,7 +101,7 @@ class TstBadInputs : public QObject {
         auto run = analyze(rank(junk, true));
         const auto* f = run.get("file_unreadable");
         QVERIFY(f);
-        QVERIFY(f->seen.find("NUL bytes") != std::string::npos);
+        QVERIFY(bs::english(f->seen).find("NUL bytes") != std::string::npos);
         QCOMPARE(run.load.profile->inventory.kernelSource, bs::KernelSource::TraceDevice);
     }
     void fourGigabyteSparseFileIsNotReadIntoMemory() {
@@ -113,8 +114,8 @@ class TstBadInputs : public QObject {
         auto run = analyze(dir);
         const auto* fd = run.get("file_unreadable");
         QVERIFY(fd);
-        QVERIFY(fd->seen.find("sparse") != std::string::npos ||
-                fd->seen.find("memory available") != std::string::npos);
+        QVERIFY(bs::english(fd->seen).find("sparse") != std::string::npos ||
+                bs::english(fd->seen).find("memory available") != std::string::npos);
         QVERIFY(run.load.hasAnyData); // the trace is still analysed
         QFile::remove(csv);
     }
@@ -142,7 +143,7 @@ class TstBadInputs : public QObject {
         QCOMPARE(run.load.profile->hostEvents.size(), std::size_t(2));
         const auto* c = run.get("json_invalid");
         QVERIFY(c);
-        QVERIFY(c->seen.find("communication.json is not a valid JSON object") != std::string::npos);
+        QVERIFY(bs::english(c->seen).find("communication.json is not a valid JSON object") != std::string::npos);
     }
     void nanInfNegativeAndHugeNumbersAreRowsSkipped() {
         QByteArray csv(kHeader);
@@ -154,7 +155,7 @@ class TstBadInputs : public QObject {
         for (const auto& f : run.r.findings)
             if (f.id == "csv_bad_time") {
                 ++bad;
-                QVERIFY(f.seen.find("is not a valid non-negative decimal in µs") != std::string::npos);
+                QVERIFY(bs::english(f.seen).find("is not a valid non-negative decimal in µs") != std::string::npos);
                 QVERIFY(f.line >= 2 && f.line <= 5);
             }
         QCOMPARE(bad, 4);
@@ -165,7 +166,7 @@ class TstBadInputs : public QObject {
         csv += "1,2,a,A,AI_CORE,100,10,0\n1,2,a,A,AI_CORE,100,10,0\n1,2,b,B,AI_CORE,120,10,0\n";
         auto run = analyze(rank(csv));
         QCOMPARE(run.load.profile->kernels.size(), std::size_t(2));
-        QVERIFY(run.get("duplicate_kernel_rows")->seen.rfind("1 kernel row(s) repeat", 0) == 0);
+        QVERIFY(bs::english(run.get("duplicate_kernel_rows")->seen).rfind("1 kernel row(s) repeat", 0) == 0);
         QCOMPARE(run.r.metrics[0].kernelSum, Q_INT64_C(20000));
     }
     void unsortedRowsGiveTheSameMetricsAsSorted() {
@@ -183,8 +184,8 @@ class TstBadInputs : public QObject {
         auto run = analyze(rank(csv));
         const auto* f = run.get("stream_overlap");
         QVERIFY(f);
-        QVERIFY(f->seen.find("1 kernel(s) start more than 1 us before") != std::string::npos);
-        QVERIFY(f->seen.find("b on stream 2") != std::string::npos);
+        QVERIFY(bs::english(f->seen).find("1 kernel(s) start more than 1 us before") != std::string::npos);
+        QVERIFY(bs::english(f->seen).find("b on stream 2") != std::string::npos);
         QCOMPARE(run.r.metrics[0].busyUnion, Q_INT64_C(50000)); // the union is unaffected
     }
     void stepMarkersOutOfOrderAndOverlapping() {
@@ -199,7 +200,7 @@ class TstBadInputs : public QObject {
         QCOMPARE(run.r.steps.steps.size(), std::size_t(2));
         QCOMPARE(run.r.steps.steps[0].number, Q_INT64_C(1));    // sorted by start
         QCOMPARE(run.r.steps.steps[0].end, Q_INT64_C(2000000)); // cut at the next marker
-        QVERIFY(run.get("step_markers_overlap")->seen.find("1 step marker(s) overlap the next one") !=
+        QVERIFY(bs::english(run.get("step_markers_overlap")->seen).find("1 step marker(s) overlap the next one") !=
                 std::string::npos);
     }
     void aStepWithoutKernels() {
@@ -228,7 +229,7 @@ class TstBadInputs : public QObject {
         for (const auto& f : run.r.findings)
             if (f.id == "timestamp_scale_mixed") ++scale;
         QCOMPARE(scale, 2);
-        QVERIFY(run.get("timestamp_scale_mixed")->seen.find("nanosecond value in a microsecond column") !=
+        QVERIFY(bs::english(run.get("timestamp_scale_mixed")->seen).find("nanosecond value in a microsecond column") !=
                 std::string::npos);
     }
     void unreadableFileIsAFindingNotACrash() {
@@ -243,7 +244,7 @@ class TstBadInputs : public QObject {
         auto run = analyze(dir);
         const auto* f = run.get("file_unreadable");
         QVERIFY(f);
-        QVERIFY(f->seen.find("kernel_details.csv") != std::string::npos);
+        QVERIFY(bs::english(f->seen).find("kernel_details.csv") != std::string::npos);
         QCOMPARE(run.load.profile->inventory.kernelSource, bs::KernelSource::TraceDevice);
     }
     void symlinkLoopInsideARank() {
@@ -296,7 +297,7 @@ class TstBadInputs : public QObject {
         }
         auto found = bs::discoverProfiles(bstest::s(dir));
         QVERIFY(found.ranks.empty());
-        QVERIFY(found.error.find("holds no Ascend profiling data") != std::string::npos);
+        QVERIFY(bs::english(found.error).find("holds no Ascend profiling data") != std::string::npos);
         QDir(dir).removeRecursively();
     }
     void aProfileLargerThanMemoryIsRefusedBeforeLoading() {
@@ -309,7 +310,7 @@ class TstBadInputs : public QObject {
         QVERIFY(run.load.profile->kernels.empty() && run.load.profile->hostEvents.empty());
         const auto& f = run.load.profile->loadFindings.front();
         QCOMPARE(f.id, std::string("profile_too_large"));
-        QVERIFY(f.seen.find("but only 1 MiB of memory are available") != std::string::npos);
+        QVERIFY(bs::english(f.seen).find("but only 1 MiB of memory are available") != std::string::npos);
     }
     void aPresetCancelStopsTheLoad() {
         std::atomic<bool> cancel{true};
@@ -347,7 +348,7 @@ class TstBadInputs : public QObject {
         QVERIFY(run2.load.profile->hostEvents.empty());
         const auto* f = run2.get("trace_not_chrome_format");
         QVERIFY(f);
-        QCOMPARE(f->seen, std::string("The file is a JSON object without a top-level \"traceEvents\" array."));
+        QCOMPARE(bs::english(f->seen), std::string("The file is a JSON object without a top-level \"traceEvents\" array."));
     }
     void elementsThatAreNotObjectsAreSkippedOneByOne() {
         // 200 000 numbers between two events: each is reported (capped), the events are kept. The time
@@ -397,7 +398,7 @@ class TstBadInputs : public QObject {
         QVERIFY(replaced);
         const auto* f = run.get("trace_invalid_utf8");
         QVERIFY(f);
-        QCOMPARE(f->seen.substr(0, 11), std::string("6 event(s) "));
+        QCOMPARE(bs::english(f->seen).substr(0, 11), std::string("6 event(s) "));
     }
     void anEmptyTraceIsAFindingNotACompleteCollection() {
         const QString dir = rank(QByteArray());
@@ -406,7 +407,7 @@ class TstBadInputs : public QObject {
                           "empty"};
         auto loaded = bs::loadRank(rk);
         QVERIFY(!loaded.hasAnyData);
-        const std::string msg = bs::noDataMessage(rk, loaded);
+        const std::string msg = bs::english(bs::noDataMessage(rk, loaded));
         QVERIFY2(msg.find("trace_view.json could not be read: The timeline holds no events (an empty trace "
                           "array).") != std::string::npos,
                  msg.c_str());
@@ -434,7 +435,7 @@ class TstBadInputs : public QObject {
         bool dup = false;
         for (const auto& f : loaded.profile->loadFindings)
             dup = dup || (f.id == "duplicate_timeline" &&
-                          f.seen.find("msprof_20260101000001.json is byte for byte the same as") != std::string::npos);
+                          bs::english(f.seen).find("msprof_20260101000001.json is byte for byte the same as") != std::string::npos);
         QVERIFY(dup);
     }
     void aBeginEndPairLongerThanTheBoundIsRejected() {
@@ -449,7 +450,7 @@ class TstBadInputs : public QObject {
         QCOMPARE(run.load.profile->hostEvents[0].dur, bs::TimeNs(20000));
         const auto* f = run.get("trace_bad_event");
         QVERIFY(f);
-        QVERIFY(f->seen.find("'E' ends more than 1000 s after its 'B'") != std::string::npos);
+        QVERIFY(bs::english(f->seen).find("'E' ends more than 1000 s after its 'B'") != std::string::npos);
     }
     void aFifoInPlaceOfAFileIsRefusedWithoutWaiting() {
         // A FIFO with no writer: opening it would block forever; the readers open without blocking and
@@ -462,9 +463,9 @@ class TstBadInputs : public QObject {
         auto r = bs::readTraceJson(bstest::s(fifo), prof, sink);
         QVERIFY(!r.ok);
         QCOMPARE(sink.findings().size(), std::size_t(1));
-        QVERIFY(sink.findings()[0].seen.find("is not a regular file") != std::string::npos);
+        QVERIFY(bs::english(sink.findings()[0].seen).find("is not a regular file") != std::string::npos);
         bs::FileBuffer fb = bs::readWholeFile(bstest::s(fifo));
-        QCOMPARE(fb.error, bstest::s(fifo) + " is not a regular file");
+        QCOMPARE(bs::english(fb.error), bstest::s(fifo) + " is not a regular file");
         QFile::remove(fifo);
     }
     void stepTraceTimeCountsInTheMemoryEstimate() {
@@ -482,7 +483,7 @@ class TstBadInputs : public QObject {
                                     "torch_npu", "st"});
         qunsetenv("BUBBLESCOPE_MEMORY_LIMIT_MB");
         QVERIFY(loaded.tooLarge);
-        QVERIFY(loaded.profile->loadFindings.front().seen.find("side tables 2 MiB") != std::string::npos);
+        QVERIFY(bs::english(loaded.profile->loadFindings.front().seen).find("side tables 2 MiB") != std::string::npos);
     }
     void anAddressSpaceLimitIsReadAndRunningOutIsARefusal() {
         // In a child: under `ulimit -v`, the available memory is the headroom under the limit; and when the
@@ -518,7 +519,7 @@ class TstBadInputs : public QObject {
             auto loaded = bs::loadRank({bstest::s(d.filePath(QStringLiteral("big_ascend_pt"))), bstest::s(out),
                                         "torch_npu", "big"});
             if (!loaded.tooLarge) ::_exit(14);
-            if (loaded.profile->loadFindings.front().seen.find("Memory ran out while loading") == std::string::npos)
+            if (bs::english(loaded.profile->loadFindings.front().seen).find("Memory ran out while loading") == std::string::npos)
                 ::_exit(15);
 #endif
             ::_exit(0);

@@ -1,6 +1,7 @@
 // The SQLite export (export_type=db): every real rank of torch_npu_resnet_ddp_db gives the profiler's own
 // StepTraceTime (analysis.db) within 1 µs; a generated capture written both ways gives the same JSON; broken
 // databases become findings naming file and table, never a crash.
+#include "i18n/message.h"
 #include "analysis/analysis_run.h"
 #include "io/profile_loader.h"
 #include "report/json_export.h"
@@ -139,8 +140,8 @@ class TstDbReader : public QObject {
         // The Health panel's explanation: which tables were read.
         const bs::Finding* src = finding(run, "db_source");
         QVERIFY(src);
-        QVERIFY(src->seen.find("TASK (5") != std::string::npos);
-        QVERIFY(src->seen.find("analysis.db:StepTraceTime (1 row)") != std::string::npos);
+        QVERIFY(bs::english(src->seen).find("TASK (5") != std::string::npos);
+        QVERIFY(bs::english(src->seen).find("analysis.db:StepTraceTime (1 row)") != std::string::npos);
     }
 
     // Hand-written golden figures of L1 rank 0 (analysis.db StepTraceTime, step 50, in µs: free 25258.144,
@@ -239,10 +240,10 @@ class TstDbReader : public QObject {
         QVERIFY(f);
         QCOMPARE(f->severity, bs::Severity::Error);
         QVERIFY(f->file.find("ascend_pytorch_profiler_0.db") != std::string::npos);
-        QVERIFY2(f->seen.find("not a database") != std::string::npos, f->seen.c_str());
+        QVERIFY2(bs::english(f->seen).find("not a database") != std::string::npos, bs::english(f->seen).c_str());
         // The message the command prints names the file and the cause, not an empty output folder.
         auto found = bs::discoverProfiles(bstest::s(dir));
-        const std::string msg = bs::noDataMessage(found.ranks.at(0), run.load);
+        const std::string msg = bs::english(bs::noDataMessage(found.ranks.at(0), run.load));
         QVERIFY2(msg.find("ascend_pytorch_profiler_0.db") != std::string::npos, msg.c_str());
         QVERIFY(msg.find("prof.step()") == std::string::npos);
     }
@@ -269,9 +270,9 @@ class TstDbReader : public QObject {
         for (const auto& f : run.load.profile->loadFindings)
             if (f.id == "db_read_error") {
                 QVERIFY(f.file == db);
-                QVERIFY2(f.seen.find("malformed") != std::string::npos, f.seen.c_str());
+                QVERIFY2(bs::english(f.seen).find("malformed") != std::string::npos, bs::english(f.seen).c_str());
                 taskNamed |=
-                    f.seen.find("Reading table TASK of ascend_pytorch_profiler_0.db stopped after ") == 0;
+                    bs::english(f.seen).find("Reading table TASK of ascend_pytorch_profiler_0.db stopped after ") == 0;
             }
         QVERIFY(taskNamed);
         // What was before the cut is kept: most kernels of the step, the host calls, analysis.db intact.
@@ -318,7 +319,7 @@ class TstDbReader : public QObject {
         QVERIFY(std::find(inv.dbTablesMissing.begin(), inv.dbTablesMissing.end(),
                           "ascend_pytorch_profiler_0.db:PYTORCH_API") != inv.dbTablesMissing.end());
         const bs::Finding* f = finding(run, "db_source");
-        QVERIFY(f && f->impact.find("COMPUTE_TASK_INFO") != std::string::npos);
+        QVERIFY(f && bs::english(f->impact).find("COMPUTE_TASK_INFO") != std::string::npos);
         // What is still true: the 4 collectives are kernels, CANN host calls are there, steps come from
         // STEP_TIME, and the profiler's own figures from analysis.db.
         QCOMPARE(run.load.profile->kernels.size(), std::size_t(4));
@@ -340,10 +341,10 @@ class TstDbReader : public QObject {
         for (const auto& f : run.load.profile->loadFindings)
             if (f.id == "db_bad_value") bad.push_back(&f);
         QCOMPARE(bad.size(), std::size_t(2));
-        QVERIFY2(bad[0]->seen.find("2 row(s) of table TASK") != std::string::npos, bad[0]->seen.c_str());
-        QVERIFY(bad[0]->seen.find("'soon'") != std::string::npos);
+        QVERIFY2(bs::english(bad[0]->seen).find("2 row(s) of table TASK") != std::string::npos, bs::english(bad[0]->seen).c_str());
+        QVERIFY(bs::english(bad[0]->seen).find("'soon'") != std::string::npos);
         QVERIFY(bad[0]->file.find("ascend_pytorch_profiler_0.db") != std::string::npos);
-        QVERIFY2(bad[1]->seen.find("table TASK_PMU_INFO") != std::string::npos, bad[1]->seen.c_str());
+        QVERIFY2(bs::english(bad[1]->seen).find("table TASK_PMU_INFO") != std::string::npos, bs::english(bad[1]->seen).c_str());
         QCOMPARE(run.load.profile->inventory.dbTablesRead.size() > 5, true);
         // Rows 1 and 2 (housekeeping tasks before the step) are the only ones lost: the step is intact.
         QCOMPARE(run.r.metrics.at(0).kernelCount, std::size_t(191));
@@ -363,14 +364,14 @@ class TstDbReader : public QObject {
         for (const auto& f : run.load.profile->loadFindings)
             if (f.id == "db_bad_value") bad.push_back(&f);
         QCOMPARE(bad.size(), std::size_t(2));
-        QVERIFY2(bad[0]->seen.find("table TASK ") != std::string::npos, bad[0]->seen.c_str());
-        QVERIFY2(bad[1]->seen.find("1 row(s) of table PYTORCH_API in ascend_pytorch_profiler_0.db") !=
+        QVERIFY2(bs::english(bad[0]->seen).find("table TASK ") != std::string::npos, bs::english(bad[0]->seen).c_str());
+        QVERIFY2(bs::english(bad[1]->seen).find("1 row(s) of table PYTORCH_API in ascend_pytorch_profiler_0.db") !=
                      std::string::npos,
-                 bad[1]->seen.c_str());
+                 bs::english(bad[1]->seen).c_str());
         const bs::Finding* f = finding(run, "db_table_unusable");
         QVERIFY(f);
-        QVERIFY2(f->seen.find("Table CANN_API of ascend_pytorch_profiler_0.db has no column 'startNs'") == 0,
-                 f->seen.c_str());
+        QVERIFY2(bs::english(f->seen).find("Table CANN_API of ascend_pytorch_profiler_0.db has no column 'startNs'") == 0,
+                 bs::english(f->seen).c_str());
         // The PyTorch ops are there (all but the broken row), the CANN calls are not.
         QVERIFY(!run.load.profile->hostEvents.empty());
         const auto& read = run.load.profile->inventory.dbTablesRead;
@@ -408,7 +409,7 @@ class TstDbReader : public QObject {
         QVERIFY(!run.load.hasAnyData);
         const bs::Finding* f = finding(run, "db_missing");
         QVERIFY(f);
-        QVERIFY(f->seen.find("--source db") != std::string::npos);
+        QVERIFY(bs::english(f->seen).find("--source db") != std::string::npos);
     }
 };
 

@@ -1,4 +1,5 @@
 // Folder discovery: every way a user may point at profiling data.
+#include "i18n/message.h"
 #include "io/discovery.h"
 #include "test_support.h"
 
@@ -69,11 +70,11 @@ class TstDiscovery : public QObject {
     void missingEmptyAndUnrelatedFoldersGiveOneClearSentence() {
         auto missing = bs::discoverProfiles("/nonexistent/bubblescope/path");
         QVERIFY(missing.ranks.empty());
-        QVERIFY(missing.error.find("does not exist") != std::string::npos);
+        QVERIFY(bs::english(missing.error).find("does not exist") != std::string::npos);
         QTemporaryDir tmp;
         auto empty = bs::discoverProfiles(bstest::s(tmp.path()));
         QVERIFY(empty.ranks.empty());
-        QVERIFY(empty.error.find("holds no Ascend profiling data") != std::string::npos);
+        QVERIFY(bs::english(empty.error).find("holds no Ascend profiling data") != std::string::npos);
         bstest::writeFile(tmp.filePath(QStringLiteral("notes/readme.txt")), "hello");
         bstest::writeFile(tmp.filePath(QStringLiteral("data.csv")), "a,b\n1,2\n");
         auto unrelated = bs::discoverProfiles(bstest::s(tmp.path()));

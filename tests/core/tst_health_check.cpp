@@ -1,4 +1,5 @@
 // The profile health check on hand-built folders whose every number is computed in the comments.
+#include "i18n/message.h"
 #include <cmath>
 #include "analysis/analysis_run.h"
 #include "io/profile_loader.h"
@@ -116,8 +117,8 @@ class TstHealthCheck : public QObject {
                               QStringLiteral("first_step_compile"), QStringLiteral("crosscheck_mismatch")}));
         QCOMPARE(r.crossCheck.mismatches, std::size_t(1));
         const auto& mm = r.findings.back();
-        QVERIFY(mm.seen.find("Step 3") != std::string::npos);
-        QVERIFY(mm.seen.find("internal_bubble_total is 10.000 us") != std::string::npos);
+        QVERIFY(bs::english(mm.seen).find("Step 3") != std::string::npos);
+        QVERIFY(bs::english(mm.seen).find("internal_bubble_total is 10.000 us") != std::string::npos);
         for (const auto& f : r.findings)
             if (f.id == "first_step_compile") QCOMPARE(f.docRef, std::string("collection-problems.md#compilation-inside-the-capture"));
     }

@@ -1,4 +1,5 @@
 // The streaming trace reader: formats, metadata, phases, exact ts, and salvage of truncated files.
+#include "i18n/message.h"
 #include "io/trace_json_reader.h"
 #include "test_support.h"
 #include "tst_trace_json_fixtures.h"
@@ -210,7 +211,7 @@ class TstTraceJson : public QObject {
             bool named = false;
             for (const auto& f : sink.findings())
                 if (f.id == "trace_truncated" && f.byteOffset == static_cast<long long>(cut) &&
-                    f.seen.find("byte " + std::to_string(cut)) != std::string::npos &&
+                    bs::english(f.seen).find("byte " + std::to_string(cut)) != std::string::npos &&
                     f.docRef == "collection-problems.md#truncated-timeline")
                     named = true;
             QVERIFY2(named, qPrintable(QStringLiteral("offset %1").arg(off)));

@@ -2,6 +2,7 @@
 // verdicts), on hand-built profiles. The wait-pollution thresholds added by §6's rewrite (wait_avg ≥ 20 µs,
 // ≥ 50 % of calls) are in tst_rules_section6.cpp; here only cases both readings agree on.
 #include "analysis/op_analysis.h"
+#include "i18n/message.h"
 #include "rules_fixture.h"
 #include "test_support.h"
 
@@ -228,7 +229,8 @@ class TstRulesOpLevel : public QObject {
         QCOMPARE(op(ops, "CubeCompute")->pmuVerdict, std::string("compute-bound"));
         QCOMPARE(op(ops, "CubeMemory")->pmuVerdict, std::string("memory-bound"));
         QCOMPARE(op(ops, "VecCompute")->pmuVerdict, std::string("compute-bound"));
-        QCOMPARE(op(ops, "VecHot")->pmuVerdict, std::string("memory-bound, hot (aiv_mte2_ratio 0.85)"));
+        QCOMPARE(bs::english(op(ops, "VecHot")->pmuVerdict),
+                 std::string("memory-bound, hot (aiv_mte2_ratio 0.85)"));
         QCOMPARE(op(ops, "VecWarm")->pmuVerdict, std::string("memory-bound"));
         QCOMPARE(op(ops, "hcom_allReduce__#")->pmuVerdict, std::string("not_applicable"));
     }

@@ -5,6 +5,7 @@
 // calls), and COMM_WAIT_HEAVY (Wait / (Wait + Transit) > 0.2). Only stable interfaces are used (the
 // analysis result, the JSON, the rule table), so this file builds before and after that change.
 // Times in the comments are µs after the fixture's origin.
+#include "i18n/message.h"
 #include "report/json_export.h"
 #include "rules_fixture.h"
 #include "test_support.h"
@@ -207,7 +208,7 @@ class TstRulesSection6 : public QObject {
         QCOMPARE(json.find("COMM_WAIT_HEAVY") != std::string::npos, heavy);
         bool said = false;
         for (const auto& a : r.anomaly.answers)
-            said |= a.find("COMM_WAIT_HEAVY") != std::string::npos;
+            said |= bs::english(a).find("COMM_WAIT_HEAVY") != std::string::npos;
         QCOMPARE(said, heavy);
         // Per step, comm_wait_ms and comm_transit_ms from communication.json.
         const auto doc = nlohmann::json::parse(json);

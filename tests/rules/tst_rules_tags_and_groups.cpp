@@ -3,6 +3,7 @@
 // The rewritten §6 rules (capture boundary, verdict on prelaunch/tail, wait pollution minimum, comm
 // wait) are in tst_rules_section6.cpp. Times in the comments are µs after the fixture's origin.
 #include "analysis/step_groups.h"
+#include "i18n/message.h"
 #include "rules_fixture.h"
 #include "test_support.h"
 
@@ -203,7 +204,8 @@ class TstRulesTagsAndGroups : public QObject {
         QCOMPARE(rules::hasTag(r.anomaly.globalTags, "VARIABLE_SHAPE_SAME_TEMPLATE"), verdict == 1);
         bool noted = false;
         for (const auto& n : r.anomaly.notes)
-            noted |= n.find("VARIABLE_SHAPE_SAME_TEMPLATE was not evaluated") != std::string::npos;
+            noted |=
+                bs::english(n).find("VARIABLE_SHAPE_SAME_TEMPLATE was not evaluated") != std::string::npos;
         QCOMPARE(noted, verdict < 0);
     }
 
