@@ -404,252 +404,252 @@
 <context>
     <name>Inspector</name>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="37"/>
+        <location filename="../ui/panels/inspector.cpp" line="40"/>
         <source>No call stacks collected: the line of code behind this bubble is unknown.</source>
         <translation>未采集调用栈：无法确定此空泡背后的代码行。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="40"/>
+        <location filename="../ui/panels/inspector.cpp" line="43"/>
         <source>No user code in the call stacks of the %1 host events in this window (%2 carry a stack).</source>
         <translation>此窗口内 %1 个主机事件的调用栈中没有用户代码（%2 个带有调用栈）。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="45"/>
+        <location filename="../ui/panels/inspector.cpp" line="48"/>
         <source>Your code behind this bubble:</source>
         <translation>此空泡背后的用户代码：</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="46"/>
+        <location filename="../ui/panels/inspector.cpp" line="49"/>
         <source>(click a line: its host events are highlighted on the timeline)</source>
         <translation>（点击一行：其 host 事件会在时间线上高亮）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="46"/>
+        <location filename="../ui/panels/inspector.cpp" line="49"/>
         <source>Line</source>
         <translation>代码行</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="47"/>
+        <location filename="../ui/panels/inspector.cpp" line="50"/>
         <source>Share of window</source>
         <translation>占窗口比例</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="47"/>
+        <location filename="../ui/panels/inspector.cpp" line="50"/>
         <source>Host time (ms)</source>
         <translation>主机时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="47"/>
+        <location filename="../ui/panels/inspector.cpp" line="50"/>
         <source>Path to the op</source>
         <translation>到算子的调用路径</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="68"/>
+        <location filename="../ui/panels/inspector.cpp" line="71"/>
         <source>%1 host events under &lt;code&gt;%2&lt;/code&gt; are highlighted on the timeline (%3 ms of host time in this window).</source>
         <translation>&lt;code&gt;%2&lt;/code&gt; 下的 %1 个 host 事件已在时间线上高亮（此窗口内 host 时间 %3 ms）。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="79"/>
+        <location filename="../ui/panels/inspector.cpp" line="82"/>
         <source>Call stack of %1, the largest of them (innermost first, ● your code):</source>
         <translation>其中最大的事件 %1 的调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="91"/>
+        <location filename="../ui/panels/inspector.cpp" line="94"/>
         <source>step</source>
         <translation>step</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="96"/>
+        <location filename="../ui/panels/inspector.cpp" line="99"/>
         <source>Side</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="96"/>
+        <location filename="../ui/panels/inspector.cpp" line="99"/>
         <source>Kernel</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="96"/>
-        <location filename="../ui/panels/inspector.cpp" line="147"/>
+        <location filename="../ui/panels/inspector.cpp" line="99"/>
+        <location filename="../ui/panels/inspector.cpp" line="150"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="96"/>
+        <location filename="../ui/panels/inspector.cpp" line="99"/>
         <source>Duration (µs)</source>
         <translation>时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="96"/>
+        <location filename="../ui/panels/inspector.cpp" line="99"/>
         <source>Wait (µs)</source>
         <translation>等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="97"/>
-        <location filename="../ui/panels/inspector.cpp" line="148"/>
+        <location filename="../ui/panels/inspector.cpp" line="100"/>
+        <location filename="../ui/panels/inspector.cpp" line="151"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="107"/>
+        <location filename="../ui/panels/inspector.cpp" line="110"/>
         <source>before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="109"/>
+        <location filename="../ui/panels/inspector.cpp" line="112"/>
         <source>device idle</source>
         <translation>设备空闲</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="111"/>
+        <location filename="../ui/panels/inspector.cpp" line="114"/>
         <source>after</source>
         <translation>之后</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="116"/>
+        <location filename="../ui/panels/inspector.cpp" line="119"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="116"/>
+        <location filename="../ui/panels/inspector.cpp" line="119"/>
         <source>sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="117"/>
+        <location filename="../ui/panels/inspector.cpp" line="120"/>
         <source>comm</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="118"/>
+        <location filename="../ui/panels/inspector.cpp" line="121"/>
         <source>parallelism</source>
         <translation>并行度</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="121"/>
+        <location filename="../ui/panels/inspector.cpp" line="124"/>
         <source>Host events in the window:</source>
         <translation>窗口内的 Host 事件：</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="128"/>
+        <location filename="../ui/panels/inspector.cpp" line="131"/>
         <source>There is no host trace: causes cannot be attributed.</source>
         <translation>没有 Host trace：无法归因。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="130"/>
+        <location filename="../ui/panels/inspector.cpp" line="133"/>
         <source>Candidate causes (possible, not a verdict):</source>
         <translation>候选原因（可能原因，并非结论）：</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="146"/>
+        <location filename="../ui/panels/inspector.cpp" line="149"/>
         <source>Op type</source>
         <translation>算子类型</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="150"/>
-        <location filename="../ui/panels/inspector.cpp" line="211"/>
+        <location filename="../ui/panels/inspector.cpp" line="153"/>
+        <location filename="../ui/panels/inspector.cpp" line="214"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="150"/>
+        <location filename="../ui/panels/inspector.cpp" line="153"/>
         <source>%1 ms from the capture&apos;s start (epoch %2 µs)</source>
         <translation>距采集开始 %1 ms（epoch %2 µs）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="153"/>
-        <location filename="../ui/panels/inspector.cpp" line="212"/>
+        <location filename="../ui/panels/inspector.cpp" line="156"/>
+        <location filename="../ui/panels/inspector.cpp" line="215"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="154"/>
+        <location filename="../ui/panels/inspector.cpp" line="157"/>
         <source>Wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="155"/>
+        <location filename="../ui/panels/inspector.cpp" line="158"/>
         <source>Block dim</source>
         <translation>Block dim</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="156"/>
+        <location filename="../ui/panels/inspector.cpp" line="159"/>
         <source>Input shapes</source>
         <translation>输入 shape</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="157"/>
+        <location filename="../ui/panels/inspector.cpp" line="160"/>
         <source>Output shapes</source>
         <translation>输出 shape</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="162"/>
+        <location filename="../ui/panels/inspector.cpp" line="165"/>
         <source>PMU verdict</source>
         <translation>PMU 结论</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="163"/>
-        <location filename="../ui/panels/inspector.cpp" line="164"/>
+        <location filename="../ui/panels/inspector.cpp" line="166"/>
+        <location filename="../ui/panels/inspector.cpp" line="167"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="182"/>
+        <location filename="../ui/panels/inspector.cpp" line="185"/>
         <source>Launched by</source>
         <translation>下发来源</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="185"/>
+        <location filename="../ui/panels/inspector.cpp" line="188"/>
         <source>unknown host event</source>
         <translation>未知 Host 事件</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="208"/>
+        <location filename="../ui/panels/inspector.cpp" line="211"/>
         <source>Process / thread</source>
         <translation>进程 / 线程</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="209"/>
+        <location filename="../ui/panels/inspector.cpp" line="212"/>
         <source>Call depth</source>
         <translation>调用深度</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="210"/>
+        <location filename="../ui/panels/inspector.cpp" line="213"/>
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="211"/>
+        <location filename="../ui/panels/inspector.cpp" line="214"/>
         <source>%1 ms from the capture&apos;s start</source>
         <translation>距采集开始 %1 ms</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="218"/>
+        <location filename="../ui/panels/inspector.cpp" line="221"/>
         <source>Call stack (innermost first, ● your code):</source>
         <translation>调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="240"/>
+        <location filename="../ui/panels/inspector.cpp" line="255"/>
         <source>Range statistics</source>
         <translation>区间统计</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="240"/>
+        <location filename="../ui/panels/inspector.cpp" line="255"/>
         <source>span</source>
         <translation>跨度</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="240"/>
+        <location filename="../ui/panels/inspector.cpp" line="255"/>
         <source>busy union</source>
         <translation>忙碌并集</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="241"/>
+        <location filename="../ui/panels/inspector.cpp" line="256"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="241"/>
+        <location filename="../ui/panels/inspector.cpp" line="256"/>
         <source>kernels</source>
         <translation>kernel 数</translation>
     </message>
@@ -657,37 +657,37 @@
 <context>
     <name>LayerTree</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="237"/>
+        <location filename="../ui/panel_models.cpp" line="246"/>
         <source>Pass / layer / role / kernel</source>
         <translation>前向 / 层 / 功能 / kernel</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="238"/>
+        <location filename="../ui/panel_models.cpp" line="247"/>
         <source>Wall (ms)</source>
         <translation>墙钟时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="239"/>
+        <location filename="../ui/panel_models.cpp" line="248"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="240"/>
+        <location filename="../ui/panel_models.cpp" line="249"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="277"/>
+        <location filename="../ui/panel_models.cpp" line="293"/>
         <source>%1 ms of its span overlap an earlier structure; the share counts them once</source>
         <translation>其跨度中有 %1 ms 与更早的结构重叠；占比只计一次</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="284"/>
+        <location filename="../ui/panel_models.cpp" line="300"/>
         <source>step %1: in no structure</source>
         <translation>step %1：不属于任何结构</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="291"/>
+        <location filename="../ui/panel_models.cpp" line="307"/>
         <source>Pass %1 (%2, step %3)</source>
         <translation>前向 %1（%2，step %3）</translation>
     </message>
@@ -1179,238 +1179,238 @@
     <name>bs::ui::CompareView</name>
     <message>
         <location filename="../ui/compare_view.cpp" line="127"/>
-        <location filename="../ui/compare_view.cpp" line="315"/>
+        <location filename="../ui/compare_view.cpp" line="316"/>
         <source>File ▸ Compare with… compares the open rank (base) with another profile (new).</source>
         <translation>文件 ▸ 与…比较：将当前打开的 rank（基线）与另一份 profile（新）比较。</translation>
     </message>
     <message>
         <location filename="../ui/compare_view.cpp" line="133"/>
-        <location filename="../ui/compare_view.cpp" line="292"/>
+        <location filename="../ui/compare_view.cpp" line="293"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="293"/>
+        <location filename="../ui/compare_view.cpp" line="294"/>
         <source>Dominant step group</source>
         <translation>主导 step 组</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="293"/>
+        <location filename="../ui/compare_view.cpp" line="294"/>
         <source>Base avg</source>
         <translation>基线均值</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="293"/>
+        <location filename="../ui/compare_view.cpp" line="294"/>
         <source>New avg</source>
         <translation>新均值</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="293"/>
+        <location filename="../ui/compare_view.cpp" line="294"/>
         <source>Δ avg</source>
         <translation>Δ 均值</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="294"/>
-        <location filename="../ui/compare_view.cpp" line="298"/>
-        <location filename="../ui/compare_view.cpp" line="301"/>
+        <location filename="../ui/compare_view.cpp" line="295"/>
+        <location filename="../ui/compare_view.cpp" line="299"/>
+        <location filename="../ui/compare_view.cpp" line="302"/>
         <source>Δ %</source>
         <translation>Δ %</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="294"/>
+        <location filename="../ui/compare_view.cpp" line="295"/>
         <source>Base P50</source>
         <translation>基线 P50</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="294"/>
+        <location filename="../ui/compare_view.cpp" line="295"/>
         <source>New P50</source>
         <translation>新 P50</translation>
     </message>
     <message>
         <location filename="../ui/compare_view.cpp" line="155"/>
-        <location filename="../ui/compare_view.cpp" line="302"/>
+        <location filename="../ui/compare_view.cpp" line="303"/>
         <source>Steps</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="295"/>
+        <location filename="../ui/compare_view.cpp" line="296"/>
         <source>Filter ops by name, task type or status (changed, new, removed, unchanged)</source>
         <translation>按名称、任务类型或状态过滤算子（changed、new、removed、unchanged）</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="296"/>
+        <location filename="../ui/compare_view.cpp" line="297"/>
         <source>Op</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="296"/>
+        <location filename="../ui/compare_view.cpp" line="297"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="296"/>
+        <location filename="../ui/compare_view.cpp" line="297"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="296"/>
+        <location filename="../ui/compare_view.cpp" line="297"/>
         <source>Calls base</source>
         <translation>基线调用次数</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="296"/>
+        <location filename="../ui/compare_view.cpp" line="297"/>
         <source>Calls new</source>
         <translation>新调用次数</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="297"/>
+        <location filename="../ui/compare_view.cpp" line="298"/>
         <source>Total base (ms)</source>
         <translation>基线总时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="297"/>
+        <location filename="../ui/compare_view.cpp" line="298"/>
         <source>Total new (ms)</source>
         <translation>新总时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="297"/>
+        <location filename="../ui/compare_view.cpp" line="298"/>
         <source>Δ total (ms)</source>
         <translation>Δ 总时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="298"/>
+        <location filename="../ui/compare_view.cpp" line="299"/>
         <source>Avg base (µs)</source>
         <translation>基线平均 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="298"/>
+        <location filename="../ui/compare_view.cpp" line="299"/>
         <source>Avg new (µs)</source>
         <translation>新平均 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="178"/>
-        <location filename="../ui/compare_view.cpp" line="303"/>
+        <location filename="../ui/compare_view.cpp" line="179"/>
+        <location filename="../ui/compare_view.cpp" line="304"/>
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="299"/>
+        <location filename="../ui/compare_view.cpp" line="300"/>
         <source>Fate</source>
         <translation>去向</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="299"/>
+        <location filename="../ui/compare_view.cpp" line="300"/>
         <source>Base</source>
         <translation>基线</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="299"/>
+        <location filename="../ui/compare_view.cpp" line="300"/>
         <source>New</source>
         <translation>新</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="299"/>
+        <location filename="../ui/compare_view.cpp" line="300"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="299"/>
+        <location filename="../ui/compare_view.cpp" line="300"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="300"/>
+        <location filename="../ui/compare_view.cpp" line="301"/>
         <source>Between (before → after, #)</source>
         <translation>位置（前 → 后，第几次）</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="300"/>
+        <location filename="../ui/compare_view.cpp" line="301"/>
         <source>Base (ms)</source>
         <translation>基线 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="301"/>
+        <location filename="../ui/compare_view.cpp" line="302"/>
         <source>New (ms)</source>
         <translation>新 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="301"/>
+        <location filename="../ui/compare_view.cpp" line="302"/>
         <source>Δ (ms)</source>
         <translation>Δ (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="190"/>
-        <location filename="../ui/compare_view.cpp" line="304"/>
+        <location filename="../ui/compare_view.cpp" line="191"/>
+        <location filename="../ui/compare_view.cpp" line="305"/>
         <source>Bubbles</source>
         <translation>气泡</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="232"/>
+        <location filename="../ui/compare_view.cpp" line="233"/>
         <source>Comparing with %1 …</source>
         <translation>正在与 %1 比较…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="284"/>
+        <location filename="../ui/compare_view.cpp" line="285"/>
         <source>Memory ran out while loading %1 for the comparison.</source>
         <translation>为比较加载 %1 时内存不足。</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="322"/>
+        <location filename="../ui/compare_view.cpp" line="323"/>
         <source>Comparison cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="327"/>
+        <location filename="../ui/compare_view.cpp" line="328"/>
         <source>Not compared: %1</source>
         <translation>未比较：%1</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="340"/>
+        <location filename="../ui/compare_view.cpp" line="341"/>
         <source>Base: %1 — new: %2</source>
         <translation>基线：%1 — 新：%2</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="343"/>
+        <location filename="../ui/compare_view.cpp" line="344"/>
         <source>Not the same scope</source>
         <translation>采集范围不同</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="348"/>
+        <location filename="../ui/compare_view.cpp" line="349"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="353"/>
+        <location filename="../ui/compare_view.cpp" line="354"/>
         <source>The base&apos;s top bubbles</source>
         <translation>基线的 Top 气泡</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="378"/>
+        <location filename="../ui/compare_view.cpp" line="379"/>
         <source>not known on both sides</source>
         <translation>两侧并非都已知</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="480"/>
+        <location filename="../ui/compare_view.cpp" line="481"/>
         <source>&lt;b&gt;Base&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;基线&lt;/b&gt; %1</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="480"/>
+        <location filename="../ui/compare_view.cpp" line="481"/>
         <source>&lt;b&gt;New&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;新&lt;/b&gt; %1</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="522"/>
+        <location filename="../ui/compare_view.cpp" line="523"/>
         <source>%1 — %2: no window here; aligned on the kernel after it (%3)</source>
         <translation>%1 — %2：此处无窗口；按其后的 kernel 对齐（%3）</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="527"/>
+        <location filename="../ui/compare_view.cpp" line="528"/>
         <source>%1 — %2: the window&apos;s place measured from the step&apos;s end (this step is %3 ms, shorter than the window&apos;s offset in the other)</source>
         <translation>%1 — %2：窗口位置从 step 结尾起算（此 step 为 %3 ms，短于另一侧窗口的偏移）</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="530"/>
+        <location filename="../ui/compare_view.cpp" line="531"/>
         <source>%1 — %2, from %3 ms after the step&apos;s start</source>
         <translation>%1 — %2，从 step 开始后 %3 ms 起</translation>
     </message>
@@ -1492,418 +1492,426 @@
     </message>
 </context>
 <context>
+    <name>bs::ui::LoadJob</name>
+    <message>
+        <location filename="../ui/load_job.cpp" line="127"/>
+        <source>Showing this profile needs about %1 MiB more for the timeline and its panels, but only %2 MiB of memory are left. Nothing was shown. Free memory, or analyse it without the window: bubblescope analyze %3</source>
+        <translation>显示此性能数据还需要约 %1 MiB 内存用于时间线及各面板，但仅剩 %2 MiB。未显示任何内容。请释放内存，或不通过窗口进行分析：bubblescope analyze %3</translation>
+    </message>
+</context>
+<context>
     <name>bs::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="85"/>
-        <location filename="../ui/main_window.cpp" line="431"/>
+        <location filename="../ui/main_window.cpp" line="88"/>
+        <location filename="../ui/main_window.cpp" line="434"/>
         <source>BubbleScope</source>
         <translation>BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="93"/>
-        <location filename="../ui/main_window.cpp" line="432"/>
+        <location filename="../ui/main_window.cpp" line="96"/>
+        <location filename="../ui/main_window.cpp" line="435"/>
         <source>&lt;b&gt;Sample profile&lt;/b&gt; — a generated 8-layer MoE capture with every planted anomaly. Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here.</source>
         <translation>&lt;b&gt;示例 profile&lt;/b&gt; —— 生成的 8 层 MoE 采集数据，包含全部预置异常。请通过 文件 ▸ 打开文件夹…（Ctrl+O）打开自己的 profiling 目录，或将目录拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="103"/>
-        <location filename="../ui/main_window.cpp" line="434"/>
+        <location filename="../ui/main_window.cpp" line="106"/>
+        <location filename="../ui/main_window.cpp" line="437"/>
         <source>Rank:</source>
         <translation>Rank：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="105"/>
-        <location filename="../ui/main_window.cpp" line="435"/>
+        <location filename="../ui/main_window.cpp" line="108"/>
+        <location filename="../ui/main_window.cpp" line="438"/>
         <source>Rank to analyse</source>
         <translation>要分析的 rank</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="127"/>
-        <location filename="../ui/main_window.cpp" line="437"/>
+        <location filename="../ui/main_window.cpp" line="130"/>
+        <location filename="../ui/main_window.cpp" line="440"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="148"/>
-        <location filename="../ui/main_window.cpp" line="438"/>
+        <location filename="../ui/main_window.cpp" line="151"/>
+        <location filename="../ui/main_window.cpp" line="441"/>
         <source>Bubbles</source>
         <translation>空泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="154"/>
-        <location filename="../ui/main_window.cpp" line="439"/>
+        <location filename="../ui/main_window.cpp" line="157"/>
+        <location filename="../ui/main_window.cpp" line="442"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="157"/>
-        <location filename="../ui/main_window.cpp" line="440"/>
+        <location filename="../ui/main_window.cpp" line="160"/>
+        <location filename="../ui/main_window.cpp" line="443"/>
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="160"/>
-        <location filename="../ui/main_window.cpp" line="441"/>
+        <location filename="../ui/main_window.cpp" line="163"/>
+        <location filename="../ui/main_window.cpp" line="444"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="168"/>
-        <location filename="../ui/main_window.cpp" line="442"/>
+        <location filename="../ui/main_window.cpp" line="171"/>
+        <location filename="../ui/main_window.cpp" line="445"/>
         <source>Health</source>
         <translation>采集健康</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="172"/>
-        <location filename="../ui/main_window.cpp" line="443"/>
+        <location filename="../ui/main_window.cpp" line="175"/>
+        <location filename="../ui/main_window.cpp" line="446"/>
         <source>Text report</source>
         <translation>文本报告</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="190"/>
-        <location filename="../ui/main_window.cpp" line="478"/>
+        <location filename="../ui/main_window.cpp" line="193"/>
+        <location filename="../ui/main_window.cpp" line="481"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="195"/>
-        <location filename="../ui/main_window.cpp" line="436"/>
+        <location filename="../ui/main_window.cpp" line="198"/>
+        <location filename="../ui/main_window.cpp" line="439"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="227"/>
-        <location filename="../ui/main_window.cpp" line="546"/>
+        <location filename="../ui/main_window.cpp" line="230"/>
+        <location filename="../ui/main_window.cpp" line="550"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="312"/>
+        <location filename="../ui/main_window.cpp" line="315"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="313"/>
+        <location filename="../ui/main_window.cpp" line="316"/>
         <source>&amp;Open Folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="314"/>
+        <location filename="../ui/main_window.cpp" line="317"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="323"/>
+        <location filename="../ui/main_window.cpp" line="326"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="324"/>
+        <location filename="../ui/main_window.cpp" line="327"/>
         <source>Anomaly &amp;JSON…</source>
         <translation>异常 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="325"/>
+        <location filename="../ui/main_window.cpp" line="328"/>
         <source>Anomaly &amp;report (Markdown)…</source>
         <translation>异常报告(&amp;R)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="327"/>
+        <location filename="../ui/main_window.cpp" line="330"/>
         <source>&amp;Architecture report (Markdown)…</source>
         <translation>模型架构报告(&amp;A)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="352"/>
+        <location filename="../ui/main_window.cpp" line="355"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="354"/>
+        <location filename="../ui/main_window.cpp" line="357"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="355"/>
+        <location filename="../ui/main_window.cpp" line="358"/>
         <source>&amp;Fit timeline</source>
         <translation>时间线适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="371"/>
+        <location filename="../ui/main_window.cpp" line="374"/>
         <source>Show &amp;host lanes</source>
         <translation>显示 Host 泳道(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="377"/>
+        <location filename="../ui/main_window.cpp" line="380"/>
         <source>Show &amp;Overlap Analysis lanes</source>
         <translation>显示 Overlap Analysis 泳道(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="382"/>
+        <location filename="../ui/main_window.cpp" line="385"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="384"/>
+        <location filename="../ui/main_window.cpp" line="387"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="399"/>
+        <location filename="../ui/main_window.cpp" line="402"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="405"/>
+        <location filename="../ui/main_window.cpp" line="408"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="407"/>
+        <location filename="../ui/main_window.cpp" line="410"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="408"/>
+        <location filename="../ui/main_window.cpp" line="411"/>
         <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
         <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个空泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="412"/>
+        <location filename="../ui/main_window.cpp" line="415"/>
         <source>&amp;About BubbleScope</source>
         <translation>关于 BubbleScope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="413"/>
+        <location filename="../ui/main_window.cpp" line="416"/>
         <source>About BubbleScope</source>
         <translation>关于 BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="414"/>
+        <location filename="../ui/main_window.cpp" line="417"/>
         <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
         <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲空泡分析工具。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="519"/>
+        <location filename="../ui/main_window.cpp" line="522"/>
         <source>Open Profiling Folder</source>
         <translation>打开 profiling 文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="561"/>
+        <location filename="../ui/main_window.cpp" line="565"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="569"/>
+        <location filename="../ui/main_window.cpp" line="573"/>
         <source>Nothing loaded.</source>
         <translation>未加载任何数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="590"/>
+        <location filename="../ui/main_window.cpp" line="603"/>
         <source>Sample profile — BubbleScope</source>
         <translation>示例 profile — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="591"/>
+        <location filename="../ui/main_window.cpp" line="604"/>
         <source>%1 — BubbleScope</source>
         <translation>%1 — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="592"/>
+        <location filename="../ui/main_window.cpp" line="605"/>
         <source>Loaded %1</source>
         <translation>已加载 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="179"/>
-        <location filename="../ui/main_window.cpp" line="444"/>
+        <location filename="../ui/main_window.cpp" line="182"/>
+        <location filename="../ui/main_window.cpp" line="447"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="180"/>
-        <location filename="../ui/main_window.cpp" line="445"/>
+        <location filename="../ui/main_window.cpp" line="183"/>
+        <location filename="../ui/main_window.cpp" line="448"/>
         <source>Rank timeline</source>
         <translation>Rank 时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="182"/>
-        <location filename="../ui/main_window.cpp" line="446"/>
+        <location filename="../ui/main_window.cpp" line="185"/>
+        <location filename="../ui/main_window.cpp" line="449"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="210"/>
+        <location filename="../ui/main_window.cpp" line="213"/>
         <source>Compared: %1</source>
         <translation>已比较：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="223"/>
+        <location filename="../ui/main_window.cpp" line="226"/>
         <source>Analysing…</source>
         <translation>正在分析…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="225"/>
+        <location filename="../ui/main_window.cpp" line="228"/>
         <source>Writing the text report…</source>
         <translation>正在生成文本报告…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="296"/>
+        <location filename="../ui/main_window.cpp" line="299"/>
         <source>%1: %2 ms</source>
         <translation>%1：%2 ms</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="315"/>
+        <location filename="../ui/main_window.cpp" line="318"/>
         <source>&amp;Compare with…</source>
         <translation>与…比较(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="316"/>
+        <location filename="../ui/main_window.cpp" line="319"/>
         <source>Compare the open rank (base) with…</source>
         <translation>将当前 rank（基线）与…比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="320"/>
+        <location filename="../ui/main_window.cpp" line="323"/>
         <source>Before / after: compares the open rank with another profile (also: drop a folder with Shift held).</source>
         <translation>前后对比：将当前 rank 与另一份 profile 比较（也可按住 Shift 拖入文件夹）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="329"/>
+        <location filename="../ui/main_window.cpp" line="332"/>
         <source>Timeline &amp;image (PNG or SVG)…</source>
         <translation>时间线图片(&amp;I)（PNG 或 SVG）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="333"/>
         <source>Export the timeline as it is shown</source>
         <translation>按当前显示导出时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="331"/>
+        <location filename="../ui/main_window.cpp" line="334"/>
         <source>PNG (*.png);;SVG (*.svg)</source>
         <translation>PNG (*.png);;SVG (*.svg)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="339"/>
+        <location filename="../ui/main_window.cpp" line="342"/>
         <source>Report with bubble &amp;pictures…</source>
         <translation>带气泡截图的报告(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="340"/>
+        <location filename="../ui/main_window.cpp" line="343"/>
         <source>Folder for the report and its pictures</source>
         <translation>报告及其图片的文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="346"/>
+        <location filename="../ui/main_window.cpp" line="349"/>
         <source>Exported the report with its pictures to %1</source>
         <translation>已将报告及其图片导出到 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="349"/>
+        <location filename="../ui/main_window.cpp" line="352"/>
         <source>Export all to &amp;folder…</source>
         <translation>全部导出到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="357"/>
-        <source>&amp;Find…</source>
-        <translation>查找(&amp;F)…</translation>
+        <location filename="../ui/main_window.cpp" line="360"/>
+        <source>Fin&amp;d…</source>
+        <translation>查找(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="358"/>
+        <location filename="../ui/main_window.cpp" line="361"/>
         <source>Find &amp;next</source>
         <translation>查找下一个(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="359"/>
+        <location filename="../ui/main_window.cpp" line="362"/>
         <source>Find &amp;previous</source>
         <translation>查找上一个(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="360"/>
-        <source>Show the &amp;legend</source>
-        <translation>显示图例(&amp;L)</translation>
+        <location filename="../ui/main_window.cpp" line="363"/>
+        <source>Show the le&amp;gend</source>
+        <translation>显示图例(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="366"/>
-        <source>Show all launch &amp;flows in view</source>
-        <translation>显示视图内所有下发连线(&amp;F)</translation>
+        <location filename="../ui/main_window.cpp" line="369"/>
+        <source>Show all launch flo&amp;ws in view</source>
+        <translation>显示视图内所有下发连线(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="400"/>
+        <location filename="../ui/main_window.cpp" line="403"/>
         <source>&amp;Glossary</source>
         <translation>术语表(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="401"/>
+        <location filename="../ui/main_window.cpp" line="404"/>
         <source>Glossary</source>
         <translation>术语表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="508"/>
+        <location filename="../ui/main_window.cpp" line="511"/>
         <source>Open a profile first: it is the base of the comparison.</source>
         <translation>请先打开一份 profile：它是比较的基线。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="514"/>
+        <location filename="../ui/main_window.cpp" line="517"/>
         <source>Comparing %1 with %2…</source>
         <translation>正在比较 %1 与 %2…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="541"/>
+        <location filename="../ui/main_window.cpp" line="544"/>
         <source>Merging the rank summaries in %1…</source>
         <translation>正在合并 %1 中的 rank 摘要…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="601"/>
+        <location filename="../ui/main_window.cpp" line="615"/>
         <source>Building the timeline…</source>
         <translation>正在构建时间线…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="616"/>
+        <location filename="../ui/main_window.cpp" line="634"/>
         <source>Bubbles (%1)</source>
         <translation>空泡（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="738"/>
+        <location filename="../ui/main_window.cpp" line="756"/>
         <source>Range: %1 ms, busy %2 ms, %3 kernels</source>
         <translation>区间：%1 ms，忙碌 %2 ms，%3 个 kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="756"/>
         <location filename="../ui/main_window.cpp" line="774"/>
-        <location filename="../ui/main_window.cpp" line="782"/>
+        <location filename="../ui/main_window.cpp" line="792"/>
+        <location filename="../ui/main_window.cpp" line="800"/>
         <source>Nothing is loaded.</source>
         <translation>尚未加载数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="787"/>
+        <location filename="../ui/main_window.cpp" line="805"/>
         <source>The folder %1/bubbles could not be made.</source>
         <translation>无法创建文件夹 %1/bubbles。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="806"/>
+        <location filename="../ui/main_window.cpp" line="824"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="806"/>
+        <location filename="../ui/main_window.cpp" line="824"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="807"/>
+        <location filename="../ui/main_window.cpp" line="825"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="335"/>
-        <location filename="../ui/main_window.cpp" line="344"/>
-        <location filename="../ui/main_window.cpp" line="811"/>
-        <location filename="../ui/main_window.cpp" line="825"/>
+        <location filename="../ui/main_window.cpp" line="338"/>
+        <location filename="../ui/main_window.cpp" line="347"/>
+        <location filename="../ui/main_window.cpp" line="829"/>
+        <location filename="../ui/main_window.cpp" line="843"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="335"/>
-        <location filename="../ui/main_window.cpp" line="812"/>
-        <location filename="../ui/main_window.cpp" line="826"/>
+        <location filename="../ui/main_window.cpp" line="338"/>
+        <location filename="../ui/main_window.cpp" line="830"/>
+        <location filename="../ui/main_window.cpp" line="844"/>
         <source>The file was not written; nothing was changed.
 
 %1</source>
@@ -1912,18 +1920,18 @@
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="337"/>
-        <location filename="../ui/main_window.cpp" line="814"/>
+        <location filename="../ui/main_window.cpp" line="340"/>
+        <location filename="../ui/main_window.cpp" line="832"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="818"/>
+        <location filename="../ui/main_window.cpp" line="836"/>
         <source>Export all to folder</source>
         <translation>全部导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="831"/>
+        <location filename="../ui/main_window.cpp" line="849"/>
         <source>Exported %1 files to %2</source>
         <translation>已导出 %1 个文件到 %2</translation>
     </message>
@@ -2198,7 +2206,7 @@
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="488"/>
+        <location filename="../ui/timeline_widget.cpp" line="494"/>
         <source>No profile loaded</source>
         <translation>未加载 profile</translation>
     </message>

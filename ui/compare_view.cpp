@@ -173,6 +173,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent), job_(std::make_uniq
     ops_->setSelectionBehavior(QAbstractItemView::SelectRows);
     ops_->verticalHeader()->setVisible(false);
     ops_->setAlternatingRowColors(true);
+    opsModel_->setColumnCount(11); // the header texts come in retranslate(); the sections exist for their modes
     ops_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     opsLayout->addWidget(ops_);
     tabs_->addTab(opsBox, tr("Ops"));

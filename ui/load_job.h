@@ -14,12 +14,21 @@ struct AnalysisResult;
 
 namespace bs::ui {
 
+struct TimelineData;
+struct LayerRows;
+class RangeStats;
+
 struct LoadedRank {
     QString label;
     QString folder; // the rank folder
     std::shared_ptr<const Profile> profile;
     std::shared_ptr<const AnalysisResult> analysis;
     QString text; // plain-text report
+    // Built in the worker too, so the GUI thread only hands them over: the timeline's tracks and the
+    // Layers tree's rows (both taken by the window), the range statistics' prefix sums.
+    std::shared_ptr<TimelineData> timeline;
+    std::shared_ptr<LayerRows> layers;
+    std::shared_ptr<const RangeStats> rangeStats;
 };
 
 struct LoadOutcome {

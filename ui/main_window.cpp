@@ -14,6 +14,8 @@
 #include "report/output_target.h"
 #include "stack_text.h"
 #include "timeline_widget.h"
+#include "timeline_data.h"
+#include "range_stats.h"
 #include "cluster_view.h"
 #include "compare_view.h"
 #include "glossary.h"
@@ -64,6 +66,7 @@
 #include <QVBoxLayout>
 
 #include <map>
+#include <utility>
 
 namespace bs::ui {
 
@@ -354,16 +357,16 @@ void MainWindow::buildMenus() {
     auto* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Fit timeline"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { timeline_->fit(); });
     view->addSeparator();
-    view->addAction(tr("&Find…"), QKeySequence::Find, this, [this] { findBar_->activate(); });
+    view->addAction(tr("Fin&d…"), QKeySequence::Find, this, [this] { findBar_->activate(); });
     view->addAction(tr("Find &next"), QKeySequence::FindNext, this, [this] { timeline_->nextMatch(); });
     view->addAction(tr("Find &previous"), QKeySequence::FindPrevious, this, [this] { timeline_->previousMatch(); });
-    auto* legend = view->addAction(tr("Show the &legend"));
+    auto* legend = view->addAction(tr("Show the le&gend"));
     legend->setCheckable(true);
     legend->setObjectName(QStringLiteral("view_legend"));
     legend->setChecked(true);
     connect(legend, &QAction::toggled, this, [this](bool on) { timeline_->setLegendVisible(on); });
     timeline_->setLegendVisible(true);
-    auto* flows = view->addAction(tr("Show all launch &flows in view"));
+    auto* flows = view->addAction(tr("Show all launch flo&ws in view"));
     flows->setCheckable(true);
     flows->setObjectName(QStringLiteral("view_flows"));
     connect(flows, &QAction::toggled, this, [this](bool on) { timeline_->setShowAllFlowsInView(on); });
@@ -543,6 +546,7 @@ void MainWindow::openPath(const QString& path, int rankIndex) {
         return;
     }
     currentPath_ = path;
+    loadLanguage_ = static_cast<int>(currentLanguage());
     status_->setText(tr("Loading %1…").arg(path));
     progress_->setValue(0);
     progress_->setVisible(true);
@@ -582,11 +586,20 @@ void MainWindow::onFinished(const LoadOutcome& outcome) {
     }
     profile_ = outcome.rank->profile;
     analysis_ = outcome.rank->analysis;
+    rangeStats_ = outcome.rank->rangeStats;
+    // The timeline's tracks, built by the job (named in the job's language: built again here if the
+    // language changed meanwhile).
+    std::unique_ptr<TimelineData> built;
+    if (outcome.rank->timeline && loadLanguage_ == static_cast<int>(currentLanguage()))
+        built = std::make_unique<TimelineData>(std::move(*outcome.rank->timeline));
+    outcome.rank->timeline.reset();
+    const std::shared_ptr<LayerRows> layers = std::exchange(outcome.rank->layers, nullptr);
     currentRankLabel_ = outcome.rank->label;
     currentRankFolder_ = outcome.rank->folder;
     if (compareAction_) compareAction_->setEnabled(true);
     reportText_ = outcome.rank->text;
-    showResults();
+    LayerRows* rows = built ? layers.get() : nullptr; // the same language test as the timeline's
+    showResults(std::move(built), rows);
     setWindowTitle(sampleBanner_->isVisible() ? tr("Sample profile — BubbleScope")
                                               : tr("%1 — BubbleScope").arg(outcome.rank->label));
     status_->setText(tr("Loaded %1").arg(currentPath_));
@@ -595,16 +608,21 @@ void MainWindow::onFinished(const LoadOutcome& outcome) {
     emit loadFinished(true);
 }
 
-void MainWindow::showResults() {
+void MainWindow::showResults(std::unique_ptr<TimelineData> built, LayerRows* layers) {
     const auto& r = *analysis_;
     const auto& a = r.anomaly;
-    status_->setText(tr("Building the timeline…"));
-    status_->repaint(); // shown before the timeline is built on this thread
-    timeline_->setModel(profile_, analysis_);
+    if (!built) {
+        status_->setText(tr("Building the timeline…"));
+        status_->repaint(); // shown before the timeline is built on this thread
+    }
+    timeline_->setModel(profile_, analysis_, std::move(built));
     bubbleModel_->setAnalysis(profile_, analysis_);
     bubbleTable_->resizeColumnsToContents();
     ops_->setAnalysis(analysis_);
-    fillLayerModel(*layerModel_, *profile_, r);
+    if (layers)
+        setLayerRows(*layerModel_, std::move(*layers));
+    else
+        fillLayerModel(*layerModel_, *profile_, r);
     layerTree_->expandToDepth(0);
     layerTree_->resizeColumnToContents(0);
     report_->setPlainText(reportText_);
@@ -731,7 +749,7 @@ void MainWindow::showRange(qint64 start, qint64 end) {
     if (!profile_) return;
     TimeNs busy = 0;
     std::size_t count = 0;
-    const QString h = Inspector::rangeHtml(*profile_, start, end, &busy, &count);
+    const QString h = Inspector::rangeHtml(*profile_, start, end, &busy, &count, rangeStats_.get());
     bubbleDetail_->setHtml(h);
     tabs_->setCurrentWidget(bubbleTable_->parentWidget());
     status_->setText(

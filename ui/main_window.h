@@ -37,6 +37,9 @@ class CompareView;
 class BubbleTableModel;
 class OpsPanel;
 class HealthPanel;
+struct TimelineData;
+struct LayerRows;
+class RangeStats;
 
 // The application window: timeline on top, panels below (summary, bubbles, layers, ops, charts,
 // health, text report), exports in File ▸ Export. Loading runs in a LoadJob off the GUI thread.
@@ -89,7 +92,9 @@ class MainWindow : public QMainWindow {
     void onOpenFolder();
     void updateViewTabs(); // the tab bar shows when Cluster or Compare is there
     void onFinished(const LoadOutcome& outcome);
-    void showResults();
+    // Fills the timeline and the panels from profile_ / analysis_; `built` / `layers`: the timeline's
+    // tracks and the Layers tree's rows when the load job built them already (else they are built here).
+    void showResults(std::unique_ptr<TimelineData> built = nullptr, LayerRows* layers = nullptr);
     void onBubbleRowChanged();
     void onUserLineClicked(const QUrl& link); // "line:N": highlight its host events, show its stack
     void onExport(Export kind);
@@ -105,6 +110,8 @@ class MainWindow : public QMainWindow {
     LoadJob* job_;
     std::shared_ptr<const Profile> profile_;
     std::shared_ptr<const AnalysisResult> analysis_;
+    std::shared_ptr<const RangeStats> rangeStats_; // prefix sums for the range statistics of profile_
+    int loadLanguage_ = -1;                        // the language the running load renders in
     TimelineWidget* timeline_;
     QTabWidget* tabs_;
     QTabWidget* views_;

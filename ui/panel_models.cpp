@@ -232,12 +232,28 @@ QVariant OpsTableModel::headerData(int section, Qt::Orientation o, int role) con
     }
 }
 
+LayerRows::~LayerRows() {
+    for (const auto& row : rows)
+        qDeleteAll(row);
+}
+
 void fillLayerModel(QStandardItemModel& model, const Profile& p, const AnalysisResult& r) {
+    setLayerRows(model, buildLayerRows(p, r));
+}
+
+void setLayerRows(QStandardItemModel& model, LayerRows rows) {
     model.clear();
     model.setHorizontalHeaderLabels({QCoreApplication::translate("LayerTree", "Pass / layer / role / kernel"),
                                      QCoreApplication::translate("LayerTree", "Wall (ms)"),
                                      QCoreApplication::translate("LayerTree", "Share"),
                                      QCoreApplication::translate("LayerTree", "Stream")});
+    for (const auto& row : rows.rows)
+        model.appendRow(row);
+    rows.rows.clear(); // the model owns them now
+}
+
+LayerRows buildLayerRows(const Profile& p, const AnalysisResult& r) {
+    LayerRows out;
     const auto& a = r.architecture;
     auto row = [](const QString& name, const QString& wall, const QString& share, const QString& stream,
                   TimeNs s, TimeNs e) {
@@ -277,15 +293,15 @@ void fillLayerModel(QStandardItemModel& model, const Profile& p, const AnalysisR
                     items[2]->setToolTip(QCoreApplication::translate("LayerTree", "%1 ms of its span overlap an earlier structure; "
                                                                                   "the share counts them once")
                                              .arg(ms(st->span.length() - own)));
-                model.appendRow(items);
+                out.rows.push_back(items);
             }
             if (hasStep && service > covered) {
                 const auto& step = r.steps.steps[static_cast<std::size_t>(stepIndex)];
-                model.appendRow(row(QCoreApplication::translate("LayerTree", "step %1: in no structure").arg(coreText(step.label)),
+                out.rows.push_back(row(QCoreApplication::translate("LayerTree", "step %1: in no structure").arg(coreText(step.label)),
                                     ms(service - covered), share(service - covered), QString(), step.start, step.end));
             }
         }
-        return;
+        return out;
     }
     for (const auto& ps : a.passes) {
         auto passRow = row(QCoreApplication::translate("LayerTree", "Pass %1 (%2, step %3)")
@@ -343,8 +359,9 @@ void fillLayerModel(QStandardItemModel& model, const Profile& p, const AnalysisR
             passRow[3]->setText(QString::number(std::max_element(streams.begin(), streams.end(), [](const auto& x, const auto& y) {
                                                     return x.second < y.second;
                                                 })->first));
-        model.appendRow(passRow);
+        out.rows.push_back(passRow);
     }
+    return out;
 }
 
 } // namespace bs::ui

@@ -4,6 +4,7 @@
 #include <QStandardItemModel>
 
 #include <memory>
+#include <vector>
 
 namespace bs {
 struct Profile;
@@ -61,5 +62,18 @@ class OpsTableModel : public QAbstractTableModel {
 // pass → layer (type, wall) → functional role → kernels; each item carries its span
 // (Qt::UserRole = start ns, Qt::UserRole + 1 = end ns).
 void fillLayerModel(QStandardItemModel& model, const Profile& profile, const AnalysisResult& analysis);
+
+// The same in two steps: the top-level rows with their subtrees, built without a model (also off the GUI
+// thread: items only, no QObject), then handed to the model on its thread (its headers set there).
+struct LayerRows {
+    std::vector<QList<QStandardItem*>> rows; // owned until setLayerRows takes them
+    LayerRows() = default;
+    LayerRows(LayerRows&& o) noexcept : rows(std::move(o.rows)) { o.rows.clear(); }
+    LayerRows& operator=(LayerRows&&) = delete;
+    LayerRows(const LayerRows&) = delete;
+    ~LayerRows();
+};
+LayerRows buildLayerRows(const Profile& profile, const AnalysisResult& analysis);
+void setLayerRows(QStandardItemModel& model, LayerRows rows);
 
 } // namespace bs::ui

@@ -29,9 +29,15 @@ TimelineWidget::~TimelineWidget() = default;
 
 void TimelineWidget::setModel(std::shared_ptr<const Profile> profile,
                               std::shared_ptr<const AnalysisResult> analysis) {
+    setModel(std::move(profile), std::move(analysis), nullptr);
+}
+
+void TimelineWidget::setModel(std::shared_ptr<const Profile> profile, std::shared_ptr<const AnalysisResult> analysis,
+                              std::unique_ptr<TimelineData> built) {
     profile_ = std::move(profile);
     analysis_ = std::move(analysis);
-    data_ = std::make_unique<TimelineData>(buildTimelineData(*profile_, *analysis_));
+    data_.reset(); // the old tracks go before the new ones are built
+    data_ = built ? std::move(built) : std::make_unique<TimelineData>(buildTimelineData(*profile_, *analysis_));
     selectedBubble_ = selectedKernel_ = selectedHostEvent_ = -1;
     highlighted_.clear();
     highlightByLane_.clear();

@@ -44,6 +44,9 @@ class TimelineWidget : public QWidget {
     ~TimelineWidget() override;
 
     void setModel(std::shared_ptr<const Profile> profile, std::shared_ptr<const AnalysisResult> analysis);
+    // The same with its tracks built already (buildTimelineData, e.g. off the GUI thread); null builds them.
+    void setModel(std::shared_ptr<const Profile> profile, std::shared_ptr<const AnalysisResult> analysis,
+                  std::unique_ptr<TimelineData> built);
     void clear();
     TimeNs viewStart() const { return viewStart_; }
     TimeNs viewEnd() const { return viewEnd_; }

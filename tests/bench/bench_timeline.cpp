@@ -1,5 +1,11 @@
 // bubblescope-bench-timeline: paint time of the timeline with 10^6 kernels (zoomed out and zoomed in),
 // and the time from opening a generated ~100 MB profile to its first painted timeline.
+//   bubblescope-bench-timeline [PATH …]
+//   bubblescope-bench-timeline --gui --headless=BUBBLESCOPE [--runs=N] LABEL=PATH …
+// --gui (issue 18): MainWindow opening each profile offscreen, in a child process per run (median of N,
+// 3): first painted timeline against the headless `analyze --json` process, longest event-loop stall,
+// peak RSS, each tab's open time, whole-capture range statistics, and the trace's shape.
+#include "bench_gui.h"
 #include "analysis/analysis_run.h"
 #include "io/profile_loader.h"
 #include "timeline_widget.h"
@@ -9,7 +15,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
+
+#include <unistd.h>
 
 namespace {
 
@@ -45,6 +54,32 @@ std::shared_ptr<bs::Profile> syntheticProfile(std::size_t n) {
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (argc >= 3 && std::string(argv[1]) == "--gui-one") {
+        QApplication app(argc, argv);
+        return benchgui::runOne(argv[2], argc >= 4 && std::string(argv[3]) == "--legacy");
+    }
+    if (argc >= 2 && std::string(argv[1]) == "--gui") {
+        std::string headless;
+        int runs = 3, first = 2;
+        for (; first < argc; ++first) {
+            const std::string a = argv[first];
+            if (a.rfind("--headless=", 0) == 0)
+                headless = a.substr(11);
+            else if (a.rfind("--runs=", 0) == 0)
+                runs = std::max(1, std::stoi(a.substr(7)));
+            else
+                break;
+        }
+        if (headless.empty()) {
+            std::fputs("--gui needs --headless=BUBBLESCOPE (the CLI whose analyze --json is the reference)\n", stderr);
+            return 2;
+        }
+        char self[4096];
+        const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n <= 0) return 2;
+        self[n] = 0;
+        return benchgui::runAll(self, headless, runs, argc, argv, first);
+    }
     QApplication app(argc, argv);
     {
         auto prof = syntheticProfile(1'000'000);

@@ -2,12 +2,15 @@
 
 #include "language.h"
 #include "stack_text.h"
+#include "range_stats.h"
+#include "analysis/bubble_metrics.h"
 #include "analysis/analysis_run.h"
 #include "analysis/intervals.h"
 #include "model/profile.h"
 #include "model/time.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace bs::ui {
@@ -220,27 +223,39 @@ QString Inspector::hostEventHtml(const Profile& p, const AnalysisResult& r, int 
     return h;
 }
 
-QString Inspector::rangeHtml(const Profile& p, qint64 start, qint64 end, TimeNs* busyOut, std::size_t* countOut) {
-    const auto seg = busySegments(p, {start, end});
-    const TimeNs busy = totalLength(seg);
-    std::map<std::string, TimeNs> byName;
+QString Inspector::rangeHtml(const Profile& p, qint64 start, qint64 end, TimeNs* busyOut, std::size_t* countOut,
+                             const RangeStats* stats) {
+    TimeNs busy = 0;
     std::size_t count = 0;
-    for (const auto& k : p.kernels) {
-        if (k.start >= end) break;
-        if (k.end() <= start) continue;
-        ++count;
-        byName[std::string(p.str(k.name))] +=
-            std::min(k.end(), static_cast<TimeNs>(end)) - std::max(k.start, static_cast<TimeNs>(start));
-    }
     std::vector<std::pair<TimeNs, std::string>> top;
-    for (const auto& [n, t] : byName)
-        top.emplace_back(t, n);
-    std::sort(top.rbegin(), top.rend());
+    if (stats) {
+        RangeStats::Result r = stats->query(p, start, end);
+        busy = r.busy;
+        count = r.kernels;
+        top.reserve(r.names.size());
+        for (const auto& n : r.names)
+            top.emplace_back(n.time, std::string(p.str(n.name)));
+    } else {
+        busy = totalLength(busySegments(p, {start, end}));
+        std::map<std::string, TimeNs> byName;
+        for (const auto& k : p.kernels) {
+            if (k.start >= end) break;
+            if (k.end() <= start) continue;
+            ++count;
+            byName[std::string(p.str(k.name))] +=
+                std::min(k.end(), static_cast<TimeNs>(end)) - std::max(k.start, static_cast<TimeNs>(start));
+        }
+        for (const auto& [n, t] : byName)
+            top.emplace_back(t, n);
+    }
+    // The eight largest, by time then name (both descending), as a full sort would give them.
+    const std::size_t shown = std::min<std::size_t>(top.size(), 8);
+    std::partial_sort(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(shown), top.end(), std::greater<>());
     QString h = QStringLiteral("<h3>%1</h3><p>%2 %3 ms · %4 %5 ms · %6 %7 ms · %8 %9</p><ol>")
                     .arg(tr("Range statistics"), tr("span"), msText(end - start), tr("busy union"),
                          msText(busy), tr("idle"), msText(end - start - busy), tr("kernels"))
                     .arg(count);
-    for (std::size_t i = 0; i < top.size() && i < 8; ++i)
+    for (std::size_t i = 0; i < shown; ++i)
         h += QStringLiteral("<li>%1 — %2 ms</li>").arg(esc(top[i].second), msText(top[i].first));
     h += QStringLiteral("</ol>");
     if (busyOut) *busyOut = busy;

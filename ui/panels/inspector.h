@@ -17,6 +17,8 @@ struct BubbleWindow;
 
 namespace bs::ui {
 
+class RangeStats;
+
 class Inspector {
     Q_DECLARE_TR_FUNCTIONS(Inspector)
   public:
@@ -29,8 +31,10 @@ class Inspector {
     static QString kernelHtml(const Profile& p, const AnalysisResult& r, int kernelIndex);
     // `depth`: the event's call depth as the timeline draws it.
     static QString hostEventHtml(const Profile& p, const AnalysisResult& r, int index, int depth);
-    // Range statistics: span, busy union, idle, kernels, the top kernels by time in the range.
-    static QString rangeHtml(const Profile& p, qint64 start, qint64 end, TimeNs* busy, std::size_t* kernels);
+    // Range statistics: span, busy union, idle, kernels, the top kernels by time in the range. With
+    // `stats` (built for `p`) from its prefix sums, else from a walk over the kernels.
+    static QString rangeHtml(const Profile& p, qint64 start, qint64 end, TimeNs* busy, std::size_t* kernels,
+                             const RangeStats* stats = nullptr);
 };
 
 } // namespace bs::ui
