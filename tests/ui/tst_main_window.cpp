@@ -3,6 +3,8 @@
 #include "i18n/message.h"
 #include "test_support.h"
 #include "main_window.h"
+#include "panels/inspector.h"
+#include "range_stats.h"
 #include "ui_test_support.h"
 #include "timeline_widget.h"
 #include "glossary.h"
@@ -81,6 +83,54 @@ std::string innermostUserFrame(std::string_view stack) {
 class TstMainWindow : public QObject {
     Q_OBJECT
   private slots:
+    // Range statistics from prefix sums (issue 18) say exactly what the walk over every kernel says: the
+    // same busy union, kernel count and top list, for the whole capture, each step and ranges that cut
+    // kernels at both ends, on the sample and a real rank.
+    void rangeStatisticsFromPrefixSumsEqualTheWalk() {
+        for (const QString& folder : {QStringLiteral(BS_SOURCE_DIR "/resources/sample/sample_ascend_pt"), kRank}) {
+            const Reference ref = reference(folder);
+            QVERIFY(ref.loaded.profile);
+            const bs::Profile& p = *ref.loaded.profile;
+            QVERIFY(p.kernels.size() > 100);
+            const bs::ui::RangeStats stats(p);
+            std::vector<std::pair<qint64, qint64>> ranges;
+            const qint64 first = p.kernels.front().start;
+            qint64 last = first;
+            for (const auto& k : p.kernels) last = std::max<qint64>(last, k.end());
+            ranges.push_back({first, last});
+            ranges.push_back({first - 1000, last + 1000});
+            for (const auto& st : ref.r.steps.steps) ranges.push_back({st.start, st.end});
+            // Ranges whose ends fall inside kernels: a kernel's middle to another's middle.
+            std::uint64_t x = 12345;
+            for (int i = 0; i < 40; ++i) {
+                x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+                const auto& a = p.kernels[(x >> 33) % p.kernels.size()];
+                x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+                const auto& b = p.kernels[(x >> 33) % p.kernels.size()];
+                const qint64 s = a.start + a.dur / 2, e = b.start + b.dur / 3;
+                if (s < e) ranges.push_back({s, e});
+                // Ends exactly on kernel edges: a kernel ending at the start, one starting at the end, overlap
+                // nothing there.
+                if (a.end() < b.start) ranges.push_back({a.end(), b.start});
+                if (b.end() < a.start) ranges.push_back({b.end(), a.start});
+            }
+            for (const auto& [s, e] : ranges) {
+                bs::TimeNs busyWalk = -1, busyFast = -2;
+                std::size_t countWalk = 0, countFast = 1;
+                const QString walk = bs::ui::Inspector::rangeHtml(p, s, e, &busyWalk, &countWalk);
+                const QString fast = bs::ui::Inspector::rangeHtml(p, s, e, &busyFast, &countFast, &stats);
+                QCOMPARE(busyFast, busyWalk);
+                QCOMPARE(countFast, countWalk);
+                QCOMPARE(fast, walk);
+            }
+            // The whole capture: every kernel counted, the busy union the analysis's.
+            bs::TimeNs busy = 0;
+            std::size_t count = 0;
+            bs::ui::Inspector::rangeHtml(p, first, last, &busy, &count, &stats);
+            QCOMPARE(count, p.kernels.size());
+            QVERIFY(busy > 0 && busy <= last - first);
+        }
+    }
     void opensARealRankAndShowsTheStepTable() {
         bs::ui::MainWindow w;
         w.show();
