@@ -21,7 +21,7 @@
     <message>
         <location filename="../ui/cluster_models.cpp" line="66"/>
         <source>Free (internal bubbles)</source>
-        <translation>Free（内部空泡）</translation>
+        <translation>Free（内部气泡）</translation>
     </message>
     <message>
         <location filename="../ui/cluster_models.cpp" line="68"/>
@@ -56,7 +56,7 @@
     <message>
         <location filename="../ui/cluster_models.cpp" line="86"/>
         <source>Service minus the device busy union: prelaunch + internal bubbles + tail.</source>
-        <translation>服务时长减去 device 忙碌并集：下发前空闲 + 内部空泡 + 尾部空闲。</translation>
+        <translation>服务时长减去 device 忙碌并集：下发前空闲 + 内部气泡 + 尾部空闲。</translation>
     </message>
     <message>
         <location filename="../ui/cluster_models.cpp" line="88"/>
@@ -406,7 +406,7 @@
     <message>
         <location filename="../ui/panels/inspector.cpp" line="40"/>
         <source>No call stacks collected: the line of code behind this bubble is unknown.</source>
-        <translation>未采集调用栈：无法确定此空泡背后的代码行。</translation>
+        <translation>未采集调用栈：无法确定此气泡背后的代码行。</translation>
     </message>
     <message>
         <location filename="../ui/panels/inspector.cpp" line="43"/>
@@ -416,7 +416,7 @@
     <message>
         <location filename="../ui/panels/inspector.cpp" line="48"/>
         <source>Your code behind this bubble:</source>
-        <translation>此空泡背后的用户代码：</translation>
+        <translation>此气泡背后的用户代码：</translation>
     </message>
     <message>
         <location filename="../ui/panels/inspector.cpp" line="49"/>
@@ -721,102 +721,112 @@
 <context>
     <name>Timeline</name>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="120"/>
+        <location filename="../ui/timeline_data.cpp" line="21"/>
+        <source>attention kernels</source>
+        <translation>attention 类 kernel</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="22"/>
+        <source>repeating kernel pattern</source>
+        <translation>重复出现的 kernel 模式</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="129"/>
         <source>AI Core</source>
         <translation>AI Core</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="122"/>
+        <location filename="../ui/timeline_data.cpp" line="131"/>
         <source>AI Vector</source>
         <translation>AI Vector</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="124"/>
+        <location filename="../ui/timeline_data.cpp" line="133"/>
         <source>Mix (AIC)</source>
         <translation>Mix (AIC)</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="126"/>
+        <location filename="../ui/timeline_data.cpp" line="135"/>
         <source>AI CPU</source>
         <translation>AI CPU</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="128"/>
+        <location filename="../ui/timeline_data.cpp" line="137"/>
         <source>Communication</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="130"/>
+        <location filename="../ui/timeline_data.cpp" line="139"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="132"/>
+        <location filename="../ui/timeline_data.cpp" line="141"/>
         <source>Host op</source>
         <translation>Host 算子</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="134"/>
+        <location filename="../ui/timeline_data.cpp" line="143"/>
         <source>Host sync / copy</source>
         <translation>Host 同步 / 拷贝</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="136"/>
+        <location filename="../ui/timeline_data.cpp" line="145"/>
         <source>Host communication</source>
         <translation>Host 通信</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="145"/>
+        <location filename="../ui/timeline_data.cpp" line="154"/>
         <source>Bubble: prelaunch</source>
         <translation>气泡：prelaunch</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="147"/>
+        <location filename="../ui/timeline_data.cpp" line="156"/>
         <source>Bubble: tail</source>
         <translation>气泡：tail</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="149"/>
+        <location filename="../ui/timeline_data.cpp" line="158"/>
         <source>Bubble: global</source>
         <translation>气泡：global</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="153"/>
+        <location filename="../ui/timeline_data.cpp" line="162"/>
         <source>Bubble: step-internal</source>
         <translation>气泡：step 内</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="204"/>
+        <location filename="../ui/timeline_data.cpp" line="213"/>
         <source>Steps</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="212"/>
+        <location filename="../ui/timeline_data.cpp" line="221"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="229"/>
+        <location filename="../ui/timeline_data.cpp" line="238"/>
         <source>Device busy</source>
         <translation>设备忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="230"/>
+        <location filename="../ui/timeline_data.cpp" line="239"/>
         <source>union of all streams</source>
         <translation>所有流的并集</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="254"/>
+        <location filename="../ui/timeline_data.cpp" line="263"/>
         <source>Stream %1</source>
         <translation>流 %1</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="255"/>
+        <location filename="../ui/timeline_data.cpp" line="264"/>
         <source>Stream ?</source>
         <translation>流 ?</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="278"/>
+        <location filename="../ui/timeline_data.cpp" line="287"/>
         <source>Thread %1</source>
         <translation>线程 %1</translation>
     </message>
@@ -834,7 +844,7 @@
     <message>
         <location filename="../ui/timeline_layout.cpp" line="106"/>
         <source>Bubbles</source>
-        <translation>空泡</translation>
+        <translation>气泡</translation>
     </message>
     <message>
         <location filename="../ui/timeline_render.cpp" line="61"/>
@@ -857,7 +867,7 @@
     <message>
         <location filename="../ui/panel_models.cpp" line="85"/>
         <source>Bubble</source>
-        <translation>空泡</translation>
+        <translation>气泡</translation>
     </message>
     <message>
         <location filename="../ui/panel_models.cpp" line="87"/>
@@ -930,7 +940,7 @@
     <message>
         <location filename="../ui/panels/charts_panel.cpp" line="87"/>
         <source>internal bubbles</source>
-        <translation>内部空泡</translation>
+        <translation>内部气泡</translation>
     </message>
     <message>
         <location filename="../ui/panels/charts_panel.cpp" line="87"/>
@@ -1535,7 +1545,7 @@
         <location filename="../ui/main_window.cpp" line="151"/>
         <location filename="../ui/main_window.cpp" line="441"/>
         <source>Bubbles</source>
-        <translation>空泡</translation>
+        <translation>气泡</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="157"/>
@@ -1569,7 +1579,7 @@
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="193"/>
-        <location filename="../ui/main_window.cpp" line="481"/>
+        <location filename="../ui/main_window.cpp" line="480"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
@@ -1581,7 +1591,7 @@
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="230"/>
-        <location filename="../ui/main_window.cpp" line="550"/>
+        <location filename="../ui/main_window.cpp" line="549"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
@@ -1673,7 +1683,7 @@
     <message>
         <location filename="../ui/main_window.cpp" line="411"/>
         <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
-        <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个空泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
+        <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个气泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="415"/>
@@ -1688,35 +1698,36 @@
     <message>
         <location filename="../ui/main_window.cpp" line="417"/>
         <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
-        <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲空泡分析工具。</translation>
+        <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲气泡分析工具。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="522"/>
+        <location filename="../ui/main_window.cpp" line="521"/>
         <source>Open Profiling Folder</source>
         <translation>打开 profiling 文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="565"/>
+        <location filename="../ui/main_window.cpp" line="564"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="573"/>
+        <location filename="../ui/main_window.cpp" line="572"/>
         <source>Nothing loaded.</source>
         <translation>未加载任何数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="603"/>
+        <location filename="../ui/main_window.cpp" line="602"/>
         <source>Sample profile — BubbleScope</source>
         <translation>示例 profile — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="604"/>
+        <location filename="../ui/main_window.cpp" line="603"/>
         <source>%1 — BubbleScope</source>
         <translation>%1 — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="605"/>
+        <location filename="../ui/main_window.cpp" line="478"/>
+        <location filename="../ui/main_window.cpp" line="604"/>
         <source>Loaded %1</source>
         <translation>已加载 %1</translation>
     </message>
@@ -1844,74 +1855,74 @@
         <translation>术语表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="511"/>
+        <location filename="../ui/main_window.cpp" line="510"/>
         <source>Open a profile first: it is the base of the comparison.</source>
         <translation>请先打开一份 profile：它是比较的基线。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="517"/>
+        <location filename="../ui/main_window.cpp" line="516"/>
         <source>Comparing %1 with %2…</source>
         <translation>正在比较 %1 与 %2…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="544"/>
+        <location filename="../ui/main_window.cpp" line="543"/>
         <source>Merging the rank summaries in %1…</source>
         <translation>正在合并 %1 中的 rank 摘要…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="615"/>
+        <location filename="../ui/main_window.cpp" line="614"/>
         <source>Building the timeline…</source>
         <translation>正在构建时间线…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="634"/>
+        <location filename="../ui/main_window.cpp" line="633"/>
         <source>Bubbles (%1)</source>
-        <translation>空泡（%1）</translation>
+        <translation>气泡（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="756"/>
+        <location filename="../ui/main_window.cpp" line="755"/>
         <source>Range: %1 ms, busy %2 ms, %3 kernels</source>
         <translation>区间：%1 ms，忙碌 %2 ms，%3 个 kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="774"/>
-        <location filename="../ui/main_window.cpp" line="792"/>
-        <location filename="../ui/main_window.cpp" line="800"/>
+        <location filename="../ui/main_window.cpp" line="773"/>
+        <location filename="../ui/main_window.cpp" line="791"/>
+        <location filename="../ui/main_window.cpp" line="799"/>
         <source>Nothing is loaded.</source>
         <translation>尚未加载数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="805"/>
+        <location filename="../ui/main_window.cpp" line="804"/>
         <source>The folder %1/bubbles could not be made.</source>
         <translation>无法创建文件夹 %1/bubbles。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="824"/>
+        <location filename="../ui/main_window.cpp" line="823"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="824"/>
+        <location filename="../ui/main_window.cpp" line="823"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="825"/>
+        <location filename="../ui/main_window.cpp" line="824"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="338"/>
         <location filename="../ui/main_window.cpp" line="347"/>
-        <location filename="../ui/main_window.cpp" line="829"/>
-        <location filename="../ui/main_window.cpp" line="843"/>
+        <location filename="../ui/main_window.cpp" line="828"/>
+        <location filename="../ui/main_window.cpp" line="842"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="338"/>
-        <location filename="../ui/main_window.cpp" line="830"/>
-        <location filename="../ui/main_window.cpp" line="844"/>
+        <location filename="../ui/main_window.cpp" line="829"/>
+        <location filename="../ui/main_window.cpp" line="843"/>
         <source>The file was not written; nothing was changed.
 
 %1</source>
@@ -1921,17 +1932,17 @@
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="340"/>
-        <location filename="../ui/main_window.cpp" line="832"/>
+        <location filename="../ui/main_window.cpp" line="831"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="836"/>
+        <location filename="../ui/main_window.cpp" line="835"/>
         <source>Export all to folder</source>
         <translation>全部导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="849"/>
+        <location filename="../ui/main_window.cpp" line="848"/>
         <source>Exported %1 files to %2</source>
         <translation>已导出 %1 个文件到 %2</translation>
     </message>
@@ -2059,12 +2070,12 @@
     <message>
         <location filename="../ui/panels/summary_panel.cpp" line="58"/>
         <source>Are there significant bubbles?</source>
-        <translation>是否存在显著空泡？</translation>
+        <translation>是否存在显著气泡？</translation>
     </message>
     <message>
         <location filename="../ui/panels/summary_panel.cpp" line="58"/>
         <source>Which step group holds them?</source>
-        <translation>空泡位于哪个 step 组？</translation>
+        <translation>气泡位于哪个 step 组？</translation>
     </message>
     <message>
         <location filename="../ui/panels/summary_panel.cpp" line="59"/>
@@ -2084,7 +2095,7 @@
     <message>
         <location filename="../ui/panels/summary_panel.cpp" line="61"/>
         <source>Bubble-first summary</source>
-        <translation>空泡优先摘要</translation>
+        <translation>气泡优先摘要</translation>
     </message>
     <message>
         <location filename="../ui/panels/summary_panel.cpp" line="68"/>
@@ -2155,12 +2166,12 @@
     <message>
         <location filename="../ui/panels/summary_panel.cpp" line="114"/>
         <source>Internal</source>
-        <translation>内部空泡</translation>
+        <translation>内部气泡</translation>
     </message>
     <message>
         <location filename="../ui/panels/summary_panel.cpp" line="114"/>
         <source>Largest</source>
-        <translation>最大空泡</translation>
+        <translation>最大气泡</translation>
     </message>
     <message>
         <location filename="../ui/panels/summary_panel.cpp" line="114"/>
@@ -2170,7 +2181,7 @@
     <message>
         <location filename="../ui/panels/summary_panel.cpp" line="114"/>
         <source>Bubbles</source>
-        <translation>空泡</translation>
+        <translation>气泡</translation>
     </message>
     <message>
         <location filename="../ui/panels/summary_panel.cpp" line="136"/>
@@ -2201,12 +2212,12 @@
 <context>
     <name>bs::ui::TimelineWidget</name>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="25"/>
+        <location filename="../ui/timeline_widget.cpp" line="26"/>
         <source>Timeline</source>
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="494"/>
+        <location filename="../ui/timeline_widget.cpp" line="516"/>
         <source>No profile loaded</source>
         <translation>未加载 profile</translation>
     </message>
@@ -2283,7 +2294,7 @@
     <message>
         <location filename="../ui/timeline_input.cpp" line="141"/>
         <source>Bubble %1: %2 device idle</source>
-        <translation>空泡 %1：设备空闲 %2</translation>
+        <translation>气泡 %1：设备空闲 %2</translation>
     </message>
 </context>
 </TS>

@@ -472,11 +472,10 @@ void MainWindow::retranslateUi() {
         }
         const TimeNs vs = timeline_->viewStart(), ve = timeline_->viewEnd();
         const int row = bubbleTable_->currentIndex().row();
-        const QString saved = status_->text();
         showResults();
         timeline_->setView(vs, ve);
         if (row >= 0) bubbleTable_->selectRow(row);
-        status_->setText(saved);
+        status_->setText(tr("Loaded %1").arg(currentPath_));
     } else if (!job_->isRunning()) {
         status_->setText(tr("Ready"));
     }

@@ -16,6 +16,15 @@ namespace bs::ui {
 
 namespace {
 
+// What the layers were told apart by (core's markerSource: an id of a closed set), in the window's language.
+QString markerSourceText(const std::string& source) {
+    static const char* const kSources[] = {QT_TRANSLATE_NOOP("Timeline", "attention kernels"),
+                                           QT_TRANSLATE_NOOP("Timeline", "repeating kernel pattern")};
+    for (const char* k : kSources)
+        if (source == k) return QCoreApplication::translate("Timeline", k);
+    return coreText(source);
+}
+
 Track makeTrack(QString name, QString detail, TrackKind kind, QString group) {
     Track t;
     t.name = std::move(name);
@@ -210,7 +219,7 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
     d.tracks.push_back(std::move(steps));
     // Layer band (structures).
     Track layers = makeTrack(QCoreApplication::translate("Timeline", "Layers"),
-                             coreText(r.architecture.markerSource), TrackKind::Layers,
+                             markerSourceText(r.architecture.markerSource), TrackKind::Layers,
                              QStringLiteral("Device"));
     for (std::size_t i = 0; i < r.architecture.structures.size(); ++i) {
         const auto& s = r.architecture.structures[i];

@@ -53,6 +53,7 @@ QByteArray bubblePicture(std::shared_ptr<const Profile> profile, std::shared_ptr
     timeline.setLegendVisible(true); // a picture for a review says what its colours mean
     timeline.fit();
     if (windowIndex >= 0) timeline.selectBubble(windowIndex); // centred, with the kernels around it
+    timeline.foldGroupsEmptyInView(); // no room for lanes idle in the picture
     return timelinePicture(timeline, format, error);
 }
 

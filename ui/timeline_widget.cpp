@@ -11,6 +11,7 @@
 #include <QElapsedTimer>
 #include <QFontMetricsF>
 #include <QImage>
+#include <QMap>
 #include <QPainter>
 
 #include <algorithm>
@@ -192,6 +193,27 @@ void TimelineWidget::setGroupCollapsed(const QString& group, bool collapsed) {
     for (auto& t : data_->tracks)
         if (t.group == group) t.collapsed = collapsed;
     relayout();
+}
+
+QStringList TimelineWidget::foldGroupsEmptyInView() {
+    QStringList folded;
+    if (!data_) return folded;
+    // A group's lanes with no item overlapping the view (e.g. eight HCCL planes idle around a prelaunch gap).
+    QMap<QString, bool> any;
+    for (const auto& t : data_->tracks) {
+        if (t.group == QLatin1String("Device")) continue; // steps, layers, busy union, streams: always shown
+        bool& a = any[t.group];
+        if (a) continue;
+        const auto [first, last] = t.visibleSlice(viewStart_, viewEnd_);
+        for (std::size_t i = first; i < last && !a; ++i)
+            a = t.items[i].start < viewEnd_ && t.items[i].end > viewStart_;
+    }
+    for (auto it = any.cbegin(); it != any.cend(); ++it)
+        if (!it.value() && !isGroupCollapsed(it.key())) {
+            setGroupCollapsed(it.key(), true);
+            folded << it.key();
+        }
+    return folded;
 }
 
 bool TimelineWidget::isGroupCollapsed(const QString& group) const {

@@ -74,6 +74,9 @@ class TimelineWidget : public QWidget {
     QPoint kernelPosition(std::size_t index) const;
     void setGroupCollapsed(const QString& group, bool collapsed);
     bool isGroupCollapsed(const QString& group) const;
+    // Folds every lane group (HCCL, Host, Overlap Analysis) none of whose lanes has an item in the view, so a
+    // picture of a window spends no room on idle lanes; returns the groups folded.
+    QStringList foldGroupsEmptyInView();
     // Median-free paint timing for the bench: renders into an image of the widget's size.
     double renderOnceMs();
 

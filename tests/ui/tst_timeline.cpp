@@ -636,6 +636,27 @@ class TstTimeline : public QObject {
         w.setView(b.span.a - b.span.length() * 4, b.span.a + b.span.length() / 3);
         checkBadgesApart(w, bubblesInViewAmongTopFive(w, *L.analysis));
     }
+    // A picture of a window folds the lane groups idle in it: around the real rank's 17.9 ms prelaunch gap
+    // (b0001) the eight HCCL planes and the group lane hold nothing, the host threads do; at fit nothing folds.
+    void aPictureFoldsTheLaneGroupsIdleInItsView() {
+        const Loaded L = loadFolder(QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
+        QVERIFY(L.profile);
+        TimelineWidget w;
+        w.resize(1400, 560);
+        w.setModel(L.profile, L.analysis);
+        QVERIFY(w.foldGroupsEmptyInView().isEmpty()); // the whole capture: every group has items
+        QVERIFY(!w.isGroupCollapsed(QStringLiteral("HCCL")));
+        w.selectBubble(0);
+        const auto& b = L.analysis->anomaly.windows[0];
+        QCOMPARE(b.id, std::string("b0001"));
+        // No HCCL event overlaps the view the picture shows (checked on the model, not the widget).
+        for (const auto& e : L.profile->hcclEvents)
+            QVERIFY(!(e.ts < w.viewEnd() && e.end() > w.viewStart()));
+        QCOMPARE(w.foldGroupsEmptyInView(), QStringList{QStringLiteral("HCCL")});
+        QVERIFY(w.isGroupCollapsed(QStringLiteral("HCCL")));
+        QVERIFY(!w.isGroupCollapsed(QStringLiteral("Host")));
+        shoot(w, QStringLiteral("t14_real_l1_b0001_idle_groups_folded.png"));
+    }
     void wAndSZoomAroundTheMouseAndPanningStopsAtTheData() {
         TimelineWidget w;
         w.resize(1400, 700);
