@@ -657,37 +657,37 @@
 <context>
     <name>LayerTree</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="246"/>
+        <location filename="../ui/layer_tree_model.cpp" line="279"/>
         <source>Pass / layer / role / kernel</source>
         <translation>前向 / 层 / 功能 / kernel</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="247"/>
+        <location filename="../ui/layer_tree_model.cpp" line="281"/>
         <source>Wall (ms)</source>
         <translation>墙钟时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="248"/>
+        <location filename="../ui/layer_tree_model.cpp" line="283"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="249"/>
+        <location filename="../ui/layer_tree_model.cpp" line="285"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="293"/>
+        <location filename="../ui/layer_tree_model.cpp" line="90"/>
         <source>%1 ms of its span overlap an earlier structure; the share counts them once</source>
         <translation>其跨度中有 %1 ms 与更早的结构重叠；占比只计一次</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="300"/>
+        <location filename="../ui/layer_tree_model.cpp" line="95"/>
         <source>step %1: in no structure</source>
         <translation>step %1：不属于任何结构</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="307"/>
+        <location filename="../ui/layer_tree_model.cpp" line="103"/>
         <source>Pass %1 (%2, step %3)</source>
         <translation>前向 %1（%2，step %3）</translation>
     </message>
@@ -796,37 +796,37 @@
         <translation>气泡：step 内</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="213"/>
+        <location filename="../ui/timeline_data.cpp" line="311"/>
         <source>Steps</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="221"/>
+        <location filename="../ui/timeline_data.cpp" line="319"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="238"/>
+        <location filename="../ui/timeline_data.cpp" line="213"/>
         <source>Device busy</source>
         <translation>设备忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="239"/>
+        <location filename="../ui/timeline_data.cpp" line="214"/>
         <source>union of all streams</source>
         <translation>所有流的并集</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="263"/>
+        <location filename="../ui/timeline_data.cpp" line="238"/>
         <source>Stream %1</source>
         <translation>流 %1</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="264"/>
+        <location filename="../ui/timeline_data.cpp" line="239"/>
         <source>Stream ?</source>
         <translation>流 ?</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="287"/>
+        <location filename="../ui/timeline_data.cpp" line="262"/>
         <source>Thread %1</source>
         <translation>线程 %1</translation>
     </message>
@@ -860,42 +860,42 @@
 <context>
     <name>bs::ui::BubbleTableModel</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="53"/>
+        <location filename="../ui/panel_models.cpp" line="50"/>
         <source> (edge)</source>
         <translation>（采集边界）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="85"/>
+        <location filename="../ui/panel_models.cpp" line="82"/>
         <source>Bubble</source>
         <translation>气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="87"/>
+        <location filename="../ui/panel_models.cpp" line="84"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="89"/>
+        <location filename="../ui/panel_models.cpp" line="86"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="91"/>
+        <location filename="../ui/panel_models.cpp" line="88"/>
         <source>Start (ms)</source>
         <translation>开始 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="93"/>
+        <location filename="../ui/panel_models.cpp" line="90"/>
         <source>Duration (ms)</source>
         <translation>时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="95"/>
+        <location filename="../ui/panel_models.cpp" line="92"/>
         <source>Candidate causes</source>
         <translation>候选原因</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="97"/>
+        <location filename="../ui/panel_models.cpp" line="94"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
@@ -1504,7 +1504,7 @@
 <context>
     <name>bs::ui::LoadJob</name>
     <message>
-        <location filename="../ui/load_job.cpp" line="127"/>
+        <location filename="../ui/load_job.cpp" line="129"/>
         <source>Showing this profile needs about %1 MiB more for the timeline and its panels, but only %2 MiB of memory are left. Nothing was shown. Free memory, or analyse it without the window: bubblescope analyze %3</source>
         <translation>显示此性能数据还需要约 %1 MiB 内存用于时间线及各面板，但仅剩 %2 MiB。未显示任何内容。请释放内存，或不通过窗口进行分析：bubblescope analyze %3</translation>
     </message>
@@ -1513,239 +1513,239 @@
     <name>bs::ui::MainWindow</name>
     <message>
         <location filename="../ui/main_window.cpp" line="88"/>
-        <location filename="../ui/main_window.cpp" line="434"/>
+        <location filename="../ui/main_window.cpp" line="435"/>
         <source>BubbleScope</source>
         <translation>BubbleScope</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="96"/>
-        <location filename="../ui/main_window.cpp" line="435"/>
+        <location filename="../ui/main_window.cpp" line="436"/>
         <source>&lt;b&gt;Sample profile&lt;/b&gt; — a generated 8-layer MoE capture with every planted anomaly. Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here.</source>
         <translation>&lt;b&gt;示例 profile&lt;/b&gt; —— 生成的 8 层 MoE 采集数据，包含全部预置异常。请通过 文件 ▸ 打开文件夹…（Ctrl+O）打开自己的 profiling 目录，或将目录拖放到此处。</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="106"/>
-        <location filename="../ui/main_window.cpp" line="437"/>
+        <location filename="../ui/main_window.cpp" line="438"/>
         <source>Rank:</source>
         <translation>Rank：</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="108"/>
-        <location filename="../ui/main_window.cpp" line="438"/>
+        <location filename="../ui/main_window.cpp" line="439"/>
         <source>Rank to analyse</source>
         <translation>要分析的 rank</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="130"/>
-        <location filename="../ui/main_window.cpp" line="440"/>
+        <location filename="../ui/main_window.cpp" line="441"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="151"/>
-        <location filename="../ui/main_window.cpp" line="441"/>
+        <location filename="../ui/main_window.cpp" line="442"/>
         <source>Bubbles</source>
         <translation>气泡</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="157"/>
-        <location filename="../ui/main_window.cpp" line="442"/>
+        <location filename="../ui/main_window.cpp" line="443"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="160"/>
-        <location filename="../ui/main_window.cpp" line="443"/>
+        <location filename="../ui/main_window.cpp" line="444"/>
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="163"/>
-        <location filename="../ui/main_window.cpp" line="444"/>
+        <location filename="../ui/main_window.cpp" line="445"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="171"/>
-        <location filename="../ui/main_window.cpp" line="445"/>
+        <location filename="../ui/main_window.cpp" line="446"/>
         <source>Health</source>
         <translation>采集健康</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="175"/>
-        <location filename="../ui/main_window.cpp" line="446"/>
+        <location filename="../ui/main_window.cpp" line="447"/>
         <source>Text report</source>
         <translation>文本报告</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="193"/>
-        <location filename="../ui/main_window.cpp" line="480"/>
+        <location filename="../ui/main_window.cpp" line="481"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="198"/>
-        <location filename="../ui/main_window.cpp" line="439"/>
+        <location filename="../ui/main_window.cpp" line="440"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="230"/>
-        <location filename="../ui/main_window.cpp" line="549"/>
+        <location filename="../ui/main_window.cpp" line="550"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="315"/>
+        <location filename="../ui/main_window.cpp" line="316"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="316"/>
+        <location filename="../ui/main_window.cpp" line="317"/>
         <source>&amp;Open Folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="317"/>
+        <location filename="../ui/main_window.cpp" line="318"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="326"/>
+        <location filename="../ui/main_window.cpp" line="327"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="327"/>
+        <location filename="../ui/main_window.cpp" line="328"/>
         <source>Anomaly &amp;JSON…</source>
         <translation>异常 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="328"/>
+        <location filename="../ui/main_window.cpp" line="329"/>
         <source>Anomaly &amp;report (Markdown)…</source>
         <translation>异常报告(&amp;R)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="330"/>
+        <location filename="../ui/main_window.cpp" line="331"/>
         <source>&amp;Architecture report (Markdown)…</source>
         <translation>模型架构报告(&amp;A)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="355"/>
+        <location filename="../ui/main_window.cpp" line="356"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="357"/>
+        <location filename="../ui/main_window.cpp" line="358"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="358"/>
+        <location filename="../ui/main_window.cpp" line="359"/>
         <source>&amp;Fit timeline</source>
         <translation>时间线适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="374"/>
+        <location filename="../ui/main_window.cpp" line="375"/>
         <source>Show &amp;host lanes</source>
         <translation>显示 Host 泳道(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="380"/>
+        <location filename="../ui/main_window.cpp" line="381"/>
         <source>Show &amp;Overlap Analysis lanes</source>
         <translation>显示 Overlap Analysis 泳道(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="385"/>
+        <location filename="../ui/main_window.cpp" line="386"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="387"/>
+        <location filename="../ui/main_window.cpp" line="388"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="402"/>
+        <location filename="../ui/main_window.cpp" line="403"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="408"/>
+        <location filename="../ui/main_window.cpp" line="409"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="410"/>
+        <location filename="../ui/main_window.cpp" line="411"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="411"/>
+        <location filename="../ui/main_window.cpp" line="412"/>
         <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
         <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个气泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="415"/>
+        <location filename="../ui/main_window.cpp" line="416"/>
         <source>&amp;About BubbleScope</source>
         <translation>关于 BubbleScope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="416"/>
+        <location filename="../ui/main_window.cpp" line="417"/>
         <source>About BubbleScope</source>
         <translation>关于 BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="417"/>
+        <location filename="../ui/main_window.cpp" line="418"/>
         <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
         <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲气泡分析工具。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="521"/>
+        <location filename="../ui/main_window.cpp" line="522"/>
         <source>Open Profiling Folder</source>
         <translation>打开 profiling 文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="564"/>
+        <location filename="../ui/main_window.cpp" line="584"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="572"/>
+        <location filename="../ui/main_window.cpp" line="592"/>
         <source>Nothing loaded.</source>
         <translation>未加载任何数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="602"/>
+        <location filename="../ui/main_window.cpp" line="633"/>
         <source>Sample profile — BubbleScope</source>
         <translation>示例 profile — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="603"/>
+        <location filename="../ui/main_window.cpp" line="633"/>
         <source>%1 — BubbleScope</source>
         <translation>%1 — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="478"/>
-        <location filename="../ui/main_window.cpp" line="604"/>
+        <location filename="../ui/main_window.cpp" line="479"/>
+        <location filename="../ui/main_window.cpp" line="634"/>
         <source>Loaded %1</source>
         <translation>已加载 %1</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="182"/>
-        <location filename="../ui/main_window.cpp" line="447"/>
+        <location filename="../ui/main_window.cpp" line="448"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="183"/>
-        <location filename="../ui/main_window.cpp" line="448"/>
+        <location filename="../ui/main_window.cpp" line="449"/>
         <source>Rank timeline</source>
         <translation>Rank 时间线</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="185"/>
-        <location filename="../ui/main_window.cpp" line="449"/>
+        <location filename="../ui/main_window.cpp" line="450"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
@@ -1765,164 +1765,164 @@
         <translation>正在生成文本报告…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="299"/>
+        <location filename="../ui/main_window.cpp" line="300"/>
         <source>%1: %2 ms</source>
         <translation>%1：%2 ms</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="318"/>
+        <location filename="../ui/main_window.cpp" line="319"/>
         <source>&amp;Compare with…</source>
         <translation>与…比较(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="319"/>
+        <location filename="../ui/main_window.cpp" line="320"/>
         <source>Compare the open rank (base) with…</source>
         <translation>将当前 rank（基线）与…比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="323"/>
+        <location filename="../ui/main_window.cpp" line="324"/>
         <source>Before / after: compares the open rank with another profile (also: drop a folder with Shift held).</source>
         <translation>前后对比：将当前 rank 与另一份 profile 比较（也可按住 Shift 拖入文件夹）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="332"/>
+        <location filename="../ui/main_window.cpp" line="333"/>
         <source>Timeline &amp;image (PNG or SVG)…</source>
         <translation>时间线图片(&amp;I)（PNG 或 SVG）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="333"/>
+        <location filename="../ui/main_window.cpp" line="334"/>
         <source>Export the timeline as it is shown</source>
         <translation>按当前显示导出时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="334"/>
+        <location filename="../ui/main_window.cpp" line="335"/>
         <source>PNG (*.png);;SVG (*.svg)</source>
         <translation>PNG (*.png);;SVG (*.svg)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="342"/>
+        <location filename="../ui/main_window.cpp" line="343"/>
         <source>Report with bubble &amp;pictures…</source>
         <translation>带气泡截图的报告(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="343"/>
+        <location filename="../ui/main_window.cpp" line="344"/>
         <source>Folder for the report and its pictures</source>
         <translation>报告及其图片的文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="349"/>
+        <location filename="../ui/main_window.cpp" line="350"/>
         <source>Exported the report with its pictures to %1</source>
         <translation>已将报告及其图片导出到 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="352"/>
+        <location filename="../ui/main_window.cpp" line="353"/>
         <source>Export all to &amp;folder…</source>
         <translation>全部导出到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="360"/>
+        <location filename="../ui/main_window.cpp" line="361"/>
         <source>Fin&amp;d…</source>
         <translation>查找(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="361"/>
+        <location filename="../ui/main_window.cpp" line="362"/>
         <source>Find &amp;next</source>
         <translation>查找下一个(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="362"/>
+        <location filename="../ui/main_window.cpp" line="363"/>
         <source>Find &amp;previous</source>
         <translation>查找上一个(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="363"/>
+        <location filename="../ui/main_window.cpp" line="364"/>
         <source>Show the le&amp;gend</source>
         <translation>显示图例(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="369"/>
+        <location filename="../ui/main_window.cpp" line="370"/>
         <source>Show all launch flo&amp;ws in view</source>
         <translation>显示视图内所有下发连线(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="403"/>
+        <location filename="../ui/main_window.cpp" line="404"/>
         <source>&amp;Glossary</source>
         <translation>术语表(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="404"/>
+        <location filename="../ui/main_window.cpp" line="405"/>
         <source>Glossary</source>
         <translation>术语表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="510"/>
+        <location filename="../ui/main_window.cpp" line="511"/>
         <source>Open a profile first: it is the base of the comparison.</source>
         <translation>请先打开一份 profile：它是比较的基线。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="516"/>
+        <location filename="../ui/main_window.cpp" line="517"/>
         <source>Comparing %1 with %2…</source>
         <translation>正在比较 %1 与 %2…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="543"/>
+        <location filename="../ui/main_window.cpp" line="544"/>
         <source>Merging the rank summaries in %1…</source>
         <translation>正在合并 %1 中的 rank 摘要…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="614"/>
+        <location filename="../ui/main_window.cpp" line="652"/>
         <source>Building the timeline…</source>
         <translation>正在构建时间线…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="633"/>
+        <location filename="../ui/main_window.cpp" line="679"/>
         <source>Bubbles (%1)</source>
         <translation>气泡（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="755"/>
+        <location filename="../ui/main_window.cpp" line="808"/>
         <source>Range: %1 ms, busy %2 ms, %3 kernels</source>
         <translation>区间：%1 ms，忙碌 %2 ms，%3 个 kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="773"/>
-        <location filename="../ui/main_window.cpp" line="791"/>
-        <location filename="../ui/main_window.cpp" line="799"/>
+        <location filename="../ui/main_window.cpp" line="826"/>
+        <location filename="../ui/main_window.cpp" line="844"/>
+        <location filename="../ui/main_window.cpp" line="852"/>
         <source>Nothing is loaded.</source>
         <translation>尚未加载数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="804"/>
+        <location filename="../ui/main_window.cpp" line="857"/>
         <source>The folder %1/bubbles could not be made.</source>
         <translation>无法创建文件夹 %1/bubbles。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="823"/>
+        <location filename="../ui/main_window.cpp" line="876"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="823"/>
+        <location filename="../ui/main_window.cpp" line="876"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="824"/>
+        <location filename="../ui/main_window.cpp" line="877"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="338"/>
-        <location filename="../ui/main_window.cpp" line="347"/>
-        <location filename="../ui/main_window.cpp" line="828"/>
-        <location filename="../ui/main_window.cpp" line="842"/>
+        <location filename="../ui/main_window.cpp" line="339"/>
+        <location filename="../ui/main_window.cpp" line="348"/>
+        <location filename="../ui/main_window.cpp" line="881"/>
+        <location filename="../ui/main_window.cpp" line="895"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="338"/>
-        <location filename="../ui/main_window.cpp" line="829"/>
-        <location filename="../ui/main_window.cpp" line="843"/>
+        <location filename="../ui/main_window.cpp" line="339"/>
+        <location filename="../ui/main_window.cpp" line="882"/>
+        <location filename="../ui/main_window.cpp" line="896"/>
         <source>The file was not written; nothing was changed.
 
 %1</source>
@@ -1931,18 +1931,18 @@
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="340"/>
-        <location filename="../ui/main_window.cpp" line="831"/>
+        <location filename="../ui/main_window.cpp" line="341"/>
+        <location filename="../ui/main_window.cpp" line="884"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="835"/>
+        <location filename="../ui/main_window.cpp" line="888"/>
         <source>Export all to folder</source>
         <translation>全部导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="848"/>
+        <location filename="../ui/main_window.cpp" line="901"/>
         <source>Exported %1 files to %2</source>
         <translation>已导出 %1 个文件到 %2</translation>
     </message>
@@ -1959,108 +1959,108 @@
 <context>
     <name>bs::ui::OpsTableModel</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="151"/>
-        <location filename="../ui/panel_models.cpp" line="167"/>
+        <location filename="../ui/panel_models.cpp" line="148"/>
+        <location filename="../ui/panel_models.cpp" line="164"/>
         <source>wait anchor</source>
         <translation>等待锚点</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="170"/>
+        <location filename="../ui/panel_models.cpp" line="167"/>
         <source>an AI CPU op (class as the analysis names it)</source>
         <translation>AI CPU 算子（分类按分析结果命名）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="185"/>
+        <location filename="../ui/panel_models.cpp" line="182"/>
         <source>Rank by average total cost (duration + wait) per call: 1 is the costliest call.</source>
         <translation>按每次调用的平均总开销（耗时 + 等待）排名：1 为开销最大。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="187"/>
+        <location filename="../ui/panel_models.cpp" line="184"/>
         <source>Rank by total duration over all calls: 1 takes the most device time.</source>
         <translation>按所有调用的总耗时排名：1 占用 device 时间最多。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="189"/>
+        <location filename="../ui/panel_models.cpp" line="186"/>
         <source>Average time a call waited before it ran (kernel_details&apos; Wait): not its own work.</source>
         <translation>每次调用运行前的平均等待时间（kernel_details 的 Wait）：不是它自己的工作。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="191"/>
+        <location filename="../ui/panel_models.cpp" line="188"/>
         <source>Average duration + wait per call.</source>
         <translation>每次调用的平均耗时 + 等待。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="193"/>
+        <location filename="../ui/panel_models.cpp" line="190"/>
         <source>Wait / (duration + wait) over all calls.</source>
         <translation>所有调用的 等待 / (耗时 + 等待)。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="195"/>
+        <location filename="../ui/panel_models.cpp" line="192"/>
         <source>Total duration over all calls (device time the op takes; the default order).</source>
         <translation>所有调用的总耗时（该算子占用的 device 时间；默认排序）。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="197"/>
+        <location filename="../ui/panel_models.cpp" line="194"/>
         <source>Why the op&apos;s ranking may mislead (hover a cell for each flag&apos;s meaning).</source>
         <translation>该算子排名可能误导的原因（悬停单元格查看各标记含义）。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="207"/>
+        <location filename="../ui/panel_models.cpp" line="204"/>
         <source>Rank (avg cost)</source>
         <translation>排名（平均开销）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="209"/>
+        <location filename="../ui/panel_models.cpp" line="206"/>
         <source>Rank (total)</source>
         <translation>排名（总时长）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="211"/>
+        <location filename="../ui/panel_models.cpp" line="208"/>
         <source>Op</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="213"/>
+        <location filename="../ui/panel_models.cpp" line="210"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="215"/>
+        <location filename="../ui/panel_models.cpp" line="212"/>
         <source>Calls</source>
         <translation>调用次数</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="217"/>
+        <location filename="../ui/panel_models.cpp" line="214"/>
         <source>Duration avg (µs)</source>
         <translation>平均时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="219"/>
+        <location filename="../ui/panel_models.cpp" line="216"/>
         <source>Wait avg (µs)</source>
         <translation>平均等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="221"/>
+        <location filename="../ui/panel_models.cpp" line="218"/>
         <source>Total cost avg (µs)</source>
         <translation>平均总开销 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="223"/>
+        <location filename="../ui/panel_models.cpp" line="220"/>
         <source>Wait ratio</source>
         <translation>等待占比</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="225"/>
+        <location filename="../ui/panel_models.cpp" line="222"/>
         <source>Total (ms)</source>
         <translation>总时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="227"/>
+        <location filename="../ui/panel_models.cpp" line="224"/>
         <source>Flags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="229"/>
+        <location filename="../ui/panel_models.cpp" line="226"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
     </message>
@@ -2068,145 +2068,155 @@
 <context>
     <name>bs::ui::SummaryPanel</name>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="58"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="63"/>
         <source>Are there significant bubbles?</source>
         <translation>是否存在显著气泡？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="58"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="63"/>
         <source>Which step group holds them?</source>
         <translation>气泡位于哪个 step 组？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="59"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="64"/>
         <source>Prelaunch, tail, internal or inter-step?</source>
         <translation>是下发前、尾部、内部还是 step 之间的空闲？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="60"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="65"/>
         <source>Is there a host-side risk?</source>
         <translation>是否存在 Host 侧风险？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="60"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="65"/>
         <source>Is the evidence enough?</source>
         <translation>证据是否充分？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="61"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="66"/>
         <source>Bubble-first summary</source>
         <translation>气泡优先摘要</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="68"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="73"/>
         <source>Data errors: %1. They lower the confidence (now %2); see the data-quality findings in the report.</source>
         <translation>数据错误：%1。这些错误降低了置信度（当前为 %2）；详见报告中的数据质量发现。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="87"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="92"/>
         <source>What to do next</source>
         <translation>下一步做什么</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="87"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="92"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="87"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="92"/>
         <source>Action</source>
         <translation>措施</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="87"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="92"/>
         <source>Target</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="87"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="92"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="112"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="117"/>
         <source>Steps (ms)</source>
         <translation>Step 指标 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
-        <location filename="../ui/panels/summary_panel.cpp" line="137"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="118"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="147"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="118"/>
         <source>Group</source>
         <translation>组</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="118"/>
         <source>Service</source>
         <translation>服务时长</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="118"/>
         <source>Busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="118"/>
         <source>Underfeed</source>
         <translation>供给不足时长</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="113"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="118"/>
         <source>Prelaunch</source>
         <translation>下发前空闲</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="114"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="119"/>
         <source>Internal</source>
         <translation>内部气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="114"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="119"/>
         <source>Largest</source>
         <translation>最大气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="114"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="119"/>
         <source>Tail</source>
         <translation>尾部空闲</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="114"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="119"/>
         <source>Bubbles</source>
         <translation>气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="136"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="141"/>
+        <source>… %1 more steps: every step is in the Charts tab and the Text report tab.</source>
+        <translation>… 另有 %1 个 step 未列出：所有 step 见“图表”和“文本报告”标签页。</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="146"/>
         <source>Profiler cross-check (%1, µs)</source>
         <translation>与 profiler 结果交叉核对（%1，µs）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="137"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="147"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="137"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="147"/>
         <source>Ours</source>
         <translation>本工具</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="137"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="147"/>
         <source>Profiler</source>
         <translation>Profiler</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="145"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="164"/>
         <source>mismatch</source>
         <translation>不一致</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="169"/>
+        <source>… %1 more rows: every row is in the Text report tab and the exported JSON.</source>
+        <translation>… 另有 %1 行未列出：所有行见“文本报告”标签页和导出的 JSON。</translation>
     </message>
 </context>
 <context>

@@ -2,7 +2,7 @@
 #include "language.h"
 #include "i18n/message.h"
 #include "background_job.h"
-#include "panel_models.h"
+#include "layer_tree_model.h"
 #include "range_stats.h"
 #include "timeline_data.h"
 
@@ -26,12 +26,14 @@ namespace {
 
 // What the window holds beside the core model (issue 18), per item of the model: the timeline's tracks
 // (a 24-byte item and an 8-byte running end per kernel; host events twice, by lane and by call depth),
-// the range statistics' prefix sums (12 bytes per kernel), the Layers tree (four QStandardItems per kernel
-// leaf, ~1 kB) and the flow links: ~300 MB beside the model for a 200 MB default-shape trace (106 k
-// kernels, ~1 M events), measured with bubblescope-bench-timeline --gui.
+// the range statistics' prefix sums (12 bytes per kernel), the Layers tree (a lazy model: 4 bytes per
+// kernel leaf and ~300 bytes per role / layer / pass row) and the flow links. Measured with
+// bubblescope-bench-timeline --gui on a 200 MB default-shape trace (106 k kernels, ~1 M events): the
+// window's peak RSS is ~60 MB above the headless process's, Qt's own included; this estimate (~105 MB
+// there) stays above it.
 std::uint64_t windowBytes(const Profile& p) {
     const std::uint64_t events = p.hostEvents.size() + p.hcclEvents.size() + p.overlapEvents.size();
-    return p.kernels.size() * 1600 + events * 120 + p.flows.size() * 24;
+    return p.kernels.size() * 400 + events * 60 + p.flows.size() * 24;
 }
 
 std::uint64_t residentBytes() {
@@ -136,18 +138,44 @@ void LoadJob::start(const QString& path, int rankIndex) {
         rank->label = out.rankLabels.value(idx);
         rank->folder = coreText(found.ranks[static_cast<std::size_t>(idx)].root);
         post([this] { emit progress(QStringLiteral("analysing"), 1000); });
-        auto analysis = std::make_shared<AnalysisResult>(analyzeProfile(*loaded.profile));
-        // The timeline's tracks and the range statistics beside the text report (two cores at most).
-        auto timeline = QtConcurrent::run([&] {
-            rank->timeline = std::make_shared<TimelineData>(buildTimelineData(*loaded.profile, *analysis));
-        });
-        post([this] { emit progress(QStringLiteral("report"), 1000); });
-        rank->text = coreText(renderTextReport(*loaded.profile, *analysis));
-        rank->rangeStats = std::make_shared<const RangeStats>(*loaded.profile);
-        rank->layers = std::make_shared<LayerRows>(buildLayerRows(*loaded.profile, *analysis));
-        timeline.waitForFinished();
         rank->profile = std::shared_ptr<const Profile>(std::move(loaded.profile));
+        const Profile& profile = *rank->profile;
+        // The timeline's tracks that need no analysis and the range statistics beside the analysis (two
+        // cores at most); the timeline is handed to the window as soon as both are done, the text report
+        // and the Layers rows are built while the window paints it.
+        auto timeline = std::make_shared<TimelineData>();
+        QFuture<void> tracks = QtConcurrent::run([&] {
+            *timeline = buildTimelineTracks(profile);
+            rank->rangeStats = std::make_shared<const RangeStats>(profile);
+        });
+        struct WaitOnExit { // it reads this frame's locals: also when the analysis throws
+            QFuture<void>& f;
+            ~WaitOnExit() { f.waitForFinished(); }
+        } waitForTracks{tracks};
+        auto analysis = std::make_shared<const AnalysisResult>(analyzeProfile(profile));
         rank->analysis = analysis;
+        tracks.waitForFinished();
+        addAnalysisToTimeline(*timeline, *analysis);
+        if (cancelled.load()) {
+            out.cancelled = true;
+            return out;
+        }
+        {
+            LoadOutcome partial;
+            partial.rankLabels = out.rankLabels;
+            partial.rank = std::make_shared<LoadedRank>();
+            partial.rank->label = rank->label;
+            partial.rank->folder = rank->folder;
+            partial.rank->profile = rank->profile;
+            partial.rank->analysis = analysis;
+            partial.rank->rangeStats = rank->rangeStats;
+            partial.rank->timeline = std::move(timeline);
+            post([this, partial] { emit analysed(partial); });
+        }
+        post([this] { emit progress(QStringLiteral("report"), 1000); });
+        // One thread from here on: the window takes the other core to show the timeline.
+        rank->layers = buildLayerTree(profile, *analysis);
+        rank->text = coreText(renderTextReport(profile, *analysis));
         out.rank = rank;
         return out;
     };

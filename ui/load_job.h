@@ -15,7 +15,7 @@ struct AnalysisResult;
 namespace bs::ui {
 
 struct TimelineData;
-struct LayerRows;
+struct LayerTree;
 class RangeStats;
 
 struct LoadedRank {
@@ -27,7 +27,7 @@ struct LoadedRank {
     // Built in the worker too, so the GUI thread only hands them over: the timeline's tracks and the
     // Layers tree's rows (both taken by the window), the range statistics' prefix sums.
     std::shared_ptr<TimelineData> timeline;
-    std::shared_ptr<LayerRows> layers;
+    std::shared_ptr<const LayerTree> layers;
     std::shared_ptr<const RangeStats> rangeStats;
 };
 
@@ -50,6 +50,10 @@ class LoadJob : public QObject {
 
   signals:
     void progress(const QString& stage, int permille);
+    // The analysis and the timeline's tracks are ready (rank: profile, analysis, timeline, range statistics;
+    // no text report, no Layers rows yet): the window can show the timeline while the rest is built.
+    // `finished` follows (with the same profile and analysis, the timeline handed over already).
+    void analysed(const bs::ui::LoadOutcome& partial);
     void finished(const bs::ui::LoadOutcome& outcome);
 
   private:

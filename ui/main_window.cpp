@@ -8,6 +8,7 @@
 #include "load_job.h"
 #include "model/profile.h"
 #include "panel_models.h"
+#include "layer_tree_model.h"
 #include "report/anomaly_report.h"
 #include "report/architecture_report.h"
 #include "report/json_export.h"
@@ -55,7 +56,6 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QSplitter>
-#include <QStandardItemModel>
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
@@ -151,7 +151,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     tabs_->addTab(bubbles, tr("Bubbles"));
 
     layerTree_ = new QTreeView(tabs_);
-    layerModel_ = new QStandardItemModel(this);
+    layerModel_ = new LayerTreeModel(this);
     layerTree_->setModel(layerModel_);
     layerTree_->setUniformRowHeights(true);
     tabs_->addTab(layerTree_, tr("Layers"));
@@ -230,6 +230,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
             status_->setText(tr("Loading %1…").arg(stage));
         progress_->setValue(permille);
     });
+    connect(job_, &LoadJob::analysed, this, &MainWindow::onAnalysed);
     connect(job_, &LoadJob::finished, this, &MainWindow::onFinished);
     connect(rankPicker_, &QComboBox::activated, this, [this](int index) { openPath(currentPath_, index); });
     connect(bubbleTable_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -557,6 +558,25 @@ void MainWindow::openPath(const QString& path, int rankIndex) {
         clusterView_->analyse(path);
 }
 
+void MainWindow::onAnalysed(const LoadOutcome& partial) {
+    // The timeline's tracks are named in the job's language: a language changed meanwhile waits for
+    // onFinished (which builds them again).
+    if (!partial.rank || !partial.rank->timeline || loadLanguage_ != static_cast<int>(currentLanguage())) return;
+    // The panels keep pointing into the results they show until onFinished fills them again.
+    ++fillGeneration_; // a previous load's panels still being filled: not any more
+    shownProfile_ = std::exchange(profile_, partial.rank->profile);
+    shownAnalysis_ = std::exchange(analysis_, partial.rank->analysis);
+    rangeStats_ = partial.rank->rangeStats;
+    auto built = std::make_unique<TimelineData>(std::move(*partial.rank->timeline));
+    partial.rank->timeline.reset();
+    timeline_->setModel(profile_, analysis_, std::move(built));
+    timelineShows_ = analysis_.get();
+    // What the timeline selects (bubbles by row) must be this profile's too; the summary would name the
+    // previous one's.
+    bubbleModel_->setAnalysis(profile_, analysis_);
+    summary_->clear();
+}
+
 void MainWindow::onFinished(const LoadOutcome& outcome) {
     progress_->setVisible(false);
     cancel_->setVisible(false);
@@ -583,6 +603,8 @@ void MainWindow::onFinished(const LoadOutcome& outcome) {
         rankPicker_->setCurrentText(outcome.rank->label);
         rankPicker_->blockSignals(false);
     }
+    // The timeline shows this load already when onAnalysed took its tracks.
+    const bool timelineShown = timelineShows_ && timelineShows_ == outcome.rank->analysis.get();
     profile_ = outcome.rank->profile;
     analysis_ = outcome.rank->analysis;
     rangeStats_ = outcome.rank->rangeStats;
@@ -592,47 +614,78 @@ void MainWindow::onFinished(const LoadOutcome& outcome) {
     if (outcome.rank->timeline && loadLanguage_ == static_cast<int>(currentLanguage()))
         built = std::make_unique<TimelineData>(std::move(*outcome.rank->timeline));
     outcome.rank->timeline.reset();
-    const std::shared_ptr<LayerRows> layers = std::exchange(outcome.rank->layers, nullptr);
+    const std::shared_ptr<const LayerTree> layers = std::exchange(outcome.rank->layers, nullptr);
     currentRankLabel_ = outcome.rank->label;
     currentRankFolder_ = outcome.rank->folder;
     if (compareAction_) compareAction_->setEnabled(true);
     reportText_ = outcome.rank->text;
-    LayerRows* rows = built ? layers.get() : nullptr; // the same language test as the timeline's
-    showResults(std::move(built), rows);
-    setWindowTitle(sampleBanner_->isVisible() ? tr("Sample profile — BubbleScope")
-                                              : tr("%1 — BubbleScope").arg(outcome.rank->label));
-    status_->setText(tr("Loaded %1").arg(currentPath_));
-    exportMenu_->setEnabled(true);
-    if (!sampleBanner_->isVisible()) addRecent(currentPath_);
-    emit loadFinished(true);
+    if (loadLanguage_ != static_cast<int>(currentLanguage())) { // switched while loading: in the new language
+        const ScopedLanguage language(currentLanguage());
+        reportText_ = QString::fromStdString(renderTextReport(*profile_, *analysis_));
+    }
+    // The Layers rows: the same language test as the timeline's.
+    std::shared_ptr<const LayerTree> rows = loadLanguage_ == static_cast<int>(currentLanguage()) ? layers : nullptr;
+    ++fillGeneration_;
+    const QString label = outcome.rank->label;
+    showResults(std::move(built), std::move(rows), timelineShown, [this, label] {
+        shownProfile_.reset();
+        shownAnalysis_.reset();
+        setWindowTitle(sampleBanner_->isVisible() ? tr("Sample profile — BubbleScope") : tr("%1 — BubbleScope").arg(label));
+        status_->setText(tr("Loaded %1").arg(currentPath_));
+        exportMenu_->setEnabled(true);
+        if (!sampleBanner_->isVisible()) addRecent(currentPath_);
+        emit loadFinished(true);
+    });
 }
 
-void MainWindow::showResults(std::unique_ptr<TimelineData> built, LayerRows* layers) {
-    const auto& r = *analysis_;
-    const auto& a = r.anomaly;
-    if (!built) {
+void MainWindow::runStages(std::shared_ptr<std::vector<std::function<void()>>> stages, std::size_t next,
+                           quint64 generation) {
+    if (generation != fillGeneration_ || next >= stages->size()) return;
+    (*stages)[next]();
+    if (next + 1 < stages->size())
+        QTimer::singleShot(0, this, [this, stages, next, generation] { runStages(stages, next + 1, generation); });
+}
+
+void MainWindow::showResults(std::unique_ptr<TimelineData> built, std::shared_ptr<const LayerTree> layers,
+                             bool timelineShown, std::function<void()> then) {
+    if (!built && !timelineShown) {
         status_->setText(tr("Building the timeline…"));
         status_->repaint(); // shown before the timeline is built on this thread
     }
-    timeline_->setModel(profile_, analysis_, std::move(built));
-    bubbleModel_->setAnalysis(profile_, analysis_);
-    bubbleTable_->resizeColumnsToContents();
-    ops_->setAnalysis(analysis_);
-    if (layers)
-        setLayerRows(*layerModel_, std::move(*layers));
-    else
-        fillLayerModel(*layerModel_, *profile_, r);
-    layerTree_->expandToDepth(0);
-    layerTree_->resizeColumnToContents(0);
-    report_->setPlainText(reportText_);
-
-    summary_->setResults(*profile_, r);
-
-    health_->setResults(r);
-    tabs_->setTabText(tabs_->indexOf(health_), HealthPanel::title(r));
-    tabs_->setTabText(tabs_->indexOf(bubbleTable_->parentWidget()), tr("Bubbles (%1)").arg(a.windows.size()));
-
-    chartsTab_->setResults(r);
+    // Each stage reads profile_ / analysis_ when it runs (a staged fill stops when they change).
+    auto tracks = std::make_shared<std::unique_ptr<TimelineData>>(std::move(built));
+    auto stages = std::make_shared<std::vector<std::function<void()>>>();
+    stages->push_back([this, tracks, timelineShown, layers = std::move(layers)]() mutable {
+        if (!timelineShown) {
+            timeline_->setModel(profile_, analysis_, std::move(*tracks));
+            timelineShows_ = analysis_.get();
+        }
+        bubbleModel_->setAnalysis(profile_, analysis_);
+        bubbleTable_->resizeColumnsToContents();
+        ops_->setAnalysis(analysis_);
+        if (layers)
+            layerModel_->setTree(profile_, std::move(layers));
+        else
+            layerModel_->setAnalysis(profile_, *analysis_);
+        layerTree_->expandToDepth(0);
+        layerTree_->resizeColumnToContents(0);
+    });
+    stages->push_back([this] { report_->setPlainText(reportText_); });
+    stages->push_back([this] { summary_->setResults(*profile_, *analysis_); });
+    stages->push_back([this] {
+        const auto& r = *analysis_;
+        health_->setResults(r);
+        tabs_->setTabText(tabs_->indexOf(health_), HealthPanel::title(r));
+        tabs_->setTabText(tabs_->indexOf(bubbleTable_->parentWidget()), tr("Bubbles (%1)").arg(r.anomaly.windows.size()));
+        chartsTab_->setResults(r);
+    });
+    if (!then) {
+        for (auto& stage : *stages)
+            stage();
+        return;
+    }
+    stages->push_back(std::move(then));
+    runStages(stages, 0, fillGeneration_);
 }
 
 void MainWindow::onUserLineClicked(const QUrl& link) {

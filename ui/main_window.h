@@ -1,7 +1,9 @@
 #pragma once
 #include <QMainWindow>
 
+#include <functional>
 #include <memory>
+#include <vector>
 
 class QAction;
 class QComboBox;
@@ -11,7 +13,6 @@ class QMenu;
 class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
-class QStandardItemModel;
 class QTabWidget;
 class QTableView;
 class QTextBrowser;
@@ -38,7 +39,8 @@ class BubbleTableModel;
 class OpsPanel;
 class HealthPanel;
 struct TimelineData;
-struct LayerRows;
+struct LayerTree;
+class LayerTreeModel;
 class RangeStats;
 
 // The application window: timeline on top, panels below (summary, bubbles, layers, ops, charts,
@@ -91,10 +93,16 @@ class MainWindow : public QMainWindow {
     void retranslateUi();
     void onOpenFolder();
     void updateViewTabs(); // the tab bar shows when Cluster or Compare is there
+    void onAnalysed(const LoadOutcome& partial); // the timeline first, while the job writes the rest
     void onFinished(const LoadOutcome& outcome);
     // Fills the timeline and the panels from profile_ / analysis_; `built` / `layers`: the timeline's
     // tracks and the Layers tree's rows when the load job built them already (else they are built here).
-    void showResults(std::unique_ptr<TimelineData> built = nullptr, LayerRows* layers = nullptr);
+    // `timelineShown`: the timeline shows profile_ / analysis_ already (onAnalysed), left as it is.
+    // With `then`: the panels are filled one per turn of the event loop (none blocks it long), then `then`
+    // runs — unless another load's results arrive first (fillGeneration_). Without: all at once.
+    void showResults(std::unique_ptr<TimelineData> built = nullptr, std::shared_ptr<const LayerTree> layers = nullptr,
+                     bool timelineShown = false, std::function<void()> then = {});
+    void runStages(std::shared_ptr<std::vector<std::function<void()>>> stages, std::size_t next, quint64 generation);
     void onBubbleRowChanged();
     void onUserLineClicked(const QUrl& link); // "line:N": highlight its host events, show its stack
     void onExport(Export kind);
@@ -111,6 +119,11 @@ class MainWindow : public QMainWindow {
     std::shared_ptr<const Profile> profile_;
     std::shared_ptr<const AnalysisResult> analysis_;
     std::shared_ptr<const RangeStats> rangeStats_; // prefix sums for the range statistics of profile_
+    // Between onAnalysed and onFinished: the results the panels still show (they point into them).
+    std::shared_ptr<const Profile> shownProfile_;
+    std::shared_ptr<const AnalysisResult> shownAnalysis_;
+    quint64 fillGeneration_ = 0; // a staged showResults stops when another load's results arrive
+    const AnalysisResult* timelineShows_ = nullptr; // the analysis the timeline was given (identity only)
     int loadLanguage_ = -1;                        // the language the running load renders in
     TimelineWidget* timeline_;
     QTabWidget* tabs_;
@@ -126,7 +139,7 @@ class MainWindow : public QMainWindow {
     QTextBrowser* stackPane_; // under the inspector, shown while a user line is chosen
     int userLine_ = -1, userLineRow_ = -1; // the user line clicked in the inspector, and its window row
     QTreeView* layerTree_;
-    QStandardItemModel* layerModel_;
+    LayerTreeModel* layerModel_;
     OpsPanel* ops_;
     ChartsPanel* chartsTab_;
     HealthPanel* health_;

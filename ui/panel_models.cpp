@@ -1,12 +1,9 @@
 #include "panel_models.h"
 #include <algorithm>
-#include <limits>
-#include <map>
 #include "language.h"
 #include "glossary.h"
 
 #include "analysis/analysis_run.h"
-#include "architecture/architecture_analysis.h"
 #include "model/profile.h"
 
 #include <QCoreApplication>
@@ -230,138 +227,6 @@ QVariant OpsTableModel::headerData(int section, Qt::Orientation o, int role) con
     default:
         return {};
     }
-}
-
-LayerRows::~LayerRows() {
-    for (const auto& row : rows)
-        qDeleteAll(row);
-}
-
-void fillLayerModel(QStandardItemModel& model, const Profile& p, const AnalysisResult& r) {
-    setLayerRows(model, buildLayerRows(p, r));
-}
-
-void setLayerRows(QStandardItemModel& model, LayerRows rows) {
-    model.clear();
-    model.setHorizontalHeaderLabels({QCoreApplication::translate("LayerTree", "Pass / layer / role / kernel"),
-                                     QCoreApplication::translate("LayerTree", "Wall (ms)"),
-                                     QCoreApplication::translate("LayerTree", "Share"),
-                                     QCoreApplication::translate("LayerTree", "Stream")});
-    for (const auto& row : rows.rows)
-        model.appendRow(row);
-    rows.rows.clear(); // the model owns them now
-}
-
-LayerRows buildLayerRows(const Profile& p, const AnalysisResult& r) {
-    LayerRows out;
-    const auto& a = r.architecture;
-    auto row = [](const QString& name, const QString& wall, const QString& share, const QString& stream,
-                  TimeNs s, TimeNs e) {
-        QList<QStandardItem*> items{new QStandardItem(name), new QStandardItem(wall),
-                                    new QStandardItem(share), new QStandardItem(stream)};
-        for (auto* it : items) {
-            it->setEditable(false);
-            it->setData(static_cast<qlonglong>(s), Qt::UserRole);
-            it->setData(static_cast<qlonglong>(e), Qt::UserRole + 1);
-        }
-        return items;
-    };
-    if (a.passes.empty()) {
-        // Structures without passes (a ResNet's prologue / blocks / epilogue): spans may overlap, so each
-        // instant of a step counts once — for the earliest-starting structure holding it — and what no
-        // structure holds is a row of its own: the shares of a step add up to 100 %.
-        std::map<int, std::vector<const Structure*>> bySteps;
-        for (const auto& st : a.structures)
-            bySteps[st.stepIndex].push_back(&st);
-        for (auto& [stepIndex, list] : bySteps) {
-            std::stable_sort(list.begin(), list.end(), [](const Structure* x, const Structure* y) { return x->span.a < y->span.a; });
-            const bool hasStep = stepIndex >= 0 && static_cast<std::size_t>(stepIndex) < r.steps.steps.size();
-            const TimeNs service = hasStep ? r.steps.steps[static_cast<std::size_t>(stepIndex)].service() : 0;
-            TimeNs covered = 0, reach = std::numeric_limits<TimeNs>::min();
-            auto share = [&](TimeNs t) {
-                return service > 0 ? QString::number(100.0 * static_cast<double>(t) / static_cast<double>(service), 'f', 1) +
-                                         QStringLiteral(" %")
-                                   : QString();
-            };
-            for (const Structure* st : list) {
-                const TimeNs from = std::max(st->span.a, reach), own = std::max<TimeNs>(0, st->span.b - from);
-                reach = std::max(reach, st->span.b);
-                covered += own;
-                auto items = row(QStringLiteral("%1 %2").arg(coreText(st->id), coreText(st->type)),
-                                 ms(st->all.wall), share(own), QString::number(st->mainStream), st->span.a, st->span.b);
-                if (own < st->span.length())
-                    items[2]->setToolTip(QCoreApplication::translate("LayerTree", "%1 ms of its span overlap an earlier structure; "
-                                                                                  "the share counts them once")
-                                             .arg(ms(st->span.length() - own)));
-                out.rows.push_back(items);
-            }
-            if (hasStep && service > covered) {
-                const auto& step = r.steps.steps[static_cast<std::size_t>(stepIndex)];
-                out.rows.push_back(row(QCoreApplication::translate("LayerTree", "step %1: in no structure").arg(coreText(step.label)),
-                                    ms(service - covered), share(service - covered), QString(), step.start, step.end));
-            }
-        }
-        return out;
-    }
-    for (const auto& ps : a.passes) {
-        auto passRow = row(QCoreApplication::translate("LayerTree", "Pass %1 (%2, step %3)")
-                               .arg(ps.index)
-                               .arg(coreText(ps.phase), coreText(ps.stepId)),
-                           ms(ps.span.length()), QString(), QString(), ps.span.a, ps.span.b);
-        for (int li : ps.layers) {
-            const auto& l = a.layers[static_cast<std::size_t>(li)];
-            auto layerRow = row(
-                QStringLiteral("L%1  %2").arg(l.index).arg(coreText(l.type)), ms(l.clocks.wall),
-                ps.span.length() ? QString::number(100.0 * static_cast<double>(l.clocks.wall) /
-                                                       static_cast<double>(ps.span.length()),
-                                                   'f', 1) +
-                                       QStringLiteral(" %")
-                                 : QString(),
-                l.structure >= 0 ? QString::number(a.structures[static_cast<std::size_t>(l.structure)].mainStream) : QString(),
-                l.span.a, l.span.b);
-            const auto kernels = layerKernels(p, l, a.marker);
-            std::vector<std::pair<std::string, std::vector<const LayerKernel*>>> roles;
-            for (const auto& k : kernels) {
-                auto it = std::find_if(roles.begin(), roles.end(),
-                                       [&](const auto& x) { return x.first == k.role; });
-                if (it == roles.end())
-                    roles.push_back({k.role, {&k}});
-                else
-                    it->second.push_back(&k);
-            }
-            for (const auto& [role, ks] : roles) {
-                std::vector<Interval> iv;
-                TimeNs s0 = ks.front()->start, e0 = 0;
-                for (const auto* k : ks)
-                    iv.push_back({k->start, k->start + k->dur}), e0 = std::max(e0, k->start + k->dur);
-                const TimeNs wall = totalLength(mergeIntervals(iv));
-                auto roleRow = row(coreText(role), ms(wall),
-                                   l.clocks.wall ? QString::number(100.0 * static_cast<double>(wall) /
-                                                                       static_cast<double>(l.clocks.wall),
-                                                                   'f', 1) +
-                                                       QStringLiteral(" %")
-                                                 : QString(),
-                                   QString::number(ks.front()->stream), s0, e0);
-                for (const auto* k : ks)
-                    roleRow.first()->appendRow(row(coreText(k->name),
-                                                   QString::number(nsToMs(k->dur), 'f', 4), QString(),
-                                                   QString::number(k->stream), k->start, k->start + k->dur));
-                layerRow.first()->appendRow(roleRow);
-            }
-            passRow.first()->appendRow(layerRow);
-        }
-        // The pass's stream: the main stream most of its layers run on.
-        std::map<int, int> streams;
-        for (int li : ps.layers)
-            if (const int st = a.layers[static_cast<std::size_t>(li)].structure; st >= 0)
-                ++streams[a.structures[static_cast<std::size_t>(st)].mainStream];
-        if (!streams.empty())
-            passRow[3]->setText(QString::number(std::max_element(streams.begin(), streams.end(), [](const auto& x, const auto& y) {
-                                                    return x.second < y.second;
-                                                })->first));
-        out.rows.push_back(passRow);
-    }
-    return out;
 }
 
 } // namespace bs::ui

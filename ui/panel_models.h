@@ -1,7 +1,6 @@
 #pragma once
-// Item models of the panels: bubble windows, ops, layers. They read the core results; no parsing.
+// Item models of the panels: bubble windows, ops (the Layers tree: layer_tree_model.h). They read the core results; no parsing.
 #include <QAbstractTableModel>
-#include <QStandardItemModel>
 
 #include <memory>
 #include <vector>
@@ -58,22 +57,5 @@ class OpsTableModel : public QAbstractTableModel {
   private:
     std::shared_ptr<const AnalysisResult> analysis_;
 };
-
-// pass → layer (type, wall) → functional role → kernels; each item carries its span
-// (Qt::UserRole = start ns, Qt::UserRole + 1 = end ns).
-void fillLayerModel(QStandardItemModel& model, const Profile& profile, const AnalysisResult& analysis);
-
-// The same in two steps: the top-level rows with their subtrees, built without a model (also off the GUI
-// thread: items only, no QObject), then handed to the model on its thread (its headers set there).
-struct LayerRows {
-    std::vector<QList<QStandardItem*>> rows; // owned until setLayerRows takes them
-    LayerRows() = default;
-    LayerRows(LayerRows&& o) noexcept : rows(std::move(o.rows)) { o.rows.clear(); }
-    LayerRows& operator=(LayerRows&&) = delete;
-    LayerRows(const LayerRows&) = delete;
-    ~LayerRows();
-};
-LayerRows buildLayerRows(const Profile& profile, const AnalysisResult& analysis);
-void setLayerRows(QStandardItemModel& model, LayerRows rows);
 
 } // namespace bs::ui

@@ -188,7 +188,7 @@ void buildLegend(TimelineData& d) {
         }
 }
 
-TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
+TimelineData buildTimelineTracks(const Profile& p) {
     TimelineData d;
     d.palette.resize(kPaletteSize);
     d.palette[kCompute] = QColor(0x3b, 0x7d, 0xd8);
@@ -209,31 +209,6 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
     d.palette[kLayerOther] = QColor(0x9a, 0xa5, 0xb1);
     d.palette[kOverlap] = QColor(0x7f, 0x9f, 0x7f);
 
-    // Step band.
-    Track steps = makeTrack(QCoreApplication::translate("Timeline", "Steps"), {}, TrackKind::Steps,
-                            QStringLiteral("Device"));
-    for (std::size_t i = 0; i < r.steps.steps.size(); ++i)
-        steps.items.push_back({r.steps.steps[i].start, r.steps.steps[i].end, static_cast<std::uint32_t>(i),
-                               static_cast<std::uint16_t>(i % 2 ? kStepB : kStepA)});
-    steps.finish();
-    d.tracks.push_back(std::move(steps));
-    // Layer band (structures).
-    Track layers = makeTrack(QCoreApplication::translate("Timeline", "Layers"),
-                             markerSourceText(r.architecture.markerSource), TrackKind::Layers,
-                             QStringLiteral("Device"));
-    for (std::size_t i = 0; i < r.architecture.structures.size(); ++i) {
-        const auto& s = r.architecture.structures[i];
-        std::uint16_t c = kLayerOther;
-        if (s.type.rfind("Dense", 0) == 0)
-            c = kDense;
-        else if (s.type.rfind("MoE+DFC", 0) == 0)
-            c = kMoeDfc;
-        else if (s.type.rfind("MoE+GMM", 0) == 0)
-            c = kMoeGmm;
-        layers.items.push_back({s.span.a, s.span.b, static_cast<std::uint32_t>(i), c});
-    }
-    layers.finish();
-    d.tracks.push_back(std::move(layers));
     // Device busy union.
     Track busy = makeTrack(QCoreApplication::translate("Timeline", "Device busy"),
                            QCoreApplication::translate("Timeline", "union of all streams"),
@@ -320,22 +295,64 @@ TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
     addLanes(p.hostEvents, TrackKind::Host, QStringLiteral("Host"), false);
     addLanes(p.overlapEvents, TrackKind::Overlap, QStringLiteral("Overlap Analysis"), true);
 
+    d.start = p.kernels.empty() ? 0 : p.kernels.front().start;
+    d.end = d.start + 1;
+    for (const auto& k : p.kernels)
+        d.end = std::max(d.end, k.end());
+    buildHostDepth(d, p);
+    buildFlowLinks(d, p);
+    return d;
+}
+
+void addAnalysisToTimeline(TimelineData& d, const AnalysisResult& r) {
+    // The Steps and Layers bands go first: the indices of the tracks after them move by as many.
+    std::vector<Track> bands;
+    // Step band.
+    Track steps = makeTrack(QCoreApplication::translate("Timeline", "Steps"), {}, TrackKind::Steps,
+                            QStringLiteral("Device"));
+    for (std::size_t i = 0; i < r.steps.steps.size(); ++i)
+        steps.items.push_back({r.steps.steps[i].start, r.steps.steps[i].end, static_cast<std::uint32_t>(i),
+                               static_cast<std::uint16_t>(i % 2 ? kStepB : kStepA)});
+    steps.finish();
+    bands.push_back(std::move(steps));
+    // Layer band (structures).
+    Track layers = makeTrack(QCoreApplication::translate("Timeline", "Layers"),
+                             markerSourceText(r.architecture.markerSource), TrackKind::Layers,
+                             QStringLiteral("Device"));
+    for (std::size_t i = 0; i < r.architecture.structures.size(); ++i) {
+        const auto& s = r.architecture.structures[i];
+        std::uint16_t c = kLayerOther;
+        if (s.type.rfind("Dense", 0) == 0)
+            c = kDense;
+        else if (s.type.rfind("MoE+DFC", 0) == 0)
+            c = kMoeDfc;
+        else if (s.type.rfind("MoE+GMM", 0) == 0)
+            c = kMoeGmm;
+        layers.items.push_back({s.span.a, s.span.b, static_cast<std::uint32_t>(i), c});
+    }
+    layers.finish();
+    bands.push_back(std::move(layers));
+    const int moved = static_cast<int>(bands.size());
+    d.tracks.insert(d.tracks.begin(), std::make_move_iterator(bands.begin()), std::make_move_iterator(bands.end()));
+    for (auto& [stream, index] : d.streamTrack)
+        index += moved;
+    for (auto& [lane, index] : d.laneTrack)
+        index += moved;
     for (std::size_t i = 0; i < r.anomaly.windows.size(); ++i) {
         const auto& w = r.anomaly.windows[i];
         d.bubbles.push_back({w.span.a, w.span.b, static_cast<int>(w.scope), static_cast<int>(i + 1),
                              coreText(w.id)});
     }
-    d.start = p.kernels.empty() ? 0 : p.kernels.front().start;
-    d.end = d.start + 1;
-    for (const auto& k : p.kernels)
-        d.end = std::max(d.end, k.end());
     for (const auto& s : r.steps.steps) {
         d.start = std::min(d.start, s.start);
         d.end = std::max(d.end, s.end);
     }
-    buildHostDepth(d, p);
-    buildFlowLinks(d, p);
     buildLegend(d);
+}
+
+TimelineData buildTimelineData(const Profile& p, const AnalysisResult& r) {
+    TimelineData d = buildTimelineTracks(p);
+    addAnalysisToTimeline(d, r);
     return d;
 }
 

@@ -92,6 +92,11 @@ struct TimelineData {
 };
 
 TimelineData buildTimelineData(const Profile& profile, const AnalysisResult& analysis);
+// The same in two parts, the first without the analysis (so beside it, off the GUI thread): the device
+// busy union, the streams, the host / HCCL / overlap lanes, call depths and flow links; then the Steps
+// and Layers bands (put first), the bubbles, the span and the legend.
+TimelineData buildTimelineTracks(const Profile& profile);
+void addAnalysisToTimeline(TimelineData& d, const AnalysisResult& analysis);
 QColor colorForName(const QString& name);
 QColor scopeColor(int scope); // translucent bubble band colour of a WindowScope
 

@@ -8,17 +8,21 @@
 #include "io/discovery.h"
 #include "io/profile_loader.h"
 #include "main_window.h"
-#include "panel_models.h"
+#include "layer_tree_model.h"
 #include "panels/inspector.h"
+#include "panels/summary_panel.h"
 #include "range_stats.h"
+#include "report/text_report.h"
 #include "timeline_data.h"
 #include "timeline_widget.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEvent>
-#include <QStandardItemModel>
+#include <QAbstractTextDocumentLayout>
+#include <QFontDatabase>
 #include <QTabWidget>
+#include <QTextDocument>
 #include <QTimer>
 
 #include <fmt/format.h>
@@ -26,6 +30,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -44,14 +49,14 @@ class Heartbeat : public QObject {
         timer_.setInterval(10);
         QObject::connect(&timer_, &QTimer::timeout, this, [this] {
             const qint64 now = clock_.nsecsElapsed();
-            maxGapNs_ = std::max(maxGapNs_, now - last_);
+            if (now - last_ > maxGapNs_) maxGapNs_ = now - last_, maxGapEndNs_ = now;
             last_ = now;
         });
         clock_.start();
         timer_.start();
     }
     void reset() {
-        maxGapNs_ = 0;
+        maxGapNs_ = maxGapEndNs_ = 0;
         last_ = clock_.nsecsElapsed();
     }
     // The longest gap so far, the one still open included.
@@ -59,10 +64,14 @@ class Heartbeat : public QObject {
         return static_cast<double>(std::max(maxGapNs_, clock_.nsecsElapsed() - last_)) / 1e6;
     }
 
+    // When the longest closed gap ended, on this object's clock.
+    qint64 maxGapEndNs() const { return maxGapEndNs_; }
+    qint64 nowNs() const { return clock_.nsecsElapsed(); }
+
   private:
     QTimer timer_;
     QElapsedTimer clock_;
-    qint64 last_ = 0, maxGapNs_ = 0;
+    qint64 last_ = 0, maxGapNs_ = 0, maxGapEndNs_ = 0;
 };
 
 // The time the timeline finishes its first paint with a model.
@@ -100,7 +109,8 @@ double msSince(const QElapsedTimer& t) {
 }
 
 // What the window did on its GUI thread before issue 18, timed on the same profile after the window's
-// figures (so they do not count in its peak RSS): the timeline's tracks, the Layers tree, the range
+// figures (so they do not count in its peak RSS): the timeline's tracks, the Layers tree (now its lazy
+// model's rows, built in the loader), the range
 // statistics as a walk over every kernel — beside the prefix sums that replace the walk.
 void legacyFigures(const std::string& path) {
     auto found = bs::discoverProfiles(path);
@@ -115,8 +125,8 @@ void legacyFigures(const std::string& path) {
     const double timeline = msSince(t);
     t.start();
     {
-        QStandardItemModel layers;
-        bs::ui::fillLayerModel(layers, p, analysis);
+        // The Layers tree is a lazy model now: its rows above the kernels (each kernel leaf is an index).
+        const auto tree = bs::ui::buildLayerTree(p, analysis);
     }
     const double layers = msSince(t);
     t.start();
@@ -130,6 +140,41 @@ void legacyFigures(const std::string& path) {
     t.start();
     const QString prefix = bs::ui::Inspector::rangeHtml(p, d.start, d.end, &busyPrefix, &nPrefix, &stats);
     const double rangePrefix = msSince(t);
+    // Where the Summary's setHtml spends its time (its HTML built, parsed into a QTextDocument, laid out at
+    // the panel's width), with every step and cross-check row (before) and capped (SummaryPanel::kRows);
+    // the Text report's plain text the same way.
+    auto document = [&](const QString& text, bool html, double& parse, double& layout) {
+        QTextDocument doc;
+        if (!html) doc.setDefaultFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        t.start();
+        if (html)
+            doc.setHtml(text);
+        else
+            doc.setPlainText(text);
+        parse = msSince(t);
+        t.start();
+        doc.setTextWidth(1380);
+        (void)doc.documentLayout()->documentSize();
+        layout = msSince(t);
+    };
+    double sum[2][3], sumKb[2];
+    for (int i = 0; i < 2; ++i) {
+        t.start();
+        const QString h = bs::ui::SummaryPanel::html(p, analysis, i == 0 ? std::numeric_limits<int>::max() : bs::ui::SummaryPanel::kRows);
+        sum[i][0] = msSince(t);
+        sumKb[i] = static_cast<double>(h.size()) / 1024.0;
+        document(h, true, sum[i][1], sum[i][2]);
+    }
+    double report[3];
+    t.start();
+    const QString text = QString::fromStdString(bs::renderTextReport(p, analysis));
+    report[0] = msSince(t);
+    document(text, false, report[1], report[2]);
+    std::printf("RESULT summaryFullKb=%.1f summaryFullBuild=%.2f summaryFullParse=%.2f summaryFullLayout=%.2f "
+                "summaryKb=%.1f summaryBuild=%.2f summaryParse=%.2f summaryLayout=%.2f reportKb=%.1f reportBuild=%.2f "
+                "reportParse=%.2f reportLayout=%.2f\n",
+                sumKb[0], sum[0][0], sum[0][1], sum[0][2], sumKb[1], sum[1][0], sum[1][1], sum[1][2],
+                static_cast<double>(text.size()) / 1024.0, report[0], report[1], report[2]);
     std::printf("RESULT legacyTimeline=%.2f legacyLayers=%.2f legacyRange=%.2f rangeStatsBuild=%.2f rangePrefix=%.2f "
                 "rangeSame=%d rangeStatsMB=%.1f kernels=%zu hostEvents=%zu\n",
                 timeline, layers, rangeWalk, statsBuild, rangePrefix, walk == prefix ? 1 : 0,
@@ -156,6 +201,7 @@ int runOne(const std::string& path, bool legacy) {
     });
     beat.reset();
     clock.start();
+    const qint64 beatAtOpen = beat.nowNs();
     w.openPath(QString::fromStdString(path));
     while ((finishedNs < 0 || paint.atNs < 0) && clock.elapsed() < 900'000) {
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
@@ -167,6 +213,7 @@ int runOne(const std::string& path, bool legacy) {
     }
     settle(500); // what runs just after the first paint belongs to the load too
     const double stallLoad = beat.maxGapMs();
+    const double stallLoadEnd = static_cast<double>(beat.maxGapEndNs() - beatAtOpen) / 1e9; // s after openPath
     std::map<std::string, double> tabMs;
     double stallTabs = 0;
     const char* names[] = {"Summary", "Bubbles", "Layers", "Ops", "Charts", "Health", "Text report"};
@@ -192,8 +239,8 @@ int runOne(const std::string& path, bool legacy) {
     emit w.timeline()->rangeSelected(w.timeline()->dataStart(), w.timeline()->dataEnd());
     QCoreApplication::processEvents();
     const double rangeMs = static_cast<double>(t.nsecsElapsed()) / 1e6;
-    std::printf("RESULT failed=0 finished=%.4f firstPaint=%.4f stallLoad=%.2f stallTabs=%.2f rssKb=%ld range=%.2f",
-                static_cast<double>(finishedNs) / 1e9, static_cast<double>(paint.atNs) / 1e9, stallLoad, stallTabs,
+    std::printf("RESULT failed=0 stallLoadEnd=%.4f finished=%.4f firstPaint=%.4f stallLoad=%.2f stallTabs=%.2f rssKb=%ld range=%.2f",
+                stallLoadEnd, static_cast<double>(finishedNs) / 1e9, static_cast<double>(paint.atNs) / 1e9, stallLoad, stallTabs,
                 benchutil::peakRssKb(), rangeMs);
     for (const auto& [n, ms] : tabMs) {
         std::string key = n;
@@ -304,6 +351,7 @@ int runAll(const std::string& self, const std::string& headlessExe, int runs, in
                    list(col("firstPaint"), 1, "{:.3f}"), paint, headless > 0 ? paint / headless : 0.0);
         fmt::print("  {:<36} {} (median {:.0f} ms; target <= 100)\n", "longest stall during load (ms)",
                    list(col("stallLoad"), 1, "{:.0f}"), median(col("stallLoad")));
+        fmt::print("  {:<36} {}\n", "  ... it ended at (s after open)", list(col("stallLoadEnd"), 1, "{:.3f}"));
         fmt::print("  {:<36} {} (median {:.0f} ms; target <= 100)\n", "longest stall switching tabs (ms)",
                    list(col("stallTabs"), 1, "{:.0f}"), median(col("stallTabs")));
         const double rss = median(col("rssKb")) * 1024.0;
@@ -321,13 +369,22 @@ int runAll(const std::string& self, const std::string& headlessExe, int runs, in
         if (!gui.empty() && gui[0].count("legacyTimeline")) {
             const Result& l = gui[0];
             fmt::print("  model: {:.0f} kernels, {:.0f} host events\n", l.at("kernels"), l.at("hostEvents"));
-            fmt::print("  before (on the GUI thread, one run): timeline tracks {:.0f} ms, Layers tree {:.0f} ms, "
-                       "range statistics (walk) {:.1f} ms\n",
+            fmt::print("  built once (one run; in the loader now): timeline tracks {:.0f} ms, Layers tree rows (lazy model) "
+                       "{:.0f} ms, range statistics (walk) {:.1f} ms\n",
                        l.at("legacyTimeline"), l.at("legacyLayers"), l.at("legacyRange"));
             fmt::print("  range statistics from prefix sums: {:.2f} ms (built in {:.0f} ms off the GUI thread, "
                        "{:.1f} MB); same text as the walk: {}\n",
                        l.at("rangePrefix"), l.at("rangeStatsBuild"), l.at("rangeStatsMB"),
                        l.at("rangeSame") != 0 ? "yes" : "NO");
+        }
+        if (!gui.empty() && gui[0].count("summaryKb")) {
+            const Result& l = gui[0];
+            fmt::print("  Summary HTML, every row: {:.0f} kB, built {:.1f} ms, parsed {:.1f} ms, laid out {:.1f} ms\n",
+                       l.at("summaryFullKb"), l.at("summaryFullBuild"), l.at("summaryFullParse"), l.at("summaryFullLayout"));
+            fmt::print("  Summary HTML, capped:    {:.0f} kB, built {:.1f} ms, parsed {:.1f} ms, laid out {:.1f} ms\n",
+                       l.at("summaryKb"), l.at("summaryBuild"), l.at("summaryParse"), l.at("summaryLayout"));
+            fmt::print("  Text report (plain):     {:.0f} kB, built {:.1f} ms, parsed {:.1f} ms, laid out {:.1f} ms\n",
+                       l.at("reportKb"), l.at("reportBuild"), l.at("reportParse"), l.at("reportLayout"));
         }
     }
     return 0;

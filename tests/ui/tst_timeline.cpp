@@ -5,6 +5,8 @@
 #include "io/profile_loader.h"
 #include "model/profile.h"
 #include "panel_models.h"
+#include "layer_tree_model.h"
+#include "architecture/architecture_analysis.h"
 #include "timeline_layout.h"
 #include "timeline_search.h"
 #include "timeline_widget.h"
@@ -164,12 +166,35 @@ class TstTimeline : public QObject {
                     .data()
                     .toString()
                     .contains(QStringLiteral("WAIT_ANCHOR_FALSE_HOTSPOT")));
-        QStandardItemModel layers;
+        // The Layers tree: lazy over the architecture result (kernel leaves made when asked).
+        LayerTreeModel layers;
         QAbstractItemModelTester t4(&layers, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        fillLayerModel(layers, *profile, *analysis);
-        QCOMPARE(layers.rowCount(), 18);         // passes
-        QCOMPARE(layers.item(0)->rowCount(), 8); // layers per pass
-        QVERIFY(layers.item(0)->child(3)->text().contains(QStringLiteral("MoE+DFC")));
+        layers.setAnalysis(profile, *analysis);
+        QCOMPARE(layers.rowCount(), 18);                   // passes
+        QCOMPARE(layers.rowCount(layers.index(0, 0)), 8); // layers per pass
+        QVERIFY(layers.index(3, 0, layers.index(0, 0)).data().toString().contains(QStringLiteral("MoE+DFC")));
+        // Down to a kernel leaf: its name, duration, stream and span are the kernel's; every kernel of the
+        // pass's layers is a leaf once.
+        const QModelIndex layer = layers.index(0, 0, layers.index(0, 0));
+        const QModelIndex role = layers.index(0, 0, layer);
+        QVERIFY(layers.hasChildren(role));
+        const QModelIndex leaf = layers.index(0, 0, role);
+        QVERIFY(!layers.hasChildren(leaf));
+        QCOMPARE(leaf.parent(), role);
+        QCOMPARE(leaf.parent().parent(), layer);
+        const qint64 ks = leaf.data(Qt::UserRole).toLongLong();
+        const auto k = std::find_if(profile->kernels.begin(), profile->kernels.end(), [&](const bs::Kernel& x) {
+            return x.start == ks && QString::fromUtf8(profile->str(x.name)) == leaf.data().toString();
+        });
+        QVERIFY(k != profile->kernels.end());
+        QCOMPARE(leaf.data(Qt::UserRole + 1).toLongLong(), k->start + k->dur);
+        QCOMPARE(leaf.siblingAtColumn(LayerTreeModel::Stream).data().toString(), QString::number(k->stream));
+        QCOMPARE(leaf.siblingAtColumn(LayerTreeModel::Wall).data().toString(), QString::number(bs::nsToMs(k->dur), 'f', 4));
+        int leaves = 0;
+        for (int r = 0; r < layers.rowCount(layer); ++r)
+            leaves += layers.rowCount(layers.index(r, 0, layer));
+        const auto& l = analysis->architecture.layers[static_cast<std::size_t>(analysis->architecture.passes[0].layers[0])];
+        QCOMPARE(static_cast<std::size_t>(leaves), bs::kernelIndexAt(*profile, l.span.b) - bs::kernelIndexAt(*profile, l.span.a));
     }
     void wheelKeysAndDragChangeTheView() {
         TimelineWidget w;

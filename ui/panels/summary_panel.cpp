@@ -54,6 +54,11 @@ void SummaryPanel::onLink(const QUrl& url) {
 
 void SummaryPanel::setResults(const Profile& profile, const AnalysisResult& r) {
     analysis_ = &r;
+    setHtml(html(profile, r));
+}
+
+QString SummaryPanel::html(const Profile& profile, const AnalysisResult& r, int rows) {
+    const auto cap = static_cast<std::size_t>(std::max(rows, 0));
     const auto& a = r.anomaly;
     const QStringList questions = {tr("Are there significant bubbles?"), tr("Which step group holds them?"),
                                    tr("Prelaunch, tail, internal or inter-step?"),
@@ -114,7 +119,8 @@ void SummaryPanel::setResults(const Profile& profile, const AnalysisResult& r) {
                              tr("Internal"), tr("Largest"), tr("Tail"), tr("Bubbles")})
         html += QStringLiteral("<th>%1</th>").arg(h);
     html += QStringLiteral("</tr>");
-    for (std::size_t i = 0; i < r.metrics.size(); ++i) {
+    const std::size_t stepRows = std::min<std::size_t>(r.metrics.size(), cap);
+    for (std::size_t i = 0; i < stepRows; ++i) {
         const auto& m = r.metrics[i];
         QString gid;
         for (const auto& g : a.groups)
@@ -130,22 +136,39 @@ void SummaryPanel::setResults(const Profile& profile, const AnalysisResult& r) {
         html += QStringLiteral("<td align=right>%1</td><td align=right>%2</td></tr>").arg(msText(m.tailGap)).arg(m.bubbleCount);
     }
     html += QStringLiteral("</table>");
+    if (r.metrics.size() > stepRows)
+        html += QStringLiteral("<p><i>%1</i></p>")
+                    .arg(tr("… %1 more steps: every step is in the Charts tab and the Text report tab.")
+                             .arg(r.metrics.size() - stepRows));
     if (r.crossCheck.available) {
         html += QStringLiteral("<h3>%1</h3><table border=1 cellspacing=0 "
                                "cellpadding=3><tr><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
                     .arg(tr("Profiler cross-check (%1, µs)").arg(QString::fromUtf8(bs::crossCheckSourceName(profile.inventory))),
                          tr("Step"), tr("Figure"), tr("Ours"), tr("Profiler"));
+        std::size_t shown = 0, mismatches = 0, more = 0;
         for (const auto& row : r.crossCheck.rows)
-            for (const auto& f : row.figures)
+            for (const auto& f : row.figures) {
+                if (shown >= cap && !(f.mismatch && mismatches < cap)) {
+                    ++more;
+                    continue;
+                }
+                if (shown < cap)
+                    ++shown;
+                else
+                    ++mismatches;
                 html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right>%3</td><td align=right>%4%5</td></tr>")
                             .arg(row.stepId)
                             .arg(coreText(f.field) + QStringLiteral(" / ") + coreText(f.profilerColumn))
                             .arg(f.oursUs, 0, 'f', 3)
                             .arg(f.profilerUs ? QString::number(*f.profilerUs, 'f', 3) : QStringLiteral("n/a"),
                                  f.mismatch ? QStringLiteral(" <b style='color:#c00'>%1</b>").arg(tr("mismatch")) : QString());
+            }
         html += QStringLiteral("</table>");
+        if (more > 0)
+            html += QStringLiteral("<p><i>%1</i></p>")
+                        .arg(tr("… %1 more rows: every row is in the Text report tab and the exported JSON.").arg(more));
     }
-    setHtml(html);
+    return html;
 }
 
 } // namespace bs::ui

@@ -16,6 +16,12 @@ class SummaryPanel : public QTextBrowser {
   public:
     explicit SummaryPanel(QWidget* parent = nullptr);
     void setResults(const Profile& profile, const AnalysisResult& analysis);
+    // The panel's HTML (no widget: any thread). The step table and the profiler cross-check stop after
+    // kRows rows (a cross-check mismatch is shown past it, up to kRows of them) with "… N more": every
+    // step is in the Charts and Text report tabs, every cross-check row in the Text report tab and the
+    // exported JSON. A long table is what makes QTextDocument slow (its layout).
+    static constexpr int kRows = 30;
+    static QString html(const Profile& profile, const AnalysisResult& analysis, int rows = kRows);
 
   signals:
     void bubbleActivated(int windowIndex); // index into AnomalyResult::windows
