@@ -3,6 +3,7 @@
 #include "analysis/skipped_rows.h"
 
 #include "report/json_messages.h"
+#include "report/json_writer.h"
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -94,25 +95,40 @@ void addStepCommJson(json& s, const AnomalyResult& a, std::size_t step) {
     s["comm_wait_heavy_count"] = c.fromJson ? json(c.waitHeavy) : json(nullptr);
 }
 
-json collectivesJson(const AnomalyResult& a, const StepSet& steps) {
-    json out = json::array();
+// The large arrays (one element per collective, per structure) are written as text, not built as a DOM:
+// they are spliced into the dumped document where a placeholder holds their place (spliceArrays).
+struct SplicedArrays {
+    std::string collectives, structures;
+};
+constexpr const char* kPlaceholder = "\x01spliced\x01";
+
+std::string collectivesText(const AnomalyResult& a, const StepSet& steps) {
+    std::string out;
+    out.reserve(a.collectives.size() * 360);
+    JsonWriter w(out, 1);
+    w.beginArray();
     for (const auto& c : a.collectives) {
         const bool inStep = c.stepIndex >= 0 && static_cast<std::size_t>(c.stepIndex) < steps.steps.size();
         const auto number = inStep ? steps.steps[static_cast<std::size_t>(c.stepIndex)].number : -1;
-        out.push_back(
-            {{"name", c.name},
-             {"kind", c.kind},
-             {"step_id", !inStep ? json(nullptr) : json(number >= 0 ? std::to_string(number) : "pseudo")},
-             {"start_us", c.start > 0 ? json(us(c.start)) : json(nullptr)},
-             {"start_ns", c.start > 0 ? json(c.start) : json(nullptr)},
-             {"elapse_ms", ms(c.elapse)},
-             {"wait_ms", ms(c.wait)},
-             {"transit_ms", ms(c.transit)},
-             {"sync_ms", ms(c.sync)},
-             {"idle_ms", ms(c.idle)},
-             {"wait_ratio", ratio(c.waitRatio)},
-             {"tags", c.tags}});
+        w.beginObject().member("name", c.name).member("kind", c.kind).key("step_id");
+        if (!inStep)
+            w.null();
+        else
+            w.value(number >= 0 ? std::to_string(number) : std::string("pseudo"));
+        w.key("start_us");
+        c.start > 0 ? w.value(us(c.start)) : w.null();
+        w.key("start_ns");
+        c.start > 0 ? w.value(c.start) : w.null();
+        w.member("elapse_ms", ms(c.elapse))
+            .member("wait_ms", ms(c.wait))
+            .member("transit_ms", ms(c.transit))
+            .member("sync_ms", ms(c.sync))
+            .member("idle_ms", ms(c.idle))
+            .member("wait_ratio", ratio(c.waitRatio))
+            .member("tags", c.tags)
+            .endObject();
     }
+    w.endArray();
     return out;
 }
 
@@ -120,46 +136,54 @@ json statsJson(const MetricStats& m) {
     return {{"avg", m.avg}, {"median", m.median}, {"p90", m.p90}, {"p95", m.p95}};
 }
 
-json clocksJson(const Clocks& c) {
-    return {{"wall_ms", ms(c.wall)},
-            {"busy_union_ms", ms(c.busyUnion)},
-            {"kernel_sum_ms", ms(c.kernelSum)},
-            {"total_cost_ms", ms(c.totalCost)},
-            {"kernel_count", c.kernels}};
+void writeClocks(JsonWriter& w, std::string_view key, const Clocks& c) {
+    w.key(key)
+        .beginObject()
+        .member("wall_ms", ms(c.wall))
+        .member("busy_union_ms", ms(c.busyUnion))
+        .member("kernel_sum_ms", ms(c.kernelSum))
+        .member("total_cost_ms", ms(c.totalCost))
+        .member("kernel_count", static_cast<std::uint64_t>(c.kernels))
+        .endObject();
 }
 
 // ANALYSIS.md §9 structures with the four clocks for block and side, and the §11 summary.
-void addArchitectureJson(json& root, const AnalysisResult& r) {
+void addArchitectureJson(json& root, const AnalysisResult& r, SplicedArrays& spliced) {
     const ArchitectureResult& a = r.architecture;
-    json structures = json::array();
+    std::string& text = spliced.structures;
+    text.reserve(a.structures.size() * 900);
+    JsonWriter w(text, 1);
+    w.beginArray();
     for (const auto& s : a.structures) {
-        json shares = json::object();
+        w.beginObject().member("structure_id", s.id).member("type", s.type).member("step_id", s.stepId).key("pass");
+        s.passIndex >= 0 ? w.value(s.passIndex) : w.null();
+        w.key("layer_in_pass");
+        s.layerInPass >= 0 ? w.value(s.layerInPass) : w.null();
+        w.member("start_us", us(s.span.a))
+            .member("end_us", us(s.span.b))
+            .member("start_ns", s.span.a)
+            .member("end_ns", s.span.b)
+            .member("kernel_count", static_cast<std::uint64_t>(s.all.kernels))
+            .member("wall_ms", ms(s.all.wall))
+            .member("busy_union_ms", ms(s.all.busyUnion))
+            .member("kernel_sum_ms", ms(s.all.kernelSum))
+            .member("total_cost_ms", ms(s.all.totalCost))
+            .member("share_of_step", ratio(s.shareOfStep))
+            .key("task_type_shares")
+            .beginObject();
         for (const auto& [k, v] : s.taskShares)
-            shares[k] = ratio(v);
-        structures.push_back({{"structure_id", s.id},
-                              {"type", s.type},
-                              {"step_id", s.stepId},
-                              {"pass", s.passIndex >= 0 ? json(s.passIndex) : json(nullptr)},
-                              {"layer_in_pass", s.layerInPass >= 0 ? json(s.layerInPass) : json(nullptr)},
-                              {"start_us", us(s.span.a)},
-                              {"end_us", us(s.span.b)},
-                              {"start_ns", s.span.a},
-                              {"end_ns", s.span.b},
-                              {"kernel_count", s.all.kernels},
-                              {"wall_ms", ms(s.all.wall)},
-                              {"busy_union_ms", ms(s.all.busyUnion)},
-                              {"kernel_sum_ms", ms(s.all.kernelSum)},
-                              {"total_cost_ms", ms(s.all.totalCost)},
-                              {"share_of_step", ratio(s.shareOfStep)},
-                              {"task_type_shares", shares},
-                              {"main_stream", s.mainStream >= 0 ? json(s.mainStream) : json(nullptr)},
-                              {"block", clocksJson(s.block)},
-                              {"side", clocksJson(s.side)},
-                              {"gap_before_ms", ms(s.gapBefore)},
-                              {"internal_bubble_ms", ms(s.internalBubbles)},
-                              {"internal_bubble_count", s.internalBubbleCount}});
+            w.member(k, ratio(v));
+        w.endObject().key("main_stream");
+        s.mainStream >= 0 ? w.value(s.mainStream) : w.null();
+        writeClocks(w, "block", s.block);
+        writeClocks(w, "side", s.side);
+        w.member("gap_before_ms", ms(s.gapBefore))
+            .member("internal_bubble_ms", ms(s.internalBubbles))
+            .member("internal_bubble_count", static_cast<std::uint64_t>(s.internalBubbleCount))
+            .endObject();
     }
-    root["structures"] = structures;
+    w.endArray();
+    root["structures"] = kPlaceholder;
     json drill = json::array();
     for (const auto& d : a.drillDown)
         drill.push_back({{"bubble_id", d.windowId},
@@ -228,7 +252,7 @@ void addArchitectureJson(json& root, const AnalysisResult& r) {
 }
 
 // The anomaly_discovery schema fields (ANALYSIS.md §10.1) plus op rankings, AICPU, recommendations, rules.
-void addAnomalyJson(json& root, const Profile& p, const AnalysisResult& r) {
+void addAnomalyJson(json& root, const Profile& p, const AnalysisResult& r, SplicedArrays& spliced) {
     const AnomalyResult& a = r.anomaly;
     root["enabled"] = true;
     root["dominant_group_id"] = a.groups.empty() ? json(nullptr) : json(a.groups.front().id);
@@ -391,7 +415,8 @@ void addAnomalyJson(json& root, const Profile& p, const AnalysisResult& r) {
     root["hidden_issue"] = {
         {"present", a.hiddenIssuePresent}, {"severity", a.severity}, {"conditions", a.hiddenIssueReasons}};
     root["global_tags"] = a.globalTags;
-    root["collectives"] = collectivesJson(a, r.steps); // communication.json ops, §1
+    spliced.collectives = collectivesText(a, r.steps); // communication.json ops, §1
+    root["collectives"] = kPlaceholder;
     json stepTags = json::array();
     for (const auto& t : a.stepTags) {
         const auto& st = r.steps.steps[static_cast<std::size_t>(t.stepIndex)];
@@ -455,11 +480,41 @@ void addAnomalyJson(json& root, const Profile& p, const AnalysisResult& r) {
                         {"evidence_gap", rc.evidenceGap.empty() ? json(nullptr) : json(rc.evidenceGap)}});
     root["recommendations"] = recs;
     root["bubble_first_summary"] = a.answers;
-    addArchitectureJson(root, r);
+    addArchitectureJson(root, r, spliced);
     json rules = json::object();
     for (const auto& [k, v] : a.rules.entries())
         rules[k] = v;
     root["rules"] = rules;
+}
+
+// Replaces the placeholder value of each named top-level member of `text` (a dump with indent 2) by its
+// written array. A top-level member is the only place a line starts with two spaces and that key: strings
+// inside the document cannot hold a raw line break.
+std::string spliceArrays(const std::string& text,
+                         std::initializer_list<std::pair<std::string_view, const std::string*>> arrays) {
+    const std::string placeholder = json(kPlaceholder).dump();
+    std::vector<std::pair<std::size_t, std::pair<std::size_t, const std::string*>>> cuts; // at, (length, text)
+    std::size_t size = text.size() + 1;
+    for (const auto& [key, array] : arrays) {
+        const std::string needle = fmt::format("\n  \"{}\": {}", key, placeholder);
+        const auto at = text.find(needle);
+        if (at == std::string::npos) continue;
+        const std::size_t valueAt = at + needle.size() - placeholder.size();
+        cuts.push_back({valueAt, {placeholder.size(), array}});
+        size += array->size();
+    }
+    std::sort(cuts.begin(), cuts.end());
+    std::string out;
+    out.reserve(size);
+    std::size_t from = 0;
+    for (const auto& [at, cut] : cuts) {
+        out.append(text, from, at - from);
+        out += *cut.second;
+        from = at + cut.first;
+    }
+    out.append(text, from, std::string::npos);
+    out += '\n';
+    return out;
 }
 
 } // namespace
@@ -561,10 +616,13 @@ std::string renderJson(const Profile& p, const AnalysisResult& r) {
     dq["findings"] = fs;
     dq["notes"] = r.anomaly.notes;
     root["data_quality"] = dq;
-    addAnomalyJson(root, p, r);
+    SplicedArrays spliced;
+    addAnomalyJson(root, p, r, spliced);
     renderMessagesIn(root);
     // Names come from the user's files: invalid UTF-8 is replaced (U+FFFD), never an exception.
-    return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    std::string text = root.dump(2, ' ', false, json::error_handler_t::replace);
+    root = json(); // freed before the copy below
+    return spliceArrays(text, {{"collectives", &spliced.collectives}, {"structures", &spliced.structures}});
 }
 
 } // namespace bs
