@@ -7,6 +7,7 @@
 #include "analysis/recommendations.h"
 #include "architecture/architecture_analysis.h"
 #include <algorithm>
+#include <future>
 
 namespace bs {
 
@@ -32,10 +33,14 @@ AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules) {
     r.findings = healthCheck(profile, r.steps, r.metrics, r.crossCheck);
     const bool compile = std::any_of(r.findings.begin(), r.findings.end(),
                                      [](const Finding& f) { return f.id == "first_step_compile"; });
+    // The architecture's layers and structures need no bubble window: they are built on a second thread
+    // while the anomalies are discovered (std::async: an exception there reaches the caller at get()).
+    auto draft = std::async(std::launch::async,
+                            [&] { return analyzeArchitectureWithoutWindows(profile, r.steps, rules); });
     r.anomaly = discoverAnomalies(profile, r.steps, r.metrics, rules, compile);
     lowerConfidenceForDataErrors(r.anomaly, r.findings);
     // The architecture places the windows at layer starts; §10's layer-boundary recommendation needs it.
-    r.architecture = analyzeArchitecture(profile, r.steps, r.anomaly.windows, rules);
+    r.architecture = placeWindowsInArchitecture(draft.get(), profile, r.anomaly.windows);
     addRecommendations(r.anomaly, profile, r.findings, &r.architecture.boundaryBubbles);
     answerBubbleFirstQuestions(r.anomaly, r.steps, r.metrics, r.findings);
     answerCommWaits(r.anomaly, r.steps); // §1: a waiting collective's time is the slowest peer's

@@ -433,21 +433,31 @@ std::vector<LayerKernel> layerKernels(const Profile& p, const ArchLayer& l, cons
     return out;
 }
 
-ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
-                                       const std::vector<BubbleWindow>& windows, const Rulebook& rules) {
-    ArchitectureResult a;
+ArchitectureDraft analyzeArchitectureWithoutWindows(const Profile& p, const StepSet& steps, const Rulebook& rules) {
+    ArchitectureDraft d;
+    ArchitectureResult& a = d.result;
     const auto markers = findMarkers(p, a);
     const auto phase = assignPhases(p, markers, a);
     const StepLocator stepOf(steps);
     splitPasses(p, steps, stepOf, markers, phase, a);
     buildLayers(p, steps, stepOf, markers, a);
-    const std::string modalSignature = crossVerify(a);
+    d.modalSignature = crossVerify(a);
     findMacroSteps(p, stepOf, markers, a);
     describeStreams(p, a);
     buildStructures(p, steps, rules.block_min_us, a);
-    placeWindows(windows, a);
-    summarizeLayerTypes(p, modalSignature, a);
-    return a;
+    return d;
+}
+
+ArchitectureResult placeWindowsInArchitecture(ArchitectureDraft d, const Profile& p,
+                                              const std::vector<BubbleWindow>& windows) {
+    placeWindows(windows, d.result);
+    summarizeLayerTypes(p, d.modalSignature, d.result);
+    return std::move(d.result);
+}
+
+ArchitectureResult analyzeArchitecture(const Profile& p, const StepSet& steps,
+                                       const std::vector<BubbleWindow>& windows, const Rulebook& rules) {
+    return placeWindowsInArchitecture(analyzeArchitectureWithoutWindows(p, steps, rules), p, windows);
 }
 
 } // namespace bs

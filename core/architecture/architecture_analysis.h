@@ -12,6 +12,16 @@ namespace bs {
 
 ArchitectureResult analyzeArchitecture(const Profile& profile, const StepSet& steps,
                                        const std::vector<BubbleWindow>& windows, const Rulebook& rules);
+// The same in two parts: everything that needs no bubble window (A1–A9 and the structures; it runs beside
+// the anomaly discovery, core/README.md "Analysis threads"), then the windows placed in it.
+struct ArchitectureDraft {
+    ArchitectureResult result;
+    std::string modalSignature;
+};
+ArchitectureDraft analyzeArchitectureWithoutWindows(const Profile& profile, const StepSet& steps,
+                                                    const Rulebook& rules);
+ArchitectureResult placeWindowsInArchitecture(ArchitectureDraft draft, const Profile& profile,
+                                              const std::vector<BubbleWindow>& windows);
 // Functional role of each kernel of a layer, in order (attention, attention projection, TP comm, …).
 std::vector<LayerKernel> layerKernels(const Profile& profile, const ArchLayer& layer,
                                       const std::string& marker);

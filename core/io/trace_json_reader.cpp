@@ -7,6 +7,10 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -475,6 +479,285 @@ void TraceBuilder::finish() {
     sortTimeline(prof_);
 }
 
+// One buffer of the trace cut into complete elements, ready to be parsed.
+struct Chunk {
+    std::vector<char> buf;                                  // text, then kPad zero bytes
+    std::uint64_t base = 0;                                 // file offset of buf[0]
+    std::vector<std::pair<std::size_t, std::size_t>> elems; // complete elements; commas between them blanked
+    bool utf8 = true;                                       // the run of elements is valid UTF-8
+    std::uint64_t doneTo = 0; // the file is read up to here once this chunk is parsed (progress)
+};
+
+// Reads the file chunk by chunk and cuts each into its complete top-level elements: the prefix ('[' or
+// the object holding "traceEvents"), the element scan, the UTF-8 check, the carried tail, a buffer grown
+// for an element larger than the chunk. What it reports (the file is no trace, cut, an event too large)
+// comes after every event before it, so it is kept in its own sink and appended last.
+class ChunkReader {
+  public:
+    ChunkReader(std::FILE* f, std::size_t chunk, const std::string& path, std::uint64_t fileBytes)
+        : f_(f), cap_(chunk), path_(path), fileBytes_(fileBytes) {}
+
+    // The next chunk (its elements may be none); false when the file holds no more.
+    bool next(Chunk& c);
+
+    FindingSink sink;
+    bool truncated = false;
+    std::uint64_t cutOffset = 0;
+    bool pastPrefix() const { return phase_ != Phase::Prefix; }
+
+  private:
+    enum class Phase { Prefix, Keys, Array, Done };
+    std::FILE* f_;
+    std::size_t cap_; // text bytes per chunk
+    const std::string& path_;
+    std::uint64_t fileBytes_;
+    std::vector<char> carry_; // the incomplete tail of the previous chunk
+    std::uint64_t base_ = 0;  // file offset of carry_[0]
+    bool eof_ = false, finished_ = false;
+    Phase phase_ = Phase::Prefix;
+};
+
+bool ChunkReader::next(Chunk& c) {
+    if (finished_) return false;
+    c.elems.clear();
+    c.utf8 = true;
+    c.base = base_;
+    c.buf.resize(cap_ + kPad);
+    std::size_t len = carry_.size();
+    std::memcpy(c.buf.data(), carry_.data(), len);
+    while (!eof_ && len < cap_) {
+        const std::size_t n = std::fread(c.buf.data() + len, 1, cap_ - len, f_);
+        if (n == 0) eof_ = true;
+        len += n;
+    }
+    std::memset(c.buf.data() + len, 0, kPad);
+    char* buf = c.buf.data();
+    const char* b = buf;
+    const std::uint64_t base = base_;
+    const std::string& path = path_;
+    bool failed = false;
+    std::size_t p = 0;
+    std::size_t consumed = 0;
+    if (phase_ == Phase::Prefix) {
+        if (base == 0 && len >= 3 && static_cast<unsigned char>(b[0]) == 0xEF) p = 3; // BOM
+        while (p < len && isWs(b[p]))
+            ++p;
+        if (p < len && b[p] == '[') {
+            phase_ = Phase::Array;
+            ++p;
+        } else if (p < len && b[p] == '{') {
+            phase_ = Phase::Keys;
+            ++p;
+        } else if (p < len || eof_) {
+            sink.add({"trace_not_chrome_format", Severity::Error, path, -1, static_cast<long long>(base + p),
+                      len == 0 ? msg("The file is empty.")
+                               : msg("The file does not start with '[' or '{{' (Chrome trace format expected)."),
+                      msg("No trace events are read from it."),
+                      msg("The collection probably failed before writing the timeline; see "
+                          "collection-problems.md, "
+                          "\"Only the timeline, no CSV\" and \"Truncated timeline\"."),
+                      "collection-problems.md#only-the-timeline-no-csv"});
+            finished_ = true;
+            return false;
+        }
+        consumed = p;
+    }
+    if (phase_ == Phase::Keys) {
+        // The members of the top-level object one by one, each value skipped whole: a "traceEvents"
+        // key nested in another member (otherData…) or inside a string is never taken for the array.
+        std::size_t member = p;
+        while (true) {
+            std::size_t q = member;
+            while (q < len && (isWs(b[q]) || b[q] == ','))
+                ++q;
+            if (q >= len) break;
+            if (b[q] == '}' || b[q] != '"') {
+                sink.add({"trace_not_chrome_format", Severity::Error, path, -1, static_cast<long long>(base + q),
+                          b[q] == '}' ? msg("The file is a JSON object without a top-level "
+                                            "\"traceEvents\" array.")
+                                      : msg("A key (a string) was expected at byte {} of the top-level object.",
+                                            base + q),
+                          msg("No trace events are read from it."),
+                          msg("Point BubbleScope at the profiler's trace_view.json / msprof_*.json."), ""});
+                failed = true;
+                break;
+            }
+            const std::size_t keyEnd = scanJsonValue(b, q, len);
+            if (keyEnd == kNpos) break;
+            const std::string_view key(b + q + 1, keyEnd - q - 2);
+            std::size_t v = keyEnd;
+            while (v < len && isWs(b[v]))
+                ++v;
+            if (v < len && b[v] == ':') ++v;
+            while (v < len && isWs(b[v]))
+                ++v;
+            if (v >= len) break;
+            if (key == "traceEvents") {
+                if (b[v] == '[') {
+                    phase_ = Phase::Array;
+                    member = v + 1;
+                } else {
+                    sink.add({"trace_not_chrome_format", Severity::Error, path, -1, static_cast<long long>(base + v),
+                              msg("\"traceEvents\" is not an array."), msg("No trace events are read from it."),
+                              msg("Point BubbleScope at the profiler's trace_view.json / msprof_*.json."), ""});
+                    failed = true;
+                }
+                break;
+            }
+            const std::size_t valueEnd = scanJsonValue(b, v, len);
+            if (valueEnd == kNpos) break; // carried whole to the next buffer (which grows if needed)
+            member = valueEnd;
+        }
+        if (failed) {
+            finished_ = true;
+            return false;
+        }
+        p = member;
+        consumed = p;
+    }
+    if (phase_ == Phase::Array) {
+        // Collect the complete elements of this buffer, blanking the commas between them so that the
+        // run can be parsed as a stream of whitespace-separated documents.
+        while (true) {
+            std::size_t q = p;
+            while (q < len && (isWs(b[q]) || b[q] == ',')) {
+                if (b[q] == ',') buf[q] = ' ';
+                ++q;
+            }
+            p = q;
+            if (p >= len) break;
+            if (b[p] == ']') {
+                phase_ = Phase::Done;
+                break;
+            }
+            const std::size_t end = scanJsonValue(b, p, len);
+            if (end == kNpos) break; // incomplete: carried to the next buffer
+            c.elems.emplace_back(p, end);
+            p = end;
+        }
+        c.utf8 = c.elems.empty() || simdjson::validate_utf8(b + c.elems.front().first,
+                                                             c.elems.back().second - c.elems.front().first);
+        // Done: past the ']'. Otherwise p is at the incomplete element (or the end): carry from there.
+        consumed = phase_ == Phase::Done ? p + 1 : p;
+    }
+    c.doneTo = base + consumed;
+    if (phase_ == Phase::Done) {
+        finished_ = true;
+        return true;
+    }
+    if (eof_) {
+        finished_ = true;
+        if (phase_ == Phase::Keys) {
+            sink.add({"trace_not_chrome_format", Severity::Error, path, -1, static_cast<long long>(base + consumed),
+                      msg("The file ends (byte {}) before a top-level \"traceEvents\" array.", fileBytes_),
+                      msg("No trace events are read from it."),
+                      msg("The file is cut or is not a trace: re-run the profiler's offline analysis."),
+                      "collection-problems.md#truncated-timeline"});
+            return true;
+        }
+        if (phase_ == Phase::Array) {
+            truncated = true;
+            cutOffset = base + consumed;
+        }
+        return true;
+    }
+    // Carry the incomplete tail to the next chunk.
+    carry_.assign(buf + consumed, buf + len);
+    base_ = base + consumed;
+    if (carry_.size() == cap_) {
+        if (cap_ + kPad > kMaxElementBytes) {
+            sink.add({"trace_event_too_large", Severity::Error, path, -1, static_cast<long long>(base_),
+                      msg("One event at byte {} is larger than 512 MB.", base_),
+                      msg("Reading stops here; events before it are kept."), msg("The file is probably corrupt."),
+                      ""});
+            truncated = true;
+            cutOffset = base_;
+            finished_ = true;
+            return true;
+        }
+        cap_ *= 2;
+    }
+    return true;
+}
+
+// Runs reader.next() on a second thread, a few chunks ahead of consume() on this one (one after the other
+// here when no thread can be started). consume(chunk) returns false to stop early; an exception on either
+// side stops both and reaches the caller.
+template <class Consume> void readPipelined(ChunkReader& reader, Consume&& consume) {
+    constexpr std::size_t kDepth = 4;
+    std::mutex m;
+    std::condition_variable cv;
+    std::deque<Chunk> full;
+    std::vector<Chunk> spare(kDepth);
+    bool end = false, stop = false;
+    std::exception_ptr readError;
+    std::thread producer;
+    try {
+        producer = std::thread([&] {
+            try {
+                for (;;) {
+                    Chunk c;
+                    {
+                        std::unique_lock<std::mutex> l(m);
+                        cv.wait(l, [&] { return stop || !spare.empty(); });
+                        if (stop) break;
+                        c = std::move(spare.back());
+                        spare.pop_back();
+                    }
+                    const bool more = reader.next(c);
+                    std::lock_guard<std::mutex> l(m);
+                    if (more) full.push_back(std::move(c));
+                    if (!more) end = true;
+                    cv.notify_all();
+                    if (!more) break;
+                }
+            } catch (...) {
+                std::lock_guard<std::mutex> l(m);
+                readError = std::current_exception();
+                end = true;
+                cv.notify_all();
+            }
+        });
+    } catch (const std::system_error&) {
+        Chunk c;
+        while (reader.next(c))
+            if (!consume(c)) break;
+        return;
+    }
+    auto halt = [&] {
+        {
+            std::lock_guard<std::mutex> l(m);
+            stop = true;
+        }
+        cv.notify_all();
+        producer.join();
+    };
+    try {
+        for (;;) {
+            Chunk c;
+            {
+                std::unique_lock<std::mutex> l(m);
+                cv.wait(l, [&] { return end || !full.empty(); });
+                if (full.empty()) break;
+                c = std::move(full.front());
+                full.pop_front();
+            }
+            const bool go = consume(c);
+            {
+                std::lock_guard<std::mutex> l(m);
+                spare.push_back(std::move(c));
+            }
+            cv.notify_all();
+            if (!go) break;
+        }
+    } catch (...) {
+        halt();
+        throw;
+    }
+    halt();
+    if (readError) std::rethrow_exception(readError);
+}
+
 } // namespace
 
 TraceReadResult readTraceJson(const std::string& path, Profile& profile, FindingSink& sink,
@@ -511,237 +794,86 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
     // pages cost no memory; growing by reallocation would hold two copies at once.
     builder.reserve(static_cast<std::size_t>(res.fileBytes / 120) + 1024);
     const std::size_t chunk = std::max<std::size_t>(options.chunkBytes, 4096);
-    std::vector<char> buf(chunk + kPad);
-    std::size_t len = 0;
-    std::uint64_t base = 0;
-    bool eof = false;
-    enum class Phase { Prefix, Keys, Array, Done } phase = Phase::Prefix;
-    std::vector<std::pair<std::size_t, std::size_t>> elems; // complete elements of the current buffer
-    bool failed = false;
     constexpr std::size_t kMinBatch = 64;
     std::size_t budget = kMinBatch; // kept from chunk to chunk: a clean file is parsed in whole chunks
-
-    while (!failed) {
-        while (!eof && len < buf.size() - kPad) {
-            std::size_t n = std::fread(buf.data() + len, 1, buf.size() - kPad - len, f);
-            if (n == 0) eof = true;
-            len += n;
-        }
-        std::memset(buf.data() + len, 0, kPad);
-        const char* b = buf.data();
-        std::size_t p = 0;
-        std::size_t consumed = 0;
-        if (phase == Phase::Prefix) {
-            if (base == 0 && len >= 3 && static_cast<unsigned char>(b[0]) == 0xEF) p = 3; // BOM
-            while (p < len && isWs(b[p]))
-                ++p;
-            if (p < len && b[p] == '[') {
-                phase = Phase::Array;
-                ++p;
-            } else if (p < len && b[p] == '{') {
-                phase = Phase::Keys;
-                ++p;
-            } else if (p < len || eof) {
-                sink.add(
-                    {"trace_not_chrome_format", Severity::Error, path, -1, static_cast<long long>(base + p),
-                     len == 0
-                         ? msg("The file is empty.")
-                         : msg("The file does not start with '[' or '{{' (Chrome trace format expected)."),
-                     msg("No trace events are read from it."),
-                     msg("The collection probably failed before writing the timeline; see "
-                         "collection-problems.md, "
-                         "\"Only the timeline, no CSV\" and \"Truncated timeline\"."),
-                     "collection-problems.md#only-the-timeline-no-csv"});
-                failed = true;
-                break;
+    ChunkReader reader(f, chunk, path, res.fileBytes);
+    // The reading and cutting runs a few chunks ahead on a second thread while this one parses: the
+    // elements of a chunk are parsed in batches over runs of objects, one at a time where a batch cannot
+    // go. A batch restart costs its length, so batches start small after a stop and double while they
+    // succeed: the work stays linear however many elements are bad (numbers, broken objects).
+    readPipelined(reader, [&](const Chunk& c) {
+        const char* b = c.buf.data();
+        const std::uint64_t base = c.base;
+        const auto& elems = c.elems;
+        const bool bufferUtf8 = c.utf8;
+        auto batchable = [&](std::size_t k) {
+            const auto [s0, e0] = elems[k];
+            return b[s0] == '{' && (bufferUtf8 || simdjson::validate_utf8(b + s0, e0 - s0));
+        };
+        auto single = [&](std::size_t k) {
+            const auto [s0, e0] = elems[k];
+            bool ok = false;
+            if (b[s0] != '{') {
+                sink.add({"trace_bad_event", Severity::Warning, path, -1, static_cast<long long>(base + s0),
+                          msg("Array element at byte {} is not an event object; skipped.", base + s0),
+                          msg("None beyond this element."), msg("Re-run the profiler's offline analysis."), ""});
+            } else if (!bufferUtf8 && !simdjson::validate_utf8(b + s0, e0 - s0)) {
+                std::size_t n = 0;
+                const std::vector<char> fixed = withValidUtf8(b + s0, e0 - s0, n);
+                ok = builder.handle(fixed.data(), n, base + s0);
+                ++builder.invalidUtf8;
+            } else {
+                ok = builder.handle(b + s0, e0 - s0, base + s0);
             }
-            consumed = p;
-        }
-        if (phase == Phase::Keys) {
-            // The members of the top-level object one by one, each value skipped whole: a "traceEvents"
-            // key nested in another member (otherData…) or inside a string is never taken for the array.
-            std::size_t member = p;
-            while (true) {
-                std::size_t q = member;
-                while (q < len && (isWs(b[q]) || b[q] == ','))
-                    ++q;
-                if (q >= len) break;
-                if (b[q] == '}' || b[q] != '"') {
-                    sink.add({"trace_not_chrome_format", Severity::Error, path, -1,
-                              static_cast<long long>(base + q),
-                              b[q] == '}'
-                                  ? msg("The file is a JSON object without a top-level "
-                                        "\"traceEvents\" array.")
-                                  : msg("A key (a string) was expected at byte {} of the top-level object.",
-                                        base + q),
-                              msg("No trace events are read from it."),
-                              msg("Point BubbleScope at the profiler's trace_view.json / msprof_*.json."),
-                              ""});
-                    failed = true;
-                    break;
-                }
-                const std::size_t keyEnd = scanJsonValue(b, q, len);
-                if (keyEnd == kNpos) break;
-                const std::string_view key(b + q + 1, keyEnd - q - 2);
-                std::size_t v = keyEnd;
-                while (v < len && isWs(b[v]))
-                    ++v;
-                if (v < len && b[v] == ':') ++v;
-                while (v < len && isWs(b[v]))
-                    ++v;
-                if (v >= len) break;
-                if (key == "traceEvents") {
-                    if (b[v] == '[') {
-                        phase = Phase::Array;
-                        member = v + 1;
-                    } else {
-                        sink.add({"trace_not_chrome_format", Severity::Error, path, -1,
-                                  static_cast<long long>(base + v), msg("\"traceEvents\" is not an array."),
-                                  msg("No trace events are read from it."),
-                                  msg("Point BubbleScope at the profiler's trace_view.json / msprof_*.json."),
-                                  ""});
-                        failed = true;
-                    }
-                    break;
-                }
-                const std::size_t valueEnd = scanJsonValue(b, v, len);
-                if (valueEnd == kNpos) break; // carried whole to the next buffer (which grows if needed)
-                member = valueEnd;
+            ++(ok ? res.elements : res.badElements);
+        };
+        std::size_t i = 0;
+        while (i < elems.size() && !res.cancelled) {
+            if (!batchable(i)) {
+                single(i++);
+                continue;
             }
-            if (failed) break;
-            p = member;
-            consumed = p;
-        }
-        if (phase == Phase::Array) {
-            // Collect the complete elements of this buffer, blanking the commas between them so that the
-            // run can be parsed as a stream of whitespace-separated documents.
-            elems.clear();
-            while (true) {
-                std::size_t q = p;
-                while (q < len && (isWs(b[q]) || b[q] == ',')) {
-                    if (b[q] == ',') buf[q] = ' ';
-                    ++q;
-                }
-                p = q;
-                if (p >= len) break;
-                if (b[p] == ']') {
-                    phase = Phase::Done;
-                    break;
-                }
-                const std::size_t end = scanJsonValue(b, p, len);
-                if (end == kNpos) break; // incomplete: carried to the next buffer
-                elems.emplace_back(p, end);
-                p = end;
+            std::size_t j = i + 1;
+            while (j < elems.size() && j - i < budget && batchable(j))
+                ++j;
+            const std::size_t from = elems[i].first;
+            std::size_t maxDoc = 0;
+            for (std::size_t k = i; k < j; ++k)
+                maxDoc = std::max(maxDoc, elems[k].second - elems[k].first);
+            std::size_t k = i;
+            const auto [got, invalid] = builder.handleBatch(
+                b + from, elems[j - 1].second - from, maxDoc, base + from, [&](std::size_t off) {
+                    // Documents arrive in order; anything else means the batch and
+                    // our scan disagree.
+                    if (k >= j || elems[k].first - from != off) return false;
+                    ++k;
+                    return true;
+                });
+            res.elements += got - invalid;
+            res.badElements += invalid;
+            i += got;
+            if (i < j) {
+                single(i++); // where the batch stopped
+                budget = kMinBatch;
+            } else {
+                budget = std::min<std::size_t>(budget * 2, std::size_t(1) << 20);
             }
-            // Parse them: in batches over runs of objects, one at a time where a batch cannot go. A batch
-            // restart costs its length, so batches start small after a stop and double while they succeed:
-            // the work stays linear however many elements are bad (numbers, broken objects).
-            const bool bufferUtf8 =
-                elems.empty() ||
-                simdjson::validate_utf8(b + elems.front().first, elems.back().second - elems.front().first);
-            auto batchable = [&](std::size_t k) {
-                const auto [s0, e0] = elems[k];
-                return b[s0] == '{' && (bufferUtf8 || simdjson::validate_utf8(b + s0, e0 - s0));
-            };
-            auto single = [&](std::size_t k) {
-                const auto [s0, e0] = elems[k];
-                bool ok = false;
-                if (b[s0] != '{') {
-                    sink.add({"trace_bad_event", Severity::Warning, path, -1,
-                              static_cast<long long>(base + s0),
-                              msg("Array element at byte {} is not an event object; skipped.", base + s0),
-                              msg("None beyond this element."),
-                              msg("Re-run the profiler's offline analysis."), ""});
-                } else if (!bufferUtf8 && !simdjson::validate_utf8(b + s0, e0 - s0)) {
-                    std::size_t n = 0;
-                    const std::vector<char> fixed = withValidUtf8(b + s0, e0 - s0, n);
-                    ok = builder.handle(fixed.data(), n, base + s0);
-                    ++builder.invalidUtf8;
-                } else {
-                    ok = builder.handle(b + s0, e0 - s0, base + s0);
-                }
-                ++(ok ? res.elements : res.badElements);
-            };
-            std::size_t i = 0;
-            while (i < elems.size() && !res.cancelled) {
-                if (!batchable(i)) {
-                    single(i++);
-                    continue;
-                }
-                std::size_t j = i + 1;
-                while (j < elems.size() && j - i < budget && batchable(j))
-                    ++j;
-                const std::size_t from = elems[i].first;
-                std::size_t maxDoc = 0;
-                for (std::size_t k = i; k < j; ++k)
-                    maxDoc = std::max(maxDoc, elems[k].second - elems[k].first);
-                std::size_t k = i;
-                const auto [got, invalid] = builder.handleBatch(
-                    b + from, elems[j - 1].second - from, maxDoc, base + from, [&](std::size_t off) {
-                        // Documents arrive in order; anything else means the batch and
-                        // our scan disagree.
-                        if (k >= j || elems[k].first - from != off) return false;
-                        ++k;
-                        return true;
-                    });
-                res.elements += got - invalid;
-                res.badElements += invalid;
-                i += got;
-                if (i < j) {
-                    single(i++); // where the batch stopped
-                    budget = kMinBatch;
-                } else {
-                    budget = std::min<std::size_t>(budget * 2, std::size_t(1) << 20);
-                }
-                if (control.cancelled()) res.cancelled = true;
-            }
-            // Done: past the ']'. Otherwise p is at the incomplete element (or the end): carry from there.
-            consumed = phase == Phase::Done ? p + 1 : p;
+            if (control.cancelled()) res.cancelled = true;
         }
-        control.report("trace", base + consumed, res.fileBytes);
-        if (res.cancelled || phase == Phase::Done) break;
-        if (control.cancelled()) {
-            res.cancelled = true;
-            break;
-        }
-        if (eof) {
-            if (phase == Phase::Keys) {
-                sink.add(
-                    {"trace_not_chrome_format", Severity::Error, path, -1,
-                     static_cast<long long>(base + consumed),
-                     msg("The file ends (byte {}) before a top-level \"traceEvents\" array.", res.fileBytes),
-                     msg("No trace events are read from it."),
-                     msg("The file is cut or is not a trace: re-run the profiler's offline analysis."),
-                     "collection-problems.md#truncated-timeline"});
-                break;
-            }
-            if (phase == Phase::Array) {
-                res.truncated = true;
-                res.cutOffset = base + consumed;
-            }
-            break;
-        }
-        // Carry the incomplete tail to the front and read on.
-        std::memmove(buf.data(), buf.data() + consumed, len - consumed);
-        base += consumed;
-        len -= consumed;
-        if (len == buf.size() - kPad) {
-            if (buf.size() > kMaxElementBytes) {
-                sink.add({"trace_event_too_large", Severity::Error, path, -1, static_cast<long long>(base),
-                          msg("One event at byte {} is larger than 512 MB.", base),
-                          msg("Reading stops here; events before it are kept."),
-                          msg("The file is probably corrupt."), ""});
-                res.truncated = true;
-                res.cutOffset = base;
-                break;
-            }
-            buf.resize((buf.size() - kPad) * 2 + kPad);
-        }
+        control.report("trace", c.doneTo, res.fileBytes);
+        if (!res.cancelled && control.cancelled()) res.cancelled = true;
+        return !res.cancelled;
+    });
+    for (auto& finding : reader.sink.take())
+        sink.add(std::move(finding));
+    if (reader.truncated) {
+        res.truncated = true;
+        res.cutOffset = reader.cutOffset;
     }
     std::fclose(f);
     if (res.cancelled) return res; // the caller drops the profile: no need to sort what was read
     builder.finish();
-    res.ok = res.elements > 0 || phase != Phase::Prefix;
+    res.ok = res.elements > 0 || reader.pastPrefix();
     profile.inventory.traceEventCount += res.elements;
     profile.inventory.counterEventCount += builder.counters;
     profile.inventory.metadataEventCount += builder.metadata;

@@ -1,7 +1,7 @@
 #pragma once
 // Streaming reader for Chrome-trace JSON (trace_view.json, msprof_*.json): bare array or
 // {"traceEvents": [...]}. The file is read in chunks; a small scanner cuts the array into its
-// elements and simdjson parses each element. A file that ends mid-event keeps every complete event
+// elements (on a second thread, a few chunks ahead) and simdjson parses each element. A file that ends mid-event keeps every complete event
 // and reports the byte offset of the cut. Memory is bounded by the chunk, not the file.
 #include "io/load_control.h"
 #include "model/profile.h"

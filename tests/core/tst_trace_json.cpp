@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <set>
 
 using bstest::writeFile;
@@ -216,6 +217,64 @@ class TstTraceJson : public QObject {
                     named = true;
             QVERIFY2(named, qPrintable(QStringLiteral("offset %1").arg(off)));
         }
+    }
+    // The chunks are cut on a second thread ahead of the parse: findings still come in file order (a bad
+    // event deep in the file before the cut at its end), each event and offset as one chunk gives, and a
+    // cancel from the progress callback stops the read with both threads.
+    void chunksReadAheadKeepTheOrderOfFindingsAndStopOnCancel() {
+        const QString p = tmp.filePath("order/trace_view.json");
+        QByteArray text = "[";
+        long long badAt = -1;
+        for (int i = 0; i < 3000; ++i) {
+            if (i) text += ",\n";
+            if (i == 2500) {
+                badAt = text.size();
+                text += "{\"ph\":\"X\",\"ts\":tru}";
+                continue;
+            }
+            text += QByteArray("{\"ph\":\"X\",\"name\":\"op") + QByteArray::number(i % 7) +
+                    "\",\"pid\":1,\"tid\":1,\"ts\":\"" + QByteArray::number(1000 + 10 * i) + "\",\"dur\":5}";
+        }
+        const long long cut = text.size() + 2; // the last event starts after ",\n" and is cut
+        text += ",\n{\"ph\":\"X\",\"name\":\"la";
+        writeFile(p, text);
+        bs::Profile whole, chunked;
+        bs::FindingSink sw, sc;
+        const auto rw = read(p, whole, sw);
+        const auto rc = read(p, chunked, sc, 4096);
+        for (const auto* r : {&rw, &rc}) {
+            QCOMPARE(r->elements, std::size_t(2999));
+            QCOMPARE(r->badElements, std::size_t(1));
+            QVERIFY(r->truncated);
+            QCOMPARE(r->cutOffset, static_cast<std::uint64_t>(cut));
+        }
+        for (const auto* sink : {&sw, &sc}) {
+            QCOMPARE(sink->findings().size(), std::size_t(2));
+            QCOMPARE(sink->findings()[0].id, std::string("trace_bad_event"));
+            QCOMPARE(sink->findings()[0].byteOffset, badAt);
+            QCOMPARE(sink->findings()[1].id, std::string("trace_truncated"));
+        }
+        QCOMPARE(chunked.hostEvents.size(), std::size_t(2999));
+        for (std::size_t i = 0; i < whole.hostEvents.size(); ++i) {
+            QCOMPARE(chunked.hostEvents[i].ts, whole.hostEvents[i].ts);
+            QCOMPARE(std::string(chunked.str(chunked.hostEvents[i].name)), std::string(whole.str(whole.hostEvents[i].name)));
+        }
+        std::atomic<bool> cancel{false};
+        bs::LoadControl control;
+        control.cancel = &cancel;
+        std::uint64_t lastDone = 0;
+        control.progress = [&](const std::string&, std::uint64_t done, std::uint64_t) {
+            lastDone = done;
+            if (done > 40000) cancel = true;
+        };
+        bs::Profile stopped;
+        bs::FindingSink ss;
+        bs::TraceReadOptions o;
+        o.chunkBytes = 4096;
+        const auto rs = bs::readTraceJson(bstest::s(p), stopped, ss, control, o);
+        QVERIFY(rs.cancelled);
+        QVERIFY(rs.elements < std::size_t(2999));
+        QVERIFY(lastDone > 40000 && lastDone < static_cast<std::uint64_t>(text.size()));
     }
     void emptyAndNonJsonFilesAreReportedNotCrashed() {
         const QString e = tmp.filePath("d/empty.json");
