@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
 
 namespace bs {
 
@@ -65,7 +64,7 @@ HostIndex::HostIndex(const Profile& p, const StepSet& steps) : p_(p) {
     for (const auto& s : steps.steps)
         minService = std::min(minService, s.end - s.start);
     std::vector<Interval> all, sync, comm;
-    std::map<std::uint32_t, std::vector<Interval>> lanes;
+    std::vector<std::vector<Interval>> lanes(p.lanes.size()); // by lane index
     std::vector<signed char>& cls = nameClass_;
     cls.assign(p.strings.size(), -1); // per name: bit0 sync, bit1 comm, 4 = marker
     if (hostTraceExists_) traceStart_ = INT64_MAX, traceEnd_ = INT64_MIN;
@@ -96,13 +95,30 @@ HostIndex::HostIndex(const Profile& p, const StepSet& steps) : p_(p) {
     comm_ = mergeIntervals(std::move(comm));
     // Lane busy time as a step function (depth = lanes busy at once), so the sum over lanes of their
     // time inside a window is the area under it: two binary searches per window, however many lanes.
+    // A lane's merged intervals are disjoint and in order, so its edges are a sorted run: the runs are
+    // merged pairwise (log(lanes) passes) instead of sorting all edges (which fell back to heap sort).
     std::vector<std::pair<TimeNs, int>> edges;
-    for (auto& [lane, v] : lanes)
+    std::vector<std::size_t> bounds{0};
+    for (auto& v : lanes) {
         for (const auto& iv : mergeIntervals(std::move(v))) {
             edges.emplace_back(iv.a, +1);
             edges.emplace_back(iv.b, -1);
         }
-    std::sort(edges.begin(), edges.end());
+        if (edges.size() != bounds.back()) bounds.push_back(edges.size());
+    }
+    while (bounds.size() > 2) {
+        std::vector<std::size_t> merged{0};
+        for (std::size_t i = 0; i + 1 < bounds.size(); i += 2) {
+            if (i + 2 < bounds.size()) {
+                const auto at = [&](std::size_t k) { return edges.begin() + static_cast<std::ptrdiff_t>(bounds[k]); };
+                std::inplace_merge(at(i), at(i + 1), at(i + 2));
+                merged.push_back(bounds[i + 2]);
+            } else {
+                merged.push_back(bounds[i + 1]);
+            }
+        }
+        bounds = std::move(merged);
+    }
     std::int64_t depth = 0;
     LaneArea area = 0;
     for (std::size_t i = 0; i < edges.size();) {

@@ -4,6 +4,8 @@
 #include "i18n/message.h"
 
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
@@ -40,39 +42,55 @@ bool hasNonZeroPmu(const Profile& p) {
 
 // The PMU columns the verdict reads, looked up once per analysis: PmuTable::column() is a linear scan
 // and tables can carry 10^5+ columns, so looking them up per op made ops x columns.
+// The PMU columns a verdict reads.
+constexpr const char* kPmuNames[] = {"aic_mac_ratio", "aic_scalar_ratio", "aic_mte1_ratio",
+                                     "aic_mte2_ratio", "aic_fixpipe_ratio", "aiv_vec_ratio",
+                                     "aiv_scalar_ratio", "aiv_mte2_ratio", "aiv_mte3_ratio",
+                                     "cube_utilization(%)"};
+constexpr std::size_t kPmuCount = std::size(kPmuNames);
+
 struct PmuColumns {
     bool available = false;
-    std::optional<std::size_t> cube;
-    std::map<std::string, std::optional<std::size_t>, std::less<>> byName;
+    std::array<std::optional<std::size_t>, kPmuCount> column; // in the PMU table, per kPmuNames entry
     explicit PmuColumns(const Profile& p) {
         available = pmuAvailable(p);
-        for (const char* c :
-             {"aic_mac_ratio", "aic_scalar_ratio", "aic_mte1_ratio", "aic_mte2_ratio", "aic_fixpipe_ratio",
-              "aiv_vec_ratio", "aiv_scalar_ratio", "aiv_mte2_ratio", "aiv_mte3_ratio", "cube_utilization(%)"})
-            byName[c] = p.pmu.column(c);
-    }
-    std::optional<std::size_t> operator()(const char* name) const {
-        auto it = byName.find(std::string_view(name));
-        return it == byName.end() ? std::nullopt : it->second;
+        for (std::size_t i = 0; i < kPmuCount; ++i)
+            column[i] = p.pmu.column(kPmuNames[i]);
     }
 };
 
-// Duration-weighted mean of a PMU column over the op's kernels; nullopt when absent.
-std::optional<double> pmuMean(const Profile& p, const std::vector<std::size_t>& ks,
-                              std::optional<std::size_t> c) {
-    if (!c) return std::nullopt;
-    double sum = 0, w = 0;
-    for (std::size_t i : ks) {
-        const Kernel& k = p.kernels[i];
-        if (k.pmuRow < 0) continue;
-        const float v = p.pmu.at(static_cast<std::size_t>(k.pmuRow), *c);
-        if (std::isnan(v)) continue;
-        sum += static_cast<double>(v) * static_cast<double>(k.dur);
-        w += static_cast<double>(k.dur);
+// Duration-weighted mean of each PMU column over the op's kernels (nullopt when the column is absent or
+// holds no value), in one pass: each kernel's row is read once, not once per column (at 1 GB of trace the
+// rows are far apart in memory). Per column the sums run in kernel order, as one pass per column did.
+class PmuMeans {
+  public:
+    PmuMeans(const Profile& p, const std::vector<std::size_t>& ks, const PmuColumns& cols) {
+        std::array<double, kPmuCount> sum{}, w{};
+        const std::size_t width = p.pmu.columns.size();
+        for (std::size_t i : ks) {
+            const Kernel& k = p.kernels[i];
+            if (k.pmuRow < 0) continue;
+            const float* row = p.pmu.values.data() + static_cast<std::size_t>(k.pmuRow) * width;
+            for (std::size_t c = 0; c < kPmuCount; ++c) {
+                if (!cols.column[c]) continue;
+                const float v = row[*cols.column[c]];
+                if (std::isnan(v)) continue;
+                sum[c] += static_cast<double>(v) * static_cast<double>(k.dur);
+                w[c] += static_cast<double>(k.dur);
+            }
+        }
+        for (std::size_t c = 0; c < kPmuCount; ++c)
+            if (cols.column[c] && w[c] > 0) mean_[c] = sum[c] / w[c];
     }
-    if (w <= 0) return std::nullopt;
-    return sum / w;
-}
+    std::optional<double> operator()(std::string_view name) const {
+        for (std::size_t c = 0; c < kPmuCount; ++c)
+            if (name == kPmuNames[c]) return mean_[c];
+        return std::nullopt;
+    }
+
+  private:
+    std::array<std::optional<double>, kPmuCount> mean_;
+};
 
 void pmuVerdict(const Profile& p, const PmuColumns& cols, OpStats& op, const std::vector<std::size_t>& ks,
                 const Rulebook& r) {
@@ -89,12 +107,13 @@ void pmuVerdict(const Profile& p, const PmuColumns& cols, OpStats& op, const std
     const char* const aic[] = {"aic_mac_ratio", "aic_scalar_ratio", "aic_mte1_ratio", "aic_mte2_ratio",
                                "aic_fixpipe_ratio"};
     const char* const aiv[] = {"aiv_vec_ratio", "aiv_scalar_ratio", "aiv_mte2_ratio", "aiv_mte3_ratio"};
+    const PmuMeans mean(p, ks, cols);
     std::string best;
     double bestV = -1;
     std::string detail;
     auto scan = [&](const char* const* names, std::size_t n) {
         for (std::size_t i = 0; i < n; ++i) {
-            auto v = pmuMean(p, ks, cols(names[i]));
+            auto v = mean(names[i]);
             if (!v) continue;
             detail += fmt::format("{}{}={:.2f}", detail.empty() ? "" : ", ", names[i], *v);
             if (*v > bestV) bestV = *v, best = names[i];
@@ -103,7 +122,7 @@ void pmuVerdict(const Profile& p, const PmuColumns& cols, OpStats& op, const std
     if (cube) scan(aic, 5);
     if (vector || (cube && bestV <= 0)) scan(aiv, 4);
     op.pmuDetail = detail;
-    op.cubeUtilization = pmuMean(p, ks, cols("cube_utilization(%)"));
+    op.cubeUtilization = mean("cube_utilization(%)");
     if (bestV <= 0) {
         op.pmuVerdict = "pmu_unavailable";
         return;
@@ -114,7 +133,7 @@ void pmuVerdict(const Profile& p, const PmuColumns& cols, OpStats& op, const std
         op.pmuVerdict = "memory-bound";
     else
         op.pmuVerdict = best.substr(4, best.size() - 10) + "-bound"; // scalar / mte1 / mte3 / fixpipe
-    auto mte2 = pmuMean(p, ks, cols("aiv_mte2_ratio"));
+    auto mte2 = mean("aiv_mte2_ratio");
     if (mte2 && *mte2 > r.pmu_mte2_hot) op.pmuVerdict += msg(", hot (aiv_mte2_ratio {:.2f})", *mte2);
 }
 

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
+#include <system_error>
 #include "i18n/message.h"
 #include <fmt/format.h>
 
@@ -148,9 +150,8 @@ void writeClocks(JsonWriter& w, std::string_view key, const Clocks& c) {
 }
 
 // ANALYSIS.md §9 structures with the four clocks for block and side, and the §11 summary.
-void addArchitectureJson(json& root, const AnalysisResult& r, SplicedArrays& spliced) {
-    const ArchitectureResult& a = r.architecture;
-    std::string& text = spliced.structures;
+std::string structuresText(const ArchitectureResult& a) {
+    std::string text;
     text.reserve(a.structures.size() * 900);
     JsonWriter w(text, 1);
     w.beginArray();
@@ -183,6 +184,19 @@ void addArchitectureJson(json& root, const AnalysisResult& r, SplicedArrays& spl
             .endObject();
     }
     w.endArray();
+    return text;
+}
+
+// The two large arrays, written beside the DOM on a second thread (in the caller's output language).
+SplicedArrays writeSplicedArrays(const AnalysisResult& r) {
+    SplicedArrays s;
+    s.collectives = collectivesText(r.anomaly, r.steps); // communication.json ops, §1
+    s.structures = structuresText(r.architecture);
+    return s;
+}
+
+void addArchitectureJson(json& root, const AnalysisResult& r) {
+    const ArchitectureResult& a = r.architecture;
     root["structures"] = kPlaceholder;
     json drill = json::array();
     for (const auto& d : a.drillDown)
@@ -252,7 +266,7 @@ void addArchitectureJson(json& root, const AnalysisResult& r, SplicedArrays& spl
 }
 
 // The anomaly_discovery schema fields (ANALYSIS.md §10.1) plus op rankings, AICPU, recommendations, rules.
-void addAnomalyJson(json& root, const Profile& p, const AnalysisResult& r, SplicedArrays& spliced) {
+void addAnomalyJson(json& root, const Profile& p, const AnalysisResult& r) {
     const AnomalyResult& a = r.anomaly;
     root["enabled"] = true;
     root["dominant_group_id"] = a.groups.empty() ? json(nullptr) : json(a.groups.front().id);
@@ -415,8 +429,7 @@ void addAnomalyJson(json& root, const Profile& p, const AnalysisResult& r, Splic
     root["hidden_issue"] = {
         {"present", a.hiddenIssuePresent}, {"severity", a.severity}, {"conditions", a.hiddenIssueReasons}};
     root["global_tags"] = a.globalTags;
-    spliced.collectives = collectivesText(a, r.steps); // communication.json ops, §1
-    root["collectives"] = kPlaceholder;
+    root["collectives"] = kPlaceholder; // communication.json ops, §1 (writeSplicedArrays)
     json stepTags = json::array();
     for (const auto& t : a.stepTags) {
         const auto& st = r.steps.steps[static_cast<std::size_t>(t.stepIndex)];
@@ -480,7 +493,7 @@ void addAnomalyJson(json& root, const Profile& p, const AnalysisResult& r, Splic
                         {"evidence_gap", rc.evidenceGap.empty() ? json(nullptr) : json(rc.evidenceGap)}});
     root["recommendations"] = recs;
     root["bubble_first_summary"] = a.answers;
-    addArchitectureJson(root, r, spliced);
+    addArchitectureJson(root, r);
     json rules = json::object();
     for (const auto& [k, v] : a.rules.entries())
         rules[k] = v;
@@ -520,6 +533,17 @@ std::string spliceArrays(const std::string& text,
 } // namespace
 
 std::string renderJson(const Profile& p, const AnalysisResult& r) {
+    std::future<SplicedArrays> arrays;
+    try {
+        arrays = std::async(std::launch::async, [&r, lang = outputLanguage()] {
+            ScopedLanguage in(lang);
+            return writeSplicedArrays(r);
+        });
+    } catch (const std::system_error&) {
+        std::promise<SplicedArrays> here; // no thread to be had: written here
+        here.set_value(writeSplicedArrays(r));
+        arrays = here.get_future();
+    }
     json root;
     root["tool"] = "BubbleScope";
     root["rank"] = p.inventory.rankLabel;
@@ -616,12 +640,12 @@ std::string renderJson(const Profile& p, const AnalysisResult& r) {
     dq["findings"] = fs;
     dq["notes"] = r.anomaly.notes;
     root["data_quality"] = dq;
-    SplicedArrays spliced;
-    addAnomalyJson(root, p, r, spliced);
+    addAnomalyJson(root, p, r);
     renderMessagesIn(root);
     // Names come from the user's files: invalid UTF-8 is replaced (U+FFFD), never an exception.
     std::string text = root.dump(2, ' ', false, json::error_handler_t::replace);
     root = json(); // freed before the copy below
+    const SplicedArrays spliced = arrays.get();
     return spliceArrays(text, {{"collectives", &spliced.collectives}, {"structures", &spliced.structures}});
 }
 
