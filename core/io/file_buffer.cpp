@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace bs {
@@ -102,6 +103,14 @@ std::uint64_t availableMemoryBytes() {
         if (end != env) return static_cast<std::uint64_t>(mb) << 20;
     }
     return std::min({systemAvailable(), addressSpaceHeadroom(), cgroupHeadroom()});
+}
+
+void yieldCpuToOtherThreads() {
+    const auto tid = static_cast<id_t>(::syscall(SYS_gettid));
+    errno = 0;
+    const int now = ::getpriority(PRIO_PROCESS, tid);
+    if (now == -1 && errno != 0) return;
+    (void)::setpriority(PRIO_PROCESS, tid, std::min(now + 5, 19)); // best effort: raising nice needs no privilege
 }
 
 FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes, bool rejectBinary) {

@@ -29,4 +29,10 @@ FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes = (4ULL
 // process and its parents; or the BUBBLESCOPE_MEMORY_LIMIT_MB environment variable when set.
 std::uint64_t availableMemoryBytes();
 
+// Makes the calling thread yield the CPU to its process's other threads when they compete for it (Linux's
+// nice value is per thread: +5 here). For a helper thread that is not on the load's critical path, e.g. the
+// side tables read while the timeline is parsed: on a 2-core machine three busy threads otherwise share
+// the cores evenly and the parse, which everything waits for, runs at two thirds of its speed.
+void yieldCpuToOtherThreads();
+
 } // namespace bs

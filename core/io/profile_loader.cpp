@@ -368,6 +368,7 @@ LoadResult loadRankUnguarded(const RankFolder& rank, const LoadControl& control)
     auto tablesDone = std::make_shared<std::promise<void>>();
     std::future<void> tablesReady = tablesDone->get_future();
     std::thread([tables, tablesCancel, tablesDone, files] {
+        yieldCpuToOtherThreads(); // the timeline's parse is the critical path (core/README.md, Reading)
         LoadControl own;
         own.cancel = tablesCancel.get();
         try {

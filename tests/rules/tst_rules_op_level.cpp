@@ -234,6 +234,28 @@ class TstRulesOpLevel : public QObject {
         QCOMPARE(op(ops, "VecWarm")->pmuVerdict, std::string("memory-bound"));
         QCOMPARE(op(ops, "hcom_allReduce__#")->pmuVerdict, std::string("not_applicable"));
     }
+    // An op's PMU ratios are the duration-weighted means over its kernels: a long compute-bound call and a
+    // short memory-bound one make a compute-bound op (unweighted, mte2 0.50 > mac 0.40 would say memory).
+    void pmuRatiosOfAnOpAreWeightedByKernelDuration() {
+        Fixture f;
+        f.p.pmu.columns = {"aic_mac_ratio", "aic_mte2_ratio", "cube_utilization(%)"};
+        const std::vector<std::vector<float>> rows = {{0.8f, 0.1f, 50.0f}, {0.0f, 0.9f, 94.0f}};
+        f.k("Mixed", 0, 100, "AI_CORE");
+        f.p.kernels.back().pmuRow = 0;
+        f.k("Mixed", 200, 10, "AI_CORE");
+        f.p.kernels.back().pmuRow = 1;
+        for (const auto& r : rows)
+            f.p.pmu.values.insert(f.p.pmu.values.end(), r.begin(), r.end());
+        const auto ops = bs::analyzeOps(f.done(), {}, bs::Rulebook{});
+        const auto* mixed = op(ops, "Mixed");
+        QVERIFY(mixed);
+        QCOMPARE(mixed->pmuVerdict, std::string("compute-bound"));
+        // mac (0.8 * 100 + 0 * 10) / 110 = 0.727; mte2 (0.1 * 100 + 0.9 * 10) / 110 = 0.173
+        QCOMPARE(mixed->pmuDetail, std::string("aic_mac_ratio=0.73, aic_mte2_ratio=0.17"));
+        // cube utilisation (50 * 100 + 94 * 10) / 110 = 54.0 (unweighted: 72.0)
+        QVERIFY(mixed->cubeUtilization);
+        QVERIFY(std::abs(*mixed->cubeUtilization - 54.0) < 1e-9);
+    }
     void withoutPmuColumnsEveryVerdictIsUnavailable() {
         Fixture f;
         f.k("MatMul", 0, 50);
