@@ -74,10 +74,13 @@ std::uint16_t kernelColor(const Kernel& k, std::string_view taskType) {
 } // namespace
 
 void ItemSeries::finish() {
-    // Longer first on equal starts: an enclosing host event comes before the ones it contains.
-    std::sort(items.begin(), items.end(), [](const TimelineItem& a, const TimelineItem& b) {
+    // Longer first on equal starts: an enclosing host event comes before the ones it contains. The items
+    // usually come in that order already (events and kernels are sorted by start, then longer first):
+    // checked in one pass, sorted only when they are not (at 1 GB of trace the sorts cost ~0.2 s).
+    const auto before = [](const TimelineItem& a, const TimelineItem& b) {
         return a.start != b.start ? a.start < b.start : a.end > b.end;
-    });
+    };
+    if (!std::is_sorted(items.begin(), items.end(), before)) std::sort(items.begin(), items.end(), before);
     prefixMaxEnd.resize(items.size());
     maxDuration = 0;
     TimeNs m = INT64_MIN;
