@@ -15,13 +15,22 @@ namespace bs {
 
 namespace {
 
+// The PMU columns a verdict reads.
+constexpr const char* kPmuNames[] = {"aic_mac_ratio", "aic_scalar_ratio", "aic_mte1_ratio",
+                                     "aic_mte2_ratio", "aic_fixpipe_ratio", "aiv_vec_ratio",
+                                     "aiv_scalar_ratio", "aiv_mte2_ratio", "aiv_mte3_ratio",
+                                     "cube_utilization(%)"};
+constexpr std::size_t kPmuCount = std::size(kPmuNames);
+
 struct Acc {
     std::string name, taskType;
     std::size_t calls = 0;
     TimeNs dur = 0, wait = 0;
     std::size_t pollutedCalls = 0; // calls whose wait span overlaps a communication window
     std::map<StrId, std::size_t> shapeIds;
-    std::vector<std::size_t> kernels;
+    // Per PMU column (kPmuNames): Σ value × duration and Σ duration over the calls with a value, summed in
+    // kernel order while the kernels are swept once (the PMU table is read row after row).
+    std::array<double, kPmuCount> pmuSum{}, pmuWeight{};
 };
 
 std::vector<Interval> commWindows(const Profile& p) {
@@ -42,13 +51,6 @@ bool hasNonZeroPmu(const Profile& p) {
 
 // The PMU columns the verdict reads, looked up once per analysis: PmuTable::column() is a linear scan
 // and tables can carry 10^5+ columns, so looking them up per op made ops x columns.
-// The PMU columns a verdict reads.
-constexpr const char* kPmuNames[] = {"aic_mac_ratio", "aic_scalar_ratio", "aic_mte1_ratio",
-                                     "aic_mte2_ratio", "aic_fixpipe_ratio", "aiv_vec_ratio",
-                                     "aiv_scalar_ratio", "aiv_mte2_ratio", "aiv_mte3_ratio",
-                                     "cube_utilization(%)"};
-constexpr std::size_t kPmuCount = std::size(kPmuNames);
-
 struct PmuColumns {
     bool available = false;
     std::array<std::optional<std::size_t>, kPmuCount> column; // in the PMU table, per kPmuNames entry
@@ -60,27 +62,25 @@ struct PmuColumns {
 };
 
 // Duration-weighted mean of each PMU column over the op's kernels (nullopt when the column is absent or
-// holds no value), in one pass: each kernel's row is read once, not once per column (at 1 GB of trace the
-// rows are far apart in memory). Per column the sums run in kernel order, as one pass per column did.
+// holds no value). The sums are taken in the sweep over the kernels (addPmu): a per-op pass read each
+// kernel's row far from the previous one (at 1 GB of trace the table no longer fits a cache).
+void addPmu(Acc& a, const Profile& p, const Kernel& k, const PmuColumns& cols) {
+    if (k.pmuRow < 0 || !cols.available) return;
+    const float* row = p.pmu.values.data() + static_cast<std::size_t>(k.pmuRow) * p.pmu.columns.size();
+    for (std::size_t c = 0; c < kPmuCount; ++c) {
+        if (!cols.column[c]) continue;
+        const float v = row[*cols.column[c]];
+        if (std::isnan(v)) continue;
+        a.pmuSum[c] += static_cast<double>(v) * static_cast<double>(k.dur);
+        a.pmuWeight[c] += static_cast<double>(k.dur);
+    }
+}
+
 class PmuMeans {
   public:
-    PmuMeans(const Profile& p, const std::vector<std::size_t>& ks, const PmuColumns& cols) {
-        std::array<double, kPmuCount> sum{}, w{};
-        const std::size_t width = p.pmu.columns.size();
-        for (std::size_t i : ks) {
-            const Kernel& k = p.kernels[i];
-            if (k.pmuRow < 0) continue;
-            const float* row = p.pmu.values.data() + static_cast<std::size_t>(k.pmuRow) * width;
-            for (std::size_t c = 0; c < kPmuCount; ++c) {
-                if (!cols.column[c]) continue;
-                const float v = row[*cols.column[c]];
-                if (std::isnan(v)) continue;
-                sum[c] += static_cast<double>(v) * static_cast<double>(k.dur);
-                w[c] += static_cast<double>(k.dur);
-            }
-        }
+    PmuMeans(const Acc& a, const PmuColumns& cols) {
         for (std::size_t c = 0; c < kPmuCount; ++c)
-            if (cols.column[c] && w[c] > 0) mean_[c] = sum[c] / w[c];
+            if (cols.column[c] && a.pmuWeight[c] > 0) mean_[c] = a.pmuSum[c] / a.pmuWeight[c];
     }
     std::optional<double> operator()(std::string_view name) const {
         for (std::size_t c = 0; c < kPmuCount; ++c)
@@ -92,7 +92,7 @@ class PmuMeans {
     std::array<std::optional<double>, kPmuCount> mean_;
 };
 
-void pmuVerdict(const Profile& p, const PmuColumns& cols, OpStats& op, const std::vector<std::size_t>& ks,
+void pmuVerdict(const PmuColumns& cols, OpStats& op, const Acc& acc,
                 const Rulebook& r) {
     if (!cols.available) {
         op.pmuVerdict = "pmu_unavailable";
@@ -107,7 +107,7 @@ void pmuVerdict(const Profile& p, const PmuColumns& cols, OpStats& op, const std
     const char* const aic[] = {"aic_mac_ratio", "aic_scalar_ratio", "aic_mte1_ratio", "aic_mte2_ratio",
                                "aic_fixpipe_ratio"};
     const char* const aiv[] = {"aiv_vec_ratio", "aiv_scalar_ratio", "aiv_mte2_ratio", "aiv_mte3_ratio"};
-    const PmuMeans mean(p, ks, cols);
+    const PmuMeans mean(acc, cols);
     std::string best;
     double bestV = -1;
     std::string detail;
@@ -150,6 +150,7 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
     std::vector<std::string> opName(p.strings.size());
     std::vector<char> named(p.strings.size(), 0);
     std::unordered_map<std::uint64_t, Acc*> fast;
+    const PmuColumns pmuCols(p);
     auto inWindows = [&](TimeNs t) {
         if (windows.empty()) return true;
         auto it = std::upper_bound(windows.begin(), windows.end(), t,
@@ -177,7 +178,7 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
         a.dur = addSaturating(a.dur, k.dur);
         a.wait = addSaturating(a.wait, k.wait);
         ++a.shapeIds[k.inputShapes];
-        a.kernels.push_back(i);
+        addPmu(a, p, k, pmuCols);
         if (k.wait > 0 && intersectLength(comm, {k.start - k.wait, k.start}) > 0) ++a.pollutedCalls;
     }
     std::vector<OpStats> ops;
@@ -216,7 +217,6 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
         return ops[x].name < ops[y].name;
     });
     std::vector<OpStats> ranked;
-    const PmuColumns pmuCols(p);
     for (std::size_t i = 0; i < order.size(); ++i) {
         OpStats o = ops[order[i]];
         o.rankByAvgCost = static_cast<int>(i + 1);
@@ -224,7 +224,7 @@ std::vector<OpStats> analyzeOps(const Profile& p, const std::vector<Interval>& w
         o.falseHotspot = o.waitRatio > r.wait_anchor_wait_ratio &&
                          o.durAvgUs < r.wait_anchor_max_duration_us &&
                          o.rankByAvgCost <= r.wait_anchor_max_rank;
-        pmuVerdict(p, pmuCols, o, src[order[i]]->kernels, r);
+        pmuVerdict(pmuCols, o, *src[order[i]], r);
         ranked.push_back(std::move(o));
     }
     return ranked;
