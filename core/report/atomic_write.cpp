@@ -1,5 +1,6 @@
 #include "report/atomic_write.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -60,17 +61,29 @@ std::string applyTargetMode(int fd, const std::string& path) {
     return {};
 }
 
+// Written in 8 MB pieces, each handed to the disk as soon as it is written (sync_file_range starts the
+// write-back without waiting), so the fsync before the rename waits for the last piece only, not for the
+// whole file (an 80 MB export at 1 GB of trace).
 std::string writeAll(int fd, std::string_view content, const std::string& path) {
+    constexpr std::size_t kPiece = 8u << 20;
     const char* p = content.data();
     std::size_t left = content.size();
+    off_t written = 0, started = 0;
     while (left > 0) {
-        const ssize_t n = ::write(fd, p, left);
+        const ssize_t n = ::write(fd, p, std::min(left, kPiece));
         if (n < 0) {
             if (errno == EINTR) continue;
             return "cannot write " + path + ": " + std::strerror(errno);
         }
         p += n;
         left -= static_cast<std::size_t>(n);
+        written += n;
+#ifdef SYNC_FILE_RANGE_WRITE
+        if (written - started >= static_cast<off_t>(kPiece) || left == 0) {
+            (void)::sync_file_range(fd, started, written - started, SYNC_FILE_RANGE_WRITE); // best effort
+            started = written;
+        }
+#endif
     }
     return {};
 }
