@@ -13,8 +13,34 @@
 
 #include <algorithm>
 #include <csignal>
+#include <dirent.h>
+#include <string>
+#include <unistd.h>
 
 namespace {
+
+// Waits until process `pid` has its trace_view.json open, i.e. it is reading the trace. A signal sent then
+// lands in the load whatever the machine's speed (a fixed delay did not: the 200 MB load got faster than it).
+bool waitUntilReadingTheTrace(qint64 pid, int timeoutMs) {
+    QElapsedTimer t;
+    t.start();
+    const std::string dir = "/proc/" + std::to_string(pid) + "/fd";
+    while (t.elapsed() < timeoutMs) {
+        if (DIR* d = ::opendir(dir.c_str())) {
+            bool found = false;
+            while (dirent* e = ::readdir(d)) {
+                char target[4096];
+                const ssize_t n = ::readlink((dir + "/" + e->d_name).c_str(), target, sizeof target - 1);
+                if (n > 0 && std::string(target, static_cast<std::size_t>(n)).find("trace_view.json") != std::string::npos)
+                    found = true;
+            }
+            ::closedir(d);
+            if (found) return true;
+        }
+        QThread::msleep(1);
+    }
+    return false;
+}
 
 struct Run {
     int code = -1;
@@ -198,7 +224,8 @@ class TstCliProgress : public QObject {
         QProcess p;
         p.start(QStringLiteral(BS_BINARY), {QStringLiteral("analyze"), QStringLiteral("--json"), dir + QStringLiteral("/out.json"), big});
         QVERIFY(p.waitForStarted());
-        QThread::msleep(500);
+        QVERIFY(waitUntilReadingTheTrace(p.processId(), 10000));
+        QThread::msleep(20); // well inside the read (it takes a few hundred ms)
         QCOMPARE(p.state(), QProcess::Running);
         QElapsedTimer t;
         t.start();
