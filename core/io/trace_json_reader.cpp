@@ -524,7 +524,7 @@ bool ChunkReader::next(Chunk& c) {
     c.base = base_;
     c.buf.resize(cap_ + kPad);
     std::size_t len = carry_.size();
-    std::memcpy(c.buf.data(), carry_.data(), len);
+    if (len) std::memcpy(c.buf.data(), carry_.data(), len);
     while (!eof_ && len < cap_) {
         const std::size_t n = std::fread(c.buf.data() + len, 1, cap_ - len, f_);
         if (n == 0) eof_ = true;

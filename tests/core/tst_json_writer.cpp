@@ -30,7 +30,7 @@ const std::vector<std::string> kStrings = {
     "plain ASCII name_1",
     "quote \" and back\\slash",
     "tab\tline\nfeed\rform\fback\b",
-    std::string("nul\0and\x01\x1f", 11),
+    std::string("nul\0and\x01\x1f", 9), // 9 characters, the NUL included
     "\x7f del",
     "\xe4\xb8\xad\xe6\x96\x87 MatMul",       // valid UTF-8
     "bad \xff\xfe bytes",                    // invalid UTF-8: U+FFFD
