@@ -9,6 +9,7 @@
 #include "i18n/message.h"
 
 #include <algorithm>
+#include <future>
 #include <fmt/format.h>
 #include <map>
 #include <set>
@@ -317,10 +318,13 @@ AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps,
         capture.a = std::min(capture.a, s.start);
         capture.b = std::max(capture.b, s.end);
     }
-    // Host evidence + windows on one core, step groups + op statistics on the other: they are independent.
+    // Host evidence + windows on one core, step groups + op statistics + collectives on the other: they are
+    // independent.
     std::vector<StepGroup> groups;
     std::vector<OpStats> ops;
-    std::thread opsThread([&] {
+    CommAnalysis comm;
+    // std::async: an exception on either side (out of memory) reaches the caller, after both have stopped.
+    auto opsDone = std::async(std::launch::async, [&] {
         groups = groupSteps(p, steps, metrics, r, firstStepIsCompile);
         // Op level over the dominant group (whole capture for a pseudo-step).
         std::vector<Interval> domWindows;
@@ -331,12 +335,13 @@ AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps,
         std::sort(domWindows.begin(), domWindows.end(),
                   [](const Interval& x, const Interval& y) { return x.a < y.a; });
         ops = analyzeOps(p, domWindows, r);
+        comm = measureCommunication(p, steps, metrics, r); // §1: per-step comm time, COMM_WAIT_HEAVY collectives
     });
     {
         HostIndex host(p, steps);
         a.windows = findBubbleWindows(p, steps, metrics, host, r, capture);
     }
-    opsThread.join();
+    opsDone.get();
     a.groups = std::move(groups);
     a.ops = std::move(ops);
     stepTagsOf(a, metrics);
@@ -367,7 +372,7 @@ AnomalyResult discoverAnomalies(const Profile& p, const StepSet& steps,
     if (anchor) addTag(a.globalTags, "WAIT_ANCHOR_FALSE_HOTSPOT");
     for (const auto& ai : a.aicpuOps)
         if (ai.cls == "AICPU_EXPOSED_NOT_ALLOWED") addTag(a.globalTags, "AICPU_EXPOSED_RISK");
-    analyzeCommunication(a, p, steps, metrics); // §1: per-step comm time, COMM_WAIT_HEAVY collectives
+    addCommunication(a, std::move(comm));
     partialCapture(a, p, steps);
     for (const auto& g : a.groups)
         for (const auto& t : g.tags)

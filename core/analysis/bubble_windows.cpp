@@ -107,22 +107,22 @@ std::vector<BubbleWindow> findBubbleWindows(const Profile& p, const StepSet& ste
         if (x.span.length() != y.span.length()) return x.span.length() > y.span.length();
         return x.span.a < y.span.a;
     });
-    // Kernel indices sorted by end, for "the last kernels ending at the gap start".
-    std::vector<std::size_t> byEnd(p.kernels.size());
+    if (out.empty()) return out;
+    // Kernels by end (then index), for "the last kernels ending at the gap start": (end, index) pairs sort
+    // without reaching into the kernels for every comparison.
+    std::vector<std::pair<TimeNs, std::size_t>> byEnd(p.kernels.size());
     for (std::size_t i = 0; i < byEnd.size(); ++i)
-        byEnd[i] = i;
-    std::sort(byEnd.begin(), byEnd.end(), [&](std::size_t x, std::size_t y) {
-        return p.kernels[x].end() < p.kernels[y].end() || (p.kernels[x].end() == p.kernels[y].end() && x < y);
-    });
+        byEnd[i] = {p.kernels[i].end(), i};
+    std::sort(byEnd.begin(), byEnd.end());
     const std::size_t n = static_cast<std::size_t>(std::max(0, rules.neighbour_kernels));
     const StackEvidenceBuilder stacks(p, host);
     for (std::size_t i = 0; i < out.size(); ++i) {
         auto& w = out[i];
         w.id = fmt::format("b{:04}", i + 1);
         auto e = std::upper_bound(byEnd.begin(), byEnd.end(), w.span.a,
-                                  [&](TimeNs t, std::size_t k) { return t < p.kernels[k].end(); });
+                                  [](TimeNs t, const std::pair<TimeNs, std::size_t>& k) { return t < k.first; });
         for (std::size_t k = 0; k < n && e != byEnd.begin(); ++k)
-            w.before.push_back(neighbour(p, *--e));
+            w.before.push_back(neighbour(p, (--e)->second));
         auto s = std::lower_bound(p.kernels.begin(), p.kernels.end(), w.span.b,
                                   [](const Kernel& k, TimeNs t) { return k.start < t; });
         for (std::size_t k = 0; k < n && s != p.kernels.end(); ++k, ++s)

@@ -51,8 +51,9 @@ int stepOf(const CommOp& c, const StepSet& steps, const std::map<std::int64_t, i
 
 } // namespace
 
-void analyzeCommunication(AnomalyResult& a, const Profile& p, const StepSet& steps,
-                          const std::vector<StepMetrics>& metrics) {
+CommAnalysis measureCommunication(const Profile& p, const StepSet& steps, const std::vector<StepMetrics>& metrics,
+                                  const Rulebook& rules) {
+    CommAnalysis a;
     // Exposed communication: HCCL kernel time that no other kernel overlaps.
     std::vector<Interval> comm, other;
     for (const auto& k : p.kernels)
@@ -81,7 +82,7 @@ void analyzeCommunication(AnomalyResult& a, const Profile& p, const StepSet& ste
         w.idle = c.idle;
         const TimeNs moving = addSaturating(c.wait, c.transit);
         w.waitRatio = moving > 0 ? static_cast<double>(c.wait) / static_cast<double>(moving) : 0.0;
-        if (w.waitRatio > a.rules.comm_wait_heavy_ratio) w.tags.emplace_back("COMM_WAIT_HEAVY");
+        if (w.waitRatio > rules.comm_wait_heavy_ratio) w.tags.emplace_back("COMM_WAIT_HEAVY");
         if (w.stepIndex >= 0 && static_cast<std::size_t>(w.stepIndex) < a.stepComm.size()) {
             StepComm& s = a.stepComm[static_cast<std::size_t>(w.stepIndex)];
             s.elapse = addSaturating(s.elapse, c.elapse);
@@ -100,6 +101,12 @@ void analyzeCommunication(AnomalyResult& a, const Profile& p, const StepSet& ste
                          if ((x.start == 0) != (y.start == 0)) return y.start == 0;
                          return x.start < y.start;
                      });
+    return a;
+}
+
+void addCommunication(AnomalyResult& a, CommAnalysis measured) {
+    a.collectives = std::move(measured.collectives);
+    a.stepComm = std::move(measured.stepComm);
     if (std::any_of(a.collectives.begin(), a.collectives.end(),
                     [](const CollectiveWait& w) { return !w.tags.empty(); }) &&
         std::find(a.globalTags.begin(), a.globalTags.end(), "COMM_WAIT_HEAVY") == a.globalTags.end())

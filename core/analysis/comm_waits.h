@@ -7,10 +7,18 @@
 
 namespace bs {
 
-// Fills a.collectives and a.stepComm (one per step) and adds COMM_WAIT_HEAVY to the global tags when a
-// collective's Wait / (Wait + Transit) is above comm_wait_heavy_ratio.
-void analyzeCommunication(AnomalyResult& a, const Profile& profile, const StepSet& steps,
-                          const std::vector<StepMetrics>& metrics);
+// The collectives (by start, each tagged COMM_WAIT_HEAVY when its Wait / (Wait + Transit) is above
+// comm_wait_heavy_ratio) and one StepComm per step. Needs only the steps: discoverAnomalies measures it on
+// its own thread and adds it in its place (addCommunication).
+struct CommAnalysis {
+    std::vector<CollectiveWait> collectives;
+    std::vector<StepComm> stepComm;
+};
+CommAnalysis measureCommunication(const Profile& profile, const StepSet& steps,
+                                  const std::vector<StepMetrics>& metrics, const Rulebook& rules);
+
+// Fills a.collectives and a.stepComm and adds COMM_WAIT_HEAVY to the global tags when a collective has it.
+void addCommunication(AnomalyResult& a, CommAnalysis measured);
 
 // Appends to the host-side risk answer that a waiting collective's time is the slowest peer's (§1).
 void answerCommWaits(AnomalyResult& a, const StepSet& steps);

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <future>
 #include <system_error>
@@ -187,13 +188,35 @@ std::string structuresText(const ArchitectureResult& a) {
     return text;
 }
 
-// The two large arrays, written beside the DOM on a second thread (in the caller's output language).
-SplicedArrays writeSplicedArrays(const AnalysisResult& r) {
-    SplicedArrays s;
-    s.collectives = collectivesText(r.anomaly, r.steps); // communication.json ops, §1
-    s.structures = structuresText(r.architecture);
-    return s;
-}
+// The two large arrays, written beside the DOM: a second thread takes the larger (structures, ~60 % of an
+// export) at once, the caller takes the other when its DOM is dumped, or the second thread does when it is
+// free first. Each is claimed by exactly one thread (in the caller's output language).
+class ArrayJobs {
+  public:
+    explicit ArrayJobs(const AnalysisResult& r) : r_(r) {}
+    // Writes the next unclaimed array; false when none is left.
+    bool runOne() {
+        switch (next_.fetch_add(1)) {
+        case 0:
+            arrays.structures = structuresText(r_.architecture);
+            return true;
+        case 1:
+            arrays.collectives = collectivesText(r_.anomaly, r_.steps); // communication.json ops, §1
+            return true;
+        default:
+            return false;
+        }
+    }
+    void runAll() {
+        while (runOne()) {
+        }
+    }
+    SplicedArrays arrays;
+
+  private:
+    const AnalysisResult& r_;
+    std::atomic<int> next_{0};
+};
 
 void addArchitectureJson(json& root, const AnalysisResult& r) {
     const ArchitectureResult& a = r.architecture;
@@ -533,16 +556,15 @@ std::string spliceArrays(const std::string& text,
 } // namespace
 
 std::string renderJson(const Profile& p, const AnalysisResult& r) {
-    std::future<SplicedArrays> arrays;
+    ArrayJobs jobs(r); // outlives the future: std::async's future waits for its thread when destroyed
+    std::future<void> helper;
     try {
-        arrays = std::async(std::launch::async, [&r, lang = outputLanguage()] {
+        helper = std::async(std::launch::async, [&jobs, lang = outputLanguage()] {
             ScopedLanguage in(lang);
-            return writeSplicedArrays(r);
+            jobs.runAll();
         });
     } catch (const std::system_error&) {
-        std::promise<SplicedArrays> here; // no thread to be had: written here
-        here.set_value(writeSplicedArrays(r));
-        arrays = here.get_future();
+        // no thread to be had: this thread writes both below
     }
     json root;
     root["tool"] = "BubbleScope";
@@ -645,7 +667,9 @@ std::string renderJson(const Profile& p, const AnalysisResult& r) {
     // Names come from the user's files: invalid UTF-8 is replaced (U+FFFD), never an exception.
     std::string text = root.dump(2, ' ', false, json::error_handler_t::replace);
     root = json(); // freed before the copy below
-    const SplicedArrays spliced = arrays.get();
+    jobs.runAll();
+    if (helper.valid()) helper.get(); // its array is finished (an exception there is rethrown here)
+    const SplicedArrays& spliced = jobs.arrays;
     return spliceArrays(text, {{"collectives", &spliced.collectives}, {"structures", &spliced.structures}});
 }
 
