@@ -1,8 +1,15 @@
 #include "io/csv_reader.h"
 
+#include "i18n/message.h"
 #include "model/time.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -32,22 +39,41 @@ std::size_t endOfField(std::string_view text, std::size_t pos) {
 
 } // namespace
 
-CsvReader::CsvReader(std::string_view text) : text_(text) {
+CsvReader::CsvReader(std::string_view text, bool more) : text_(text), more_(more) {
     if (text_.size() >= 3 && static_cast<unsigned char>(text_[0]) == 0xEF &&
         static_cast<unsigned char>(text_[1]) == 0xBB && static_cast<unsigned char>(text_[2]) == 0xBF)
         pos_ = 3;
 }
 
+void CsvReader::refill(std::string_view text, bool more) {
+    text_ = text;
+    pos_ = 0;
+    more_ = more;
+    needsMore_ = false;
+}
+
+// The record that started at recordPos reached the chunk's end: it is read again from the next chunk.
+bool CsvReader::incomplete(std::size_t recordPos, std::uint64_t recordLine) {
+    pos_ = recordPos;
+    curLine_ = recordLine;
+    needsMore_ = true;
+    resumeAt_ = recordPos;
+    return false;
+}
+
 bool CsvReader::next(std::vector<std::string_view>& fields) {
     fields.clear();
     scratchUsed_ = 0;
+    needsMore_ = false;
     // Skip blank lines between records.
     while (pos_ < text_.size() && (text_[pos_] == '\n' || text_[pos_] == '\r')) {
         if (text_[pos_] == '\n') ++curLine_;
         ++pos_;
     }
-    if (pos_ >= text_.size()) return false;
+    if (pos_ >= text_.size()) return more_ ? incomplete(pos_, curLine_) : false;
     recordLine_ = curLine_;
+    const std::size_t recordPos = pos_;
+    const std::uint64_t recordLine = curLine_;
     const std::size_t n = text_.size();
     while (true) {
         if (pos_ < n && text_[pos_] == '"') {
@@ -92,11 +118,12 @@ bool CsvReader::next(std::vector<std::string_view>& fields) {
             pos_ = endOfField(text_, pos_);
             fields.push_back(text_.substr(start, pos_ - start));
         }
-        if (pos_ >= n) return true;
+        if (pos_ >= n) return more_ ? incomplete(recordPos, recordLine) : true;
         char c = text_[pos_];
         if (c == ',') {
             ++pos_;
             if (pos_ >= n) {
+                if (more_) return incomplete(recordPos, recordLine);
                 fields.emplace_back();
                 return true;
             }
@@ -104,6 +131,7 @@ bool CsvReader::next(std::vector<std::string_view>& fields) {
         }
         // End of record: CR, LF or CRLF.
         if (c == '\r') {
+            if (more_ && pos_ + 1 >= n) return incomplete(recordPos, recordLine); // an LF may follow
             ++pos_;
             if (pos_ < n && text_[pos_] == '\n') ++pos_;
         } else {
@@ -112,6 +140,88 @@ bool CsvReader::next(std::vector<std::string_view>& fields) {
         ++curLine_;
         return true;
     }
+}
+
+CsvFileReader::CsvFileReader(const std::string& path, std::uint64_t maxBytes, bool rejectBinary,
+                             std::size_t chunkBytes)
+    : path_(path) {
+    // As readWholeFile: open first, then check what was opened (a FIFO never blocks the open).
+    fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd_ < 0) {
+        error_ = msg("cannot read {}: {}", path, std::strerror(errno));
+        return;
+    }
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+        error_ = msg("{} is not a regular file", path);
+        return;
+    }
+    if (static_cast<std::uint64_t>(st.st_size) > maxBytes) {
+        error_ = msg("{} is {} bytes, larger than the {} bytes this reader accepts", path,
+                     static_cast<long long>(st.st_size), maxBytes);
+        return;
+    }
+    ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
+    if (rejectBinary) {
+        char head[65536];
+        std::size_t n = 0;
+        while (n < sizeof head) {
+            const ssize_t got = ::pread(fd_, head + n, sizeof head - n, static_cast<off_t>(n));
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) break;
+            n += static_cast<std::size_t>(got);
+        }
+        if (std::memchr(head, '\0', n)) {
+            error_ = msg("{} holds NUL bytes in its first {} bytes: it is binary or a sparse/corrupt file, not text",
+                         path, n);
+            return;
+        }
+    }
+#ifdef POSIX_FADV_SEQUENTIAL
+    (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+    // At least 4 bytes, so that the first chunk holds a whole byte-order mark when the file has one.
+    buf_.resize(std::max<std::size_t>(chunkBytes, 4));
+    if (!fill()) return;
+    std::uint64_t lines = static_cast<std::uint64_t>(std::count(buf_.data(), buf_.data() + filled_, '\n'));
+    if (!eof_ && filled_ > 0) // scaled to the file's size, plus 1 % for lines shorter than the first chunk's
+        lines = static_cast<std::uint64_t>(static_cast<double>(lines) * static_cast<double>(st.st_size) /
+                                           static_cast<double>(filled_) * 1.01);
+    estimatedLines_ = lines + 1;
+    csv_ = CsvReader(std::string_view(buf_.data(), filled_), !eof_);
+}
+
+CsvFileReader::~CsvFileReader() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+bool CsvFileReader::fill() {
+    while (filled_ < buf_.size() && !eof_) {
+        const ssize_t got = ::read(fd_, buf_.data() + filled_, buf_.size() - filled_);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            error_ = msg("read error on {}: {}", path_, std::strerror(errno));
+            return false;
+        }
+        if (got == 0) eof_ = true;
+        filled_ += static_cast<std::size_t>(got);
+    }
+    return true;
+}
+
+bool CsvFileReader::next(std::vector<std::string_view>& fields) {
+    if (!error_.empty()) return false;
+    while (!csv_.next(fields)) {
+        if (!csv_.needsMore()) return false;
+        // Keep the unfinished record, read on after it; a record longer than the buffer doubles it.
+        const std::size_t keep = csv_.resumeAt();
+        std::memmove(buf_.data(), buf_.data() + keep, filled_ - keep);
+        filled_ -= keep;
+        if (filled_ == buf_.size()) buf_.resize(buf_.size() * 2);
+        if (!fill()) return false;
+        csv_.refill(std::string_view(buf_.data(), filled_), !eof_);
+    }
+    return true;
 }
 
 std::string CsvHeader::normalise(std::string_view s) {

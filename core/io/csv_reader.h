@@ -13,19 +13,60 @@ namespace bs {
 
 class CsvReader {
   public:
-    explicit CsvReader(std::string_view text);
+    // `more`: the text is a chunk of a longer one (CsvFileReader). A record that reaches the chunk's end
+    // (or ends in a CR that may be followed by an LF) is then not returned: next() returns false with
+    // needsMore(), and resumeAt() is where that record starts in the chunk.
+    explicit CsvReader(std::string_view text, bool more = false);
     // Reads the next record. Returns false at end of input. `line` is the 1-based physical line
     // on which the record starts.
     bool next(std::vector<std::string_view>& fields);
     std::uint64_t line() const { return recordLine_; }
+    bool needsMore() const { return needsMore_; }
+    std::size_t resumeAt() const { return resumeAt_; }
+    // The next chunk, which starts with the bytes from resumeAt() on; the line count goes on.
+    void refill(std::string_view text, bool more);
 
   private:
+    bool incomplete(std::size_t recordPos, std::uint64_t recordLine);
+
     std::string_view text_;
     std::size_t pos_ = 0;
     std::uint64_t curLine_ = 1;
     std::uint64_t recordLine_ = 0;
     std::deque<std::string> scratch_; // deque: growing it never moves earlier fields
     std::size_t scratchUsed_ = 0;
+    bool more_ = false, needsMore_ = false;
+    std::size_t resumeAt_ = 0;
+};
+
+// A CSV file read a chunk at a time into one reused buffer (grown only for a record longer than it):
+// tables of hundreds of MB are parsed without a copy of the whole file in fresh memory. Records, fields
+// and line numbers are those of CsvReader over the whole text.
+class CsvFileReader {
+  public:
+    // Opens and checks the file as readWholeFile does (a regular file of at most maxBytes; with
+    // rejectBinary, no NUL byte in its first 64 KiB); error() says why not.
+    CsvFileReader(const std::string& path, std::uint64_t maxBytes, bool rejectBinary,
+                  std::size_t chunkBytes = std::size_t(4) << 20);
+    ~CsvFileReader();
+    CsvFileReader(const CsvFileReader&) = delete;
+    CsvFileReader& operator=(const CsvFileReader&) = delete;
+    // Why the file could not be opened, or a read error met by next() (then next() returns false).
+    const std::string& error() const { return error_; }
+    bool next(std::vector<std::string_view>& fields);
+    std::uint64_t line() const { return csv_.line(); }
+    // Lines in the file, estimated from the first chunk (exact when the file fits in it).
+    std::uint64_t estimatedLines() const { return estimatedLines_; }
+
+  private:
+    bool fill(); // reads until the buffer is full or the file ends; false on a read error
+    std::string path_, error_;
+    int fd_ = -1;
+    std::vector<char> buf_;
+    std::size_t filled_ = 0;
+    bool eof_ = false;
+    std::uint64_t estimatedLines_ = 0;
+    CsvReader csv_{std::string_view()};
 };
 
 // Header lookup by name, tolerant to case, surrounding whitespace, "(us)"/"(μs)" spelling.

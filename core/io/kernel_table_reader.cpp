@@ -1,7 +1,6 @@
 #include "io/kernel_table_reader.h"
 
 #include "io/csv_reader.h"
-#include "io/file_buffer.h"
 #include "i18n/message.h"
 
 #include <algorithm>
@@ -119,15 +118,12 @@ bool mapPmuColumns(const CsvHeader& h, PmuTable& table, PmuColumnMap& out, const
     return true;
 }
 
-// Room for one kernel (and PMU row) per line, counted before reading: growing the vectors by doubling
+// Room for one kernel (and PMU row) per line, estimated before reading (CsvFileReader: exact for a file
+// that fits in its first chunk, else scaled from it with 1 % to spare): growing the vectors by doubling
 // copied them and could hold twice their size at the peak.
-void reserveRows(std::string_view text, std::size_t pmuColumns, Profile& profile) {
-    std::size_t lines = 0;
-    for (const char* p = text.data(); (p = static_cast<const char*>(std::memchr(p, '\n', text.data() + text.size() - p)));
-         ++p)
-        ++lines;
-    profile.kernels.reserve(profile.kernels.size() + lines + 1);
-    if (pmuColumns) profile.pmu.values.reserve(profile.pmu.values.size() + (lines + 1) * pmuColumns);
+void reserveRows(std::uint64_t lines, std::size_t pmuColumns, Profile& profile) {
+    profile.kernels.reserve(profile.kernels.size() + lines);
+    if (pmuColumns) profile.pmu.values.reserve(profile.pmu.values.size() + lines * pmuColumns);
 }
 
 } // namespace
@@ -135,16 +131,25 @@ void reserveRows(std::string_view text, std::size_t pmuColumns, Profile& profile
 KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Profile& profile,
                                   FindingSink& sink, const LoadControl* control) {
     KernelTableResult res;
-    FileBuffer fb = readWholeFile(path, 4ULL << 30, true);
-    if (!fb.error.empty()) {
-        sink.add({"file_unreadable", Severity::Error, path, -1, -1, fb.error,
+    // Read a chunk at a time (a 177 MB table at 1 GB of trace is never held whole).
+    CsvFileReader csv(path, 4ULL << 30, true);
+    auto unreadable = [&] {
+        sink.add({"file_unreadable", Severity::Error, path, -1, -1, csv.error(),
                   msg("This file is ignored; a lower-priority kernel source is used if one exists."),
                   msg("Check the file's permissions and that the collection finished writing it."), ""});
+    };
+    if (!csv.error().empty()) {
+        unreadable();
         return res;
     }
-    CsvReader csv(fb.view());
+    const std::size_t kernelsBefore = profile.kernels.size(), pmuBefore = profile.pmu.values.size(),
+                      pmuColumnsBefore = profile.pmu.columns.size();
     std::vector<std::string_view> f;
     if (!csv.next(f)) {
+        if (!csv.error().empty()) {
+            unreadable();
+            return res;
+        }
         sink.add({"csv_empty", Severity::Warning, path, 1, -1, msg("The file is empty (no header line)."),
                   msg("No kernels are read from it."),
                   msg("Re-run the profiler's offline analysis; see collection-problems.md, \"Only the timeline, no "
@@ -202,7 +207,7 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
     }
     bool anyPmuNonZero = false;
     const std::size_t expected = h.size();
-    reserveRows(fb.view(), pmuCols.empty() ? 0 : profile.pmu.columns.size(), profile);
+    reserveRows(csv.estimatedLines(), pmuCols.empty() ? 0 : profile.pmu.columns.size(), profile);
     while (csv.next(f)) {
         if ((++res.rows & 0xFFFF) == 0 && control && control->cancelled()) {
             res.cancelled = true;
@@ -312,6 +317,14 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
         }
         profile.kernels.push_back(k);
         ++res.kept;
+    }
+    if (!csv.error().empty()) {
+        // A read error part way: the file is ignored as a whole, as when it cannot be read at all.
+        profile.kernels.resize(kernelsBefore);
+        profile.pmu.values.resize(pmuBefore);
+        profile.pmu.columns.resize(pmuColumnsBefore);
+        unreadable();
+        return KernelTableResult{};
     }
     res.pmuAllZero = res.hasPmu && res.kept > 0 && !anyPmuNonZero;
     return res;

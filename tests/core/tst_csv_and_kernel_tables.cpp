@@ -49,6 +49,63 @@ class TstCsv : public QObject {
         QCOMPARE(h.find({"Wait Time(us)"}), -1);
     }
 
+    // Kernel tables are read a chunk at a time: every way a record can straddle a chunk's end (in a quoted
+    // field, between CR and LF, at a trailing comma, in blank lines, in the byte-order mark) gives the
+    // records and lines of the whole text, for every chunk size from 1 byte up.
+    void aFileReadInChunksGivesTheRecordsAndLinesOfTheWholeText() {
+        const std::string texts[] = {
+            "\xEF\xBB\xBF" "a,b,c\r\n1,\"\"\"8,2048,16\"\"\",x\n2,\"line1\nline2\r\nline3\",y\r\n\r\n\n3,,\n"
+            "4,\"q\"\t,z\r5,long field with, commas\n\n\r\n6,\"\",\"\"\"\"\n7,last,",
+            "h1,h2\nv1,\"never closed\nstill, inside\r\n",
+            "only,one,line",
+            "",
+            "\n\n\r\n",
+        };
+        // Hand-counted records of the first text: header, 1..7 (the CR alone ends record 4).
+        std::vector<std::uint64_t> firstLines;
+        const auto first = readAll(texts[0], &firstLines);
+        QCOMPARE(first.size(), std::size_t(8));
+        QCOMPARE(firstLines, (std::vector<std::uint64_t>{1, 2, 3, 8, 9, 10, 13, 14}));
+        QCOMPARE(first[7], (std::vector<std::string>{"7", "last", ""}));
+        QCOMPARE(first[2][1], std::string("line1\nline2\r\nline3"));
+        int fileNo = 0;
+        for (const auto& text : texts) {
+            const QString p = tmp.filePath(QStringLiteral("chunks%1.csv").arg(fileNo++));
+            writeFile(p, QByteArray(text.data(), static_cast<int>(text.size())));
+            std::vector<std::uint64_t> wholeLines;
+            const auto whole = readAll(text, &wholeLines);
+            for (std::size_t chunk = 1; chunk <= text.size() + 1; ++chunk) {
+                bs::CsvFileReader r(bstest::s(p), 1 << 20, true, chunk);
+                QVERIFY2(r.error().empty(), r.error().c_str());
+                std::vector<std::string_view> f;
+                std::vector<std::vector<std::string>> rows;
+                std::vector<std::uint64_t> lines;
+                while (r.next(f)) {
+                    rows.emplace_back(f.begin(), f.end());
+                    lines.push_back(r.line());
+                }
+                const QByteArray where = QStringLiteral("text %1, chunk %2").arg(fileNo - 1).arg(chunk).toUtf8();
+                QVERIFY2(r.error().empty(), where.constData());
+                QVERIFY2(rows == whole, where.constData());
+                QVERIFY2(lines == wholeLines, where.constData());
+            }
+        }
+    }
+    void aBinaryKernelTableIsRefusedAsAWholeWithItsReason() {
+        const QString p = tmp.filePath("binary/kernel_details.csv");
+        writeFile(p, QByteArray("Name,Start Time(us),Duration(us)\nk,1,2\n") + QByteArray(10, '\0'));
+        bs::Profile prof;
+        bs::FindingSink sink;
+        auto r = bs::readKernelTable(bstest::s(p), bs::KernelSource::KernelDetails, prof, sink);
+        QVERIFY(!r.ok);
+        QCOMPARE(prof.kernels.size(), std::size_t(0));
+        QCOMPARE(sink.findings().size(), std::size_t(1));
+        QCOMPARE(sink.findings()[0].id, std::string("file_unreadable"));
+        const std::string seen = bs::english(sink.findings()[0].seen);
+        QCOMPARE(seen, bstest::s(p) + " holds NUL bytes in its first 49 bytes: it is binary or a sparse/corrupt "
+                                      "file, not text");
+    }
+
     void level1RowsWithTrailingTabsQuotesAndNA() {
         const QString p = tmp.filePath("l1/kernel_details.csv");
         writeFile(
