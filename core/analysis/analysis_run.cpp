@@ -28,15 +28,16 @@ const char* windowScopeName(WindowScope s) {
 AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules) {
     AnalysisResult r;
     r.steps = detectSteps(profile);
+    // The architecture's layers and structures need the steps but no bubble window: they are built on a
+    // second thread while the step metrics are computed and the anomalies discovered (std::async: an
+    // exception there reaches the caller at get(); r.steps is not written again).
+    auto draft = std::async(std::launch::async,
+                            [&] { return analyzeArchitectureWithoutWindows(profile, r.steps, rules); });
     r.metrics = computeStepMetrics(profile, r.steps);
     r.crossCheck = crossCheck(profile, r.metrics);
     r.findings = healthCheck(profile, r.steps, r.metrics, r.crossCheck);
     const bool compile = std::any_of(r.findings.begin(), r.findings.end(),
                                      [](const Finding& f) { return f.id == "first_step_compile"; });
-    // The architecture's layers and structures need no bubble window: they are built on a second thread
-    // while the anomalies are discovered (std::async: an exception there reaches the caller at get()).
-    auto draft = std::async(std::launch::async,
-                            [&] { return analyzeArchitectureWithoutWindows(profile, r.steps, rules); });
     r.anomaly = discoverAnomalies(profile, r.steps, r.metrics, rules, compile);
     lowerConfidenceForDataErrors(r.anomaly, r.findings);
     // The architecture places the windows at layer starts; §10's layer-boundary recommendation needs it.

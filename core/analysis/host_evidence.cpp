@@ -65,6 +65,17 @@ HostIndex::HostIndex(const Profile& p, const StepSet& steps) : p_(p) {
         minService = std::min(minService, s.end - s.start);
     std::vector<Interval> all, sync, comm;
     std::vector<std::vector<Interval>> lanes(p.lanes.size()); // by lane index
+    // Room for every event up front (reserved, not touched: the pages an event never fills cost nothing),
+    // so that no vector is copied as it grows.
+    {
+        std::vector<std::size_t> perLane(lanes.size());
+        for (const auto& e : p.hostEvents)
+            if (e.lane < perLane.size()) ++perLane[e.lane];
+        for (std::size_t l = 0; l < lanes.size(); ++l)
+            lanes[l].reserve(perLane[l]);
+    }
+    all.reserve(p.hostEvents.size());
+    used_.reserve(p.hostEvents.size());
     std::vector<signed char>& cls = nameClass_;
     cls.assign(p.strings.size(), -1); // per name: bit0 sync, bit1 comm, 4 = marker
     if (hostTraceExists_) traceStart_ = INT64_MAX, traceEnd_ = INT64_MIN;
@@ -98,6 +109,7 @@ HostIndex::HostIndex(const Profile& p, const StepSet& steps) : p_(p) {
     // A lane's merged intervals are disjoint and in order, so its edges are a sorted run: the runs are
     // merged pairwise (log(lanes) passes) instead of sorting all edges (which fell back to heap sort).
     std::vector<std::pair<TimeNs, int>> edges;
+    edges.reserve(2 * used_.size());
     std::vector<std::size_t> bounds{0};
     for (auto& v : lanes) {
         for (const auto& iv : mergeIntervals(std::move(v))) {
@@ -121,6 +133,9 @@ HostIndex::HostIndex(const Profile& p, const StepSet& steps) : p_(p) {
     }
     std::int64_t depth = 0;
     LaneArea area = 0;
+    laneEdges_.reserve(edges.size());
+    laneDepth_.reserve(edges.size());
+    laneArea_.reserve(edges.size());
     for (std::size_t i = 0; i < edges.size();) {
         const TimeNs t = edges[i].first;
         if (!laneEdges_.empty()) area += static_cast<LaneArea>(depth) * (t - laneEdges_.back());

@@ -445,13 +445,14 @@ ArchitectureDraft analyzeArchitectureWithoutWindows(const Profile& p, const Step
     findMacroSteps(p, stepOf, markers, a);
     describeStreams(p, a);
     buildStructures(p, steps, rules.block_min_us, a);
+    summarizeLayerTypes(p, d.modalSignature, a);
     return d;
 }
 
-ArchitectureResult placeWindowsInArchitecture(ArchitectureDraft d, const Profile& p,
+ArchitectureResult placeWindowsInArchitecture(ArchitectureDraft d, const Profile& /*profile*/,
                                               const std::vector<BubbleWindow>& windows) {
     placeWindows(windows, d.result);
-    summarizeLayerTypes(p, d.modalSignature, d.result);
+    placeWindowsInLayerTypes(d.result);
     return std::move(d.result);
 }
 

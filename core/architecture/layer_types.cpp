@@ -194,12 +194,7 @@ void scanLayers(const Profile& p, const ArchitectureResult& a, const LayerSeqs& 
     }
     std::stable_sort(an.deviations.begin(), an.deviations.end(),
                      [](const auto& x, const auto& y) { return x.count > y.count; });
-    for (std::size_t i = 0; i < a.windowPlaces.size(); ++i) {
-        const auto& wp = a.windowPlaces[i];
-        if (wp.layer < 0 || a.layers[static_cast<std::size_t>(wp.layer)].type != t.type) continue;
-        an.windows.push_back(static_cast<int>(i));
-        (wp.position == "layer_start" ? an.windowTimeAtStart : an.windowTimeInside) += wp.span.length();
-    }
+    // (The type's bubble windows are added by placeWindowsInLayerTypes.)
     // Warm-up: the first layer of the type, in the representative phase, against that phase's average.
     double sum = 0;
     int n = 0, first = -1;
@@ -228,6 +223,16 @@ void wallStats(const ArchitectureResult& a, const std::vector<int>& layers, Laye
     t.wallAvgMs = s / static_cast<double>(walls.size());
     t.wallStdMs =
         std::sqrt(std::max(0.0, s2 / static_cast<double>(walls.size()) - t.wallAvgMs * t.wallAvgMs));
+}
+
+// The significant window each gap is (none before the windows are placed).
+void markWindows(const ArchitectureResult& a, LayerTiming& lt) {
+    for (auto& g : lt.gaps)
+        for (const auto& wp : a.windowPlaces)
+            if (wp.span.a < g.span.b && wp.span.b > g.span.a) {
+                g.windowId = wp.windowId;
+                break;
+            }
 }
 
 } // namespace
@@ -346,13 +351,7 @@ LayerTiming layerTiming(const Profile& p, const ArchitectureResult& a, int layer
     }
     attribute(span.b);
     if (inGap) lt.gaps.push_back(open);
-    // The significant windows these gaps are.
-    for (auto& g : lt.gaps)
-        for (const auto& wp : a.windowPlaces)
-            if (wp.span.a < g.span.b && wp.span.b > g.span.a) {
-                g.windowId = wp.windowId;
-                break;
-            }
+    markWindows(a, lt);
     return lt;
 }
 
@@ -412,6 +411,23 @@ void summarizeLayerTypes(const Profile& p, const std::string& modal, Architectur
             t.decodeTiming = layerTiming(p, a, t.decodeRepresentative);
         }
         scanLayers(p, a, seqs, layers, modalSeq, t);
+    }
+}
+
+void placeWindowsInLayerTypes(ArchitectureResult& a) {
+    for (auto& t : a.types) {
+        if (t.representative < 0) continue; // no representative layer: the type was not scanned
+        markWindows(a, t.timing);
+        markWindows(a, t.decodeTiming);
+        auto& an = t.anomalies;
+        an.windows.clear();
+        an.windowTimeAtStart = an.windowTimeInside = 0;
+        for (std::size_t i = 0; i < a.windowPlaces.size(); ++i) {
+            const auto& wp = a.windowPlaces[i];
+            if (wp.layer < 0 || a.layers[static_cast<std::size_t>(wp.layer)].type != t.type) continue;
+            an.windows.push_back(static_cast<int>(i));
+            (wp.position == "layer_start" ? an.windowTimeAtStart : an.windowTimeInside) += wp.span.length();
+        }
     }
 }
 
