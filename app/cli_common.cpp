@@ -159,6 +159,11 @@ std::optional<int> checkClusterOutputs(const char* command,
 }
 
 bool writeOneOutput(const OutputTarget& target, const std::string& what, const std::string& content, Progress& progress) {
+    return writeOneOutput(target, what, std::vector<std::string_view>{content}, progress);
+}
+
+bool writeOneOutput(const OutputTarget& target, const std::string& what, const std::vector<std::string_view>& content,
+                    Progress& progress) {
     progress.writing(target.displayName());
     std::string err;
     {

@@ -83,6 +83,9 @@ std::optional<int> checkClusterOutputs(const char* command,
 // Writes one output (a file atomically; Ctrl+C waits for it, see progress.h); prints "wrote NAME" or the
 // error. False when it was not written.
 bool writeOneOutput(const OutputTarget& target, const std::string& what, const std::string& content, Progress& progress);
+// The same for content given in pieces (a large JSON export is not joined into one string first).
+bool writeOneOutput(const OutputTarget& target, const std::string& what, const std::vector<std::string_view>& content,
+                    Progress& progress);
 
 } // namespace cli
 } // namespace bs

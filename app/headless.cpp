@@ -165,11 +165,11 @@ using bs::cli::StandardOutput;
 struct KeptUntilExit {
     bs::LoadResult loaded;
     bs::AnalysisResult result;
-    std::string json;
+    bs::JsonPieces json;
 };
 KeptUntilExit* gKeptUntilExit = nullptr;
 
-void keepUntilExit(bs::LoadResult loaded, bs::AnalysisResult result, std::string json) {
+void keepUntilExit(bs::LoadResult loaded, bs::AnalysisResult result, bs::JsonPieces json) {
     delete gKeptUntilExit; // only one is kept (a second call would come from a second run in one process)
     gKeptUntilExit = new KeptUntilExit{std::move(loaded), std::move(result), std::move(json)};
 }
@@ -254,11 +254,11 @@ class AnalyzeRun {
         }
         const bs::Profile& profile = *loaded.profile;
         bs::AnalysisResult result;
-        std::string json;
+        bs::JsonPieces json; // written piece by piece: a large export is not joined into one string
         progress_.analysing();
         try {
             result = bs::analyzeProfile(profile, rules_);
-            json = wantsJson() ? bs::renderJson(profile, result) : std::string();
+            if (wantsJson()) json = bs::renderJsonPieces(profile, result);
         } catch (const std::bad_alloc&) {
             // One rank that does not fit never takes the others down with it.
             failure = rank.root + " was not analysed: memory ran out during the analysis. Free memory or raise "
@@ -272,14 +272,17 @@ class AnalyzeRun {
             writeSummary(summary);
             if (comparing()) summaries_.add(std::move(summary));
         }
-        if (keepsRanksJson()) shared_.ranksJson.push_back({rank.label, rank.root, json, {}});
+        if (keepsRanksJson()) shared_.ranksJson.push_back({rank.label, rank.root, json.joined(), {}});
         if (printRanks_) {
             if (o_.format == "json" && !several_)
-                print(json);
+                print(json.joined());
             else if (o_.format == "text")
                 print(bs::renderTextReport(profile, result) + (several_ ? "\n" : ""));
         }
-        emit(r, kJson, [&] { return json; });
+        if (const std::size_t o = plan_.forRank[r][kJson]; o != bs::OutputPlan::kNone && !plan_.outputs[o].shared) {
+            std::vector<std::string_view> pieces(json.parts.begin(), json.parts.end());
+            writeTarget(plan_.outputs[o].target, o_.outputs[plan_.outputs[o].request].what, pieces);
+        }
         emit(r, kReport, [&] { return bs::renderAnomalyReport(profile, result); });
         emit(r, kArch, [&] { return bs::renderArchitectureReport(profile, result); });
         if (r + 1 == ranks_.size()) keepUntilExit(std::move(loaded), std::move(result), std::move(json));
@@ -351,7 +354,7 @@ class AnalyzeRun {
     }
 
     // One output: a file is written whole or not at all, also when Ctrl+C comes (see progress.h).
-    void writeTarget(const bs::OutputTarget& target, const std::string& what, const std::string& content) {
+    template <class Content> void writeTarget(const bs::OutputTarget& target, const std::string& what, const Content& content) {
         if (!bs::cli::writeOneOutput(target, what, content, progress_)) exitCode_ = kExitWriteFailed;
     }
 

@@ -64,26 +64,33 @@ std::string applyTargetMode(int fd, const std::string& path) {
 // Written in 8 MB pieces, each handed to the disk as soon as it is written (sync_file_range starts the
 // write-back without waiting), so the fsync before the rename waits for the last piece only, not for the
 // whole file (an 80 MB export at 1 GB of trace).
-std::string writeAll(int fd, std::string_view content, const std::string& path) {
+std::string writeAll(int fd, const std::vector<std::string_view>& pieces, const std::string& path) {
     constexpr std::size_t kPiece = 8u << 20;
-    const char* p = content.data();
-    std::size_t left = content.size();
     off_t written = 0, started = 0;
-    while (left > 0) {
-        const ssize_t n = ::write(fd, p, std::min(left, kPiece));
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return "cannot write " + path + ": " + std::strerror(errno);
-        }
-        p += n;
-        left -= static_cast<std::size_t>(n);
-        written += n;
+    std::size_t total = 0;
+    for (const auto& piece : pieces)
+        total += piece.size();
+    (void)total; // only the write-back hint below needs it
+    for (const auto& piece : pieces) {
+        const char* p = piece.data();
+        std::size_t left = piece.size();
+        while (left > 0) {
+            const ssize_t n = ::write(fd, p, std::min(left, kPiece));
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                return "cannot write " + path + ": " + std::strerror(errno);
+            }
+            p += n;
+            left -= static_cast<std::size_t>(n);
+            written += n;
 #ifdef SYNC_FILE_RANGE_WRITE
-        if (written - started >= static_cast<off_t>(kPiece) || left == 0) {
-            (void)::sync_file_range(fd, started, written - started, SYNC_FILE_RANGE_WRITE); // best effort
-            started = written;
-        }
+            if (written - started >= static_cast<off_t>(kPiece) ||
+                static_cast<std::size_t>(written) == total) {
+                (void)::sync_file_range(fd, started, written - started, SYNC_FILE_RANGE_WRITE); // best effort
+                started = written;
+            }
 #endif
+        }
     }
     return {};
 }
@@ -95,10 +102,14 @@ void testing::setAtomicWriteFailpoint(bool (*f)()) {
 }
 
 std::string writeFileAtomically(const std::string& path, std::string_view content) {
+    return writeFileAtomically(path, std::vector<std::string_view>{content});
+}
+
+std::string writeFileAtomically(const std::string& path, const std::vector<std::string_view>& pieces) {
     std::string tmp = temporaryNameFor(path);
     const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
     if (fd < 0) return "cannot create a temporary file beside " + path + ": " + std::strerror(errno);
-    std::string err = writeAll(fd, content, path);
+    std::string err = writeAll(fd, pieces, path);
     if (err.empty()) err = applyTargetMode(fd, path);
     if (err.empty() && ::fsync(fd) != 0) err = "cannot flush " + path + ": " + std::strerror(errno);
     if (::close(fd) != 0 && err.empty()) err = "cannot close " + path + ": " + std::strerror(errno);

@@ -5,6 +5,7 @@
 // report/output_target.h, which decides.
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace bs {
 
@@ -13,6 +14,8 @@ namespace bs {
 // gets 0666 minus the umask, as if created by a shell redirection. Returns an empty string on success,
 // else a sentence saying what failed; the temporary file never stays behind.
 std::string writeFileAtomically(const std::string& path, std::string_view content);
+// The same for content given in pieces, written one after another.
+std::string writeFileAtomically(const std::string& path, const std::vector<std::string_view>& pieces);
 
 namespace testing {
 // Test hook: when set and returning true, the write fails after the temp file is complete and

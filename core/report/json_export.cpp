@@ -523,39 +523,48 @@ void addAnomalyJson(json& root, const Profile& p, const AnalysisResult& r) {
     root["rules"] = rules;
 }
 
-// Replaces the placeholder value of each named top-level member of `text` (a dump with indent 2) by its
-// written array. A top-level member is the only place a line starts with two spaces and that key: strings
-// inside the document cannot hold a raw line break.
-std::string spliceArrays(const std::string& text,
-                         std::initializer_list<std::pair<std::string_view, const std::string*>> arrays) {
+// Cuts `text` (a dump with indent 2) where the placeholder value of each named top-level member stands and
+// puts its written array there: the document's pieces in order. A top-level member is the only place a
+// line starts with two spaces and that key: strings inside the document cannot hold a raw line break.
+JsonPieces spliceArrays(const std::string& text, std::initializer_list<std::pair<std::string_view, std::string*>> arrays) {
     const std::string placeholder = json(kPlaceholder).dump();
-    std::vector<std::pair<std::size_t, std::pair<std::size_t, const std::string*>>> cuts; // at, (length, text)
-    std::size_t size = text.size() + 1;
+    std::vector<std::pair<std::size_t, std::string*>> cuts; // value position, array
     for (const auto& [key, array] : arrays) {
         const std::string needle = fmt::format("\n  \"{}\": {}", key, placeholder);
         const auto at = text.find(needle);
         if (at == std::string::npos) continue;
-        const std::size_t valueAt = at + needle.size() - placeholder.size();
-        cuts.push_back({valueAt, {placeholder.size(), array}});
-        size += array->size();
+        cuts.push_back({at + needle.size() - placeholder.size(), array});
     }
     std::sort(cuts.begin(), cuts.end());
-    std::string out;
-    out.reserve(size);
+    JsonPieces out;
     std::size_t from = 0;
-    for (const auto& [at, cut] : cuts) {
-        out.append(text, from, at - from);
-        out += *cut.second;
-        from = at + cut.first;
+    for (const auto& [at, array] : cuts) {
+        out.parts.push_back(text.substr(from, at - from));
+        out.parts.push_back(std::move(*array));
+        from = at + placeholder.size();
     }
-    out.append(text, from, std::string::npos);
-    out += '\n';
+    out.parts.push_back(text.substr(from) + '\n');
     return out;
 }
 
 } // namespace
 
+std::string JsonPieces::joined() const {
+    std::size_t size = 0;
+    for (const auto& part : parts)
+        size += part.size();
+    std::string out;
+    out.reserve(size);
+    for (const auto& part : parts)
+        out += part;
+    return out;
+}
+
 std::string renderJson(const Profile& p, const AnalysisResult& r) {
+    return renderJsonPieces(p, r).joined();
+}
+
+JsonPieces renderJsonPieces(const Profile& p, const AnalysisResult& r) {
     ArrayJobs jobs(r); // outlives the future: std::async's future waits for its thread when destroyed
     std::future<void> helper;
     try {
@@ -669,7 +678,7 @@ std::string renderJson(const Profile& p, const AnalysisResult& r) {
     root = json(); // freed before the copy below
     jobs.runAll();
     if (helper.valid()) helper.get(); // its array is finished (an exception there is rethrown here)
-    const SplicedArrays& spliced = jobs.arrays;
+    SplicedArrays& spliced = jobs.arrays;
     return spliceArrays(text, {{"collectives", &spliced.collectives}, {"structures", &spliced.structures}});
 }
 

@@ -4,9 +4,18 @@
 #include "analysis/analysis_run.h"
 
 #include <string>
+#include <vector>
 
 namespace bs {
 
 std::string renderJson(const Profile& profile, const AnalysisResult& result);
+
+// The same document in the pieces it is made of, to be written one after another: the per-collective and
+// per-structure arrays (three quarters of a large export) are not copied into one string first.
+struct JsonPieces {
+    std::vector<std::string> parts;
+    std::string joined() const;
+};
+JsonPieces renderJsonPieces(const Profile& profile, const AnalysisResult& result);
 
 } // namespace bs

@@ -119,17 +119,19 @@ OutputTarget classify(const std::string& given, const std::string& canonical, st
     return t;
 }
 
-std::string writeAllTo(int fd, std::string_view content, const OutputTarget& t) {
-    const char* p = content.data();
-    std::size_t left = content.size();
-    while (left > 0) {
-        const ssize_t n = ::write(fd, p, left);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return "cannot write " + t.displayName() + ": " + std::strerror(errno);
+std::string writeAllTo(int fd, const std::vector<std::string_view>& pieces, const OutputTarget& t) {
+    for (const auto& piece : pieces) {
+        const char* p = piece.data();
+        std::size_t left = piece.size();
+        while (left > 0) {
+            const ssize_t n = ::write(fd, p, left);
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                return "cannot write " + t.displayName() + ": " + std::strerror(errno);
+            }
+            p += n;
+            left -= static_cast<std::size_t>(n);
         }
-        p += n;
-        left -= static_cast<std::size_t>(n);
     }
     return {};
 }
@@ -204,6 +206,10 @@ std::string knownWriteProblem(const OutputTarget& t) {
 }
 
 std::string writeOutput(const OutputTarget& t, std::string_view content) {
+    return writeOutput(t, std::vector<std::string_view>{content});
+}
+
+std::string writeOutput(const OutputTarget& t, const std::vector<std::string_view>& content) {
     // The content is written byte for byte (pictures too): the renderers wrote sentences in their language.
     switch (t.kind) {
     case OutputTarget::Kind::File:

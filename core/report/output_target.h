@@ -6,6 +6,7 @@
 // it to a regular file, which must not be renamed over. Folders, block devices and sockets are refused.
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace bs {
 
@@ -37,6 +38,8 @@ std::string knownWriteProblem(const OutputTarget& target);
 // Writes the whole content; returns an empty string on success, else a sentence
 // ("cannot write /dev/full: No space left on device").
 std::string writeOutput(const OutputTarget& target, std::string_view content);
+// The same for content given in pieces, written one after another.
+std::string writeOutput(const OutputTarget& target, const std::vector<std::string_view>& pieces);
 
 // resolveOutputTarget + writeOutput, for callers that name one file (the window's File ▸ Export).
 std::string writeOutput(const std::string& path, std::string_view content);

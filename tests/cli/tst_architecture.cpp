@@ -1,6 +1,7 @@
 // Layers and architecture against generated profiles of known structure (expected.json), a corrupted
 // profile, and the real ResNet captures (pattern fallback).
 #include "analysis/analysis_run.h"
+#include "architecture/layer_types.h"
 #include "i18n/message.h"
 #include "io/profile_loader.h"
 #include "report/architecture_report.h"
@@ -83,6 +84,59 @@ class TstArchitecture : public QObject {
     }
 
   private slots:
+    // Layer types are summarised before the bubble windows exist; placing the windows afterwards gives each
+    // gap of a representative layer the window overlapping it and each type the windows in its layers.
+    // Hand-built: three layers (Dense, MoE, Dense), four windows (one outside every layer).
+    void windowsArePlacedInTheLayerTypesSummarisedWithoutThem() {
+        bs::ArchitectureResult a;
+        a.layers.resize(3);
+        a.layers[0].type = "Dense";
+        a.layers[1].type = "MoE";
+        a.layers[2].type = "Dense";
+        auto gap = [](bs::TimeNs from, bs::TimeNs to) {
+            bs::IdleGap g;
+            g.span = {from, to};
+            return g;
+        };
+        bs::LayerTypeSummary dense, moe, unscanned;
+        dense.type = "Dense";
+        dense.representative = 0;
+        dense.timing.gaps = {gap(100, 200), gap(300, 350)};
+        dense.decodeTiming.gaps = {gap(500, 600)};
+        moe.type = "MoE";
+        moe.representative = 1;
+        moe.timing.gaps = {gap(700, 800)};
+        unscanned.type = "MoE"; // no representative layer: left as summarised
+        unscanned.timing.gaps = {gap(550, 560)};
+        a.types = {dense, moe, unscanned};
+        auto place = [](const char* id, bs::TimeNs from, bs::TimeNs to, int layer, const char* position) {
+            bs::WindowPlace w;
+            w.windowId = id;
+            w.span = {from, to};
+            w.layer = layer;
+            w.position = position;
+            return w;
+        };
+        a.windowPlaces = {place("b0001", 150, 180, 0, "inside_layer"), place("b0002", 320, 400, 2, "layer_start"),
+                          place("b0003", 550, 560, 1, "inside_layer"), place("b0004", 900, 950, -1, "outside_layers")};
+        for (int run = 0; run < 2; ++run) { // placing twice gives the same answer
+            bs::placeWindowsInLayerTypes(a);
+            const auto& d = a.types[0];
+            QCOMPARE(d.timing.gaps[0].windowId, std::string("b0001"));
+            QCOMPARE(d.timing.gaps[1].windowId, std::string("b0002")); // 320-350 of 300-350
+            QCOMPARE(d.decodeTiming.gaps[0].windowId, std::string("b0003"));
+            QCOMPARE(d.anomalies.windows, (std::vector<int>{0, 1}));
+            QCOMPARE(d.anomalies.windowTimeInside, bs::TimeNs(30));
+            QCOMPARE(d.anomalies.windowTimeAtStart, bs::TimeNs(80));
+            const auto& m = a.types[1];
+            QCOMPARE(m.timing.gaps[0].windowId, std::string()); // 700-800 meets no window
+            QCOMPARE(m.anomalies.windows, (std::vector<int>{2}));
+            QCOMPARE(m.anomalies.windowTimeInside, bs::TimeNs(10));
+            QCOMPARE(m.anomalies.windowTimeAtStart, bs::TimeNs(0));
+            QCOMPARE(a.types[2].timing.gaps[0].windowId, std::string());
+            QVERIFY(a.types[2].anomalies.windows.empty());
+        }
+    }
     void deepSeekLikeModelIsRecovered() {
         // 3 dense + 58 MoE+DFC + 1 MoE+GMM layers, prefill and decode passes.
         const QString out =
