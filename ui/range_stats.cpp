@@ -32,6 +32,7 @@ RangeStats::RangeStats(const Profile& p) {
         at += g.size;
     }
     order_.resize(n);
+    starts_.resize(n);
     prefix_.resize(n + groups_.size());
     std::vector<std::uint32_t> fill(groups_.size(), 0);
     for (std::size_t i = 0; i < n; ++i) {
@@ -39,6 +40,7 @@ RangeStats::RangeStats(const Profile& p) {
         const Group& g = groups_[gi];
         const std::uint32_t k = fill[gi]++;
         order_[g.first + k] = static_cast<std::uint32_t>(i);
+        starts_[g.first + k] = p.kernels[i].start;
         const std::size_t base = g.first + gi; // this group's prefix_ starts here
         if (k == 0) prefix_[base] = 0;
         prefix_[base + k + 1] = prefix_[base + k] + p.kernels[i].dur;
@@ -61,7 +63,7 @@ RangeStats::RangeStats(const Profile& p) {
 
 std::size_t RangeStats::bytes() const {
     return groups_.capacity() * sizeof(Group) + order_.capacity() * sizeof(std::uint32_t) +
-           (prefix_.capacity() + busyA_.capacity() + busyB_.capacity() + busyPrefix_.capacity()) * sizeof(TimeNs);
+           (starts_.capacity() + prefix_.capacity() + busyA_.capacity() + busyB_.capacity() + busyPrefix_.capacity()) * sizeof(TimeNs);
 }
 
 RangeStats::Result RangeStats::query(const Profile& p, TimeNs start, TimeNs end) const {
@@ -80,11 +82,10 @@ RangeStats::Result RangeStats::query(const Profile& p, TimeNs start, TimeNs end)
     for (std::size_t gi = 0; gi < groups_.size(); ++gi) {
         const Group& g = groups_[gi];
         const std::uint32_t* ks = order_.data() + g.first;
+        const TimeNs* st = starts_.data() + g.first;
         const TimeNs* pre = prefix_.data() + g.first + gi;
         auto firstStart = [&](TimeNs t) { // first kernel of the group starting at or after t
-            return static_cast<std::size_t>(std::lower_bound(ks, ks + g.size, t, [&](std::uint32_t k, TimeNs v) {
-                                                return p.kernels[k].start < v;
-                                            }) - ks);
+            return static_cast<std::size_t>(std::lower_bound(st, st + g.size, t) - st);
         };
         const std::size_t hi = firstStart(end); // [.., hi) start before the range ends
         if (hi == 0) continue;

@@ -44,6 +44,8 @@ class RangeStats {
     };
     std::vector<Group> groups_;
     std::vector<std::uint32_t> order_; // kernel indices grouped by name, by start within a name
+    std::vector<TimeNs> starts_;       // their starts, in the same order: the searches stay in this array
+                                       // (a search through the kernels missed the cache at every step)
     std::vector<TimeNs> prefix_;       // per group: size + 1 running sums of the durations
     std::vector<TimeNs> busyA_, busyB_, busyPrefix_; // the merged busy union and its running lengths
 };
