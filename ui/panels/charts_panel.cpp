@@ -4,6 +4,7 @@
 #include "analysis/analysis_run.h"
 
 #include <QBarCategoryAxis>
+#include <QCategoryAxis>
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
@@ -20,6 +21,10 @@
 #include <algorithm>
 
 namespace bs::ui {
+
+namespace {
+constexpr int kStepLabels = 12; // at most this many step numbers under the per-step bars
+}
 
 ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -112,17 +117,25 @@ void ChartsPanel::rebuild() {
         series->append(sets[k]);
     if (idleOnly) delete sets[0];
     chart->addSeries(series);
-    auto* axisX = new QBarCategoryAxis;
-    axisX->append(cats);
+    // The steps on a value axis (bar i at x = i), labelled at a few steps only: one label per bar would
+    // be elided to "…" past a few dozen bars, and each label is a text item the chart lays out and measures
+    // on every resize (200 of them held the first paint of the tab for tens of ms).
+    auto* axisX = new QCategoryAxis;
+    axisX->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    const int shown = static_cast<int>(cats.size());
+    axisX->setRange(-0.5, shown - 0.5);
+    const int every = std::max(1, (shown + kStepLabels - 1) / kStepLabels);
+    for (int i = 0; i < shown; i += every)
+        axisX->append(cats[i], i);
     axisX->setTitleText(tr("step (click a bar to see it on the timeline)"));
     chart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisX);
     auto* axisY = new QValueAxis;
     axisY->setTitleText(shares ? tr("% of the step") : tr("ms"));
-    axisY->applyNiceNumbers(); // round ticks
     chart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisY);
-    if (!shares) axisY->applyNiceNumbers();
+    // Round ticks once the series set the range (an axis without a range would get NaN bounds).
+    if (!shares && axisY->max() > axisY->min()) axisY->applyNiceNumbers();
     connect(series, &QAbstractBarSeries::clicked, this, [this](int index, QBarSet*) {
         if (index >= 0 && index < steps_.size()) emit stepActivated(steps_[index]);
     });
@@ -172,7 +185,7 @@ void ChartsPanel::rebuild() {
     auto* opsAxisX = new QValueAxis;
     opsChart->addAxis(opsAxisX, Qt::AlignBottom);
     opsSeries->attachAxis(opsAxisX);
-    opsAxisX->applyNiceNumbers();
+    if (opsAxisX->max() > opsAxisX->min()) opsAxisX->applyNiceNumbers();
     opsChart->legend()->hide();
     auto* opsView = new QChartView(opsChart, this);
     opsView->setRenderHint(QPainter::Antialiasing);
