@@ -1,6 +1,7 @@
 #include "io/csv_reader.h"
 
 #include "i18n/message.h"
+#include "io/file_buffer.h"
 #include "model/time.h"
 
 #include <algorithm>
@@ -145,38 +146,13 @@ bool CsvReader::next(std::vector<std::string_view>& fields) {
 CsvFileReader::CsvFileReader(const std::string& path, std::uint64_t maxBytes, bool rejectBinary,
                              std::size_t chunkBytes)
     : path_(path) {
-    // As readWholeFile: open first, then check what was opened (a FIFO never blocks the open).
-    fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd_ < 0) {
-        error_ = msg("cannot read {}: {}", path, std::strerror(errno));
+    CheckedFile file = openCheckedFile(path, maxBytes, rejectBinary);
+    if (file.fd < 0) {
+        error_ = std::move(file.error);
         return;
     }
-    struct stat st {};
-    if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
-        error_ = msg("{} is not a regular file", path);
-        return;
-    }
-    if (static_cast<std::uint64_t>(st.st_size) > maxBytes) {
-        error_ = msg("{} is {} bytes, larger than the {} bytes this reader accepts", path,
-                     static_cast<long long>(st.st_size), maxBytes);
-        return;
-    }
-    ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
-    if (rejectBinary) {
-        char head[65536];
-        std::size_t n = 0;
-        while (n < sizeof head) {
-            const ssize_t got = ::pread(fd_, head + n, sizeof head - n, static_cast<off_t>(n));
-            if (got < 0 && errno == EINTR) continue;
-            if (got <= 0) break;
-            n += static_cast<std::size_t>(got);
-        }
-        if (std::memchr(head, '\0', n)) {
-            error_ = msg("{} holds NUL bytes in its first {} bytes: it is binary or a sparse/corrupt file, not text",
-                         path, n);
-            return;
-        }
-    }
+    fd_ = file.fd;
+    const std::uint64_t fileSize = file.size;
 #ifdef POSIX_FADV_SEQUENTIAL
     (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
@@ -185,7 +161,7 @@ CsvFileReader::CsvFileReader(const std::string& path, std::uint64_t maxBytes, bo
     if (!fill()) return;
     std::uint64_t lines = static_cast<std::uint64_t>(std::count(buf_.data(), buf_.data() + filled_, '\n'));
     if (!eof_ && filled_ > 0) // scaled to the file's size, plus 1 % for lines shorter than the first chunk's
-        lines = static_cast<std::uint64_t>(static_cast<double>(lines) * static_cast<double>(st.st_size) /
+        lines = static_cast<std::uint64_t>(static_cast<double>(lines) * static_cast<double>(fileSize) /
                                            static_cast<double>(filled_) * 1.01);
     estimatedLines_ = lines + 1;
     csv_ = CsvReader(std::string_view(buf_.data(), filled_), !eof_);

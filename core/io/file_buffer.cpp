@@ -113,52 +113,71 @@ void yieldCpuToOtherThreads() {
     (void)::setpriority(PRIO_PROCESS, tid, std::min(now + 5, 19)); // best effort: raising nice needs no privilege
 }
 
-FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes, bool rejectBinary) {
-    FileBuffer fb;
-    // Open first, then check what was opened (fstat): a path checked before opening can be swapped for a
-    // FIFO in between, and O_NONBLOCK keeps open() from waiting for a FIFO's writer.
+CheckedFile openCheckedFile(const std::string& path, std::uint64_t maxBytes, bool rejectBinary) {
+    CheckedFile cf;
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        fb.error = msg("cannot read {}: {}", path, std::strerror(errno));
-        return fb;
-    }
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        fb.error = msg("{} is not a regular file", path);
-        return fb;
+        cf.error = msg("cannot read {}: {}", path, std::strerror(errno));
+        return cf;
     }
     auto refuse = [&](std::string why) {
         ::close(fd);
-        fb.error = std::move(why);
-        return std::move(fb);
+        cf.error = std::move(why);
+        return std::move(cf);
     };
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return refuse(msg("{} is not a regular file", path));
     if (static_cast<std::uint64_t>(st.st_size) > maxBytes)
         return refuse(msg("{} is {} bytes, larger than the {} bytes this reader accepts", path,
                           static_cast<long long>(st.st_size), maxBytes));
-    const std::uint64_t avail = availableMemoryBytes();
-    if (static_cast<std::uint64_t>(st.st_size) > avail / 2)
-        return refuse(msg("{} is {} MiB, more than half of the memory available ({} MiB); it is not read", path,
-                          static_cast<long long>(st.st_size >> 20), avail >> 20));
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    std::FILE* f = ::fdopen(fd, "rb");
-    if (!f) return refuse(msg("cannot open {}: {}", path, std::strerror(errno)));
     if (rejectBinary) {
         char head[65536];
-        const std::size_t n = std::fread(head, 1, sizeof head, f);
-        if (std::memchr(head, '\0', n)) {
-            std::fclose(f);
-            fb.error = msg("{} holds NUL bytes in its first {} bytes: it is binary or a sparse/corrupt file, not text",
-                           path, n);
-            return fb;
+        std::size_t n = 0;
+        while (n < sizeof head) {
+            const ssize_t got = ::pread(fd, head + n, sizeof head - n, static_cast<off_t>(n));
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) break;
+            n += static_cast<std::size_t>(got);
         }
-        std::rewind(f);
+        if (std::memchr(head, '\0', n))
+            return refuse(msg("{} holds NUL bytes in its first {} bytes: it is binary or a sparse/corrupt file, "
+                              "not text",
+                              path, n));
     }
-    const std::size_t size = static_cast<std::size_t>(st.st_size);
+    cf.fd = fd;
+    cf.size = static_cast<std::uint64_t>(st.st_size);
+    return cf;
+}
+
+FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes, bool rejectBinary) {
+    FileBuffer fb;
+    CheckedFile cf = openCheckedFile(path, maxBytes, rejectBinary);
+    if (cf.fd < 0) {
+        fb.error = std::move(cf.error);
+        return fb;
+    }
+    const std::uint64_t avail = availableMemoryBytes();
+    if (cf.size > avail / 2) {
+        ::close(cf.fd);
+        fb.error = msg("{} is {} MiB, more than half of the memory available ({} MiB); it is not read", path,
+                       static_cast<long long>(cf.size >> 20), avail >> 20);
+        return fb;
+    }
+    const std::size_t size = static_cast<std::size_t>(cf.size);
     fb.data.reset(new char[size + kReadPadding]);
-    std::size_t got = std::fread(fb.data.get(), 1, size, f);
-    if (std::ferror(f)) fb.error = msg("read error on {}: {}", path, std::strerror(errno));
-    std::fclose(f);
+    std::size_t got = 0;
+    while (got < size) {
+        const ssize_t n = ::read(cf.fd, fb.data.get() + got, size - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+            fb.error = msg("read error on {}: {}", path, std::strerror(errno));
+            break;
+        }
+        if (n == 0) break; // the file shrank meanwhile: what was read
+        got += static_cast<std::size_t>(n);
+    }
+    ::close(cf.fd);
     fb.length = got;
     std::memset(fb.data.get() + got, 0, size + kReadPadding - got);
     return fb;

@@ -18,6 +18,18 @@ struct FileBuffer {
 
 constexpr std::size_t kReadPadding = 64;
 
+// A file opened for reading after the checks every side-file reader makes: open first, then check what
+// was opened (fstat; a path checked before opening could be swapped for a FIFO in between, and O_NONBLOCK
+// keeps open() from waiting for a FIFO's writer), a regular file, at most maxBytes, and (rejectBinary) no NUL
+// byte in its first 64 KiB. On success fd >= 0 (blocking again; the caller closes it) and error is empty;
+// otherwise fd is -1 and error says why, with the path.
+struct CheckedFile {
+    int fd = -1;
+    std::uint64_t size = 0;
+    std::string error;
+};
+CheckedFile openCheckedFile(const std::string& path, std::uint64_t maxBytes, bool rejectBinary);
+
 // Reads a file fully. Refuses, with a message and before allocating, files larger than maxBytes or
 // than half the memory available, and (rejectBinary) files whose first 64 KiB hold NUL bytes —
 // a sparse or binary file is never read into memory.
