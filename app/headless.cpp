@@ -280,7 +280,7 @@ class AnalyzeRun {
                 print(bs::renderTextReport(profile, result) + (several_ ? "\n" : ""));
         }
         if (const std::size_t o = plan_.forRank[r][kJson]; o != bs::OutputPlan::kNone && !plan_.outputs[o].shared) {
-            std::vector<std::string_view> pieces(json.parts.begin(), json.parts.end());
+            const std::vector<std::string_view> pieces = json.views();
             writeTarget(plan_.outputs[o].target, o_.outputs[plan_.outputs[o].request].what, pieces);
         }
         emit(r, kReport, [&] { return bs::renderAnomalyReport(profile, result); });

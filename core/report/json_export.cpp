@@ -526,7 +526,7 @@ void addAnomalyJson(json& root, const Profile& p, const AnalysisResult& r) {
 // Cuts `text` (a dump with indent 2) where the placeholder value of each named top-level member stands and
 // puts its written array there: the document's pieces in order. A top-level member is the only place a
 // line starts with two spaces and that key: strings inside the document cannot hold a raw line break.
-JsonPieces spliceArrays(const std::string& text, std::initializer_list<std::pair<std::string_view, std::string*>> arrays) {
+JsonPieces spliceArrays(std::string text, std::initializer_list<std::pair<std::string_view, std::string*>> arrays) {
     const std::string placeholder = json(kPlaceholder).dump();
     std::vector<std::pair<std::size_t, std::string*>> cuts; // value position, array
     for (const auto& [key, array] : arrays) {
@@ -537,26 +537,40 @@ JsonPieces spliceArrays(const std::string& text, std::initializer_list<std::pair
     }
     std::sort(cuts.begin(), cuts.end());
     JsonPieces out;
+    out.texts.reserve(cuts.size() + 2);
+    out.texts.push_back(std::move(text)); // the pieces around the arrays are views of it: no copy
     std::size_t from = 0;
     for (const auto& [at, array] : cuts) {
-        out.parts.push_back(text.substr(from, at - from));
-        out.parts.push_back(std::move(*array));
+        out.parts.push_back({0, from, at - from});
+        out.texts.push_back(std::move(*array));
+        out.parts.push_back({out.texts.size() - 1, 0, out.texts.back().size()});
         from = at + placeholder.size();
     }
-    out.parts.push_back(text.substr(from) + '\n');
+    out.parts.push_back({0, from, out.texts[0].size() - from});
+    out.texts.emplace_back("\n");
+    out.parts.push_back({out.texts.size() - 1, 0, 1});
     return out;
 }
 
 } // namespace
 
-std::string JsonPieces::joined() const {
-    std::size_t size = 0;
+std::vector<std::string_view> JsonPieces::views() const {
+    std::vector<std::string_view> out;
+    out.reserve(parts.size());
     for (const auto& part : parts)
-        size += part.size();
+        out.push_back(std::string_view(texts[part.text]).substr(part.from, part.size));
+    return out;
+}
+
+std::string JsonPieces::joined() const {
+    const auto pieces = views();
+    std::size_t size = 0;
+    for (const auto piece : pieces)
+        size += piece.size();
     std::string out;
     out.reserve(size);
-    for (const auto& part : parts)
-        out += part;
+    for (const auto piece : pieces)
+        out += piece;
     return out;
 }
 
@@ -675,11 +689,11 @@ JsonPieces renderJsonPieces(const Profile& p, const AnalysisResult& r) {
     renderMessagesIn(root);
     // Names come from the user's files: invalid UTF-8 is replaced (U+FFFD), never an exception.
     std::string text = root.dump(2, ' ', false, json::error_handler_t::replace);
-    root = json(); // freed before the copy below
+    root = json(); // the document is text now: its tree is freed before the arrays are waited for
     jobs.runAll();
     if (helper.valid()) helper.get(); // its array is finished (an exception there is rethrown here)
     SplicedArrays& spliced = jobs.arrays;
-    return spliceArrays(text, {{"collectives", &spliced.collectives}, {"structures", &spliced.structures}});
+    return spliceArrays(std::move(text), {{"collectives", &spliced.collectives}, {"structures", &spliced.structures}});
 }
 
 } // namespace bs
