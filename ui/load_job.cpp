@@ -24,18 +24,6 @@ namespace bs::ui {
 
 namespace {
 
-// What the window holds beside the core model (issue 18), per item of the model: the timeline's tracks
-// (a 24-byte item and an 8-byte running end per kernel; host events twice, by lane and by call depth),
-// the range statistics' prefix sums (12 bytes per kernel), the Layers tree (a lazy model: 4 bytes per
-// kernel leaf and ~300 bytes per role / layer / pass row) and the flow links. Measured with
-// bubblescope-bench-timeline --gui on a 200 MB default-shape trace (106 k kernels, ~1 M events): the
-// window's peak RSS is ~60 MB above the headless process's, Qt's own included; this estimate (~105 MB
-// there) stays above it.
-std::uint64_t windowBytes(const Profile& p) {
-    const std::uint64_t events = p.hostEvents.size() + p.hcclEvents.size() + p.overlapEvents.size();
-    return p.kernels.size() * 400 + events * 60 + p.flows.size() * 24;
-}
-
 std::uint64_t residentBytes() {
     std::FILE* f = std::fopen("/proc/self/status", "r");
     if (!f) return 0;
@@ -58,6 +46,21 @@ std::uint64_t headroomBytes() {
 }
 
 } // namespace
+
+// What the window holds beside the core model (issue 18), per item of the model: the timeline's tracks
+// (a 24-byte item and an 8-byte running end per kernel; host events twice, by lane and by call depth),
+// the range statistics' prefix sums (12 bytes per kernel), the Layers tree (a lazy model: 4 bytes per
+// kernel leaf and ~300 bytes per role / layer / pass row) and the flow links; plus Qt's own (widgets, fonts,
+// the window's backing store: a shown, empty window holds ~20 MB more than the headless process at
+// 1400x900, and a 4K window's backing store alone is 32 MB). bubblescope-bench-timeline --gui prints this
+// estimate beside the GUI's peak RSS minus the headless process's (which also holds the JSON export, so it
+// is an upper bound): 200 MB default-shape trace (106 k kernels) 145 vs 86 MB, 1 GB (540 k kernels) 474 vs
+// 337 MB. Without the fixed part the estimate fell 5 MB short at 200 MB.
+std::uint64_t windowBytes(const Profile& p) {
+    constexpr std::uint64_t kQtOwn = 64ULL << 20;
+    const std::uint64_t events = p.hostEvents.size() + p.hcclEvents.size() + p.overlapEvents.size();
+    return kQtOwn + p.kernels.size() * 400 + events * 60 + p.flows.size() * 24;
+}
 
 struct LoadJob::Impl {
     explicit Impl(QObject* owner) : runner(owner) {}

@@ -5,6 +5,7 @@
 #include <QString>
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 
 namespace bs {
@@ -17,6 +18,10 @@ namespace bs::ui {
 struct TimelineData;
 struct LayerTree;
 class RangeStats;
+
+// The memory the window needs beside the core model for `profile` (its tracks, prefix sums, Layers rows,
+// flow links): the load refuses to show a profile when more than this is missing.
+std::uint64_t windowBytes(const Profile& profile);
 
 struct LoadedRank {
     QString label;

@@ -152,6 +152,38 @@ class TstMainWindow : public QObject {
         QCOMPARE(spy.at(0).at(0).toBool(), false);
         QVERIFY(w.reportText().contains(QStringLiteral("does not exist")));
     }
+    void aProfileWhoseWindowDoesNotFitInTheMemoryLeftIsNotShown() {
+        // BUBBLESCOPE_MEMORY_LIMIT_MB limits the whole process. The core's guard lets this small rank's model
+        // in under a limit 32 MB above what the process holds now; the window's own needs (its tracks and
+        // panels, plus 64 MB for Qt's own) do not fit in what is left, so nothing is shown and the message
+        // says how much is missing and how to analyse it without the window.
+        auto residentMb = [] {
+            QFile f(QStringLiteral("/proc/self/status"));
+            if (!f.open(QIODevice::ReadOnly)) return -1LL;
+            for (const QByteArray& line : f.readAll().split('\n'))
+                if (line.startsWith("VmRSS:")) return line.mid(6).trimmed().split(' ').first().toLongLong() / 1024;
+            return -1LL;
+        };
+        const long long rss = residentMb();
+        QVERIFY(rss > 0);
+        for (const long long above : {32LL, 1024LL}) {
+            qputenv("BUBBLESCOPE_MEMORY_LIMIT_MB", QByteArray::number(rss + above));
+            bs::ui::MainWindow w;
+            QSignalSpy spy(&w, &bs::ui::MainWindow::loadFinished);
+            w.openPath(kRank);
+            const bool finished = spy.wait(60000);
+            qunsetenv("BUBBLESCOPE_MEMORY_LIMIT_MB");
+            QVERIFY(finished);
+            if (above == 32) {
+                QCOMPARE(spy.at(0).at(0).toBool(), false);
+                QVERIFY2(w.reportText().contains(QStringLiteral("needs about")), qPrintable(w.reportText()));
+                QVERIFY(w.reportText().contains(QStringLiteral("bubblescope analyze")));
+            } else { // the same rank with room for the window: shown
+                QCOMPARE(spy.at(0).at(0).toBool(), true);
+                QCOMPARE(w.tabs()->tabText(1), QStringLiteral("Bubbles (88)"));
+            }
+        }
+    }
     void selectingABubbleRowMovesTheTimelineOntoIt() {
         bs::ui::MainWindow w;
         w.resize(1400, 900);
