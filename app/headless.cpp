@@ -280,8 +280,7 @@ class AnalyzeRun {
                 print(bs::renderTextReport(profile, result) + (several_ ? "\n" : ""));
         }
         if (const std::size_t o = plan_.forRank[r][kJson]; o != bs::OutputPlan::kNone && !plan_.outputs[o].shared) {
-            const std::vector<std::string_view> pieces = json.views();
-            writeTarget(plan_.outputs[o].target, o_.outputs[plan_.outputs[o].request].what, pieces);
+            writeTarget(plan_.outputs[o].target, o_.outputs[plan_.outputs[o].request].what, json.views());
         }
         emit(r, kReport, [&] { return bs::renderAnomalyReport(profile, result); });
         emit(r, kArch, [&] { return bs::renderArchitectureReport(profile, result); });
@@ -350,12 +349,12 @@ class AnalyzeRun {
 
     void writeCluster(const std::string& given, const char* what, const std::string& content) {
         if (given.empty()) return;
-        writeTarget(bs::resolveOutputTarget(given), what, content);
+        writeTarget(bs::resolveOutputTarget(given), what, {content});
     }
 
     // One output: a file is written whole or not at all, also when Ctrl+C comes (see progress.h).
-    template <class Content> void writeTarget(const bs::OutputTarget& target, const std::string& what, const Content& content) {
-        if (!bs::cli::writeOneOutput(target, what, content, progress_)) exitCode_ = kExitWriteFailed;
+    void writeTarget(const bs::OutputTarget& target, const std::string& what, const std::vector<std::string_view>& pieces) {
+        if (!bs::cli::writeOneOutput(target, what, pieces, progress_)) exitCode_ = kExitWriteFailed;
     }
 
     void writeSharedOutputs() {
@@ -368,7 +367,7 @@ class AnalyzeRun {
 
     void write(std::size_t o, const std::string& content) {
         const bs::PlannedOutput& out = plan_.outputs[o];
-        writeTarget(out.target, o_.outputs[out.request].what, content);
+        writeTarget(out.target, o_.outputs[out.request].what, {content});
     }
 
     const Options& o_;
