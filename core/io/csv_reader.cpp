@@ -20,23 +20,20 @@ namespace bs {
 
 namespace {
 
-// The first ',', '\n' or '\r' at or after pos (text.size() if none): sixteen bytes at a time while
-// sixteen remain (SSE2, every x86-64), then byte by byte.
-std::size_t endOfField(std::string_view text, std::size_t pos) {
-    const std::size_t n = text.size();
+// Bit i set when text[i] is ',', '\n' or '\r', for the 64 bytes at text (SSE2, every x86-64).
 #if defined(__SSE2__)
+std::uint64_t delimiterMask(const char* text) {
     const __m128i comma = _mm_set1_epi8(','), lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
-    for (; pos + 16 <= n; pos += 16) {
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + pos));
+    std::uint64_t mask = 0;
+    for (int j = 0; j < 4; ++j) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text + 16 * j));
         const __m128i hit =
             _mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
-        if (const int mask = _mm_movemask_epi8(hit)) return pos + static_cast<std::size_t>(__builtin_ctz(mask));
+        mask |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(hit))) << (16 * j);
     }
-#endif
-    while (pos < n && text[pos] != ',' && text[pos] != '\n' && text[pos] != '\r')
-        ++pos;
-    return pos;
+    return mask;
 }
+#endif
 
 } // namespace
 
@@ -46,8 +43,30 @@ CsvReader::CsvReader(std::string_view text, bool more) : text_(text), more_(more
         pos_ = 3;
 }
 
+// The first ',', '\n' or '\r' at or after pos (text_.size() if none). A record's fields are short (a
+// few bytes each), so the delimiters of 64 bytes are found at once and kept: the next fields of the same
+// window cost a shift and a count of trailing zeros.
+std::size_t CsvReader::endOfField(std::size_t pos) {
+    const std::size_t n = text_.size();
+#if defined(__SSE2__)
+    while (pos + 64 <= n || (pos >= maskBase_ && pos < maskBase_ + 64)) {
+        if (pos < maskBase_ || pos >= maskBase_ + 64) {
+            maskBase_ = pos;
+            mask_ = delimiterMask(text_.data() + pos);
+        }
+        if (const std::uint64_t m = mask_ >> (pos - maskBase_))
+            return pos + static_cast<std::size_t>(__builtin_ctzll(m));
+        pos = maskBase_ + 64;
+    }
+#endif
+    while (pos < n && text_[pos] != ',' && text_[pos] != '\n' && text_[pos] != '\r')
+        ++pos;
+    return pos;
+}
+
 void CsvReader::refill(std::string_view text, bool more) {
     text_ = text;
+    maskBase_ = kNoMask;
     pos_ = 0;
     more_ = more;
     needsMore_ = false;
@@ -103,9 +122,15 @@ bool CsvReader::next(std::vector<std::string_view>& fields) {
                 if (scratchUsed_ >= scratch_.size()) scratch_.emplace_back();
                 std::string& s = scratch_[scratchUsed_++];
                 s.clear();
-                for (std::size_t i = 0; i < raw.size(); ++i) {
-                    s.push_back(raw[i]);
-                    if (raw[i] == '"' && i + 1 < raw.size() && raw[i + 1] == '"') ++i;
+                for (std::size_t i = 0; i < raw.size();) { // up to each quote, which stands for two
+                    const std::size_t q = raw.find('"', i);
+                    if (q == std::string_view::npos) {
+                        s.append(raw.substr(i));
+                        break;
+                    }
+                    s.append(raw.substr(i, q + 1 - i));
+                    i = q + 1;
+                    if (i < raw.size() && raw[i] == '"') ++i;
                 }
                 fields.emplace_back(s);
             } else {
@@ -116,7 +141,7 @@ bool CsvReader::next(std::vector<std::string_view>& fields) {
                 ++pos_;
         } else {
             std::size_t start = pos_;
-            pos_ = endOfField(text_, pos_);
+            pos_ = endOfField(pos_);
             fields.push_back(text_.substr(start, pos_ - start));
         }
         if (pos_ >= n) return more_ ? incomplete(recordPos, recordLine) : true;

@@ -28,8 +28,12 @@ class CsvReader {
 
   private:
     bool incomplete(std::size_t recordPos, std::uint64_t recordLine);
+    std::size_t endOfField(std::size_t pos);
 
+    static constexpr std::size_t kNoMask = static_cast<std::size_t>(-1) / 2; // no window: pos never in it
     std::string_view text_;
+    std::size_t maskBase_ = kNoMask; // mask_: the delimiters of text_[maskBase_, maskBase_ + 64)
+    std::uint64_t mask_ = 0;
     std::size_t pos_ = 0;
     std::uint64_t curLine_ = 1;
     std::uint64_t recordLine_ = 0;
