@@ -50,16 +50,17 @@ std::uint64_t headroomBytes() {
 // What the window holds beside the core model (issue 18), per item of the model: the timeline's tracks
 // (a 24-byte item and an 8-byte running end per kernel; host events twice, by lane and by call depth),
 // the range statistics' prefix sums (12 bytes per kernel), the Layers tree (a lazy model: 4 bytes per
-// kernel leaf and ~300 bytes per role / layer / pass row) and the flow links; plus Qt's own (widgets, fonts,
-// the window's backing store: a shown, empty window holds ~20 MB more than the headless process at
-// 1400x900, and a 4K window's backing store alone is 32 MB). bubblescope-bench-timeline --gui prints this
-// estimate beside the GUI's peak RSS minus the headless process's (which also holds the JSON export, so it
-// is an upper bound): 200 MB default-shape trace (106 k kernels) 145 vs 86 MB, 1 GB (540 k kernels) 474 vs
-// 337 MB. Without the fixed part the estimate fell 5 MB short at 200 MB.
+// kernel leaf and ~300 bytes per role / layer / pass row) and the flow links; plus 64 MB for what these
+// terms miss (the report and summary documents, the charts, the allocator's slack) and as a margin.
+// bubblescope-bench-timeline --gui prints this estimate beside an upper bound of what the window adds: the
+// GUI's peak RSS minus that of `analyze PATH -q` (the same model and text report, no JSON export), which
+// also counts Qt's own ~19 MB (an empty shown window), resident before the guard is asked. 200 MB default
+// shape (106 k kernels): 144.5 vs 101.8 MB; 1 GB (540 k kernels): 473.9 vs 320.4 MB. Without the 64 MB the
+// estimate (80.5 MB) fell short of the window's addition at 200 MB (~83 MB once Qt's own is taken off).
 std::uint64_t windowBytes(const Profile& p) {
-    constexpr std::uint64_t kQtOwn = 64ULL << 20;
+    constexpr std::uint64_t kFixed = 64ULL << 20;
     const std::uint64_t events = p.hostEvents.size() + p.hcclEvents.size() + p.overlapEvents.size();
-    return kQtOwn + p.kernels.size() * 400 + events * 60 + p.flows.size() * 24;
+    return kFixed + p.kernels.size() * 400 + events * 60 + p.flows.size() * 24;
 }
 
 struct LoadJob::Impl {

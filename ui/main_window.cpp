@@ -162,7 +162,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     chartsTab_ = new ChartsPanel(tabs_);
     tabs_->addTab(chartsTab_, tr("Charts"));
     connect(chartsTab_, &ChartsPanel::stepActivated, this, [this](int i) {
-        if (!analysis_) return;
+        if (!analysis_ || i < 0 || static_cast<std::size_t>(i) >= analysis_->steps.steps.size()) return;
         const auto& st = analysis_->steps.steps[static_cast<std::size_t>(i)];
         timeline_->focusRange(st.start, st.end);
         timeline_->markRange(st.start, st.end);
@@ -575,6 +575,7 @@ void MainWindow::onAnalysed(const LoadOutcome& partial) {
     // previous one's.
     bubbleModel_->setAnalysis(profile_, analysis_);
     summary_->clear();
+    chartsTab_->clear(); // its bars are the previous profile's steps until the charts stage fills it again
 }
 
 void MainWindow::onFinished(const LoadOutcome& outcome) {

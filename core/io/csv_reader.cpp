@@ -176,10 +176,10 @@ CsvFileReader::CsvFileReader(const std::string& path, std::uint64_t maxBytes, bo
         error_ = std::move(file.error);
         return;
     }
-    fd_ = file.fd;
+    fd_.fd = file.fd;
     const std::uint64_t fileSize = file.size;
 #ifdef POSIX_FADV_SEQUENTIAL
-    (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+    (void)::posix_fadvise(fd_.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
     // At least 4 bytes, so that the first chunk holds a whole byte-order mark when the file has one.
     buf_.resize(std::max<std::size_t>(chunkBytes, 4));
@@ -192,13 +192,15 @@ CsvFileReader::CsvFileReader(const std::string& path, std::uint64_t maxBytes, bo
     csv_ = CsvReader(std::string_view(buf_.data(), filled_), !eof_);
 }
 
-CsvFileReader::~CsvFileReader() {
-    if (fd_ >= 0) ::close(fd_);
+CsvFileReader::~CsvFileReader() = default;
+
+CsvFileReader::Descriptor::~Descriptor() {
+    if (fd >= 0) ::close(fd);
 }
 
 bool CsvFileReader::fill() {
     while (filled_ < buf_.size() && !eof_) {
-        const ssize_t got = ::read(fd_, buf_.data() + filled_, buf_.size() - filled_);
+        const ssize_t got = ::read(fd_.fd, buf_.data() + filled_, buf_.size() - filled_);
         if (got < 0) {
             if (errno == EINTR) continue;
             error_ = msg("read error on {}: {}", path_, std::strerror(errno));

@@ -65,7 +65,13 @@ class CsvFileReader {
   private:
     bool fill(); // reads until the buffer is full or the file ends; false on a read error
     std::string path_, error_;
-    int fd_ = -1;
+    struct Descriptor { // closed also when the constructor throws (a buffer that cannot be had)
+        int fd = -1;
+        Descriptor() = default;
+        Descriptor(const Descriptor&) = delete;
+        Descriptor& operator=(const Descriptor&) = delete;
+        ~Descriptor();
+    } fd_;
     std::vector<char> buf_;
     std::size_t filled_ = 0;
     bool eof_ = false;

@@ -165,7 +165,12 @@ FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes, bool r
         return fb;
     }
     const std::size_t size = static_cast<std::size_t>(cf.size);
-    fb.data.reset(new char[size + kReadPadding]);
+    try {
+        fb.data.reset(new char[size + kReadPadding]);
+    } catch (...) { // no memory for it: the caller is told (bad_alloc), the descriptor is not leaked
+        ::close(cf.fd);
+        throw;
+    }
     std::size_t got = 0;
     while (got < size) {
         const ssize_t n = ::read(cf.fd, fb.data.get() + got, size - got);

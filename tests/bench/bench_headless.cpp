@@ -39,7 +39,8 @@ struct ProcessRun {
     int status = -1;
 };
 
-// fork + exec `exe analyze PATH --json OUT -q`; stdout/stderr go to /dev/null.
+// fork + exec `exe analyze PATH --json OUT -q` (without OUT: `exe analyze PATH -q`, the text report
+// only); stdout/stderr go to /dev/null.
 ProcessRun runAnalyze(const std::string& exe, const std::string& path, const std::string& out) {
     ProcessRun r;
     const auto t = Clock::now();
@@ -48,8 +49,11 @@ ProcessRun runAnalyze(const std::string& exe, const std::string& path, const std
         const int null = ::open("/dev/null", O_WRONLY);
         ::dup2(null, 1);
         ::dup2(null, 2);
-        ::execl(exe.c_str(), exe.c_str(), "analyze", path.c_str(), "--json", out.c_str(), "-q",
-                static_cast<char*>(nullptr));
+        if (out.empty())
+            ::execl(exe.c_str(), exe.c_str(), "analyze", path.c_str(), "-q", static_cast<char*>(nullptr));
+        else
+            ::execl(exe.c_str(), exe.c_str(), "analyze", path.c_str(), "--json", out.c_str(), "-q",
+                    static_cast<char*>(nullptr));
         ::_exit(127);
     }
     struct rusage ru {};
@@ -180,6 +184,8 @@ Figures measureProcesses(const std::string& exe, const std::string& label, const
         fig.rssRuns.push_back(r.maxRssKb);
     }
     std::filesystem::remove(out);
+    const ProcessRun text = runAnalyze(exe, path, "");
+    fig.textOnlyRssKb = text.status == 0 ? text.maxRssKb : 0;
     fig.processSec = median(fig.processRuns);
     fig.cpuSec = median(fig.cpuRuns);
     std::vector<long> rss = fig.rssRuns;

@@ -17,6 +17,7 @@ struct Figures {
     double processSec = 0, cpuSec = 0, bareSec = 0;
     double bareMinSec = 0; // the fastest bare pass: on this VM a pass that first touches fresh memory can take 2x
     long rssKb = 0;
+    long textOnlyRssKb = 0; // peak RSS of one `analyze PATH -q` (the model and the text report; no JSON export)
     double ratioRss() const {
         return traceBytes ? (static_cast<double>(rssKb) * 1024.0) / static_cast<double>(traceBytes) : 0.0;
     }
@@ -26,7 +27,7 @@ struct Figures {
 // Returns the number of events; `seconds` receives the wall time.
 std::size_t barePass(const std::string& path, double& seconds);
 
-// Runs `exe analyze PATH --json … -q` `runs` times. Call it for every profile before anything large is
+// Runs `exe analyze PATH --json … -q` `runs` times, then once without --json (textOnlyRssKb). Call it for every profile before anything large is
 // loaded in this process: a forked child's peak RSS (wait4) counts the pages it shared with its parent
 // until exec, so a parent that has held a profile would inflate it.
 Figures measureProcesses(const std::string& exe, const std::string& label, const std::string& path, int runs);

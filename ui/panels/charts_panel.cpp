@@ -14,6 +14,8 @@
 #include <QPercentBarSeries>
 #include <QStackedBarSeries>
 #include <QEvent>
+#include <QFontMetrics>
+#include <QSet>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -23,8 +25,13 @@
 namespace bs::ui {
 
 namespace {
-constexpr int kStepLabels = 12; // at most this many step numbers under the per-step bars
+// The smallest of 1, 2, 5, 10, 20, 50, … that is at least n.
+int niceStep(int n) {
+    for (int base = 1;; base *= 10)
+        for (int m : {1, 2, 5})
+            if (m * base >= n) return m * base;
 }
+} // namespace
 
 ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -71,12 +78,57 @@ void ChartsPanel::setResults(const AnalysisResult& analysis) {
     rebuild();
 }
 
+void ChartsPanel::clear() {
+    analysis_ = nullptr;
+    rebuild();
+}
+
+QStringList ChartsPanel::drawnStepLabels() const {
+    return stepAxis_ ? stepAxis_->categoriesLabels() : QStringList();
+}
+
+// Every how many bars a step number fits under them: the per-step chart has half the panel's width, less
+// its value axis and margins (~130 px); a label needs its text's width and a gap.
+int ChartsPanel::labelEveryForWidth() const {
+    if (cats_.isEmpty() || !stepAxis_) return 1;
+    const QFontMetrics fm(stepAxis_->labelsFont());
+    int widest = 0;
+    for (const QString& c : cats_)
+        widest = std::max(widest, fm.horizontalAdvance(c));
+    const int plot = std::max(120, width() / 2 - 130);
+    const int fit = std::max(1, plot / (widest + 16));
+    return niceStep(static_cast<int>((cats_.size() + fit - 1) / fit));
+}
+
+// The step numbers at bars 0, every, 2 x every, … (the axis runs over bar indices, so a label sits under
+// its bar's centre); labels already written are skipped (two steps may carry the same number).
+void ChartsPanel::labelSteps() {
+    if (!stepAxis_) return;
+    labelEvery_ = labelEveryForWidth();
+    for (const QString& label : stepAxis_->categoriesLabels())
+        stepAxis_->remove(label);
+    QSet<QString> written;
+    for (int i = 0; i < cats_.size(); i += labelEvery_)
+        if (!written.contains(cats_[i])) {
+            written.insert(cats_[i]);
+            stepAxis_->append(cats_[i], i);
+        }
+}
+
+void ChartsPanel::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    if (stepAxis_ && labelEveryForWidth() != labelEvery_) labelSteps();
+}
+
 void ChartsPanel::rebuild() {
     while (auto* item = charts_->takeAt(0)) {
         delete item->widget();
         delete item;
     }
     steps_.clear();
+    cats_.clear();
+    stepAxis_ = nullptr;
+    labelEvery_ = 0;
     for (auto& v : values_)
         v.clear();
     if (!analysis_) return;
@@ -117,16 +169,15 @@ void ChartsPanel::rebuild() {
         series->append(sets[k]);
     if (idleOnly) delete sets[0];
     chart->addSeries(series);
-    // The steps on a value axis (bar i at x = i), labelled at a few steps only: one label per bar would
-    // be elided to "…" past a few dozen bars, and each label is a text item the chart lays out and measures
-    // on every resize (200 of them held the first paint of the tab for tens of ms).
+    // The steps on a value axis (bar i at x = i), labelled at as many steps as fit (labelSteps): one label
+    // per bar would be elided to "…" past a few dozen bars, and each label is a text item the chart lays
+    // out and measures on every resize (200 of them held the first paint of the tab for tens of ms).
     auto* axisX = new QCategoryAxis;
     axisX->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    const int shown = static_cast<int>(cats.size());
-    axisX->setRange(-0.5, shown - 0.5);
-    const int every = std::max(1, (shown + kStepLabels - 1) / kStepLabels);
-    for (int i = 0; i < shown; i += every)
-        axisX->append(cats[i], i);
+    axisX->setRange(-0.5, static_cast<qreal>(cats.size()) - 0.5);
+    stepAxis_ = axisX;
+    cats_ = cats;
+    labelSteps();
     axisX->setTitleText(tr("step (click a bar to see it on the timeline)"));
     chart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisX);
