@@ -1,6 +1,7 @@
 #include "report/atomic_write.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -66,32 +67,19 @@ std::string applyTargetMode(int fd, const std::string& path) {
 // whole file (an 80 MB export at 1 GB of trace).
 std::string writeAll(int fd, const std::vector<std::string_view>& pieces, const std::string& path) {
     constexpr std::size_t kPiece = 8u << 20;
-    off_t written = 0, started = 0;
-    std::size_t total = 0;
-    for (const auto& piece : pieces)
-        total += piece.size();
-    (void)total; // only the write-back hint below needs it
-    for (const auto& piece : pieces) {
-        const char* p = piece.data();
-        std::size_t left = piece.size();
-        while (left > 0) {
-            const ssize_t n = ::write(fd, p, std::min(left, kPiece));
-            if (n < 0) {
-                if (errno == EINTR) continue;
-                return "cannot write " + path + ": " + std::strerror(errno);
-            }
-            p += n;
-            left -= static_cast<std::size_t>(n);
-            written += n;
+    off_t started = 0, written = 0;
+    auto startWriteBack = [&] {
 #ifdef SYNC_FILE_RANGE_WRITE
-            if (written - started >= static_cast<off_t>(kPiece) ||
-                static_cast<std::size_t>(written) == total) {
-                (void)::sync_file_range(fd, started, written - started, SYNC_FILE_RANGE_WRITE); // best effort
-                started = written;
-            }
+        if (written > started) (void)::sync_file_range(fd, started, written - started, SYNC_FILE_RANGE_WRITE);
 #endif
-        }
-    }
+        started = written; // best effort
+    };
+    const int error = writePieces(fd, pieces, kPiece, [&](std::uint64_t total) {
+        written = static_cast<off_t>(total);
+        if (written - started >= static_cast<off_t>(kPiece)) startWriteBack();
+    });
+    if (error) return "cannot write " + path + ": " + std::strerror(error);
+    startWriteBack();
     return {};
 }
 
@@ -99,6 +87,27 @@ std::string writeAll(int fd, const std::vector<std::string_view>& pieces, const 
 
 void testing::setAtomicWriteFailpoint(bool (*f)()) {
     gFailBeforeRename = f;
+}
+
+int writePieces(int fd, const std::vector<std::string_view>& pieces, std::size_t maxCall,
+                const std::function<void(std::uint64_t)>& afterWrite) {
+    std::uint64_t total = 0;
+    for (const auto& piece : pieces) {
+        const char* p = piece.data();
+        std::size_t left = piece.size();
+        while (left > 0) {
+            const ssize_t n = ::write(fd, p, std::min(left, maxCall));
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                return errno;
+            }
+            p += n;
+            left -= static_cast<std::size_t>(n);
+            total += static_cast<std::uint64_t>(n);
+            if (afterWrite) afterWrite(total);
+        }
+    }
+    return 0;
 }
 
 std::string writeFileAtomically(const std::string& path, std::string_view content) {

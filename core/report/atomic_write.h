@@ -3,6 +3,8 @@
 // (or a crash) sees either the old file or the complete new one, never a half-written file.
 // Only for regular files and new paths: devices, FIFOs and standard output go through
 // report/output_target.h, which decides.
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +18,12 @@ namespace bs {
 std::string writeFileAtomically(const std::string& path, std::string_view content);
 // The same for content given in pieces, written one after another.
 std::string writeFileAtomically(const std::string& path, const std::vector<std::string_view>& pieces);
+
+// Writes the pieces to fd one after another, in write() calls of at most maxCall bytes, again after EINTR
+// and after a partial write; afterWrite (if set) gets the bytes written so far after each call. Returns 0,
+// or the errno of the write that failed.
+int writePieces(int fd, const std::vector<std::string_view>& pieces, std::size_t maxCall,
+                const std::function<void(std::uint64_t)>& afterWrite = {});
 
 namespace testing {
 // Test hook: when set and returning true, the write fails after the temp file is complete and

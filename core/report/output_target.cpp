@@ -120,19 +120,8 @@ OutputTarget classify(const std::string& given, const std::string& canonical, st
 }
 
 std::string writeAllTo(int fd, const std::vector<std::string_view>& pieces, const OutputTarget& t) {
-    for (const auto& piece : pieces) {
-        const char* p = piece.data();
-        std::size_t left = piece.size();
-        while (left > 0) {
-            const ssize_t n = ::write(fd, p, left);
-            if (n < 0) {
-                if (errno == EINTR) continue;
-                return "cannot write " + t.displayName() + ": " + std::strerror(errno);
-            }
-            p += n;
-            left -= static_cast<std::size_t>(n);
-        }
-    }
+    if (const int error = writePieces(fd, pieces, SSIZE_MAX))
+        return "cannot write " + t.displayName() + ": " + std::strerror(error);
     return {};
 }
 
