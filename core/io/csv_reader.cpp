@@ -171,15 +171,14 @@ bool CsvReader::next(std::vector<std::string_view>& fields) {
 CsvFileReader::CsvFileReader(const std::string& path, std::uint64_t maxBytes, bool rejectBinary,
                              std::size_t chunkBytes)
     : path_(path) {
-    CheckedFile file = openCheckedFile(path, maxBytes, rejectBinary);
-    if (file.fd < 0) {
-        error_ = std::move(file.error);
+    file_ = openCheckedFile(path, maxBytes, rejectBinary);
+    if (file_.fd < 0) {
+        error_ = std::move(file_.error);
         return;
     }
-    fd_.fd = file.fd;
-    const std::uint64_t fileSize = file.size;
+    const std::uint64_t fileSize = file_.size;
 #ifdef POSIX_FADV_SEQUENTIAL
-    (void)::posix_fadvise(fd_.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    (void)::posix_fadvise(file_.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
     // At least 4 bytes, so that the first chunk holds a whole byte-order mark when the file has one.
     buf_.resize(std::max<std::size_t>(chunkBytes, 4));
@@ -194,13 +193,9 @@ CsvFileReader::CsvFileReader(const std::string& path, std::uint64_t maxBytes, bo
 
 CsvFileReader::~CsvFileReader() = default;
 
-CsvFileReader::Descriptor::~Descriptor() {
-    if (fd >= 0) ::close(fd);
-}
-
 bool CsvFileReader::fill() {
     while (filled_ < buf_.size() && !eof_) {
-        const ssize_t got = ::read(fd_.fd, buf_.data() + filled_, buf_.size() - filled_);
+        const ssize_t got = ::read(file_.fd, buf_.data() + filled_, buf_.size() - filled_);
         if (got < 0) {
             if (errno == EINTR) continue;
             error_ = msg("read error on {}: {}", path_, std::strerror(errno));

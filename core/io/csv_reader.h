@@ -2,6 +2,8 @@
 // RFC-4180-ish CSV over a whole buffer: quoted fields, doubled quotes, multi-line quoted fields,
 // CRLF or LF (mixed), an optional UTF-8 BOM. Fields are handed out as string_views; a field that
 // needed unescaping points into a per-row scratch buffer valid until the next row.
+#include "io/file_buffer.h"
+
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -65,13 +67,7 @@ class CsvFileReader {
   private:
     bool fill(); // reads until the buffer is full or the file ends; false on a read error
     std::string path_, error_;
-    struct Descriptor { // closed also when the constructor throws (a buffer that cannot be had)
-        int fd = -1;
-        Descriptor() = default;
-        Descriptor(const Descriptor&) = delete;
-        Descriptor& operator=(const Descriptor&) = delete;
-        ~Descriptor();
-    } fd_;
+    CheckedFile file_; // the open file (closed with the reader)
     std::vector<char> buf_;
     std::size_t filled_ = 0;
     bool eof_ = false;

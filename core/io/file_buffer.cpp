@@ -9,6 +9,7 @@
 #include <optional>
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -113,29 +114,46 @@ void yieldCpuToOtherThreads() {
     (void)::setpriority(PRIO_PROCESS, tid, std::min(now + 5, 19)); // best effort: raising nice needs no privilege
 }
 
+CheckedFile::CheckedFile(CheckedFile&& other) noexcept
+    : fd(std::exchange(other.fd, -1)), size(other.size), error(std::move(other.error)) {}
+
+CheckedFile& CheckedFile::operator=(CheckedFile&& other) noexcept {
+    if (this != &other) {
+        if (fd >= 0) ::close(fd);
+        fd = std::exchange(other.fd, -1);
+        size = other.size;
+        error = std::move(other.error);
+    }
+    return *this;
+}
+
+CheckedFile::~CheckedFile() {
+    if (fd >= 0) ::close(fd);
+}
+
 CheckedFile openCheckedFile(const std::string& path, std::uint64_t maxBytes, bool rejectBinary) {
     CheckedFile cf;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
+    cf.fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (cf.fd < 0) {
         cf.error = msg("cannot read {}: {}", path, std::strerror(errno));
         return cf;
     }
     auto refuse = [&](std::string why) {
-        ::close(fd);
+        ::close(std::exchange(cf.fd, -1));
         cf.error = std::move(why);
         return std::move(cf);
     };
     struct stat st {};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return refuse(msg("{} is not a regular file", path));
+    if (::fstat(cf.fd, &st) != 0 || !S_ISREG(st.st_mode)) return refuse(msg("{} is not a regular file", path));
     if (static_cast<std::uint64_t>(st.st_size) > maxBytes)
         return refuse(msg("{} is {} bytes, larger than the {} bytes this reader accepts", path,
                           static_cast<long long>(st.st_size), maxBytes));
-    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    ::fcntl(cf.fd, F_SETFL, ::fcntl(cf.fd, F_GETFL) & ~O_NONBLOCK);
     if (rejectBinary) {
         char head[65536];
         std::size_t n = 0;
         while (n < sizeof head) {
-            const ssize_t got = ::pread(fd, head + n, sizeof head - n, static_cast<off_t>(n));
+            const ssize_t got = ::pread(cf.fd, head + n, sizeof head - n, static_cast<off_t>(n));
             if (got < 0 && errno == EINTR) continue;
             if (got <= 0) break;
             n += static_cast<std::size_t>(got);
@@ -145,32 +163,25 @@ CheckedFile openCheckedFile(const std::string& path, std::uint64_t maxBytes, boo
                               "not text",
                               path, n));
     }
-    cf.fd = fd;
     cf.size = static_cast<std::uint64_t>(st.st_size);
     return cf;
 }
 
 FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes, bool rejectBinary) {
     FileBuffer fb;
-    CheckedFile cf = openCheckedFile(path, maxBytes, rejectBinary);
+    const CheckedFile cf = openCheckedFile(path, maxBytes, rejectBinary);
     if (cf.fd < 0) {
-        fb.error = std::move(cf.error);
+        fb.error = cf.error;
         return fb;
     }
     const std::uint64_t avail = availableMemoryBytes();
     if (cf.size > avail / 2) {
-        ::close(cf.fd);
         fb.error = msg("{} is {} MiB, more than half of the memory available ({} MiB); it is not read", path,
                        static_cast<long long>(cf.size >> 20), avail >> 20);
         return fb;
     }
     const std::size_t size = static_cast<std::size_t>(cf.size);
-    try {
-        fb.data.reset(new char[size + kReadPadding]);
-    } catch (...) { // no memory for it: the caller is told (bad_alloc), the descriptor is not leaked
-        ::close(cf.fd);
-        throw;
-    }
+    fb.data.reset(new char[size + kReadPadding]);
     std::size_t got = 0;
     while (got < size) {
         const ssize_t n = ::read(cf.fd, fb.data.get() + got, size - got);
@@ -182,7 +193,6 @@ FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes, bool r
         if (n == 0) break; // the file shrank meanwhile: what was read
         got += static_cast<std::size_t>(n);
     }
-    ::close(cf.fd);
     fb.length = got;
     std::memset(fb.data.get() + got, 0, size + kReadPadding - got);
     return fb;

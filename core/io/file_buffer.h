@@ -21,12 +21,19 @@ constexpr std::size_t kReadPadding = 64;
 // A file opened for reading after the checks every side-file reader makes: open first, then check what
 // was opened (fstat; a path checked before opening could be swapped for a FIFO in between, and O_NONBLOCK
 // keeps open() from waiting for a FIFO's writer), a regular file, at most maxBytes, and (rejectBinary) no NUL
-// byte in its first 64 KiB. On success fd >= 0 (blocking again; the caller closes it) and error is empty;
-// otherwise fd is -1 and error says why, with the path.
+// byte in its first 64 KiB. On success fd >= 0 (blocking again) and error is empty; otherwise fd is -1 and
+// error says why, with the path. It owns the descriptor: closed when it goes (also when an exception
+// passes, e.g. a buffer that cannot be allocated).
 struct CheckedFile {
     int fd = -1;
     std::uint64_t size = 0;
     std::string error;
+    CheckedFile() = default;
+    CheckedFile(CheckedFile&& other) noexcept;
+    CheckedFile& operator=(CheckedFile&& other) noexcept;
+    CheckedFile(const CheckedFile&) = delete;
+    CheckedFile& operator=(const CheckedFile&) = delete;
+    ~CheckedFile();
 };
 CheckedFile openCheckedFile(const std::string& path, std::uint64_t maxBytes, bool rejectBinary);
 
