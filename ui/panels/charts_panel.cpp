@@ -91,12 +91,8 @@ QStringList ChartsPanel::drawnStepLabels() const {
 // its value axis and margins (~130 px); a label needs its text's width and a gap.
 int ChartsPanel::labelEveryForWidth() const {
     if (cats_.isEmpty() || !stepAxis_) return 1;
-    const QFontMetrics fm(stepAxis_->labelsFont());
-    int widest = 0;
-    for (const QString& c : cats_)
-        widest = std::max(widest, fm.horizontalAdvance(c));
     const int plot = std::max(120, width() / 2 - 130);
-    const int fit = std::max(1, plot / (widest + 16));
+    const int fit = std::max(1, plot / (widestLabel_ + 16));
     return niceStep(static_cast<int>((cats_.size() + fit - 1) / fit));
 }
 
@@ -128,7 +124,7 @@ void ChartsPanel::rebuild() {
     steps_.clear();
     cats_.clear();
     stepAxis_ = nullptr;
-    labelEvery_ = 0;
+    labelEvery_ = widestLabel_ = 0;
     for (auto& v : values_)
         v.clear();
     if (!analysis_) return;
@@ -177,6 +173,9 @@ void ChartsPanel::rebuild() {
     axisX->setRange(-0.5, static_cast<qreal>(cats.size()) - 0.5);
     stepAxis_ = axisX;
     cats_ = cats;
+    const QFontMetrics fm(axisX->labelsFont()); // measured once: a resize only divides the width again
+    for (const QString& c : cats_)
+        widestLabel_ = std::max(widestLabel_, fm.horizontalAdvance(c));
     labelSteps();
     axisX->setTitleText(tr("step (click a bar to see it on the timeline)"));
     chart->addAxis(axisX, Qt::AlignBottom);

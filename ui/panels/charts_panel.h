@@ -52,6 +52,7 @@ class ChartsPanel : public QWidget {
     QStringList cats_;                  // each drawn bar's step number
     QCategoryAxis* stepAxis_ = nullptr; // the bars' axis (owned by its chart)
     int labelEvery_ = 0;
+    int widestLabel_ = 0; // px, the widest of cats_ in the axis's font
     QVector<double> values_[4];
 };
 
