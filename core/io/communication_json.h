@@ -27,6 +27,13 @@ std::optional<TimeNs> durationNs(double ms);
 // Reads fb (communication.json) into profile.commOps exactly as the reference does and returns true; or
 // returns false without touching profile or sink, for files it leaves to the reference: those simdjson
 // rejects or reads differently (a BOM, \u escapes, numbers out of double range, nesting past 1024).
-bool readFast(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink);
+// How: the split reader (ops parsed one by one, on two threads) falling back to the whole-document
+// reader for shapes it leaves (Either), or only one of them (tests compare the two).
+enum class FastPath { Either, Split, Whole };
+bool readFast(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink,
+              FastPath how = FastPath::Either);
+
+// The reference reader (nlohmann DOM), for every file; side_file_readers.cpp.
+bool readReference(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink);
 
 } // namespace bs::commjson

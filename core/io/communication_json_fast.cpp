@@ -4,12 +4,17 @@
 // the memory of the nlohmann DOM (10 x the file), which used to be the slowest part of loading a rank.
 #include "io/communication_json.h"
 #include "i18n/message.h"
+#include "io/json_value_scanner.h"
 
 #include <nlohmann/json.hpp>
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <exception>
+#include <system_error>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -156,10 +161,197 @@ bool leftToReference(std::string_view text) {
            text.find("\\u") != std::string_view::npos;
 }
 
-} // namespace
+// --- The split reader -------------------------------------------------------------------------------
+// The file is {step: {kind: {op: {...}}}}. Parsed as one document, simdjson's tape, index and strings are
+// ~2.5 x the file in fresh memory, and page faults on it cost as much as the parse. So the two outer
+// levels are cut by hand (json_value_scanner finds where each value ends) and each op is parsed alone by a
+// parser reused from op to op, on two threads: the memory touched is that of the largest op.
+// The result is the whole-document reader's: every byte is still validated by simdjson — each op as its
+// own document, and the keys of every outer object in a skeleton copy ({"key":0,…}) — and the bytes the
+// hand cut reads itself are only JSON whitespace, ':', ',', '{' and '}'. Any other shape (an outer value
+// that is not an object) is left to the whole-document reader.
 
-bool readFast(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink) {
-    if (!fb.data || leftToReference(fb.view())) return false;
+struct Span {
+    std::size_t begin = 0, end = 0; // a value's bytes [begin, end) in the file
+};
+
+struct Member {
+    std::string key;
+    Span value;
+    std::size_t child = 0; // the object it holds (levels 0 and 1), an index into Cutter::objects
+};
+
+// One pass over the file: the three object levels are read by hand, each op's end is found by
+// json_value_scanner (the only bytes scanned twice are the ops', by it and by simdjson).
+struct Cutter {
+    const char* text;
+    std::size_t len; // the file's length (text is zero-padded past it)
+    simdjson::dom::parser skeleton;
+    std::vector<std::vector<Member>> objects; // [0]: the steps; each step's kinds; each kind's ops
+
+    Cutter(const char* t, std::size_t n) : text(t), len(n) {}
+    static bool ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+    std::size_t skipWs(std::size_t p) const {
+        while (p < len && ws(text[p]))
+            ++p;
+        return p;
+    }
+
+    // The object at text[p] ('{') of the given level (0: the file, 2: a kind, whose values are ops): its
+    // members go to objects[index], sorted by key with the last of equal keys kept (as nlohmann's
+    // std::map holds them). Returns the position after its '}', or kScanIncomplete when it is not a
+    // well-formed object of objects (a value of level 0 or 1 that is not an object included).
+    std::size_t object(std::size_t p, int level, std::size_t& index) {
+        if (p >= len || text[p] != '{') return kScanIncomplete;
+        index = objects.size();
+        objects.emplace_back();
+        std::vector<Span> keys;
+        std::vector<Member> values;
+        p = skipWs(p + 1);
+        if (p < len && text[p] != '}') {
+            for (;;) {
+                if (p >= len || text[p] != '"') return kScanIncomplete;
+                const std::size_t keyEnd = scanJsonValue(text, p, len);
+                if (keyEnd == kScanIncomplete) return kScanIncomplete;
+                keys.push_back({p, keyEnd});
+                p = skipWs(keyEnd);
+                if (p >= len || text[p] != ':') return kScanIncomplete;
+                p = skipWs(p + 1);
+                Member m;
+                const std::size_t valueEnd =
+                    level < 2 ? object(p, level + 1, m.child) : p < len ? scanJsonValue(text, p, len) : kScanIncomplete;
+                if (valueEnd == kScanIncomplete) return kScanIncomplete;
+                m.value = {p, valueEnd};
+                values.push_back(std::move(m));
+                p = skipWs(valueEnd);
+                if (p < len && text[p] == '}') break;
+                if (p >= len || text[p] != ',') return kScanIncomplete;
+                p = skipWs(p + 1);
+            }
+        }
+        if (p >= len) return kScanIncomplete;
+        // The keys as simdjson reads them (validated, unescaped), from {"key":0,"key":0,…}.
+        std::string sk = "{";
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            if (i) sk += ',';
+            sk.append(text + keys[i].begin, keys[i].end - keys[i].begin);
+            sk += ":0";
+        }
+        sk += '}';
+        element root;
+        simdjson::dom::object o;
+        if (skeleton.parse(sk).get(root) || root.get_object().get(o)) return kScanIncomplete;
+        std::vector<std::pair<std::string_view, std::size_t>> byKey;
+        byKey.reserve(keys.size());
+        for (auto kv : o)
+            byKey.emplace_back(kv.key, byKey.size());
+        if (byKey.size() != values.size()) return kScanIncomplete;
+        std::stable_sort(byKey.begin(), byKey.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<Member>& out = objects[index];
+        out.reserve(byKey.size());
+        for (std::size_t i = 0; i < byKey.size(); ++i)
+            if (i + 1 == byKey.size() || byKey[i + 1].first != byKey[i].first) {
+                Member& m = values[byKey[i].second];
+                m.key = std::string(byKey[i].first);
+                out.push_back(std::move(m));
+            }
+        return p + 1;
+    }
+};
+
+struct Leaf {
+    const std::string* step;
+    const std::string* kind;
+    const std::string* name;
+    Span value;
+};
+
+// Reads leaves [from, to) into ops and sink; false when one is not valid JSON.
+bool readLeaves(const char* text, const std::vector<Leaf>& leaves, std::size_t from, std::size_t to,
+                const std::string& path, std::vector<CommOp>& ops, FindingSink& sink) {
+    simdjson::dom::parser parser;
+    for (std::size_t i = from; i < to; ++i) {
+        const Leaf& l = leaves[i];
+        element op, ti;
+        // The bytes after an op are the rest of the file and its padding: readable, as simdjson needs.
+        if (parser.parse(text + l.value.begin, l.value.end - l.value.begin, false).get(op)) return false;
+        if (!isObject(op) || !field(op, "Communication Time Info", ti) || !isObject(ti)) continue;
+        OpReader r{path, sink, {}};
+        r.c.step = *l.step;
+        r.c.kind = *l.kind;
+        r.c.name = *l.name;
+        r.read(op, ti);
+        ops.push_back(std::move(r.c));
+    }
+    return true;
+}
+
+// Below this many bytes of ops, a second thread costs more than it saves.
+constexpr std::size_t kParallelBytes = 1 << 20;
+
+bool readSplit(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink) {
+    Cutter cut(fb.begin(), fb.length);
+    std::size_t top = 0;
+    const std::size_t end = cut.object(cut.skipWs(0), 0, top);
+    if (end == kScanIncomplete || cut.skipWs(end) != fb.length) return false;
+    std::vector<Leaf> leaves;
+    std::size_t bytes = 0;
+    for (const auto& step : cut.objects[top])
+        for (const auto& kind : cut.objects[step.child])
+            for (const auto& op : cut.objects[kind.child]) {
+                leaves.push_back({&step.key, &kind.key, &op.key, op.value});
+                bytes += op.value.end - op.value.begin;
+            }
+    // Two halves of about equal bytes, each with its own parser, ops and findings; joined in order.
+    std::size_t mid = leaves.size(), acc = 0;
+    if (bytes >= kParallelBytes)
+        for (std::size_t i = 0; i < leaves.size(); ++i) {
+            acc += leaves[i].value.end - leaves[i].value.begin;
+            if (acc * 2 >= bytes) {
+                mid = i + 1;
+                break;
+            }
+        }
+    std::vector<CommOp> first, second;
+    FindingSink firstSink(SIZE_MAX), secondSink(SIZE_MAX);
+    bool okFirst = true, okSecond = true;
+    std::exception_ptr error;
+    std::thread other;
+    if (mid < leaves.size()) {
+        try {
+            other = std::thread([&] {
+                try {
+                    okSecond = readLeaves(fb.begin(), leaves, mid, leaves.size(), path, second, secondSink);
+                } catch (...) {
+                    error = std::current_exception();
+                }
+            });
+        } catch (const std::system_error&) {
+            okSecond = readLeaves(fb.begin(), leaves, mid, leaves.size(), path, second, secondSink);
+        }
+    }
+    try {
+        okFirst = readLeaves(fb.begin(), leaves, 0, mid, path, first, firstSink);
+    } catch (...) {
+        if (other.joinable()) other.join();
+        throw;
+    }
+    if (other.joinable()) other.join();
+    if (error) std::rethrow_exception(error);
+    if (!okFirst || !okSecond) return false;
+    profile.commOps.reserve(profile.commOps.size() + first.size() + second.size());
+    for (auto* part : {&first, &second})
+        for (auto& c : *part)
+            profile.commOps.push_back(std::move(c));
+    for (auto* s : {&firstSink, &secondSink})
+        for (const auto& f : s->findings())
+            sink.add(f);
+    profile.hasCommunicationJson = true;
+    return true;
+}
+
+// The whole file as one simdjson document (any shape the split reader leaves).
+bool readWhole(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink) {
     simdjson::dom::parser parser;
     element root;
     if (parser.parse(fb.begin(), fb.length, false).get(root) || !isObject(root)) return false;
@@ -179,6 +371,14 @@ bool readFast(const std::string& path, const FileBuffer& fb, Profile& profile, F
     }
     profile.hasCommunicationJson = true;
     return true;
+}
+
+} // namespace
+
+bool readFast(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink, FastPath how) {
+    if (!fb.data || leftToReference(fb.view())) return false;
+    if (how != FastPath::Whole && readSplit(path, fb, profile, sink)) return true;
+    return how != FastPath::Split && readWhole(path, fb, profile, sink);
 }
 
 } // namespace bs::commjson

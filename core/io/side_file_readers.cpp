@@ -126,10 +126,8 @@ bool readStepTraceTime(const std::string& path, Profile& profile, FindingSink& s
     return true;
 }
 
-namespace {
-
 // The reference reader (nlohmann DOM): for files the fast reader leaves to it (communication_json_fast.cpp).
-bool readCommunicationJsonDom(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink) {
+bool commjson::readReference(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink) {
     auto j = nlohmann::json::parse(fb.view(), nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
         sink.add(badJson(path, msg("communication.json is not a valid JSON object.")));
@@ -192,13 +190,11 @@ bool readCommunicationJsonDom(const std::string& path, const FileBuffer& fb, Pro
     return true;
 }
 
-} // namespace
-
 bool readCommunicationJson(const std::string& path, Profile& profile, FindingSink& sink) {
     FileBuffer fb;
     if (!readOrReport(path, fb, sink)) return false;
     if (commjson::readFast(path, fb, profile, sink)) return true;
-    return readCommunicationJsonDom(path, fb, profile, sink);
+    return commjson::readReference(path, fb, profile, sink);
 }
 
 bool readProfilerInfo(const std::string& path, Profile& profile, FindingSink& sink) {

@@ -1,0 +1,220 @@
+// communication.json has three readers that must give one answer: the reference (nlohmann DOM), the
+// whole-document simdjson reader and the split reader (ops parsed one by one, on two threads). Each case
+// is read by all three; the values asserted are worked out by hand from the text in the test.
+#include "i18n/message.h"
+#include "io/communication_json.h"
+#include "io/file_buffer.h"
+#include "io/side_file_readers.h"
+#include "test_support.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <string>
+
+namespace {
+
+using bs::commjson::FastPath;
+
+struct Read {
+    bool ok = false;
+    bs::Profile profile;
+    std::vector<bs::Finding> findings; // after take(): the per-id cap and its summary applied
+};
+
+enum class Reader { Reference, Whole, Split };
+
+Read readWith(const std::string& path, Reader how) {
+    Read r;
+    bs::FindingSink sink;
+    const bs::FileBuffer fb = bs::readWholeFile(path, 1ULL << 30);
+    if (how == Reader::Reference)
+        r.ok = bs::commjson::readReference(path, fb, r.profile, sink);
+    else
+        r.ok = bs::commjson::readFast(path, fb, r.profile, sink,
+                                      how == Reader::Whole ? FastPath::Whole : FastPath::Split);
+    r.findings = sink.take();
+    return r;
+}
+
+// Everything a reader hands on, one line per op and finding.
+std::string dump(const Read& r) {
+    std::string out = r.ok ? "ok\n" : "refused\n";
+    for (const auto& c : r.profile.commOps)
+        out += c.step + " | " + c.kind + " | " + c.name + " | " + std::to_string(c.start) + " " +
+               std::to_string(c.elapse) + " " + std::to_string(c.transit) + " " + std::to_string(c.wait) + " " +
+               std::to_string(c.sync) + " " + std::to_string(c.idle) + " " + std::to_string(c.transitSizeMB) + "\n";
+    for (const auto& f : r.findings)
+        out += f.id + ": " + bs::english(f.seen) + " / " + bs::english(f.impact) + "\n";
+    return out;
+}
+
+} // namespace
+
+class TstCommunicationJson : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    std::string file(const char* name, const QByteArray& text) {
+        const QString p = dir_.filePath(QString::fromLatin1(name));
+        bstest::writeFile(p, text);
+        return bstest::s(p);
+    }
+
+    // The reference's answer, checked equal to every fast reader that accepts the file; returns it.
+    void agree(const std::string& path, bool splitMustAccept, Read& ref) {
+        ref = readWith(path, Reader::Reference);
+        const Read whole = readWith(path, Reader::Whole);
+        const Read split = readWith(path, Reader::Split);
+        if (whole.ok) {
+            const std::string w = dump(whole), r = dump(ref);
+            QCOMPARE(QString::fromStdString(w), QString::fromStdString(r));
+        }
+        if (split.ok) {
+            const std::string s = dump(split), r = dump(ref);
+            QCOMPARE(QString::fromStdString(s), QString::fromStdString(r));
+        }
+        if (!split.ok) { // refused without a trace: nothing read, nothing said
+            QVERIFY(split.profile.commOps.empty());
+            QVERIFY(split.findings.empty());
+        }
+        QCOMPARE(split.ok, splitMustAccept);
+    }
+
+  private slots:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    // Keys out of order, a repeated op (the last one counts, as in nlohmann's map), an escaped quote in a
+    // name, whitespace everywhere, values the reader drops or bounds, and ops it skips.
+    void theSplitReaderReadsTheNestedShapeAsTheReferenceDoes() {
+        const auto path = file("regular.json", " {\n"
+            "  \"step2\" : {\"collective\": {\"hcom_b\": {\"Communication Time Info\": {\"Start Timestamp(us)\": 1736408883700598,\n"
+            "      \"Elapse Time(ms)\": 0.5, \"Transit Time(ms)\": \"N/A\", \"Wait Time(ms)\": null, \"Idle Time(ms)\": -5}}}},\n"
+            "  \"step1\": {\n"
+            "    \"p2p\": {},\n"
+            "    \"collective\": {\n"
+            "      \"hcom_\\\"q\\\"\": {\"Communication Time Info\": {\"Start Timestamp(us)\": 1.7364088837005985e+15, \"Elapse Time(ms)\": 1.0},\n"
+            "                    \"Communication Bandwidth Info\": {\"HCCS\": {\"Transit Size(MB)\": 4.5}, \"SDMA\": {\"Transit Size(MB)\": 4.5},\n"
+            "                                                     \"RDMA\": {\"Transit Size(MB)\": 2e9}}},\n"
+            "      \"hcom_a\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 1.0}},\n"
+            "      \"hcom_a\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 2.0, \"Wait Time(ms)\": 0.25}},\n"
+            "      \"no_info\": {\"Communication Bandwidth Info\": {}},\n"
+            "      \"not_an_object\": [1, 2, {\"x\": \"y\"}]\n"
+            "    }\n"
+            "  }\n"
+            "}\n"
+            "");
+        Read ref;
+        agree(path, true, ref);
+        if (QTest::currentTestFailed()) return;
+        QVERIFY(ref.ok);
+        // step1 before step2; within step1 "hcom_\"q\"" < "hcom_a" (0x22 < 0x61); skipped: no_info, not_an_object.
+        QCOMPARE(ref.profile.commOps.size(), std::size_t(3));
+        const auto& q = ref.profile.commOps[0];
+        QCOMPARE(QString::fromStdString(q.step + "/" + q.kind + "/" + q.name), QStringLiteral("step1/collective/hcom_\"q\""));
+        QCOMPARE(q.start, bs::TimeNs(1736408883700598500)); // 1.7364088837005985e+15 us
+        QCOMPARE(q.elapse, bs::TimeNs(1000000));
+        QCOMPARE(q.transitSizeMB, 4.5); // HCCS only: SDMA repeats it, RDMA's 2e9 MB is out of range
+        const auto& a = ref.profile.commOps[1];
+        QCOMPARE(QString::fromStdString(a.name), QStringLiteral("hcom_a"));
+        QCOMPARE(a.elapse, bs::TimeNs(2000000)); // the second hcom_a
+        QCOMPARE(a.wait, bs::TimeNs(250000));
+        QCOMPARE(a.start, bs::TimeNs(0));
+        const auto& b = ref.profile.commOps[2];
+        QCOMPARE(QString::fromStdString(b.step + "/" + b.name), QStringLiteral("step2/hcom_b"));
+        QCOMPARE(b.start, bs::TimeNs(1736408883700598000));
+        QCOMPARE(b.elapse, bs::TimeNs(500000));
+        QCOMPARE(b.transit, bs::TimeNs(0)); // N/A
+        QCOMPARE(b.idle, bs::TimeNs(0));    // -5 ms: out of range, counted as 0 with a finding
+        QCOMPARE(ref.findings.size(), std::size_t(2));
+        QCOMPARE(QString::fromStdString(ref.findings[0].id), QStringLiteral("json_value_out_of_range"));
+        QVERIFY(bs::english(ref.findings[0].seen).find("step1 › collective › hcom_\"q\" › Communication Bandwidth Info › RDMA › Transit Size(MB)") != std::string::npos);
+        QVERIFY(bs::english(ref.findings[1].seen).find("step2 › collective › hcom_b › Idle Time(ms)") != std::string::npos);
+    }
+
+    // Over 1 MB of ops: the split reader's two threads each read half; their ops and findings are joined
+    // in file order, and the per-id cap (20) applies to the whole file as in the reference.
+    void twoThreadsGiveTheOrderAndTheFindingsOfOne() {
+        QByteArray text = "{";
+        int ops = 0;
+        for (int step = 1; step <= 3; ++step) {
+            text += (step > 1 ? "," : "") + QByteArray("\"step") + QByteArray::number(step) + "\":{\"collective\":{";
+            for (int i = 0; i < 2500; ++i, ++ops) {
+                if (i) text += ',';
+                // Every 97th op has a negative elapse (a finding); names sort as numbers padded to 5 digits.
+                const QByteArray elapse = ops % 97 == 0 ? "-1.5" : QByteArray::number(0.001 * (i % 1000 + 1), 'f', 3);
+                text += "\"hcom_allReduce__" + QByteArray::number(10000 + i) + "\":{\"Communication Time Info\":{"
+                        "\"Start Timestamp(us)\":" + QByteArray::number(1736408883000000LL + ops * 100LL) +
+                        ",\"Elapse Time(ms)\":" + elapse + ",\"Transit Time(ms)\":0.0,\"Wait Time(ms)\":0.0},"
+                        "\"Communication Bandwidth Info\":{\"HCCS\":{\"Transit Size(MB)\":1.5,\"Bandwidth(GB/s)\":17.14,"
+                        "\"Size Distribution\":{\"1.5\":[1,0.01]}},\"RDMA\":{\"Transit Size(MB)\":0.0,"
+                        "\"Size Distribution\":{}}}}";
+            }
+            text += "}}";
+        }
+        text += "}";
+        QVERIFY(text.size() > (1 << 20));
+        const auto path = file("large.json", text);
+        Read ref;
+        agree(path, true, ref);
+        if (QTest::currentTestFailed()) return;
+        QCOMPARE(ref.profile.commOps.size(), std::size_t(7500));
+        QCOMPARE(ref.profile.commOps[2500].step, std::string("step2"));
+        QCOMPARE(ref.profile.commOps[7499].start, bs::TimeNs((1736408883000000LL + 7499 * 100LL) * 1000));
+        QCOMPARE(ref.profile.commOps[1].elapse, bs::TimeNs(2000)); // op 1: 0.002 ms
+        // ceil(7500 / 97) = 78 negative elapses: 20 kept, the rest counted in one summary finding.
+        int kept = 0;
+        for (const auto& f : ref.findings)
+            kept += f.id == "json_value_out_of_range";
+        QCOMPARE(kept, 20);
+        QCOMPARE(ref.findings.size(), std::size_t(21));
+        QVERIFY(bs::english(ref.findings.back().seen).find("58") != std::string::npos);
+    }
+
+    // Files that are not valid JSON: the split reader refuses them (nothing read or said), and so does
+    // the whole-document one; the reference says the file is not valid JSON.
+    void brokenFilesAreRefusedByTheFastReaders() {
+        const char* cases[] = {
+            "{\"step1\":{\"collective\":{\"a\":{\"Communication Time Info\":{}}}}} x",          // trailing text
+            "{\"step1\":{\"collective\":{\"a\":{} \"b\":{}}}}",                                // no comma
+            "{\"step1\":{\"collective\":{\"a\":{\"Communication Time Info\":{\"Elapse Time(ms)\":}}}}}", // no value
+            "{\"step1\":{\"collective\":{\"a\":{\"x\":[1}]}}}}",                               // brackets crossed
+            "{\"step1\":{\"coll\xff\":{}}}",                                              // bad UTF-8 in a key
+            "{\"step1\":{\"col\tlective\":{}}}",                                          // control char in a key
+            "{\"step1\":{\"collective\":{\"a\":{}},}}",                                      // trailing comma
+            "{\"step1\":{\"collective\":{\"a\":{}}",                                         // cut short
+            "{\"step1\":{\"collective\":{\"a\":{\"x\":01}}}}",                                 // leading zero
+        };
+        int n = 0;
+        for (const char* c : cases) {
+            const auto path = file(("broken" + std::to_string(n++) + ".json").c_str(), QByteArray(c));
+            Read ref;
+        agree(path, false, ref);
+        if (QTest::currentTestFailed()) return;
+            QVERIFY2(!ref.ok, c);
+            QVERIFY2(!readWith(path, Reader::Whole).ok, c);
+            QCOMPARE(QString::fromStdString(ref.findings.at(0).id), QStringLiteral("json_invalid"));
+        }
+    }
+
+    // Valid files of another shape (a step that is not an object) are left to the whole-document reader,
+    // which reads them as the reference does.
+    void otherShapesGoToTheWholeDocumentReader() {
+        const auto path = file("shape.json", "{\"step0\": 5, \"step1\":{\"collective\":{\"a\":{\"Communication Time Info\":{\"Elapse Time(ms)\":0.5}}}}}");
+        Read ref;
+        agree(path, false, ref);
+        if (QTest::currentTestFailed()) return;
+        QVERIFY(ref.ok);
+        QCOMPARE(ref.profile.commOps.size(), std::size_t(1));
+        QCOMPARE(ref.profile.commOps[0].elapse, bs::TimeNs(500000));
+        const Read whole = readWith(path, Reader::Whole);
+        QVERIFY(whole.ok);
+        bs::Profile p;
+        bs::FindingSink sink;
+        QVERIFY(bs::readCommunicationJson(path, p, sink));
+        QCOMPARE(p.commOps.size(), std::size_t(1));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstCommunicationJson)
+#include "tst_communication_json.moc"
