@@ -37,8 +37,8 @@ std::uint64_t delimiterMask(const char* text) {
 
 } // namespace
 
-CsvReader::CsvReader(std::string_view text, bool more) : text_(text), more_(more) {
-    if (text_.size() >= 3 && static_cast<unsigned char>(text_[0]) == 0xEF &&
+CsvReader::CsvReader(std::string_view text, bool more, bool atFileStart) : text_(text), more_(more) {
+    if (atFileStart && text_.size() >= 3 && static_cast<unsigned char>(text_[0]) == 0xEF &&
         static_cast<unsigned char>(text_[1]) == 0xBB && static_cast<unsigned char>(text_[2]) == 0xBF)
         pos_ = 3;
 }
@@ -191,11 +191,52 @@ CsvFileReader::CsvFileReader(const std::string& path, std::uint64_t maxBytes, bo
     csv_ = CsvReader(std::string_view(buf_.data(), filled_), !eof_);
 }
 
+CsvFileReader::CsvFileReader(const std::string& path, std::uint64_t maxBytes, std::uint64_t from,
+                             std::size_t chunkBytes)
+    : path_(path) {
+    file_ = openCheckedFile(path, maxBytes, false);
+    if (file_.fd < 0) {
+        error_ = std::move(file_.error);
+        return;
+    }
+    if (::lseek(file_.fd, static_cast<off_t>(from), SEEK_SET) < 0) {
+        error_ = msg("read error on {}: {}", path_, std::strerror(errno));
+        return;
+    }
+#ifdef POSIX_FADV_SEQUENTIAL
+    (void)::posix_fadvise(file_.fd, static_cast<off_t>(from), 0, POSIX_FADV_SEQUENTIAL);
+#endif
+    offset_ = from;
+    buf_.resize(std::max<std::size_t>(chunkBytes, 4));
+    if (!fill()) return;
+    csv_ = CsvReader(std::string_view(buf_.data(), filled_), !eof_, false);
+}
+
 CsvFileReader::~CsvFileReader() = default;
+
+bool CsvFileReader::limitTo(std::uint64_t end) {
+    if (eof_ || limited_ || end < offset_ + filled_) return false;
+    limit_ = end;
+    limited_ = true;
+    return true;
+}
+
+void CsvFileReader::unlimit() {
+    limit_ = UINT64_MAX;
+    limited_ = false;
+    eof_ = false;
+}
 
 bool CsvFileReader::fill() {
     while (filled_ < buf_.size() && !eof_) {
-        const ssize_t got = ::read(file_.fd, buf_.data() + filled_, buf_.size() - filled_);
+        std::size_t want = buf_.size() - filled_;
+        const std::uint64_t at = offset_ + filled_;
+        if (limit_ - at < want) want = static_cast<std::size_t>(limit_ - at);
+        if (want == 0) {
+            eof_ = true;
+            break;
+        }
+        const ssize_t got = ::read(file_.fd, buf_.data() + filled_, want);
         if (got < 0) {
             if (errno == EINTR) continue;
             error_ = msg("read error on {}: {}", path_, std::strerror(errno));
@@ -211,13 +252,18 @@ bool CsvFileReader::next(std::vector<std::string_view>& fields) {
     if (!error_.empty()) return false;
     while (!csv_.next(fields)) {
         if (!csv_.needsMore()) return false;
-        // Keep the unfinished record, read on after it; a record longer than the buffer doubles it.
         const std::size_t keep = csv_.resumeAt();
+        if (limited_ && eof_) { // at the limit: stop before the record that reaches it (if any)
+            stoppedAt_ = offset_ + keep;
+            return false;
+        }
+        // Keep the unfinished record, read on after it; a record longer than the buffer doubles it.
         std::memmove(buf_.data(), buf_.data() + keep, filled_ - keep);
         filled_ -= keep;
+        offset_ += keep;
         if (filled_ == buf_.size()) buf_.resize(buf_.size() * 2);
         if (!fill()) return false;
-        csv_.refill(std::string_view(buf_.data(), filled_), !eof_);
+        csv_.refill(std::string_view(buf_.data(), filled_), moreAfterBuffer());
     }
     return true;
 }

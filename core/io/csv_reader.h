@@ -18,11 +18,14 @@ class CsvReader {
     // `more`: the text is a chunk of a longer one (CsvFileReader). A record that reaches the chunk's end
     // (or ends in a CR that may be followed by an LF) is then not returned: next() returns false with
     // needsMore(), and resumeAt() is where that record starts in the chunk.
-    explicit CsvReader(std::string_view text, bool more = false);
+    // atFileStart: a byte-order mark at the start of text is skipped (not when text starts mid-file).
+    explicit CsvReader(std::string_view text, bool more = false, bool atFileStart = true);
     // Reads the next record. Returns false at end of input. `line` is the 1-based physical line
     // on which the record starts.
     bool next(std::vector<std::string_view>& fields);
     std::uint64_t line() const { return recordLine_; }
+    // The line on which the next record starts.
+    std::uint64_t nextLine() const { return curLine_; }
     bool needsMore() const { return needsMore_; }
     std::size_t resumeAt() const { return resumeAt_; }
     // The next chunk, which starts with the bytes from resumeAt() on; the line count goes on.
@@ -54,6 +57,10 @@ class CsvFileReader {
     // rejectBinary, no NUL byte in its first 64 KiB); error() says why not.
     CsvFileReader(const std::string& path, std::uint64_t maxBytes, bool rejectBinary,
                   std::size_t chunkBytes = std::size_t(4) << 20);
+    // The records from byte `from` on, a record start (a second reader over the same file); lines are
+    // counted from 1 there, and no byte-order mark is looked for.
+    CsvFileReader(const std::string& path, std::uint64_t maxBytes, std::uint64_t from,
+                  std::size_t chunkBytes);
     ~CsvFileReader();
     CsvFileReader(const CsvFileReader&) = delete;
     CsvFileReader& operator=(const CsvFileReader&) = delete;
@@ -63,13 +70,28 @@ class CsvFileReader {
     std::uint64_t line() const { return csv_.line(); }
     // Lines in the file, estimated from the first chunk (exact when the file fits in it).
     std::uint64_t estimatedLines() const { return estimatedLines_; }
+    std::uint64_t fileSize() const { return file_.size; }
+    // Stops reading at byte `end`, as if the file went on past it unread: next() returns false at the
+    // last record that ends by `end`. False (nothing changed) when the reader has already read past it.
+    bool limitTo(std::uint64_t end);
+    // After next() returned false at the limit: whether a record ended exactly there (then the records
+    // after it are those of a reader started at `end`), and the line on which the next record starts.
+    bool endedAtLimit() const { return limited_ && stoppedAt_ == limit_; }
+    std::uint64_t nextLine() const { return csv_.nextLine(); }
+    // Lifts the limit: next() goes on to the end of the file as if there had been none.
+    void unlimit();
 
   private:
-    bool fill(); // reads until the buffer is full or the file ends; false on a read error
+    bool fill(); // reads until the buffer is full or the file (or the limit) ends; false on a read error
+    bool moreAfterBuffer() const { return !eof_ || limited_; }
     std::string path_, error_;
     CheckedFile file_; // the open file (closed with the reader)
     std::vector<char> buf_;
     std::size_t filled_ = 0;
+    std::uint64_t offset_ = 0;         // the file offset of buf_[0]
+    std::uint64_t limit_ = UINT64_MAX; // bytes at or past it are not read
+    std::uint64_t stoppedAt_ = 0;      // where next() stopped at the limit
+    bool limited_ = false;
     bool eof_ = false;
     std::uint64_t estimatedLines_ = 0;
     CsvReader csv_{std::string_view()};

@@ -1,15 +1,20 @@
 #include "io/kernel_table_reader.h"
 
-#include "io/csv_reader.h"
 #include "i18n/message.h"
+#include "io/csv_reader.h"
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <limits>
+#include <memory>
+#include <system_error>
+#include <thread>
+#include <unistd.h>
 
 namespace bs {
 
@@ -126,6 +131,180 @@ void reserveRows(std::uint64_t lines, std::size_t pmuColumns, Profile& profile) 
     if (pmuColumns) profile.pmu.values.reserve(profile.pmu.values.size() + lines * pmuColumns);
 }
 
+// The columns of a table, found in its header.
+struct Columns {
+    const CsvHeader& h;
+    int cName, cType, cTaskType, cCore, cStream, cStart, cDur, cWait, cBlock, cStep, cInShape, cInType,
+        cOutShape, cOutType;
+    std::size_t expected; // fields per row
+    const PmuColumnMap& pmu;
+    std::size_t pmuColumns; // of the PMU table (a row's width)
+};
+
+// Where rows go: the profile itself, or a second part of the file read beside it (its own vectors,
+// strings and findings, joined to the profile's afterwards).
+struct RowsOut {
+    std::vector<Kernel>& kernels;
+    std::vector<float>& pmuValues;
+    StringPool& strings;
+    FindingSink& sink;
+    std::size_t rows = 0, kept = 0;
+    bool anyPmuNonZero = false, cancelled = false;
+};
+
+// The rows csv has left (up to its limit, if any).
+void readRows(CsvFileReader& csv, const std::string& path, const Columns& col, RowsOut& out,
+              const LoadControl* control) {
+    std::vector<std::string_view> f;
+    while (csv.next(f)) {
+        if ((++out.rows & 0xFFFF) == 0 && control && control->cancelled()) {
+            out.cancelled = true;
+            break;
+        }
+        const auto line = static_cast<long long>(csv.line());
+        if (f.size() != col.expected) {
+            // A trailing empty field from a trailing comma is tolerated.
+            if (!(f.size() == col.expected + 1 && trimField(f.back()).empty())) {
+                out.sink.add({"csv_field_count", Severity::Warning, path, line, -1,
+                              msg("Row has {} fields; the header has {}.", f.size(), col.expected),
+                              msg("This row is skipped; the other rows are read."),
+                              msg("The file was probably edited or cut; re-export it from the profiler."),
+                              ""});
+                continue;
+            }
+        }
+        auto at = [&](int c) -> std::string_view {
+            return c >= 0 && c < static_cast<int>(f.size()) ? f[c] : std::string_view{};
+        };
+        auto start = parseMicrosToNs(at(col.cStart));
+        auto dur = parseMicrosToNs(at(col.cDur));
+        if (!start || !dur || !plausibleStart(*start) || !plausibleDuration(*dur)) {
+            const std::string startText(trimField(at(col.cStart)));
+            const bool nsScale = startText.find('.') == std::string::npos && startText.size() >= 18;
+            out.sink.add(
+                {nsScale ? "timestamp_scale_mixed" : "csv_bad_time", Severity::Warning, path, line, -1,
+                 nsScale
+                     ? msg("Start time '{}' or duration '{}' is not a valid non-negative decimal in µs (it "
+                           "looks like a nanosecond value in a microsecond column).",
+                           startText, trimField(at(col.cDur)))
+                     : msg("Start time '{}' or duration '{}' is not a valid non-negative decimal in µs.",
+                           startText, trimField(at(col.cDur))),
+                 msg("This row is skipped."), msg("Re-export the file from the profiler."), ""});
+            continue;
+        }
+        Kernel k;
+        k.start = *start;
+        k.dur = *dur;
+        if (col.cWait >= 0 && !isNA(at(col.cWait))) {
+            auto w = parseMicrosToNs(at(col.cWait));
+            if (w && plausibleDuration(*w))
+                k.wait = *w;
+            else
+                outOfRange(out.sink, path, line, col.h.names()[static_cast<std::size_t>(col.cWait)],
+                           at(col.cWait), msg("a non-negative decimal in µs of at most 1000 s (1e9 µs)"),
+                           msg("its wait is counted as 0 (unknown)"));
+        }
+        std::string_view name = col.cName >= 0 ? trimField(at(col.cName)) : std::string_view{};
+        std::string_view taskType;
+        if (col.cTaskType >= 0 && !isNA(at(col.cTaskType)))
+            taskType = trimField(at(col.cTaskType));
+        else if (col.cCore >= 0 && !isNA(at(col.cCore)))
+            taskType = trimField(at(col.cCore));
+        if (isNA(name)) name = taskType; // task_time rows of runtime tasks have kernel_name N/A
+        k.name = out.strings.intern(name);
+        if (col.cType >= 0 && !isNA(at(col.cType))) k.opType = out.strings.intern(trimField(at(col.cType)));
+        k.taskType = out.strings.intern(taskType);
+        // The message is built only for a bad value (this runs for every row).
+        auto readId = [&](int c, std::int32_t& to, bool isStream) {
+            if (c < 0 || isNA(at(c))) return;
+            if (auto v = parseInt(at(c)); v && *v >= 0 && *v < std::numeric_limits<std::int32_t>::max())
+                to = static_cast<std::int32_t>(*v);
+            else
+                outOfRange(out.sink, path, line, col.h.names()[static_cast<std::size_t>(c)], at(c),
+                           msg("an integer id from 0 to 2147483646"),
+                           isStream
+                               ? msg("its stream is unknown (filled from the trace when it has the kernel)")
+                               : msg("its step id is unknown, so steps do not come from the Step Id column"));
+        };
+        readId(col.cStream, k.stream, true);
+        readId(col.cStep, k.stepId, false);
+        if (col.cBlock >= 0 && !isNA(at(col.cBlock))) {
+            if (auto b = parseInt(at(col.cBlock)); b && *b >= 0 && *b <= kMaxBlockDim)
+                k.blockDim = static_cast<std::uint32_t>(*b);
+            else
+                outOfRange(out.sink, path, line, col.h.names()[static_cast<std::size_t>(col.cBlock)],
+                           at(col.cBlock), msg("an integer block count from 0 to 65535"),
+                           msg("its block dim is shown as 0"));
+        }
+        if (col.cInShape >= 0 && !isNA(at(col.cInShape)))
+            k.inputShapes = out.strings.intern(trimField(at(col.cInShape)));
+        if (col.cInType >= 0 && !isNA(at(col.cInType)))
+            k.inputDtypes = out.strings.intern(trimField(at(col.cInType)));
+        if (col.cOutShape >= 0 && !isNA(at(col.cOutShape)))
+            k.outputShapes = out.strings.intern(trimField(at(col.cOutShape)));
+        if (col.cOutType >= 0 && !isNA(at(col.cOutType)))
+            k.outputDtypes = out.strings.intern(trimField(at(col.cOutType)));
+        k.cls = classifyTaskType(taskType, name);
+        k.sourceLine = static_cast<std::uint32_t>(line);
+        if (!col.pmu.cols.empty()) {
+            k.pmuRow = static_cast<std::int32_t>(out.pmuValues.size() / col.pmuColumns);
+            out.pmuValues.resize(out.pmuValues.size() + col.pmuColumns,
+                                 std::numeric_limits<float>::quiet_NaN());
+            float* row = out.pmuValues.data() + static_cast<std::size_t>(k.pmuRow) * col.pmuColumns;
+            for (std::size_t i = 0; i < col.pmu.cols.size(); ++i) {
+                const std::string_view text = at(col.pmu.cols[i]);
+                const double limit = col.pmu.isTime[i] ? kMaxPmuTimeUs : static_cast<double>(FLT_MAX);
+                auto v = parseDouble(text);
+                if (!v && isNA(text)) continue;
+                if (!v || *v < 0 || *v > limit) {
+                    outOfRange(
+                        out.sink, path, line, col.h.names()[static_cast<std::size_t>(col.pmu.cols[i])], text,
+                        col.pmu.isTime[i] ? msg("a non-negative PMU time in µs of at most 1000 s (1e9 µs)")
+                                          : msg("a non-negative PMU figure that fits a float (<= 3.4e38)"),
+                        msg("this PMU value is treated as N/A"));
+                    continue;
+                }
+                row[col.pmu.target[i]] = static_cast<float>(*v);
+                if (*v != 0.0) out.anyPmuNonZero = true;
+            }
+        }
+        out.kernels.push_back(k);
+        ++out.kept;
+    }
+}
+
+// Tables this large are read in two parts, one per thread: the second from the first record start after
+// the middle of the file, and kept only when the first part's reader ends exactly there.
+constexpr std::uint64_t kSplitBytes = 16ULL << 20;
+
+// The byte after the first LF at or past the middle of the file (0 if none within 1 MB).
+std::uint64_t secondPartStart(const std::string& path, std::uint64_t size) {
+    CheckedFile file = openCheckedFile(path, size, false);
+    if (file.fd < 0 || file.size != size) return 0;
+    std::vector<char> buf(64 * 1024);
+    for (std::uint64_t at = size / 2; at < size && at < size / 2 + (1 << 20);) {
+        const ssize_t got = ::pread(file.fd, buf.data(), buf.size(), static_cast<off_t>(at));
+        if (got <= 0) return 0;
+        if (const void* lf = std::memchr(buf.data(), '\n', static_cast<std::size_t>(got))) {
+            const std::uint64_t next =
+                at + static_cast<std::uint64_t>(static_cast<const char*>(lf) - buf.data()) + 1;
+            return next < size ? next : 0;
+        }
+        at += static_cast<std::uint64_t>(got);
+    }
+    return 0;
+}
+
+struct SecondPart {
+    std::vector<Kernel> kernels;
+    std::vector<float> pmuValues;
+    StringPool strings;
+    FindingSink sink{SIZE_MAX}; // the profile's sink applies its cap when they are joined
+    RowsOut out{kernels, pmuValues, strings, sink};
+    std::string error;
+    std::exception_ptr thrown;
+};
+
 } // namespace
 
 KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Profile& profile,
@@ -152,7 +331,8 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
         }
         sink.add({"csv_empty", Severity::Warning, path, 1, -1, msg("The file is empty (no header line)."),
                   msg("No kernels are read from it."),
-                  msg("Re-run the profiler's offline analysis; see collection-problems.md, \"Only the timeline, no "
+                  msg("Re-run the profiler's offline analysis; see collection-problems.md, \"Only the "
+                      "timeline, no "
                       "CSV\"."),
                   "collection-problems.md#only-the-timeline-no-csv"});
         return res;
@@ -173,12 +353,13 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
     const int cOutShape = h.find({"Output Shapes"});
     const int cOutType = h.find({"Output Data Types"});
     if (cStart < 0 || cDur < 0 || (cName < 0 && cTaskType < 0)) {
-        sink.add({"csv_header_unknown", Severity::Error, path, 1, -1,
-                  msg("The header has no start-time / duration / name columns (expected e.g. 'Start Time(us)', "
-                      "'Duration(us)', 'Name')."),
-                  msg("No kernels are read from this file."),
-                  msg("Make sure this is a profiler-written kernel_details.csv / op_summary / task_time file."),
-                  ""});
+        sink.add(
+            {"csv_header_unknown", Severity::Error, path, 1, -1,
+             msg("The header has no start-time / duration / name columns (expected e.g. 'Start Time(us)', "
+                 "'Duration(us)', 'Name')."),
+             msg("No kernels are read from this file."),
+             msg("Make sure this is a profiler-written kernel_details.csv / op_summary / task_time file."),
+             ""});
         return res;
     }
     res.ok = true;
@@ -192,8 +373,6 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
         return res;
     }
     const std::vector<int>& pmuCols = pmu.cols;
-    const std::vector<std::size_t>& pmuTarget = pmu.target;
-    const std::vector<char>& pmuIsTime = pmu.isTime;
     res.hasPmu = !pmuCols.empty();
     if (kind == KernelSource::KernelDetails) {
         if (!res.hasStream)
@@ -205,118 +384,98 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
     } else {
         res.level = "msprof";
     }
-    bool anyPmuNonZero = false;
     const std::size_t expected = h.size();
     reserveRows(csv.estimatedLines(), pmuCols.empty() ? 0 : profile.pmu.columns.size(), profile);
-    while (csv.next(f)) {
-        if ((++res.rows & 0xFFFF) == 0 && control && control->cancelled()) {
-            res.cancelled = true;
-            break;
-        }
-        const auto line = static_cast<long long>(csv.line());
-        if (f.size() != expected) {
-            // A trailing empty field from a trailing comma is tolerated.
-            if (!(f.size() == expected + 1 && trimField(f.back()).empty())) {
-                sink.add({"csv_field_count", Severity::Warning, path, line, -1,
-                          msg("Row has {} fields; the header has {}.", f.size(), expected),
-                          msg("This row is skipped; the other rows are read."),
-                          msg("The file was probably edited or cut; re-export it from the profiler."), ""});
-                continue;
-            }
-        }
-        auto at = [&](int c) -> std::string_view {
-            return c >= 0 && c < static_cast<int>(f.size()) ? f[c] : std::string_view{};
-        };
-        auto start = parseMicrosToNs(at(cStart));
-        auto dur = parseMicrosToNs(at(cDur));
-        if (!start || !dur || !plausibleStart(*start) || !plausibleDuration(*dur)) {
-            const std::string startText(trimField(at(cStart)));
-            const bool nsScale = startText.find('.') == std::string::npos && startText.size() >= 18;
-            sink.add({nsScale ? "timestamp_scale_mixed" : "csv_bad_time", Severity::Warning, path, line, -1,
-                      nsScale ? msg("Start time '{}' or duration '{}' is not a valid non-negative decimal in µs (it "
-                                    "looks like a nanosecond value in a microsecond column).",
-                                    startText, trimField(at(cDur)))
-                              : msg("Start time '{}' or duration '{}' is not a valid non-negative decimal in µs.",
-                                    startText, trimField(at(cDur))),
-                      msg("This row is skipped."), msg("Re-export the file from the profiler."), ""});
-            continue;
-        }
-        Kernel k;
-        k.start = *start;
-        k.dur = *dur;
-        if (cWait >= 0 && !isNA(at(cWait))) {
-            auto w = parseMicrosToNs(at(cWait));
-            if (w && plausibleDuration(*w))
-                k.wait = *w;
-            else
-                outOfRange(sink, path, line, h.names()[static_cast<std::size_t>(cWait)], at(cWait),
-                           msg("a non-negative decimal in µs of at most 1000 s (1e9 µs)"),
-                           msg("its wait is counted as 0 (unknown)"));
-        }
-        std::string_view name = cName >= 0 ? trimField(at(cName)) : std::string_view{};
-        std::string_view taskType;
-        if (cTaskType >= 0 && !isNA(at(cTaskType)))
-            taskType = trimField(at(cTaskType));
-        else if (cCore >= 0 && !isNA(at(cCore)))
-            taskType = trimField(at(cCore));
-        if (isNA(name)) name = taskType; // task_time rows of runtime tasks have kernel_name N/A
-        k.name = profile.strings.intern(name);
-        if (cType >= 0 && !isNA(at(cType))) k.opType = profile.strings.intern(trimField(at(cType)));
-        k.taskType = profile.strings.intern(taskType);
-        // The message is built only for a bad value (this runs for every row).
-        auto readId = [&](int c, std::int32_t& to, bool isStream) {
-            if (c < 0 || isNA(at(c))) return;
-            if (auto v = parseInt(at(c)); v && *v >= 0 && *v < std::numeric_limits<std::int32_t>::max())
-                to = static_cast<std::int32_t>(*v);
-            else
-                outOfRange(sink, path, line, h.names()[static_cast<std::size_t>(c)], at(c),
-                           msg("an integer id from 0 to 2147483646"),
-                           isStream ? msg("its stream is unknown (filled from the trace when it has the kernel)")
-                                    : msg("its step id is unknown, so steps do not come from the Step Id column"));
-        };
-        readId(cStream, k.stream, true);
-        readId(cStep, k.stepId, false);
-        if (cBlock >= 0 && !isNA(at(cBlock))) {
-            if (auto b = parseInt(at(cBlock)); b && *b >= 0 && *b <= kMaxBlockDim)
-                k.blockDim = static_cast<std::uint32_t>(*b);
-            else
-                outOfRange(sink, path, line, h.names()[static_cast<std::size_t>(cBlock)], at(cBlock),
-                           msg("an integer block count from 0 to 65535"), msg("its block dim is shown as 0"));
-        }
-        if (cInShape >= 0 && !isNA(at(cInShape)))
-            k.inputShapes = profile.strings.intern(trimField(at(cInShape)));
-        if (cInType >= 0 && !isNA(at(cInType)))
-            k.inputDtypes = profile.strings.intern(trimField(at(cInType)));
-        if (cOutShape >= 0 && !isNA(at(cOutShape)))
-            k.outputShapes = profile.strings.intern(trimField(at(cOutShape)));
-        if (cOutType >= 0 && !isNA(at(cOutType)))
-            k.outputDtypes = profile.strings.intern(trimField(at(cOutType)));
-        k.cls = classifyTaskType(taskType, name);
-        k.sourceLine = static_cast<std::uint32_t>(line);
-        if (!pmuCols.empty()) {
-            k.pmuRow = static_cast<std::int32_t>(profile.pmu.values.size() / profile.pmu.columns.size());
-            profile.pmu.values.resize(profile.pmu.values.size() + profile.pmu.columns.size(),
-                                      std::numeric_limits<float>::quiet_NaN());
-            float* row =
-                profile.pmu.values.data() + static_cast<std::size_t>(k.pmuRow) * profile.pmu.columns.size();
-            for (std::size_t i = 0; i < pmuCols.size(); ++i) {
-                const std::string_view text = at(pmuCols[i]);
-                const double limit = pmuIsTime[i] ? kMaxPmuTimeUs : static_cast<double>(FLT_MAX);
-                auto v = parseDouble(text);
-                if (!v && isNA(text)) continue;
-                if (!v || *v < 0 || *v > limit) {
-                    outOfRange(sink, path, line, h.names()[static_cast<std::size_t>(pmuCols[i])], text,
-                               pmuIsTime[i] ? msg("a non-negative PMU time in µs of at most 1000 s (1e9 µs)")
-                                            : msg("a non-negative PMU figure that fits a float (<= 3.4e38)"),
-                               msg("this PMU value is treated as N/A"));
-                    continue;
+    const Columns columns{
+        h,       cName,     cType,    cTaskType, cCore, cStream,
+        cStart,  cDur,      cWait,    cBlock,    cStep, cInShape,
+        cInType, cOutShape, cOutType, expected,  pmu,   pmuCols.empty() ? 0 : profile.pmu.columns.size()};
+    RowsOut out{profile.kernels, profile.pmu.values, profile.strings, sink};
+    // A large table: its second half read on a second thread.
+    std::unique_ptr<SecondPart> second;
+    std::thread secondThread;
+    const std::uint64_t split = csv.fileSize() >= kSplitBytes ? secondPartStart(path, csv.fileSize()) : 0;
+    if (split && csv.limitTo(split)) {
+        second = std::make_unique<SecondPart>();
+        second->kernels.reserve(csv.estimatedLines() / 2 + 1);
+        if (columns.pmuColumns)
+            second->pmuValues.reserve((csv.estimatedLines() / 2 + 1) * columns.pmuColumns);
+        try {
+            secondThread = std::thread([&, part = second.get()] {
+                try {
+                    CsvFileReader rest(path, 4ULL << 30, split, std::size_t(4) << 20);
+                    if (rest.error().empty()) readRows(rest, path, columns, part->out, control);
+                    part->error = rest.error();
+                } catch (...) {
+                    part->thrown = std::current_exception();
                 }
-                row[pmuTarget[i]] = static_cast<float>(*v);
-                if (*v != 0.0) anyPmuNonZero = true;
-            }
+            });
+        } catch (const std::system_error&) {
+            second.reset();
+            csv.unlimit();
         }
-        profile.kernels.push_back(k);
-        ++res.kept;
+    }
+    auto joinSecond = [&] {
+        if (secondThread.joinable()) secondThread.join();
+    };
+    try {
+        readRows(csv, path, columns, out, control);
+        if (second && !out.cancelled && csv.error().empty() && !csv.endedAtLimit()) {
+            // The middle of the file was not a record start (a quoted field with line breaks): the
+            // second part is dropped and this reader goes on to the end.
+            joinSecond();
+            second.reset();
+            csv.unlimit();
+            readRows(csv, path, columns, out, control);
+        }
+    } catch (...) {
+        joinSecond();
+        throw;
+    }
+    joinSecond();
+    if (second && second->thrown) std::rethrow_exception(second->thrown);
+    std::string partError = second ? second->error : std::string();
+    if (second && !out.cancelled && csv.error().empty() && partError.empty()) {
+        // Joined as one reader would have read them: lines counted on from the first part's, strings
+        // interned in the order they first appear, findings after the first part's (under the sink's cap).
+        SecondPart& part = *second;
+        const std::uint64_t lineDelta = csv.nextLine() - 1;
+        std::vector<StrId> id(part.strings.size());
+        for (std::size_t i = 0; i < id.size(); ++i)
+            id[i] = profile.strings.intern(part.strings.view(static_cast<StrId>(i)));
+        const std::int32_t pmuRowBase =
+            columns.pmuColumns ? static_cast<std::int32_t>(profile.pmu.values.size() / columns.pmuColumns)
+                               : 0;
+        for (Kernel& k : part.kernels) {
+            for (StrId* s : {&k.name, &k.opType, &k.taskType, &k.inputShapes, &k.inputDtypes, &k.outputShapes,
+                             &k.outputDtypes})
+                *s = id[*s];
+            k.sourceLine = static_cast<std::uint32_t>(k.sourceLine + lineDelta);
+            if (k.pmuRow >= 0) k.pmuRow += pmuRowBase;
+        }
+        profile.kernels.insert(profile.kernels.end(), part.kernels.begin(), part.kernels.end());
+        profile.pmu.values.insert(profile.pmu.values.end(), part.pmuValues.begin(), part.pmuValues.end());
+        for (Finding f : part.sink.findings()) {
+            if (f.line > 0) f.line += static_cast<long long>(lineDelta);
+            sink.add(std::move(f));
+        }
+        out.rows += part.out.rows;
+        out.kept += part.out.kept;
+        out.anyPmuNonZero = out.anyPmuNonZero || part.out.anyPmuNonZero;
+        out.cancelled = out.cancelled || part.out.cancelled;
+    }
+    res.rows = out.rows;
+    res.kept = out.kept;
+    res.cancelled = out.cancelled;
+    const bool anyPmuNonZero = out.anyPmuNonZero;
+    if (csv.error().empty() && !partError.empty()) {
+        profile.kernels.resize(kernelsBefore);
+        profile.pmu.values.resize(pmuBefore);
+        profile.pmu.columns.resize(pmuColumnsBefore);
+        sink.add({"file_unreadable", Severity::Error, path, -1, -1, partError,
+                  msg("This file is ignored; a lower-priority kernel source is used if one exists."),
+                  msg("Check the file's permissions and that the collection finished writing it."), ""});
+        return KernelTableResult{};
     }
     if (!csv.error().empty()) {
         // A read error part way: the file is ignored as a whole, as when it cannot be read at all.

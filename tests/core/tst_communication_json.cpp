@@ -42,8 +42,9 @@ std::string dump(const Read& r) {
     std::string out = r.ok ? "ok\n" : "refused\n";
     for (const auto& c : r.profile.commOps)
         out += c.step + " | " + c.kind + " | " + c.name + " | " + std::to_string(c.start) + " " +
-               std::to_string(c.elapse) + " " + std::to_string(c.transit) + " " + std::to_string(c.wait) + " " +
-               std::to_string(c.sync) + " " + std::to_string(c.idle) + " " + std::to_string(c.transitSizeMB) + "\n";
+               std::to_string(c.elapse) + " " + std::to_string(c.transit) + " " + std::to_string(c.wait) +
+               " " + std::to_string(c.sync) + " " + std::to_string(c.idle) + " " +
+               std::to_string(c.transitSizeMB) + "\n";
     for (const auto& f : r.findings)
         out += f.id + ": " + bs::english(f.seen) + " / " + bs::english(f.impact) + "\n";
     return out;
@@ -87,17 +88,24 @@ class TstCommunicationJson : public QObject {
     // Keys out of order, a repeated op (the last one counts, as in nlohmann's map), an escaped quote in a
     // name, whitespace everywhere, values the reader drops or bounds, and ops it skips.
     void theSplitReaderReadsTheNestedShapeAsTheReferenceDoes() {
-        const auto path = file("regular.json", " {\n"
-            "  \"step2\" : {\"collective\": {\"hcom_b\": {\"Communication Time Info\": {\"Start Timestamp(us)\": 1736408883700598,\n"
-            "      \"Elapse Time(ms)\": 0.5, \"Transit Time(ms)\": \"N/A\", \"Wait Time(ms)\": null, \"Idle Time(ms)\": -5}}}},\n"
+        const auto path = file(
+            "regular.json",
+            " {\n"
+            "  \"step2\" : {\"collective\": {\"hcom_b\": {\"Communication Time Info\": {\"Start "
+            "Timestamp(us)\": 1736408883700598,\n"
+            "      \"Elapse Time(ms)\": 0.5, \"Transit Time(ms)\": \"N/A\", \"Wait Time(ms)\": null, \"Idle "
+            "Time(ms)\": -5}}}},\n"
             "  \"step1\": {\n"
             "    \"p2p\": {},\n"
             "    \"collective\": {\n"
-            "      \"hcom_\\\"q\\\"\": {\"Communication Time Info\": {\"Start Timestamp(us)\": 1.7364088837005985e+15, \"Elapse Time(ms)\": 1.0},\n"
-            "                    \"Communication Bandwidth Info\": {\"HCCS\": {\"Transit Size(MB)\": 4.5}, \"SDMA\": {\"Transit Size(MB)\": 4.5},\n"
+            "      \"hcom_\\\"q\\\"\": {\"Communication Time Info\": {\"Start Timestamp(us)\": "
+            "1.7364088837005985e+15, \"Elapse Time(ms)\": 1.0},\n"
+            "                    \"Communication Bandwidth Info\": {\"HCCS\": {\"Transit Size(MB)\": 4.5}, "
+            "\"SDMA\": {\"Transit Size(MB)\": 4.5},\n"
             "                                                     \"RDMA\": {\"Transit Size(MB)\": 2e9}}},\n"
             "      \"hcom_a\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 1.0}},\n"
-            "      \"hcom_a\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 2.0, \"Wait Time(ms)\": 0.25}},\n"
+            "      \"hcom_a\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 2.0, \"Wait Time(ms)\": "
+            "0.25}},\n"
             "      \"no_info\": {\"Communication Bandwidth Info\": {}},\n"
             "      \"not_an_object\": [1, 2, {\"x\": \"y\"}]\n"
             "    }\n"
@@ -108,10 +116,12 @@ class TstCommunicationJson : public QObject {
         agree(path, true, ref);
         if (QTest::currentTestFailed()) return;
         QVERIFY(ref.ok);
-        // step1 before step2; within step1 "hcom_\"q\"" < "hcom_a" (0x22 < 0x61); skipped: no_info, not_an_object.
+        // step1 before step2; within step1 "hcom_\"q\"" < "hcom_a" (0x22 < 0x61); skipped: no_info,
+        // not_an_object.
         QCOMPARE(ref.profile.commOps.size(), std::size_t(3));
         const auto& q = ref.profile.commOps[0];
-        QCOMPARE(QString::fromStdString(q.step + "/" + q.kind + "/" + q.name), QStringLiteral("step1/collective/hcom_\"q\""));
+        QCOMPARE(QString::fromStdString(q.step + "/" + q.kind + "/" + q.name),
+                 QStringLiteral("step1/collective/hcom_\"q\""));
         QCOMPARE(q.start, bs::TimeNs(1736408883700598500)); // 1.7364088837005985e+15 us
         QCOMPARE(q.elapse, bs::TimeNs(1000000));
         QCOMPARE(q.transitSizeMB, 4.5); // HCCS only: SDMA repeats it, RDMA's 2e9 MB is out of range
@@ -128,8 +138,11 @@ class TstCommunicationJson : public QObject {
         QCOMPARE(b.idle, bs::TimeNs(0));    // -5 ms: out of range, counted as 0 with a finding
         QCOMPARE(ref.findings.size(), std::size_t(2));
         QCOMPARE(QString::fromStdString(ref.findings[0].id), QStringLiteral("json_value_out_of_range"));
-        QVERIFY(bs::english(ref.findings[0].seen).find("step1 › collective › hcom_\"q\" › Communication Bandwidth Info › RDMA › Transit Size(MB)") != std::string::npos);
-        QVERIFY(bs::english(ref.findings[1].seen).find("step2 › collective › hcom_b › Idle Time(ms)") != std::string::npos);
+        QVERIFY(bs::english(ref.findings[0].seen)
+                    .find("step1 › collective › hcom_\"q\" › Communication Bandwidth Info › RDMA › Transit "
+                          "Size(MB)") != std::string::npos);
+        QVERIFY(bs::english(ref.findings[1].seen).find("step2 › collective › hcom_b › Idle Time(ms)") !=
+                std::string::npos);
     }
 
     // Over 1 MB of ops: the split reader's two threads each read half; their ops and findings are joined
@@ -138,15 +151,21 @@ class TstCommunicationJson : public QObject {
         QByteArray text = "{";
         int ops = 0;
         for (int step = 1; step <= 3; ++step) {
-            text += (step > 1 ? "," : "") + QByteArray("\"step") + QByteArray::number(step) + "\":{\"collective\":{";
+            text += (step > 1 ? "," : "") + QByteArray("\"step") + QByteArray::number(step) +
+                    "\":{\"collective\":{";
             for (int i = 0; i < 2500; ++i, ++ops) {
                 if (i) text += ',';
                 // Every 97th op has a negative elapse (a finding); names sort as numbers padded to 5 digits.
-                const QByteArray elapse = ops % 97 == 0 ? "-1.5" : QByteArray::number(0.001 * (i % 1000 + 1), 'f', 3);
-                text += "\"hcom_allReduce__" + QByteArray::number(10000 + i) + "\":{\"Communication Time Info\":{"
-                        "\"Start Timestamp(us)\":" + QByteArray::number(1736408883000000LL + ops * 100LL) +
-                        ",\"Elapse Time(ms)\":" + elapse + ",\"Transit Time(ms)\":0.0,\"Wait Time(ms)\":0.0},"
-                        "\"Communication Bandwidth Info\":{\"HCCS\":{\"Transit Size(MB)\":1.5,\"Bandwidth(GB/s)\":17.14,"
+                const QByteArray elapse =
+                    ops % 97 == 0 ? "-1.5" : QByteArray::number(0.001 * (i % 1000 + 1), 'f', 3);
+                text += "\"hcom_allReduce__" + QByteArray::number(10000 + i) +
+                        "\":{\"Communication Time Info\":{"
+                        "\"Start Timestamp(us)\":" +
+                        QByteArray::number(1736408883000000LL + ops * 100LL) +
+                        ",\"Elapse Time(ms)\":" + elapse +
+                        ",\"Transit Time(ms)\":0.0,\"Wait Time(ms)\":0.0},"
+                        "\"Communication Bandwidth Info\":{\"HCCS\":{\"Transit "
+                        "Size(MB)\":1.5,\"Bandwidth(GB/s)\":17.14,"
                         "\"Size Distribution\":{\"1.5\":[1,0.01]}},\"RDMA\":{\"Transit Size(MB)\":0.0,"
                         "\"Size Distribution\":{}}}}";
             }
@@ -174,23 +193,27 @@ class TstCommunicationJson : public QObject {
     // Files that are not valid JSON: the split reader refuses them (nothing read or said), and so does
     // the whole-document one; the reference says the file is not valid JSON.
     void brokenFilesAreRefusedByTheFastReaders() {
-        const char* cases[] = {
-            "{\"step1\":{\"collective\":{\"a\":{\"Communication Time Info\":{}}}}} x",          // trailing text
-            "{\"step1\":{\"collective\":{\"a\":{} \"b\":{}}}}",                                // no comma
-            "{\"step1\":{\"collective\":{\"a\":{\"Communication Time Info\":{\"Elapse Time(ms)\":}}}}}", // no value
-            "{\"step1\":{\"collective\":{\"a\":{\"x\":[1}]}}}}",                               // brackets crossed
-            "{\"step1\":{\"coll\xff\":{}}}",                                              // bad UTF-8 in a key
-            "{\"step1\":{\"col\tlective\":{}}}",                                          // control char in a key
-            "{\"step1\":{\"collective\":{\"a\":{}},}}",                                      // trailing comma
-            "{\"step1\":{\"collective\":{\"a\":{}}",                                         // cut short
-            "{\"step1\":{\"collective\":{\"a\":{\"x\":01}}}}",                                 // leading zero
-        };
+        const char*
+            cases[] =
+                {
+                    "{\"step1\":{\"collective\":{\"a\":{\"Communication Time Info\":{}}}}} x", // trailing
+                                                                                               // text
+                    "{\"step1\":{\"collective\":{\"a\":{} \"b\":{}}}}",                        // no comma
+                    "{\"step1\":{\"collective\":{\"a\":{\"Communication Time Info\":{\"Elapse "
+                    "Time(ms)\":}}}}}",                                  // no value
+                    "{\"step1\":{\"collective\":{\"a\":{\"x\":[1}]}}}}", // brackets crossed
+                    "{\"step1\":{\"coll\xff\":{}}}",                     // bad UTF-8 in a key
+                    "{\"step1\":{\"col\tlective\":{}}}",                 // control char in a key
+                    "{\"step1\":{\"collective\":{\"a\":{}},}}",          // trailing comma
+                    "{\"step1\":{\"collective\":{\"a\":{}}",             // cut short
+                    "{\"step1\":{\"collective\":{\"a\":{\"x\":01}}}}",   // leading zero
+                };
         int n = 0;
         for (const char* c : cases) {
             const auto path = file(("broken" + std::to_string(n++) + ".json").c_str(), QByteArray(c));
             Read ref;
-        agree(path, false, ref);
-        if (QTest::currentTestFailed()) return;
+            agree(path, false, ref);
+            if (QTest::currentTestFailed()) return;
             QVERIFY2(!ref.ok, c);
             QVERIFY2(!readWith(path, Reader::Whole).ok, c);
             QCOMPARE(QString::fromStdString(ref.findings.at(0).id), QStringLiteral("json_invalid"));
@@ -200,7 +223,9 @@ class TstCommunicationJson : public QObject {
     // Valid files of another shape (a step that is not an object) are left to the whole-document reader,
     // which reads them as the reference does.
     void otherShapesGoToTheWholeDocumentReader() {
-        const auto path = file("shape.json", "{\"step0\": 5, \"step1\":{\"collective\":{\"a\":{\"Communication Time Info\":{\"Elapse Time(ms)\":0.5}}}}}");
+        const auto path =
+            file("shape.json", "{\"step0\": 5, \"step1\":{\"collective\":{\"a\":{\"Communication Time "
+                               "Info\":{\"Elapse Time(ms)\":0.5}}}}}");
         Read ref;
         agree(path, false, ref);
         if (QTest::currentTestFailed()) return;

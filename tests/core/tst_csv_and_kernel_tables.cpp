@@ -25,6 +25,78 @@ class TstCsv : public QObject {
     }
 
   private slots:
+    // A table over 16 MB is read in two parts on two threads, the second from the first line start after
+    // the middle. Every value below is worked out from how the rows are written: row i (line i + 2 of the
+    // file) starts at 1736408883000000 + 10 i us, is named k<i % 7> (with a multi-line name at the middle in
+    // the second run, so that the middle is no record start and one reader reads on), and carries
+    // aic_mac_ratio i % 100 / 100. Rows 1000 and the last but 1000 have a bad start: one finding in each part.
+    void aLargeTableReadInTwoPartsIsTheTableReadInOne() {
+        for (const bool quotedMiddle : {false, true}) {
+            const int n = 200000;
+            std::vector<std::string> rows(n);
+            std::size_t total = 0;
+            for (int i = 0; i < n; ++i) {
+                const std::string start = (i == 1000 || i == n - 1000)
+                                              ? std::string("bad")
+                                              : std::to_string(1736408883000000LL + 10LL * i) + ".000";
+                rows[i] = "1,2,k" + std::to_string(i % 7) + ",MatMulV3,AI_CORE," + start +
+                          ",5.000,0.000,\"\"\"2048,7168;7168," + std::to_string(i % 13) + "\"\"\"," +
+                          std::to_string(i % 100) + ".0\n";
+                total += rows[i].size();
+            }
+            // The multi-line name starts 200 bytes before the middle and reaches ~1800 bytes past it.
+            long long middleRow = -1;
+            if (quotedMiddle)
+                for (std::size_t i = 0, at = 0; i < rows.size(); at += rows[i++].size())
+                    if (at + rows[i].size() > total / 2 - 200) {
+                        const std::string k = "k" + std::to_string(i % 7);
+                        rows[i].replace(rows[i].find(k), k.size(), "\"multi\n" + std::string(2000, 'x') + "\nline\"");
+                        middleRow = static_cast<long long>(i);
+                        break;
+                    }
+            std::string text = "Step Id,Stream ID,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),"
+                               "Input Shapes,aic_mac_ratio\n";
+            for (const auto& row : rows)
+                text += row;
+            QVERIFY(text.size() > (std::size_t(16) << 20));
+            const QString path = tmp.filePath(QStringLiteral("large_kernel_details.csv"));
+            writeFile(path, QByteArray::fromStdString(text));
+            bs::Profile p;
+            bs::FindingSink sink;
+            const auto r = bs::readKernelTable(bstest::s(path), bs::KernelSource::KernelDetails, p, sink);
+            QVERIFY(r.ok);
+            QCOMPARE(r.rows, std::size_t(n));
+            QCOMPARE(r.kept, std::size_t(n - 2));
+            QCOMPARE(p.kernels.size(), std::size_t(n - 2));
+            // Row i sits at kernels[i - (number of bad rows before it)], on line i + 2 (+ the middle name's 2
+            // line breaks after the middle row in the second run).
+            auto lineOf = [&](long long i) { return i + 2 + (quotedMiddle && i > middleRow ? 2 : 0); };
+            for (const long long i : {0LL, 999LL, 1001LL, n / 2 - 1LL, n / 2LL, n / 2 + 1LL, n - 1001LL, n - 999LL, n - 1LL}) {
+                const bs::Kernel& k = p.kernels[static_cast<std::size_t>(i - (i > 1000) - (i > n - 1000))];
+                QCOMPARE(k.start, (1736408883000000LL + 10LL * i) * 1000);
+                QCOMPARE(k.sourceLine, static_cast<std::uint32_t>(lineOf(i)));
+                if (i != middleRow)
+                    QCOMPARE(p.strings.view(k.name), std::string_view("k" + std::to_string(i % 7)));
+                QCOMPARE(p.strings.view(k.inputShapes),
+                         std::string_view("2048,7168;7168," + std::to_string(i % 13))); // outer quotes dropped
+                QCOMPARE(p.pmu.at(static_cast<std::size_t>(k.pmuRow), 0), static_cast<float>(i % 100));
+            }
+            // Strings numbered as one reader meets them: "" then row 0's name, op type, task type, shapes.
+            QCOMPARE(p.strings.view(1), std::string_view("k0"));
+            QCOMPARE(p.strings.view(2), std::string_view("MatMulV3"));
+            QCOMPARE(p.strings.view(3), std::string_view("AI_CORE"));
+            QCOMPARE(p.strings.view(4), std::string_view("2048,7168;7168,0"));
+            QCOMPARE(p.strings.view(5), std::string_view("k1"));
+            // PMU rows follow the kernels.
+            for (std::size_t j = 0; j < p.kernels.size(); ++j)
+                if (p.kernels[j].pmuRow != static_cast<std::int32_t>(j)) QFAIL("PMU rows out of order");
+            const auto findings = sink.take();
+            QCOMPARE(findings.size(), std::size_t(2));
+            QCOMPARE(findings[0].line, lineOf(1000));
+            QCOMPARE(findings[1].line, lineOf(n - 1000));
+            QVERIFY(bs::english(findings[1].seen).find("'bad'") != std::string::npos);
+        }
+    }
     void quotedDoubledQuotesAndMultilineFields() {
         std::vector<std::uint64_t> lines;
         auto rows = readAll("a,b,c\r\n1,\"\"\"8,2048,16\"\"\",x\n2,\"line1\nline2\",y\r\n3,,\n", &lines);
