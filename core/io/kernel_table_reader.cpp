@@ -254,9 +254,10 @@ void readRows(CsvFileReader& csv, const std::string& path, const Columns& col, R
             for (std::size_t i = 0; i < col.pmu.cols.size(); ++i) {
                 const std::string_view text = at(col.pmu.cols[i]);
                 const double limit = col.pmu.isTime[i] ? kMaxPmuTimeUs : static_cast<double>(FLT_MAX);
-                auto v = parseDouble(text);
-                if (!v && isNA(text)) continue;
-                if (!v || *v < 0 || *v > limit) {
+                double v = 0;
+                const bool parsed = parseDouble(text, v);
+                if (!parsed && isNA(text)) continue;
+                if (!parsed || v < 0 || v > limit) {
                     outOfRange(
                         out.sink, path, line, col.h.names()[static_cast<std::size_t>(col.pmu.cols[i])], text,
                         col.pmu.isTime[i] ? msg("a non-negative PMU time in µs of at most 1000 s (1e9 µs)")
@@ -264,8 +265,8 @@ void readRows(CsvFileReader& csv, const std::string& path, const Columns& col, R
                         msg("this PMU value is treated as N/A"));
                     continue;
                 }
-                row[col.pmu.target[i]] = static_cast<float>(*v);
-                if (*v != 0.0) out.anyPmuNonZero = true;
+                row[col.pmu.target[i]] = static_cast<float>(v);
+                if (v != 0.0) out.anyPmuNonZero = true;
             }
         }
         out.kernels.push_back(k);

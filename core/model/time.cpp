@@ -157,8 +157,8 @@ namespace {
 
 // "[-]digits[.digits]" with at most 15 digits: the digits as an integer divided by a power of ten that
 // is exact in a double, which IEEE division rounds correctly — the value from_chars gives (Clinger's
-// fast path). PMU columns are nearly all of this shape; nullopt leaves the rest to from_chars.
-std::optional<double> shortDecimal(std::string_view t) {
+// fast path). PMU columns are nearly all of this shape; false leaves the rest to from_chars.
+bool shortDecimal(std::string_view t, double& out) {
     static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
                                         1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
     std::size_t i = !t.empty() && t[0] == '-' ? 1 : 0;
@@ -168,28 +168,36 @@ std::optional<double> shortDecimal(std::string_view t) {
     const std::size_t intStart = i;
     for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++digits)
         m = m * 10 + static_cast<unsigned>(t[i] - '0');
-    if (i == intStart) return std::nullopt;
+    if (i == intStart) return false;
     if (i < t.size() && t[i] == '.') {
         const std::size_t fracStart = ++i;
         for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++digits, ++decimals)
             m = m * 10 + static_cast<unsigned>(t[i] - '0');
-        if (i == fracStart) return std::nullopt;
+        if (i == fracStart) return false;
     }
-    if (i != t.size() || digits > 15) return std::nullopt;
+    if (i != t.size() || digits > 15) return false;
     const double v = static_cast<double>(m) / kPow10[decimals];
-    return neg ? -v : v;
+    out = neg ? -v : v;
+    return true;
 }
 
 } // namespace
 
-std::optional<double> parseDouble(std::string_view text) {
+bool parseDouble(std::string_view text, double& out) {
     std::string_view t = trimField(text);
-    if (t.empty() || t == "N/A") return std::nullopt;
+    if (t.empty() || t == "N/A") return false;
     if (t.front() == '+') t.remove_prefix(1);
-    if (auto fast = shortDecimal(t)) return fast;
+    if (shortDecimal(t, out)) return true;
     double v = 0;
     auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-    if (ec != std::errc() || ptr != t.data() + t.size() || !std::isfinite(v)) return std::nullopt;
+    if (ec != std::errc() || ptr != t.data() + t.size() || !std::isfinite(v)) return false;
+    out = v;
+    return true;
+}
+
+std::optional<double> parseDouble(std::string_view text) {
+    double v = 0;
+    if (!parseDouble(text, v)) return std::nullopt;
     return v;
 }
 
