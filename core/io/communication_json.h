@@ -30,8 +30,9 @@ std::optional<TimeNs> durationNs(double ms);
 // How: the split reader (ops parsed one by one, on two threads) falling back to the whole-document
 // reader for shapes it leaves (Either), or only one of them (tests compare the two).
 enum class FastPath { Either, Split, Whole };
+// threads: the split reader's (2: two halves of the ops at once; 0 decides, sideFileThreads).
 bool readFast(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink,
-              FastPath how = FastPath::Either);
+              FastPath how = FastPath::Either, int threads = 0);
 
 // The reference reader (nlohmann DOM), for every file; side_file_readers.cpp.
 bool readReference(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink);

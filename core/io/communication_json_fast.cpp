@@ -5,6 +5,7 @@
 #include "io/communication_json.h"
 #include "i18n/message.h"
 #include "io/json_value_scanner.h"
+#include "io/load_control.h"
 
 #include <nlohmann/json.hpp>
 #include <simdjson.h>
@@ -165,7 +166,7 @@ bool leftToReference(std::string_view text) {
 // The file is {step: {kind: {op: {...}}}}. Parsed as one document, simdjson's tape, index and strings are
 // ~2.5 x the file in fresh memory, and page faults on it cost as much as the parse. So the two outer
 // levels are cut by hand (json_value_scanner finds where each value ends) and each op is parsed alone by a
-// parser reused from op to op, on two threads: the memory touched is that of the largest op.
+// parser reused from op to op (on two threads where a core is free for it): the memory touched is that of the largest op.
 // The result is the whole-document reader's: every byte is still validated by simdjson — each op as its
 // own document, and the keys of every outer object in a skeleton copy ({"key":0,…}) — and the bytes the
 // hand cut reads itself are only JSON whitespace, ':', ',', '{' and '}'. Any other shape (an outer value
@@ -289,7 +290,7 @@ bool readLeaves(const char* text, const std::vector<Leaf>& leaves, std::size_t f
 // Below this many bytes of ops, a second thread costs more than it saves.
 constexpr std::size_t kParallelBytes = 1 << 20;
 
-bool readSplit(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink) {
+bool readSplit(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink, int threads) {
     Cutter cut(fb.begin(), fb.length);
     std::size_t top = 0;
     const std::size_t end = cut.object(cut.skipWs(0), 0, top);
@@ -304,7 +305,7 @@ bool readSplit(const std::string& path, const FileBuffer& fb, Profile& profile, 
             }
     // Two halves of about equal bytes, each with its own parser, ops and findings; joined in order.
     std::size_t mid = leaves.size(), acc = 0;
-    if (bytes >= kParallelBytes)
+    if (bytes >= kParallelBytes && sideFileThreads(threads) > 1)
         for (std::size_t i = 0; i < leaves.size(); ++i) {
             acc += leaves[i].value.end - leaves[i].value.begin;
             if (acc * 2 >= bytes) {
@@ -375,9 +376,10 @@ bool readWhole(const std::string& path, const FileBuffer& fb, Profile& profile, 
 
 } // namespace
 
-bool readFast(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink, FastPath how) {
+bool readFast(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink, FastPath how,
+              int threads) {
     if (!fb.data || leftToReference(fb.view())) return false;
-    if (how != FastPath::Whole && readSplit(path, fb, profile, sink)) return true;
+    if (how != FastPath::Whole && readSplit(path, fb, profile, sink, threads)) return true;
     return how != FastPath::Split && readWhole(path, fb, profile, sink);
 }
 

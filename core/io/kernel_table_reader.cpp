@@ -309,7 +309,7 @@ struct SecondPart {
 } // namespace
 
 KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Profile& profile,
-                                  FindingSink& sink, const LoadControl* control) {
+                                  FindingSink& sink, const LoadControl* control, int threads) {
     KernelTableResult res;
     // Read a chunk at a time (a 177 MB table at 1 GB of trace is never held whole).
     CsvFileReader csv(path, 4ULL << 30, true);
@@ -395,7 +395,9 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
     // A large table: its second half read on a second thread.
     std::unique_ptr<SecondPart> second;
     std::thread secondThread;
-    const std::uint64_t split = csv.fileSize() >= kSplitBytes ? secondPartStart(path, csv.fileSize()) : 0;
+    const std::uint64_t split = sideFileThreads(threads) > 1 && csv.fileSize() >= kSplitBytes
+                                    ? secondPartStart(path, csv.fileSize())
+                                    : 0;
     if (split && csv.limitTo(split)) {
         second = std::make_unique<SecondPart>();
         second->kernels.reserve(csv.estimatedLines() / 2 + 1);

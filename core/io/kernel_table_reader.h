@@ -19,7 +19,8 @@ struct KernelTableResult {
 };
 
 // Appends kernels to profile.kernels (unsorted) and findings to sink.
+// threads: 2 reads a table of 16 MB or more in two parts at once, 1 in one; 0 decides (sideFileThreads).
 KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Profile& profile,
-                                  FindingSink& sink, const LoadControl* control = nullptr);
+                                  FindingSink& sink, const LoadControl* control = nullptr, int threads = 0);
 
 } // namespace bs

@@ -5,6 +5,8 @@
 
 #include "analysis/analysis_run.h"
 #include "io/discovery.h"
+#include "io/communication_json.h"
+#include "io/file_buffer.h"
 #include "io/kernel_table_reader.h"
 #include "io/profile_loader.h"
 #include "io/side_file_readers.h"
@@ -109,26 +111,34 @@ void printStage(const char* name, double sec, std::uintmax_t bytes) {
 
 // The loader's stages one by one in this process (the loader overlaps the tables with the trace).
 void stages(const bs::RankFolder& rank, const bs::RankFiles& files, const std::string& trace, int runs) {
-    if (!files.kernelDetails.empty())
-        printStage("stage kernel CSV",
-                   timed(runs,
-                         [&] {
-                             bs::Profile p;
-                             bs::FindingSink s;
-                             bs::readKernelTable(files.kernelDetails, bs::KernelSource::KernelDetails, p, s);
-                         }),
-                   sizeOf(files.kernelDetails));
-    if (!files.communication.empty())
-        printStage("stage communication.json",
-                   timed(runs,
-                         [&] {
-                             bs::Profile p;
-                             bs::FindingSink s;
-                             bs::readCommunicationJson(files.communication, p, s);
-                         }),
-                   sizeOf(files.communication));
+    // The side files on 1 and on 2 threads (the loader uses 2 only with 4+ hardware threads:
+    // sideFileThreads); the trace always on 2.
+    for (const int threads : {1, 2}) {
+        if (!files.kernelDetails.empty())
+            printStage(threads == 1 ? "stage kernel CSV, 1 thread" : "stage kernel CSV, 2 threads",
+                       timed(runs,
+                             [&] {
+                                 bs::Profile p;
+                                 bs::FindingSink s;
+                                 bs::readKernelTable(files.kernelDetails, bs::KernelSource::KernelDetails, p, s,
+                                                     nullptr, threads);
+                             }),
+                       sizeOf(files.kernelDetails));
+        if (!files.communication.empty())
+            printStage(threads == 1 ? "stage comm.json, 1 thread" : "stage comm.json, 2 threads",
+                       timed(runs,
+                             [&] {
+                                 bs::Profile p;
+                                 bs::FindingSink s;
+                                 const bs::FileBuffer fb = bs::readWholeFile(files.communication, 1ULL << 30);
+                                 if (!bs::commjson::readFast(files.communication, fb, p, s,
+                                                             bs::commjson::FastPath::Either, threads))
+                                     bs::commjson::readReference(files.communication, fb, p, s);
+                             }),
+                       sizeOf(files.communication));
+    }
     if (!trace.empty())
-        printStage("stage trace JSON",
+        printStage("stage trace JSON, 2 threads",
                    timed(runs,
                          [&] {
                              bs::Profile p;

@@ -32,7 +32,7 @@ Read readWith(const std::string& path, Reader how) {
         r.ok = bs::commjson::readReference(path, fb, r.profile, sink);
     else
         r.ok = bs::commjson::readFast(path, fb, r.profile, sink,
-                                      how == Reader::Whole ? FastPath::Whole : FastPath::Split);
+                                      how == Reader::Whole ? FastPath::Whole : FastPath::Split, 2);
     r.findings = sink.take();
     return r;
 }
