@@ -314,7 +314,7 @@ bool readSplit(const std::string& path, const FileBuffer& fb, Profile& profile, 
             }
         }
     std::vector<CommOp> first, second;
-    FindingSink firstSink(SIZE_MAX), secondSink(SIZE_MAX);
+    FindingSink firstSink(sink.capForParts()), secondSink(sink.capForParts()); // FindingSink::join
     bool okFirst = true, okSecond = true;
     std::exception_ptr error;
     std::thread other;
@@ -344,9 +344,8 @@ bool readSplit(const std::string& path, const FileBuffer& fb, Profile& profile, 
     for (auto* part : {&first, &second})
         for (auto& c : *part)
             profile.commOps.push_back(std::move(c));
-    for (auto* s : {&firstSink, &secondSink})
-        for (const auto& f : s->findings())
-            sink.add(f);
+    sink.join(firstSink);
+    sink.join(secondSink);
     profile.hasCommunicationJson = true;
     return true;
 }

@@ -300,7 +300,8 @@ struct SecondPart {
     std::vector<Kernel> kernels;
     std::vector<float> pmuValues;
     StringPool strings;
-    FindingSink sink{SIZE_MAX}; // the profile's sink applies its cap when they are joined
+    FindingSink sink; // one more kept per kind than the profile's sink (FindingSink::join)
+    explicit SecondPart(std::size_t cap) : sink(cap) {}
     RowsOut out{kernels, pmuValues, strings, sink};
     std::string error;
     std::exception_ptr thrown;
@@ -399,7 +400,7 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
                                     ? secondPartStart(path, csv.fileSize())
                                     : 0;
     if (split && csv.limitTo(split)) {
-        second = std::make_unique<SecondPart>();
+        second = std::make_unique<SecondPart>(sink.capForParts());
         second->kernels.reserve(csv.estimatedLines() / 2 + 1);
         if (columns.pmuColumns)
             second->pmuValues.reserve((csv.estimatedLines() / 2 + 1) * columns.pmuColumns);
@@ -458,10 +459,7 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
         }
         profile.kernels.insert(profile.kernels.end(), part.kernels.begin(), part.kernels.end());
         profile.pmu.values.insert(profile.pmu.values.end(), part.pmuValues.begin(), part.pmuValues.end());
-        for (Finding f : part.sink.findings()) {
-            if (f.line > 0) f.line += static_cast<long long>(lineDelta);
-            sink.add(std::move(f));
-        }
+        sink.join(part.sink, static_cast<long long>(lineDelta));
         out.rows += part.out.rows;
         out.kept += part.out.kept;
         out.anyPmuNonZero = out.anyPmuNonZero || part.out.anyPmuNonZero;

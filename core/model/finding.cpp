@@ -36,6 +36,21 @@ void FindingSink::add(Finding f) {
     overflow_.push_back({f.id, 1, f.file});
 }
 
+void FindingSink::join(const FindingSink& part, long long lineOffset) {
+    for (Finding f : part.findings_) {
+        if (f.line > 0) f.line += lineOffset;
+        add(std::move(f));
+    }
+    for (const auto& o : part.overflow_) {
+        auto here = std::find_if(overflow_.begin(), overflow_.end(),
+                                 [&](const Overflow& h) { return h.id == o.id && h.file == o.file; });
+        if (here != overflow_.end())
+            here->count += o.count;
+        else // only when the part's cap was not capForParts()
+            overflow_.push_back(o);
+    }
+}
+
 bool FindingSink::has(const std::string& id) const {
     return std::any_of(findings_.begin(), findings_.end(), [&](const Finding& f) { return f.id == id; });
 }

@@ -30,6 +30,15 @@ class FindingSink {
     const std::vector<Finding>& findings() const { return findings_; }
     std::vector<Finding> take();
     bool has(const std::string& id) const;
+    // The cap for a sink that a part of one file is read into elsewhere (another thread), to be joined here:
+    // one more than this sink's (see join).
+    std::size_t capForParts() const { return cap_ == static_cast<std::size_t>(-1) ? cap_ : cap_ + 1; }
+    // For a part of one file read elsewhere into a sink with the cap capForParts():
+    // adds its findings here as if they had come one by one after this sink's own (lines moved by
+    // lineOffset), with the same entries, counts and order of entries as that would give. The part keeps
+    // one finding more per kind than this sink does, so that the one with which a kind goes over the cap
+    // here is among those added one by one; the rest only add to its count.
+    void join(const FindingSink& part, long long lineOffset = 0);
 
   private:
     struct Overflow {

@@ -25,6 +25,46 @@ class TstCsv : public QObject {
     }
 
   private slots:
+    // Findings of a table read in two parts keep one reader's entries, counts and order, also past the
+    // per-kind cap (20): the first part has 20 rows with a missing field; the second 21 rows with a bad
+    // start and then one more with a missing field. One reader lists 20 of each, then goes over the cap
+    // with the bad starts first ("csv_bad_time_more" before "csv_field_count_more", 1 more each).
+    void findingsOfTwoPartsAreThoseOfOneReaderPastTheCap() {
+        const int n = 200000;
+        std::string text = "Step Id,Stream ID,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),"
+                           "Input Shapes,aic_mac_ratio\n";
+        for (int i = 0; i < n; ++i) {
+            const bool shortRow = (i >= 1000 && i < 1020) || i == n - 1000;
+            const bool badStart = i >= n - 1030 && i < n - 1009;
+            text += "1,2,k" + std::to_string(i % 7) + ",MatMulV3,AI_CORE," +
+                    (badStart ? std::string("bad") : std::to_string(1736408883000000LL + 10LL * i) + ".000") +
+                    ",5.000,0.000,\"\"\"2048,7168;7168," + std::to_string(i % 13) + "\"\"\"" +
+                    (shortRow ? std::string() : "," + std::to_string(i % 100) + ".0") + "\n";
+        }
+        QVERIFY(text.size() > (std::size_t(16) << 20));
+        const QString path = tmp.filePath(QStringLiteral("findings_kernel_details.csv"));
+        writeFile(path, QByteArray::fromStdString(text));
+        std::string one;
+        for (const int threads : {1, 2}) {
+            bs::Profile p;
+            bs::FindingSink sink;
+            bs::readKernelTable(bstest::s(path), bs::KernelSource::KernelDetails, p, sink, nullptr, threads);
+            QCOMPARE(p.kernels.size(), std::size_t(n - 21 - 21));
+            const auto f = sink.take();
+            QCOMPARE(f.size(), std::size_t(42));
+            for (int k = 0; k < 20; ++k) {
+                QCOMPARE(QString::fromStdString(f[k].id), QStringLiteral("csv_field_count"));
+                QCOMPARE(f[k].line, 1002LL + k); // row i is on line i + 2
+                QCOMPARE(QString::fromStdString(f[20 + k].id), QStringLiteral("csv_bad_time"));
+                QCOMPARE(f[20 + k].line, static_cast<long long>(n - 1030 + 2 + k));
+            }
+            QCOMPARE(QString::fromStdString(f[40].id), QStringLiteral("csv_bad_time_more"));
+            QCOMPARE(QString::fromStdString(f[41].id), QStringLiteral("csv_field_count_more"));
+            QVERIFY(bs::english(f[40].seen).find("1 more finding") != std::string::npos);
+            QVERIFY(bs::english(f[41].seen).find("1 more finding") != std::string::npos);
+        }
+    }
+
     // A table over 16 MB is read in two parts on two threads, the second from the first line start after
     // the middle. Every value below is worked out from how the rows are written: row i (line i + 2 of the
     // file) starts at 1736408883000000 + 10 i us, is named k<i % 7> (with a multi-line name at the middle in
