@@ -250,12 +250,18 @@ struct Cutter {
         std::stable_sort(byKey.begin(), byKey.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         std::vector<Member>& out = objects[index];
         out.reserve(byKey.size());
+        std::vector<Span> dropped; // values of a repeated key but the last: never read, still validated
         for (std::size_t i = 0; i < byKey.size(); ++i)
             if (i + 1 == byKey.size() || byKey[i + 1].first != byKey[i].first) {
                 Member& m = values[byKey[i].second];
                 m.key = std::string(byKey[i].first);
                 out.push_back(std::move(m));
+            } else {
+                dropped.push_back(values[byKey[i].second].value);
             }
+        // (byKey's views into the skeleton's document are not used past this point.)
+        for (const Span& d : dropped)
+            if (skeleton.parse(text + d.begin, d.end - d.begin).get(root)) return kScanIncomplete;
         return p + 1;
     }
 };

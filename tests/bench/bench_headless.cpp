@@ -25,6 +25,7 @@
 #include <functional>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace benchheadless {
@@ -76,15 +77,27 @@ double median(std::vector<double> v) {
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
-// Median wall time of `runs` calls of f.
-double timed(int runs, const std::function<void()>& f, std::vector<double>* all = nullptr) {
-    std::vector<double> s;
+// CPU seconds (user + system) of this process, all its threads.
+double processCpuSeconds() {
+    timespec ts{};
+    ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// Median wall time of `runs` calls of f; with cpu, the median CPU seconds of the process over each call
+// (every thread f starts is counted: a stage on two threads costs the CPU time of both).
+double timed(int runs, const std::function<void()>& f, std::vector<double>* all = nullptr,
+             double* cpu = nullptr) {
+    std::vector<double> s, c;
     for (int i = 0; i < runs; ++i) {
+        const double c0 = processCpuSeconds();
         const auto t = Clock::now();
         f();
         s.push_back(since(t));
+        c.push_back(processCpuSeconds() - c0);
     }
     if (all) *all = s;
+    if (cpu) *cpu = median(c);
     return median(s);
 }
 
@@ -101,56 +114,82 @@ std::string list(const std::vector<double>& v) {
     return s;
 }
 
-void printStage(const char* name, double sec, std::uintmax_t bytes) {
-    if (bytes)
-        fmt::print("  {:<30} {:>8.3f} s  {:>8.1f} MB/s  ({:.1f} MB)\n", name, sec, mb(bytes) / sec,
-                   mb(bytes));
+struct Stage {
+    double sec = 0, cpu = 0;
+    std::uintmax_t bytes = 0;
+    double rate() const { return sec > 0 ? mb(bytes) / sec : 0; }        // MB per second of wall time
+    double cpuRate() const { return cpu > 0 ? mb(bytes) / cpu : 0; }     // MB per CPU second
+};
+
+void printStage(const char* name, const Stage& st) {
+    if (st.bytes)
+        fmt::print("  {:<30} {:>8.3f} s  {:>8.1f} MB/s  CPU {:.3f} s = {:>6.1f} MB per CPU-s  ({:.1f} MB)\n",
+                   name, st.sec, st.rate(), st.cpu, st.cpuRate(), mb(st.bytes));
     else
-        fmt::print("  {:<30} {:>8.3f} s\n", name, sec);
+        fmt::print("  {:<30} {:>8.3f} s  CPU {:.3f} s\n", name, st.sec, st.cpu);
+}
+
+Stage timedStage(int runs, std::uintmax_t bytes, const std::function<void()>& f) {
+    Stage st;
+    st.bytes = bytes;
+    st.sec = timed(runs, f, nullptr, &st.cpu);
+    return st;
 }
 
 // The loader's stages one by one in this process (the loader overlaps the tables with the trace).
 void stages(const bs::RankFolder& rank, const bs::RankFiles& files, const std::string& trace, int runs) {
     // The side files on 1 and on 2 threads (the loader uses 2 only with 4+ hardware threads:
-    // sideFileThreads); the trace always on 2.
+    // sideFileThreads); the trace always on 2 (its reader thread and its parse).
+    Stage csv[2], comm[2];
     for (const int threads : {1, 2}) {
-        if (!files.kernelDetails.empty())
+        if (!files.kernelDetails.empty()) {
+            csv[threads - 1] = timedStage(runs, sizeOf(files.kernelDetails), [&] {
+                bs::Profile p;
+                bs::FindingSink s;
+                bs::readKernelTable(files.kernelDetails, bs::KernelSource::KernelDetails, p, s, nullptr, threads);
+            });
             printStage(threads == 1 ? "stage kernel CSV, 1 thread" : "stage kernel CSV, 2 threads",
-                       timed(runs,
-                             [&] {
-                                 bs::Profile p;
-                                 bs::FindingSink s;
-                                 bs::readKernelTable(files.kernelDetails, bs::KernelSource::KernelDetails, p, s,
-                                                     nullptr, threads);
-                             }),
-                       sizeOf(files.kernelDetails));
-        if (!files.communication.empty())
+                       csv[threads - 1]);
+        }
+        if (!files.communication.empty()) {
+            comm[threads - 1] = timedStage(runs, sizeOf(files.communication), [&] {
+                bs::Profile p;
+                bs::FindingSink s;
+                const bs::FileBuffer fb = bs::readWholeFile(files.communication, 1ULL << 30);
+                if (!bs::commjson::readFast(files.communication, fb, p, s, bs::commjson::FastPath::Either,
+                                            threads))
+                    bs::commjson::readReference(files.communication, fb, p, s);
+            });
             printStage(threads == 1 ? "stage comm.json, 1 thread" : "stage comm.json, 2 threads",
-                       timed(runs,
-                             [&] {
-                                 bs::Profile p;
-                                 bs::FindingSink s;
-                                 const bs::FileBuffer fb = bs::readWholeFile(files.communication, 1ULL << 30);
-                                 if (!bs::commjson::readFast(files.communication, fb, p, s,
-                                                             bs::commjson::FastPath::Either, threads))
-                                     bs::commjson::readReference(files.communication, fb, p, s);
-                             }),
-                       sizeOf(files.communication));
+                       comm[threads - 1]);
+        }
     }
-    if (!trace.empty())
-        printStage("stage trace JSON, 2 threads",
-                   timed(runs,
-                         [&] {
-                             bs::Profile p;
-                             bs::FindingSink s;
-                             bs::readTraceJson(trace, p, s);
-                         }),
-                   sizeOf(trace));
+    Stage tr;
+    if (!trace.empty()) {
+        tr = timedStage(runs, sizeOf(trace), [&] {
+            bs::Profile p;
+            bs::FindingSink s;
+            bs::readTraceJson(trace, p, s);
+        });
+        printStage("stage trace JSON, 2 threads", tr);
+        // Side files against the trace's rate (issue 18): per CPU second (what a file costs the machine,
+        // whatever its threads) and per wall second with both on two threads.
+        auto verdict = [&](const char* what, const Stage* st) {
+            if (!st[0].bytes) return;
+            fmt::print("  {:<30} per CPU-s {:.1f} vs trace {:.1f} MB ({}), wall on 2 threads {:.1f} vs "
+                       "trace {:.1f} MB/s ({}); the whole file takes {:.0f} % of the trace's wall time\n",
+                       what, st[0].cpuRate(), tr.cpuRate(), st[0].cpuRate() >= tr.cpuRate() ? ">=" : "BELOW",
+                       st[1].rate(), tr.rate(), st[1].rate() >= tr.rate() ? ">=" : "BELOW",
+                       100.0 * st[0].sec / tr.sec);
+        };
+        verdict("kernel CSV vs trace", csv);
+        verdict("comm.json vs trace", comm);
+    }
     bs::LoadResult loaded;
-    printStage("stage load (all files)", timed(runs, [&] { loaded = bs::loadRank(rank); }), 0);
+    printStage("stage load (all files)", timedStage(runs, 0, [&] { loaded = bs::loadRank(rank); }));
     bs::AnalysisResult result;
-    printStage("stage analysis", timed(runs, [&] { result = bs::analyzeProfile(*loaded.profile); }), 0);
-    printStage("stage render JSON", timed(runs, [&] { (void)bs::renderJson(*loaded.profile, result); }), 0);
+    printStage("stage analysis", timedStage(runs, 0, [&] { result = bs::analyzeProfile(*loaded.profile); }));
+    printStage("stage render JSON", timedStage(runs, 0, [&] { (void)bs::renderJson(*loaded.profile, result); }));
 }
 
 } // namespace

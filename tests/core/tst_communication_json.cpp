@@ -207,6 +207,10 @@ class TstCommunicationJson : public QObject {
                     "{\"step1\":{\"collective\":{\"a\":{}},}}",          // trailing comma
                     "{\"step1\":{\"collective\":{\"a\":{}}",             // cut short
                     "{\"step1\":{\"collective\":{\"a\":{\"x\":01}}}}",   // leading zero
+                    // A repeated key's earlier value is not read (the last one counts) but must be valid:
+                    "{\"s\":{\"c\":{\"a\":[1,,2],\"a\":{\"Communication Time Info\":{\"Elapse Time(ms)\":1}}}}}",
+                    "{\"s\":{\"c\":{\"a\":01}},\"s\":{\"c\":{}}}", // in a repeated step
+                    "{\"s\":{\"c\":{\"a\":{\"x\":tru}},\"c\":{}}}", // in a repeated kind
                 };
         int n = 0;
         for (const char* c : cases) {
