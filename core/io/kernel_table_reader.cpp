@@ -4,6 +4,7 @@
 #include "io/csv_reader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -305,6 +306,7 @@ struct SecondPart {
     RowsOut out{kernels, pmuValues, strings, sink};
     std::string error;
     std::exception_ptr thrown;
+    std::atomic<bool> abandon{false}; // set when the first part does not end where this one starts
 };
 
 } // namespace
@@ -408,6 +410,7 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
             secondThread = std::thread([&, part = second.get()] {
                 try {
                     CsvFileReader rest(path, 4ULL << 30, split, std::size_t(4) << 20);
+                    rest.abandonWhen(&part->abandon);
                     if (rest.error().empty()) readRows(rest, path, columns, part->out, control);
                     part->error = rest.error();
                 } catch (...) {
@@ -424,22 +427,28 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
     };
     try {
         readRows(csv, path, columns, out, control);
-        if (second && !out.cancelled && csv.error().empty() && !csv.endedAtLimit()) {
-            // The middle of the file was not a record start (a quoted field with line breaks): the
-            // second part is dropped and this reader goes on to the end.
+        if (second && !out.cancelled && csv.error().empty()) {
+            // The middle of the file was not a record start (a quoted field with line breaks): the second
+            // part is told to stop (it may be reading the rest of the file as one field) and dropped, and
+            // this reader goes on to the end. So too when the second part could not read its bytes (not
+            // opened, a read error): this reader then meets the same error or reads them itself.
+            if (!csv.endedAtLimit()) second->abandon = true;
             joinSecond();
-            second.reset();
-            csv.unlimit();
-            readRows(csv, path, columns, out, control);
+            if (!csv.endedAtLimit() || (!second->thrown && !second->error.empty())) {
+                second.reset();
+                csv.unlimit();
+                readRows(csv, path, columns, out, control);
+            }
         }
     } catch (...) {
+        if (second) second->abandon = true;
         joinSecond();
         throw;
     }
+    if (second && (out.cancelled || !csv.error().empty())) second->abandon = true;
     joinSecond();
     if (second && second->thrown) std::rethrow_exception(second->thrown);
-    std::string partError = second ? second->error : std::string();
-    if (second && !out.cancelled && csv.error().empty() && partError.empty()) {
+    if (second && !out.cancelled && csv.error().empty()) {
         // Joined as one reader would have read them: lines counted on from the first part's, strings
         // interned in the order they first appear, findings after the first part's (under the sink's cap).
         SecondPart& part = *second;
@@ -464,20 +473,12 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
         out.kept += part.out.kept;
         out.anyPmuNonZero = out.anyPmuNonZero || part.out.anyPmuNonZero;
         out.cancelled = out.cancelled || part.out.cancelled;
+        res.parts = 2;
     }
     res.rows = out.rows;
     res.kept = out.kept;
     res.cancelled = out.cancelled;
     const bool anyPmuNonZero = out.anyPmuNonZero;
-    if (csv.error().empty() && !partError.empty()) {
-        profile.kernels.resize(kernelsBefore);
-        profile.pmu.values.resize(pmuBefore);
-        profile.pmu.columns.resize(pmuColumnsBefore);
-        sink.add({"file_unreadable", Severity::Error, path, -1, -1, partError,
-                  msg("This file is ignored; a lower-priority kernel source is used if one exists."),
-                  msg("Check the file's permissions and that the collection finished writing it."), ""});
-        return KernelTableResult{};
-    }
     if (!csv.error().empty()) {
         // A read error part way: the file is ignored as a whole, as when it cannot be read at all.
         profile.kernels.resize(kernelsBefore);

@@ -16,6 +16,7 @@ struct KernelTableResult {
     bool pmuAllZero = false;
     std::string level; // "Level0", "Level1/2", "2023", "msprof"
     bool cancelled = false;
+    int parts = 1; // 2 when the second half was read on a second thread and kept
 };
 
 // Appends kernels to profile.kernels (unsorted) and findings to sink.

@@ -81,7 +81,9 @@ class TstCsv : public QObject {
                 const std::string start = (i == 1000 || i == n - 1000)
                                               ? std::string("bad")
                                               : std::to_string(1736408883000000LL + 10LL * i) + ".000";
-                rows[i] = "1,2,k" + std::to_string(i % 7) + ",MatMulV3,AI_CORE," + start +
+                // Rows of the last quarter are named late<i % 3>: strings first met in the second part.
+                const std::string name = i >= n * 3 / 4 ? "late" + std::to_string(i % 3) : "k" + std::to_string(i % 7);
+                rows[i] = "1,2," + name + ",MatMulV3,AI_CORE," + start +
                           ",5.000,0.000,\"\"\"2048,7168;7168," + std::to_string(i % 13) + "\"\"\"," +
                           std::to_string(i % 100) + ".0\n";
                 total += rows[i].size();
@@ -122,7 +124,9 @@ class TstCsv : public QObject {
                 QCOMPARE(k.start, (1736408883000000LL + 10LL * i) * 1000);
                 QCOMPARE(k.sourceLine, static_cast<std::uint32_t>(lineOf(i)));
                 if (i != middleRow)
-                    QCOMPARE(p.strings.view(k.name), std::string_view("k" + std::to_string(i % 7)));
+                    QCOMPARE(p.strings.view(k.name),
+                             std::string_view(i >= n * 3 / 4 ? "late" + std::to_string(i % 3)
+                                                             : "k" + std::to_string(i % 7)));
                 QCOMPARE(
                     p.strings.view(k.inputShapes),
                     std::string_view("2048,7168;7168," + std::to_string(i % 13))); // outer quotes dropped
@@ -134,6 +138,17 @@ class TstCsv : public QObject {
             QCOMPARE(p.strings.view(3), std::string_view("AI_CORE"));
             QCOMPARE(p.strings.view(4), std::string_view("2048,7168;7168,0"));
             QCOMPARE(p.strings.view(5), std::string_view("k1"));
+            // The last quarter's names come after every string of the first three quarters, in the order
+            // one reader meets them: row 150000 (150000 % 3 = 0) first, then late1, late2.
+            const bs::StrId late0 = p.kernels[150000 - 1].name, late1 = p.kernels[150001 - 1].name,
+                            late2 = p.kernels[150002 - 1].name;
+            QCOMPARE(p.strings.view(late0), std::string_view("late0"));
+            QCOMPARE(p.strings.view(late1), std::string_view("late1"));
+            QCOMPARE(late1, late0 + 1);
+            QCOMPARE(late2, late0 + 2);
+            QCOMPARE(static_cast<std::size_t>(late2) + 1, p.strings.size());
+            // Read in two parts where asked, but not when the middle falls inside a quoted field.
+            QCOMPARE(r.parts, run == 0 ? 2 : 1);
             // PMU rows follow the kernels.
             for (std::size_t j = 0; j < p.kernels.size(); ++j)
                 if (p.kernels[j].pmuRow != static_cast<std::int32_t>(j)) QFAIL("PMU rows out of order");
