@@ -325,8 +325,11 @@ LoadResult loadRankUnguarded(const RankFolder& rank, const LoadControl& control)
         // Measured on generated profiles: model ~0.4 x trace; kernels (80 B each) and their PMU floats ~0.5 x
         // the table's text (1 GB default shape: 0.47 x; the file is read in 4 MB chunks, never whole); a JSON
         // DOM (communication.json, nlohmann) up to ~34 x its text (a 150 MB file reached 5 GB): 36 x.
+        // Where a table is read in two parts (sideFileThreads > 1), its second half's kernels are held
+        // beside the profile's reserved vectors until they are joined: 0.5 x more of the kernels, 0.85 x.
         // 10 % margin.
-        const double need = (0.45 * static_cast<double>(traceBytes) + 0.6 * static_cast<double>(tableBytes) +
+        const double tableFactor = sideFileThreads(0) > 1 ? 0.85 : 0.6;
+        const double need = (0.45 * static_cast<double>(traceBytes) + tableFactor * static_cast<double>(tableBytes) +
                              64.0 * static_cast<double>(sideBytes) + 36.0 * static_cast<double>(jsonBytes) +
                              2.0 * static_cast<double>(dbBytes)) *
                             1.1;

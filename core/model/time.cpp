@@ -7,7 +7,7 @@
 
 namespace bs {
 
-std::string_view trimField(std::string_view t) {
+std::string_view trimFieldSlow(std::string_view t) {
     auto isWs = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
     while (!t.empty() && isWs(t.front()))
         t.remove_prefix(1);
