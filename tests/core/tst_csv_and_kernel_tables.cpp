@@ -159,6 +159,91 @@ class TstCsv : public QObject {
             QVERIFY(bs::english(findings[1].seen).find("'bad'") != std::string::npos);
         }
     }
+    // The ways a file can look at its middle, each read on one thread and on two: the same kernels (every
+    // field), strings, PMU rows and findings. Variants: CRLF line ends; a BOM and CR-only line ends (the
+    // split looks for an LF: with none near the middle it reads in one part); blank lines straddling the
+    // middle; a table read after another whose PMU rows and strings are already in the profile (row
+    // numbers and string ids go on from them); no final newline. Which of them are split is stated too.
+    void largeTablesGiveTheSameModelOnOneThreadAndOnTwo() {
+        struct Variant {
+            const char* name;
+            const char* eol;
+            bool bom, blankMiddle, tableBefore, finalNewline;
+            int parts; // on two threads
+        };
+        const Variant variants[] = {
+            {"crlf", "\r\n", false, false, false, true, 2},  {"cr_bom", "\r", true, false, false, true, 1},
+            {"blank", "\n", false, true, false, true, 2},     {"before", "\n", false, false, true, true, 2},
+            {"no_final_eol", "\n", false, false, false, false, 2},
+        };
+        for (const Variant& v : variants) {
+            const int n = 300000;
+            std::string text = v.bom ? "\xEF\xBB\xBF" : "";
+            text += std::string("Step Id,Stream ID,Name,Type,Accelerator Core,Start Time(us),Duration(us),"
+                                "Wait Time(us),Input Shapes,aic_mac_ratio,aiv_time(us)") + v.eol;
+            std::size_t middle = 0;
+            for (int i = 0; i < n; ++i) {
+                if (v.blankMiddle && i == n / 2) {
+                    middle = text.size();
+                    text += std::string(v.eol) + v.eol + v.eol;
+                }
+                text += "1," + std::to_string(i % 3) + ",k" + std::to_string(i % 11) + ",T" + std::to_string(i % 5) +
+                        ",AI_CORE," + (i % 9973 == 17 ? std::string("x") : std::to_string(1736408883000000LL + 7LL * i)) +
+                        ".500,3.250,0.000,\"\"\"" + std::to_string(i % 17) + ",8\"\"\"," +
+                        (i % 4999 == 3 ? std::string("-1") : std::to_string(i % 100) + ".5") + "," +
+                        (i % 7 == 0 ? std::string("N/A") : std::to_string(i % 50) + ".25") +
+                        (i + 1 < n || v.finalNewline ? v.eol : "");
+            }
+            QVERIFY(text.size() > (std::size_t(16) << 20));
+            if (v.blankMiddle) QVERIFY(middle > text.size() / 2 - 4000 && middle < text.size() / 2 + 4000);
+            const QString path = tmp.filePath(QStringLiteral("variant_%1.csv").arg(QLatin1String(v.name)));
+            writeFile(path, QByteArray::fromStdString(text));
+            const QString before = tmp.filePath(QStringLiteral("before.csv"));
+            writeFile(before, "Name,Type,Accelerator Core,Start Time(us),Duration(us),aiv_time(us),aic_extra\n"
+                              "b0,TB,AI_VECTOR_CORE,1736408882000000,1.0,2.5,9\nk3,TB,AI_CORE,1736408882000010,1.0,N/A,8\n");
+            std::string model[2];
+            bs::KernelTableResult res[2];
+            for (const int threads : {1, 2}) {
+                bs::Profile p;
+                bs::FindingSink sink;
+                if (v.tableBefore)
+                    QVERIFY(bs::readKernelTable(bstest::s(before), bs::KernelSource::KernelDetails, p, sink, nullptr, 1).ok);
+                res[threads - 1] =
+                    bs::readKernelTable(bstest::s(path), bs::KernelSource::KernelDetails, p, sink, nullptr, threads);
+                std::string& m = model[threads - 1];
+                for (const bs::Kernel& k : p.kernels) {
+                    m += std::to_string(k.start) + " " + std::to_string(k.dur) + " " + std::to_string(k.stream) + " " +
+                         std::to_string(k.sourceLine) + " " + std::to_string(k.name) + ":" + p.strings.str(k.name) + " " +
+                         std::to_string(k.opType) + " " + std::to_string(k.taskType) + " " + std::to_string(k.inputShapes) +
+                         " " + std::to_string(k.pmuRow) + " [";
+                    for (std::size_t c = 0; k.pmuRow >= 0 && c < p.pmu.columns.size(); ++c)
+                        m += std::to_string(p.pmu.at(static_cast<std::size_t>(k.pmuRow), c)) + ",";
+                    m += "]\n";
+                }
+                for (const auto& c : p.pmu.columns)
+                    m += "column " + c + "\n";
+                for (const auto& f : sink.take())
+                    m += f.id + " " + std::to_string(f.line) + " " + bs::english(f.seen) + "\n";
+            }
+            QVERIFY2(res[0].ok && res[1].ok, v.name);
+            QCOMPARE(res[0].parts, 1);
+            QCOMPARE(res[1].parts, v.parts);
+            QCOMPARE(res[1].kept, res[0].kept);
+            // 31 bad starts (i % 9973 == 17: i = 17, 9990, ..., 299207), every other row kept; bad PMU values
+            // only drop the value.
+            QCOMPARE(res[0].kept, std::size_t(n - 31));
+            if (model[0] != model[1]) {
+                std::size_t at = 0;
+                while (at < model[0].size() && at < model[1].size() && model[0][at] == model[1][at])
+                    ++at;
+                const std::size_t from = model[0].rfind('\n', at) == std::string::npos ? 0 : model[0].rfind('\n', at);
+                QFAIL(qPrintable(QStringLiteral("%1: one thread / two differ at\n%2\n%3")
+                                     .arg(QLatin1String(v.name),
+                                          QString::fromStdString(model[0].substr(from, 200)),
+                                          QString::fromStdString(model[1].substr(from, 200)))));
+            }
+        }
+    }
     void quotedDoubledQuotesAndMultilineFields() {
         std::vector<std::uint64_t> lines;
         auto rows = readAll("a,b,c\r\n1,\"\"\"8,2048,16\"\"\",x\n2,\"line1\nline2\",y\r\n3,,\n", &lines);
