@@ -256,7 +256,7 @@ void readRows(CsvFileReader& csv, const std::string& path, const Columns& col, R
                 const std::string_view text = at(col.pmu.cols[i]);
                 const double limit = col.pmu.isTime[i] ? kMaxPmuTimeUs : static_cast<double>(FLT_MAX);
                 double v = 0;
-                const bool parsed = parseDouble(text, v);
+                const bool parsed = parsePlainDecimal(text, v) || parseDouble(text, v);
                 if (!parsed && isNA(text)) continue;
                 if (!parsed || v < 0 || v > limit) {
                     outOfRange(

@@ -26,6 +26,34 @@ std::optional<double> parseDouble(std::string_view text);
 // cost more than the parse itself.)
 bool parseDouble(std::string_view text, double& out);
 
+// The usual PMU figure, inline: "digits[.digits]" with 1 to 15 digits and nothing around it. True with
+// the value parseDouble gives for it (the digits as an integer over an exact power of ten, which IEEE
+// division rounds correctly); false for anything else, which parseDouble then reads.
+inline bool parsePlainDecimal(std::string_view t, double& out) {
+    static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+                                        1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    if (t.empty() || t.size() > 16) return false;
+    const char* p = t.data();
+    const char* const e = p + t.size();
+    std::uint64_t m = 0;
+    while (p < e && static_cast<unsigned>(*p - '0') < 10)
+        m = m * 10 + static_cast<unsigned>(*p++ - '0');
+    const std::size_t intDigits = static_cast<std::size_t>(p - t.data());
+    if (intDigits == 0) return false;
+    std::size_t decimals = 0;
+    if (p < e) {
+        if (*p != '.') return false;
+        const char* const frac = ++p;
+        while (p < e && static_cast<unsigned>(*p - '0') < 10)
+            m = m * 10 + static_cast<unsigned>(*p++ - '0');
+        decimals = static_cast<std::size_t>(p - frac);
+        if (decimals == 0 || p != e) return false;
+    }
+    if (intDigits + decimals > 15) return false;
+    out = static_cast<double>(m) / kPow10[decimals];
+    return true;
+}
+
 // Integer (stream ids, step ids); nullopt for N/A/garbage/out of range.
 std::optional<std::int64_t> parseInt(std::string_view text);
 

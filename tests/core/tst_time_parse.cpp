@@ -4,9 +4,55 @@
 
 #include <QTest>
 
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
 class TstTimeParse : public QObject {
     Q_OBJECT
   private slots:
+    // The inline PMU parser takes only "digits[.digits]" of 1-15 digits, and gives for it what from_chars
+    // (correctly rounded) gives; everything else is left to parseDouble.
+    void plainDecimalsAreReadAsFromCharsReadsThem() {
+        const struct {
+            const char* text;
+            double value; // from the text by hand; NaN: not taken by the inline parser
+        } cases[] = {
+            {"0", 0.0}, {"0.000", 0.0}, {"103643", 103643.0}, {"57.579", 57.579}, {"0.002", 0.002},
+            {"00.5", 0.5}, {"123456789012345", 123456789012345.0}, {"1.23456789012345", 1.23456789012345},
+            {"1234567890123456", NAN}, {"1.234567890123456", NAN}, {"", NAN}, {"1.", NAN}, {".5", NAN},
+            {"-1.5", NAN}, {"+1.5", NAN}, {" 1.5", NAN}, {"1.5 ", NAN}, {"1e3", NAN}, {"N/A", NAN},
+            {"1.2.3", NAN}, {"12345678901234567", NAN},
+        };
+        for (const auto& c : cases) {
+            double v = -1;
+            const bool taken = bs::parsePlainDecimal(c.text, v);
+            QCOMPARE(taken, !std::isnan(c.value));
+            if (!taken) continue;
+            QCOMPARE(v, c.value);
+            double ref = -2;
+            QVERIFY(bs::parseDouble(c.text, ref));
+            QCOMPARE(std::memcmp(&v, &ref, sizeof v), 0);
+        }
+        // 1-15 digit strings with the point anywhere, from a fixed sequence: the bits of from_chars and parseDouble.
+        std::uint64_t x = 88172645463325252ULL;
+        for (int i = 0; i < 200000; ++i) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            const int digits = 1 + static_cast<int>(x % 15), point = static_cast<int>((x >> 8) % (digits + 1));
+            std::string t;
+            for (int d = 0; d < digits; ++d) {
+                if (d == point && d > 0) t += '.';
+                t += static_cast<char>('0' + (x >> (12 + 3 * d % 40)) % 10);
+            }
+            double v = -1, ref = -2, viaParseDouble = -3;
+            QVERIFY2(bs::parsePlainDecimal(t, v), t.c_str());
+            const auto r = std::from_chars(t.data(), t.data() + t.size(), ref);
+            QVERIFY(r.ec == std::errc() && r.ptr == t.data() + t.size());
+            QVERIFY2(bs::parseDouble(t, viaParseDouble), t.c_str());
+            if (std::memcmp(&v, &ref, sizeof v) != 0 || std::memcmp(&v, &viaParseDouble, sizeof v) != 0)
+                QFAIL(t.c_str());
+        }
+    }
     void profilerTimestampRoundTripsExactly() {
         auto v = bs::parseMicrosToNs("1736408883686740.710");
         QVERIFY(v.has_value());
