@@ -249,13 +249,9 @@ bool CsvFileReader::fill() {
 }
 
 bool CsvFileReader::next(std::vector<std::string_view>& fields) {
-    if (!error_.empty() || abandoned_) return false;
+    if (!error_.empty()) return false;
     while (!csv_.next(fields)) {
-        if (!csv_.needsMore()) return false;
-        if (abandon_ && abandon_->load(std::memory_order_relaxed)) {
-            abandoned_ = true;
-            return false;
-        }
+        if (!csv_.needsMore() || (abandon_ && abandon_->load(std::memory_order_relaxed))) return false;
         const std::size_t keep = csv_.resumeAt();
         if (limited_ && eof_) { // at the limit: stop before the record that reaches it (if any)
             stoppedAt_ = offset_ + keep;

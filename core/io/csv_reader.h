@@ -81,10 +81,9 @@ class CsvFileReader {
     std::uint64_t nextLine() const { return csv_.nextLine(); }
     // Lifts the limit: next() goes on to the end of the file as if there had been none.
     void unlimit();
-    // With a flag set from elsewhere (another thread), next() stops before it reads more of the file and
-    // returns false with abandoned(); a record longer than the buffer is no longer read to its end.
+    // With a flag set from elsewhere (another thread), next() returns false before it reads more of the
+    // file: a record longer than the buffer is no longer read to its end.
     void abandonWhen(const std::atomic<bool>* flag) { abandon_ = flag; }
-    bool abandoned() const { return abandoned_; }
 
   private:
     bool fill(); // reads until the buffer is full or the file (or the limit) ends; false on a read error
@@ -99,7 +98,6 @@ class CsvFileReader {
     bool limited_ = false;
     bool eof_ = false;
     const std::atomic<bool>* abandon_ = nullptr;
-    bool abandoned_ = false;
     std::uint64_t estimatedLines_ = 0;
     CsvReader csv_{std::string_view()};
 };

@@ -27,13 +27,17 @@ void FindingSink::add(Finding f) {
         findings_.push_back(std::move(f));
         return;
     }
+    countOver(f.id, f.file, 1);
+}
+
+void FindingSink::countOver(const std::string& id, const std::string& file, std::size_t n) {
     for (auto& o : overflow_) {
-        if (o.id == f.id && o.file == f.file) {
-            ++o.count;
+        if (o.id == id && o.file == file) {
+            o.count += n;
             return;
         }
     }
-    overflow_.push_back({f.id, 1, f.file});
+    overflow_.push_back({id, n, file}); // from join: only when the part's cap was not capForParts()
 }
 
 void FindingSink::join(const FindingSink& part, long long lineOffset) {
@@ -41,14 +45,8 @@ void FindingSink::join(const FindingSink& part, long long lineOffset) {
         if (f.line > 0) f.line += lineOffset;
         add(std::move(f));
     }
-    for (const auto& o : part.overflow_) {
-        auto here = std::find_if(overflow_.begin(), overflow_.end(),
-                                 [&](const Overflow& h) { return h.id == o.id && h.file == o.file; });
-        if (here != overflow_.end())
-            here->count += o.count;
-        else // only when the part's cap was not capForParts()
-            overflow_.push_back(o);
-    }
+    for (const auto& o : part.overflow_)
+        countOver(o.id, o.file, o.count);
 }
 
 bool FindingSink::has(const std::string& id) const {

@@ -46,6 +46,7 @@ class FindingSink {
         std::size_t count = 0;
         std::string file;
     };
+    void countOver(const std::string& id, const std::string& file, std::size_t n); // past the cap
     std::size_t cap_;
     std::vector<Finding> findings_;
     std::vector<Overflow> overflow_;

@@ -155,29 +155,12 @@ std::optional<TimeNs> parseMillisToNs(std::string_view text) {
 
 namespace {
 
-// "[-]digits[.digits]" with at most 15 digits: the digits as an integer divided by a power of ten that
-// is exact in a double, which IEEE division rounds correctly — the value from_chars gives (Clinger's
-// fast path). PMU columns are nearly all of this shape; false leaves the rest to from_chars.
+// "[-]digits[.digits]" with at most 15 digits (parsePlainDecimal, with the sign): PMU columns are nearly
+// all of this shape; false leaves the rest to from_chars.
 bool shortDecimal(std::string_view t, double& out) {
-    static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
-                                        1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    std::size_t i = !t.empty() && t[0] == '-' ? 1 : 0;
-    const bool neg = i == 1;
-    std::uint64_t m = 0;
-    int digits = 0, decimals = 0;
-    const std::size_t intStart = i;
-    for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++digits)
-        m = m * 10 + static_cast<unsigned>(t[i] - '0');
-    if (i == intStart) return false;
-    if (i < t.size() && t[i] == '.') {
-        const std::size_t fracStart = ++i;
-        for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++digits, ++decimals)
-            m = m * 10 + static_cast<unsigned>(t[i] - '0');
-        if (i == fracStart) return false;
-    }
-    if (i != t.size() || digits > 15) return false;
-    const double v = static_cast<double>(m) / kPow10[decimals];
-    out = neg ? -v : v;
+    const bool neg = !t.empty() && t[0] == '-';
+    if (!parsePlainDecimal(neg ? t.substr(1) : t, out)) return false;
+    if (neg) out = -out;
     return true;
 }
 
