@@ -182,11 +182,19 @@ class TraceBuilder {
     std::uint64_t pidOf(std::string_view raw);
     std::uint32_t laneOf(std::uint64_t pid, std::uint64_t tid) {
         auto key = std::make_pair(pid, tid);
+        if (haveLast_ && key == lastLaneKey_) return lastLane_; // events come in runs of one lane
         auto it = laneIndex_.find(key);
-        if (it != laneIndex_.end()) return it->second;
-        auto idx = static_cast<std::uint32_t>(prof_.lanes.size());
-        prof_.lanes.push_back({pid, tid, LaneKind::Host});
-        laneIndex_.emplace(key, idx);
+        std::uint32_t idx;
+        if (it != laneIndex_.end()) {
+            idx = it->second;
+        } else {
+            idx = static_cast<std::uint32_t>(prof_.lanes.size());
+            prof_.lanes.push_back({pid, tid, LaneKind::Host});
+            laneIndex_.emplace(key, idx);
+        }
+        haveLast_ = true;
+        lastLaneKey_ = key;
+        lastLane_ = idx;
         return idx;
     }
     void bad(std::uint64_t offset, const std::string& what) {
@@ -201,6 +209,9 @@ class TraceBuilder {
     std::string path_;
     std::unique_ptr<ElementParser> parser_ = makeElementParser();
     std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, PairHash> laneIndex_;
+    std::pair<std::uint64_t, std::uint64_t> lastLaneKey_{};
+    std::uint32_t lastLane_ = 0;
+    bool haveLast_ = false;
     std::vector<TraceEvent> events_;
     std::size_t stackBytes_ = 0;
     std::unordered_map<std::uint32_t, std::vector<TraceEvent>> open_;

@@ -1,6 +1,7 @@
 // bubblescope-bench: per-phase wall time, throughput, peak RSS and model size, beside the "limit":
 // a bare simdjson pass over the same trace that only visits every event.
 #include "analysis/analysis_run.h"
+#include "i18n/message.h"
 #include "io/discovery.h"
 #include "io/kernel_table_reader.h"
 #include "io/profile_loader.h"
@@ -34,7 +35,7 @@ using benchutil::since;
 void benchRank(const std::string& label, const std::string& path) {
     auto found = bs::discoverProfiles(path);
     if (found.ranks.empty()) {
-        fmt::print("{}: {}\n", label, found.error);
+        fmt::print("{}: {}\n", label, bs::english(found.error));
         return;
     }
     const auto& rank = found.ranks[0];
@@ -145,12 +146,12 @@ void benchRank(const std::string& label, const std::string& path) {
 } // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 2) {
+    if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
         std::fputs("Usage: bubblescope-bench [--headless=BUBBLESCOPE [--runs=N] [--no-stages]] LABEL=PATH …\n"
                    "  --headless: time the `analyze --json` process (fork/exec, peak RSS from wait4) against\n"
                    "  the bare simdjson pass, median of N (3) runs, instead of the in-process phases\n",
                    stderr);
-        return 2;
+        return argc < 2 ? 2 : 0;
     }
     fmt::print("simdjson implementation: {} ({})\n", simdjson::get_active_implementation()->name(),
                simdjson::builtin_implementation()->name());

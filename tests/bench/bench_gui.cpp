@@ -5,6 +5,7 @@
 #include "bench_util.h"
 
 #include "analysis/analysis_run.h"
+#include "i18n/message.h"
 #include "io/discovery.h"
 #include "io/profile_loader.h"
 #include "main_window.h"
@@ -328,7 +329,7 @@ int runAll(const std::string& self, const std::string& headlessExe, int runs, in
         // The shape: events (the bare simdjson pass), bytes per event, side files.
         const auto found = bs::discoverProfiles(p.path);
         if (found.ranks.empty()) {
-            fmt::print("{}: {}\n", p.label, found.error);
+            fmt::print("{}: {}\n", p.label, bs::english(found.error));
             continue;
         }
         const auto files = bs::listRankFiles(found.ranks[0]);

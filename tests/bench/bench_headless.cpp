@@ -4,6 +4,7 @@
 #include "bench_headless.h"
 
 #include "analysis/analysis_run.h"
+#include "i18n/message.h"
 #include "io/discovery.h"
 #include "io/communication_json.h"
 #include "io/file_buffer.h"
@@ -246,7 +247,7 @@ Figures measureProcesses(const std::string& exe, const std::string& label, const
 void benchHeadless(Figures& fig, int runs, bool withStages) {
     auto found = bs::discoverProfiles(fig.path);
     if (found.ranks.empty()) {
-        fmt::print("{}: {}\n", fig.label, found.error);
+        fmt::print("{}: {}\n", fig.label, bs::english(found.error));
         return;
     }
     const auto& rank = found.ranks[0];

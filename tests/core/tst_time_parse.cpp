@@ -53,6 +53,58 @@ class TstTimeParse : public QObject {
                 QFAIL(t.c_str());
         }
     }
+    // Timestamps of 1-20 integer digits and 0-3 decimals, some with one character that is not a digit at
+    // any place (the eight-digit words of the fast path stop there): each parses to the value summed here
+    // digit by digit in 128 bits, or is refused when it is no decimal or does not fit int64 ns.
+    void timestampsOfEveryLengthAreExactOrRefused() {
+        __extension__ typedef unsigned __int128 u128;
+        std::uint64_t x = 0x9E3779B97F4A7C15ULL;
+        auto rnd = [&] {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            return x;
+        };
+        const char bad[] = {'a', '/', ':', ' ', '-', '.'};
+        int refused = 0, fast = 0;
+        for (int i = 0; i < 300000; ++i) {
+            const int intDigits = 1 + static_cast<int>(rnd() % 20), decimals = static_cast<int>(rnd() % 4);
+            std::string t;
+            u128 ns = 0;
+            for (int d = 0; d < intDigits; ++d) {
+                const int digit = static_cast<int>(rnd() % 10);
+                t += static_cast<char>('0' + digit);
+                ns = ns * 10 + static_cast<unsigned>(digit);
+            }
+            if (decimals) t += '.';
+            for (int d = 0; d < 3; ++d) {
+                const int digit = d < decimals ? static_cast<int>(rnd() % 10) : 0;
+                if (d < decimals) t += static_cast<char>('0' + digit);
+                ns = ns * 10 + static_cast<unsigned>(digit);
+            }
+            bool valid = true;
+            if (rnd() % 4 == 0) { // one character that breaks it, anywhere but the point
+                std::size_t at = static_cast<std::size_t>(rnd() % t.size());
+                if (t[at] == '.') at = 0;
+                const char c = bad[rnd() % sizeof bad];
+                // ' ' at either end, '-' in front and a first point are still a number: kept out.
+                valid = false;
+                if ((c == ' ' && (at == 0 || at + 1 == t.size())) || (c == '-' && at == 0) ||
+                    (c == '.' && decimals == 0))
+                    continue;
+                t[at] = c;
+            }
+            const auto v = bs::parseMicrosToNs(t);
+            const bool fits = ns <= static_cast<u128>(INT64_MAX);
+            if (!valid || !fits) {
+                if (v) QFAIL(("taken: " + t).c_str());
+                ++refused;
+                continue;
+            }
+            if (!v || static_cast<u128>(*v) != ns) QFAIL(("wrong value: " + t).c_str());
+            fast += intDigits >= 8;
+        }
+        QVERIFY(refused > 70000);
+        QVERIFY2(fast > 100000, qPrintable(QString::number(fast)));
+    }
     void profilerTimestampRoundTripsExactly() {
         auto v = bs::parseMicrosToNs("1736408883686740.710");
         QVERIFY(v.has_value());
@@ -121,6 +173,49 @@ class TstTimeParse : public QObject {
         const bs::StrId a = pool.intern("aten::to");
         QCOMPARE(pool.intern("aten::to"), a);
         QCOMPARE(pool.view(a), std::string_view("aten::to"));
+    }
+    // Integers of 1-20 digits, signed or not, some with one character that is no digit: the value summed
+    // here digit by digit in 128 bits, or refused when it is no integer or does not fit int64.
+    void integersOfEveryLengthAreExactOrRefused() {
+        __extension__ typedef unsigned __int128 u128;
+        std::uint64_t x = 0xD1B54A32D192ED03ULL;
+        auto rnd = [&] {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            return x;
+        };
+        int taken = 0, refused = 0;
+        for (int i = 0; i < 300000; ++i) {
+            const int digits = 1 + static_cast<int>(rnd() % 20);
+            const int sign = static_cast<int>(rnd() % 6); // 0: '-', 1: '+', else none
+            std::string t = sign == 0 ? "-" : sign == 1 ? "+" : "";
+            u128 v = 0;
+            for (int d = 0; d < digits; ++d) {
+                const int digit = static_cast<int>(rnd() % 10);
+                t += static_cast<char>('0' + digit);
+                v = v * 10 + static_cast<unsigned>(digit);
+            }
+            bool valid = v <= static_cast<u128>(INT64_MAX);
+            if (rnd() % 4 == 0) {
+                const std::size_t at = t.size() - 1 - static_cast<std::size_t>(rnd() % digits); // a digit
+                t[at] = "a:/.-+ "[rnd() % 7];
+                // A blank at an end is trimmed and a sign in front is a sign: other numbers, kept out.
+                if ((t[at] == ' ' && (at + 1 == t.size() || at == 0)) ||
+                    (at == 0 && (t[at] == '-' || t[at] == '+')))
+                    continue;
+                valid = false;
+            }
+            const auto got = bs::parseInt(t);
+            if (!valid) {
+                if (got) QFAIL(("taken: " + t).c_str());
+                ++refused;
+                continue;
+            }
+            const std::int64_t want = sign == 0 ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
+            if (!got || *got != want) QFAIL(("wrong value: " + t).c_str());
+            ++taken;
+        }
+        QVERIFY(taken > 150000);
+        QVERIFY(refused > 70000);
     }
     void integersAndDoubles() {
         QCOMPARE(*bs::parseInt("4294967295"), Q_INT64_C(4294967295));
