@@ -451,13 +451,12 @@ void TraceBuilder::finish() {
                  "timeline\"); re-run the profiler's analysis."),
              "collection-problems.md#truncated-timeline"});
     }
-    // Split by lane kind in place (host first, usually the largest), so no second full copy exists.
-    auto hostEnd = std::partition(events_.begin(), events_.end(), [&](const TraceEvent& e) {
-        return prof_.lanes[e.lane].kind == LaneKind::Host;
-    });
+    // Split by lane kind without a second full copy: device, HCCL and overlap events are copied out and
+    // host events (usually the largest part) are moved up in place, each in file order. The file's order
+    // is nearly the time order, which the sorts below then find cheaply (a partition scrambled it).
     std::size_t device = 0, hccl = 0, overlap = 0; // counted first: the vectors never reallocate
-    for (auto it = hostEnd; it != events_.end(); ++it) {
-        const LaneKind kind = prof_.lanes[it->lane].kind;
+    for (const auto& e : events_) {
+        const LaneKind kind = prof_.lanes[e.lane].kind;
         device += kind == LaneKind::Device;
         hccl += kind == LaneKind::Hccl;
         overlap += kind == LaneKind::Overlap;
@@ -465,8 +464,12 @@ void TraceBuilder::finish() {
     prof_.deviceEvents.reserve(prof_.deviceEvents.size() + device);
     prof_.hcclEvents.reserve(prof_.hcclEvents.size() + hccl);
     prof_.overlapEvents.reserve(prof_.overlapEvents.size() + overlap);
-    for (auto it = hostEnd; it != events_.end(); ++it) {
+    auto hostEnd = events_.begin();
+    for (auto it = events_.begin(); it != events_.end(); ++it) {
         switch (prof_.lanes[it->lane].kind) {
+        case LaneKind::Host:
+            *hostEnd++ = *it;
+            break;
         case LaneKind::Device:
             prof_.deviceEvents.push_back(*it);
             break;
