@@ -1,5 +1,6 @@
 #include "model/time.h"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -42,6 +43,24 @@ std::uint64_t valueOfEightDigits(std::uint64_t w) {
     return ((w & 0x0000FFFF0000FFFFULL) * 42949672960001ULL) >> 32; // 10000 * abcd + efgh
 }
 
+// The digits at the start of s appended to v (v * 10^k + them), eight at a time while eight are left;
+// how many were read. The caller bounds s so that v cannot overflow (19 digits at most).
+std::size_t leadingDigits(std::string_view s, std::uint64_t& v) {
+    const char* p = s.data();
+    const std::size_t n = s.size();
+    std::size_t i = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+        for (std::uint64_t w; n - i >= 8; i += 8) {
+            std::memcpy(&w, p + i, 8);
+            if (!eightDigits(w)) break;
+            v = v * 100000000 + valueOfEightDigits(w);
+        }
+    }
+    for (; i < n && static_cast<unsigned>(p[i] - '0') < 10; ++i)
+        v = v * 10 + static_cast<unsigned>(p[i] - '0');
+    return i;
+}
+
 // Exact decimal → integer scaled by 10^scaleDigits (3 for µs→ns, 6 for ms→ns).
 std::optional<TimeNs> parseScaled(std::string_view text, int scaleDigits) {
     // Fast path for the common shape: optional quotes, digits, optional '.' and at most scaleDigits
@@ -55,17 +74,8 @@ std::optional<TimeNs> parseScaled(std::string_view text, int scaleDigits) {
             ++b;
         if (e - b >= 2 && text[b] == '"' && text[e - 1] == '"') ++b, --e;
         std::uint64_t v = 0;
-        std::size_t i = b;
-        int digits = 0;
-        if constexpr (std::endian::native == std::endian::little) {
-            for (std::uint64_t w; e - i >= 8 && digits <= 11; i += 8, digits += 8) { // 19 digits at most
-                std::memcpy(&w, text.data() + i, 8);
-                if (!eightDigits(w)) break;
-                v = v * 100000000 + valueOfEightDigits(w);
-            }
-        }
-        for (; i < e && text[i] >= '0' && text[i] <= '9' && digits < 19; ++i, ++digits)
-            v = v * 10 + static_cast<unsigned>(text[i] - '0');
+        const int digits = static_cast<int>(leadingDigits(text.substr(b, std::min<std::size_t>(e - b, 19)), v));
+        std::size_t i = b + static_cast<std::size_t>(digits);
         int decimals = 0;
         bool ok = digits > 0 && digits < 19;
         if (ok && i < e && text[i] == '.') {
@@ -213,17 +223,7 @@ std::optional<std::int64_t> parseInt(std::string_view text) {
     // to check; anything else is read again below.
     if (t.size() <= 18) {
         std::uint64_t v = 0;
-        std::size_t i = 0;
-        if constexpr (std::endian::native == std::endian::little) {
-            for (std::uint64_t w; t.size() - i >= 8; i += 8) {
-                std::memcpy(&w, t.data() + i, 8);
-                if (!eightDigits(w)) break;
-                v = v * 100000000 + valueOfEightDigits(w);
-            }
-        }
-        for (; i < t.size() && static_cast<unsigned>(t[i] - '0') < 10; ++i)
-            v = v * 10 + static_cast<unsigned>(t[i] - '0');
-        if (i == t.size()) return static_cast<std::int64_t>(v);
+        if (leadingDigits(t, v) == t.size()) return static_cast<std::int64_t>(v);
     }
     bool neg = false;
     std::size_t i = 0;

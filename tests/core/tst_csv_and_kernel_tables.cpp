@@ -3,6 +3,7 @@
 #include "io/csv_reader.h"
 #include "io/kernel_table_reader.h"
 #include "test_support.h"
+#include "xorshift.h"
 
 #include <QTemporaryDir>
 
@@ -314,16 +315,13 @@ class TstCsv : public QObject {
         const char* pieces[] = {"a", "12.5", "1736408883686758.710\t", ",", ",", ",", "\n", "\r\n", "\r",
                                 "\"", "\"\"", "\"x,y\nz\"", " ", "N/A", "\"\"\"2048,7168;7168\"\"\"",
                                 "0123456789012345678901234567890123456789012345678901234567890123"};
-        std::uint64_t x = 0x2545F4914F6CDD1DULL;
+        bstest::XorShift rnd{0x2545F4914F6CDD1DULL};
         int texts = 0, crossing = 0;
         for (int i = 0; i < 4000; ++i) {
             std::string t;
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            const std::size_t len = x % 400;
-            while (t.size() < len) {
-                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-                t += pieces[x % (sizeof pieces / sizeof *pieces)];
-            }
+            const std::size_t len = rnd() % 400;
+            while (t.size() < len)
+                t += pieces[rnd() % (sizeof pieces / sizeof *pieces)];
             const auto want = reference(t);
             std::vector<Record> got;
             bs::CsvReader r(t, false, false);

@@ -1,6 +1,7 @@
 // Exact decimal → int64 ns parsing: the foundation of "our numbers match the profiler's".
 #include "model/string_pool.h"
 #include "model/time.h"
+#include "xorshift.h"
 
 #include <QTest>
 
@@ -35,9 +36,9 @@ class TstTimeParse : public QObject {
             QCOMPARE(std::memcmp(&v, &ref, sizeof v), 0);
         }
         // 1-15 digit strings with the point anywhere, from a fixed sequence: the bits of from_chars and parseDouble.
-        std::uint64_t x = 88172645463325252ULL;
+        bstest::XorShift rnd{88172645463325252ULL};
         for (int i = 0; i < 200000; ++i) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            const std::uint64_t x = rnd();
             const int digits = 1 + static_cast<int>(x % 15), point = static_cast<int>((x >> 8) % (digits + 1));
             std::string t;
             for (int d = 0; d < digits; ++d) {
@@ -58,11 +59,7 @@ class TstTimeParse : public QObject {
     // digit by digit in 128 bits, or is refused when it is no decimal or does not fit int64 ns.
     void timestampsOfEveryLengthAreExactOrRefused() {
         __extension__ typedef unsigned __int128 u128;
-        std::uint64_t x = 0x9E3779B97F4A7C15ULL;
-        auto rnd = [&] {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            return x;
-        };
+        bstest::XorShift rnd{0x9E3779B97F4A7C15ULL};
         const char bad[] = {'a', '/', ':', ' ', '-', '.'};
         int refused = 0, fast = 0;
         for (int i = 0; i < 300000; ++i) {
@@ -178,11 +175,7 @@ class TstTimeParse : public QObject {
     // here digit by digit in 128 bits, or refused when it is no integer or does not fit int64.
     void integersOfEveryLengthAreExactOrRefused() {
         __extension__ typedef unsigned __int128 u128;
-        std::uint64_t x = 0xD1B54A32D192ED03ULL;
-        auto rnd = [&] {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            return x;
-        };
+        bstest::XorShift rnd{0xD1B54A32D192ED03ULL};
         int taken = 0, refused = 0;
         for (int i = 0; i < 300000; ++i) {
             const int digits = 1 + static_cast<int>(rnd() % 20);
