@@ -143,31 +143,126 @@ void sortTimeline(Profile& prof) {
         });
 }
 
+// A call stack is interned once per distinct text. Bounds (hostile input): a stack longer than
+// kMaxStackBytes is cut after its last whole frame within the bound (the innermost frames come first, so
+// the frames nearest the op survive); once distinct stacks hold kStackBudgetBytes, new ones are not kept
+// (the event still counts as having a stack). Both are counted and reported.
+constexpr std::size_t kMaxStackBytes = 16 * 1024;
+constexpr std::size_t kStackBudgetBytes = 64u << 20;
+
+// A text of a prepared event: its bytes in its chunk's arena.
+struct Text {
+    std::uint32_t off = 0, len = 0;
+};
+
+// One element of the trace, read as far as that needs nothing shared (stage 1, on a parse thread): the
+// numbers parsed, the texts copied out of the parser's buffers. The builder (stage 2, in file order)
+// interns the texts, puts the event on its lane and pairs B with E: the same steps, in the same order, as
+// when one thread did both (string ids, and so every tie in the sorts, come out the same).
+struct PreEvent {
+    enum Kind : std::uint8_t { Event, NotObject, Unparsable };
+    enum Number : std::uint8_t { Absent, Valid, Invalid };
+    std::uint64_t off = 0;       // file offset of the element
+    const char* error = nullptr; // Unparsable: the parser's reason
+    Kind kind = Event;
+    char ph = 0;
+    Number ts = Absent, dur = Absent;
+    bool hasName = false, hasStack = false, hasShapes = false;
+    bool repairedUtf8 = false; // bytes that are not UTF-8 were replaced before parsing
+    bool stackCut = false;     // longer than kMaxStackBytes: cut
+    bool hasPid = false, pidIsText = false, hasTid = false, tidIsText = false;
+    TimeNs tsNs = 0, durNs = 0;
+    std::uint64_t pid = 0, tid = 0, flowId = 0;
+    std::int64_t sortIndex = 0;
+    std::int32_t streamArg = -1;
+    Text name, cat, taskType, stack, pidText, tidText, argName, argLabels; // arg*: metadata events only
+};
+
+// The elements of one chunk, prepared, in file order.
+struct Prepared {
+    std::vector<PreEvent> events;
+    std::string arena;
+    std::uint64_t doneTo = 0; // the file is read up to here once these are built (progress)
+    bool cancelled = false;   // stage 1 stopped inside the chunk (the caller cancelled)
+
+    Text keep(std::string_view s) {
+        Text t{static_cast<std::uint32_t>(arena.size()), static_cast<std::uint32_t>(s.size())};
+        arena.append(s);
+        return t;
+    }
+    std::string_view view(Text t) const { return std::string_view(arena.data() + t.off, t.len); }
+};
+
+// Stage 1 of one element: pure (no profile, no messages), so that chunks can be prepared side by side.
+void prepareEvent(const RawEvent& r, std::uint64_t off, bool repairedUtf8, Prepared& out) {
+    PreEvent& p = out.events.emplace_back();
+    p.off = off;
+    p.repairedUtf8 = repairedUtf8;
+    p.ph = r.ph;
+    const bool flow = r.ph == 's' || r.ph == 'f' || r.ph == 't';
+    p.hasName = r.hasName;
+    if (r.hasName && !flow) p.name = out.keep(r.name); // flow names ("HostToDevice<id>") are never used
+    if (!r.cat.empty()) p.cat = out.keep(r.cat);
+    if (!r.id.empty()) p.flowId = flowIdOf(trimField(r.id));
+    if (!r.taskType.empty()) p.taskType = out.keep(r.taskType);
+    // Out-of-range values are rejected (by the builder) so that no later sum overflows (core/model/time.h).
+    if (!r.ts.empty()) {
+        const auto ts = parseMicrosToNs(r.ts);
+        p.ts = ts && *ts >= -kMaxAbsoluteNs && *ts <= kMaxAbsoluteNs ? PreEvent::Valid : PreEvent::Invalid;
+        p.tsNs = ts.value_or(0);
+    }
+    if (!r.dur.empty()) {
+        const auto dur = parseMicrosToNs(r.dur);
+        p.dur = dur && *dur <= kMaxDurationNs ? PreEvent::Valid : PreEvent::Invalid;
+        p.durNs = dur.value_or(0);
+    }
+    // A pid / tid is an integer, or else a name (quoted, or not an integer): the builder maps a name to a
+    // stable synthetic id.
+    auto idOf = [&](std::string_view raw, bool& has, bool& isText, std::uint64_t& value, Text& text) {
+        if (raw.empty()) return;
+        has = true;
+        while (!raw.empty() && isWs(raw.front()))
+            raw.remove_prefix(1);
+        while (!raw.empty() && isWs(raw.back()))
+            raw.remove_suffix(1);
+        if (raw.empty() || raw.front() != '"') {
+            if (auto v = parseInt(raw)) {
+                value = static_cast<std::uint64_t>(*v);
+                return;
+            }
+        }
+        isText = true;
+        text = out.keep(trimField(raw));
+    };
+    idOf(r.pid, p.hasPid, p.pidIsText, p.pid, p.pidText);
+    idOf(r.tid, p.hasTid, p.tidIsText, p.tid, p.tidText);
+    if (!r.streamId.empty())
+        if (auto x = parseInt(r.streamId); x && *x >= 0 && *x < (1LL << 31)) p.streamArg = static_cast<std::int32_t>(*x);
+    p.hasStack = r.hasStack;
+    p.hasShapes = r.hasShapes;
+    if (!r.stack.empty()) {
+        std::string_view text = r.stack;
+        if (text.size() > kMaxStackBytes) {
+            const std::size_t cut = text.substr(0, kMaxStackBytes).rfind(';');
+            text = text.substr(0, cut == std::string_view::npos ? kMaxStackBytes : cut);
+            p.stackCut = true;
+        }
+        p.stack = out.keep(text);
+        if (text.empty()) p.stack.len = 0; // cut to nothing: no stack kept
+    }
+    if (r.ph == 'M') {
+        p.argName = out.keep(r.argName);
+        p.argLabels = out.keep(r.argLabels);
+        if (!r.sortIndex.empty()) p.sortIndex = parseInt(r.sortIndex).value_or(0);
+    }
+}
+
 class TraceBuilder {
   public:
     TraceBuilder(Profile& p, FindingSink& s, std::string path) : prof_(p), sink_(s), path_(std::move(path)) {}
 
-    // Returns false when the element is not a valid event object.
-    bool handle(const char* data, std::size_t len, std::uint64_t fileOffset);
-    // Parses a run of whitespace-separated elements; accept(offset) confirms each document's position.
-    // Returns how many were consumed (valid and built); the caller handles the next one on its own.
-    // Returns {elements consumed, of which invalid (already reported)}.
-    template <typename Accept>
-    std::pair<std::size_t, std::size_t> handleBatch(const char* data, std::size_t len, std::size_t maxDoc,
-                                                    std::uint64_t fileOffset, Accept&& accept) {
-        std::size_t n = 0, invalid = 0;
-        bool stop = false;
-        parser_->parseBatch(data, len, maxDoc, [&](std::size_t off, RawEvent& r) {
-            if (stop || !accept(off)) {
-                stop = true;
-                return;
-            }
-            if (!build(r, fileOffset + off)) ++invalid; // build() reported it
-            ++n;
-        });
-        return {n, invalid};
-    }
-    bool build(const RawEvent& r, std::uint64_t fileOffset);
+    // Stage 2 of one element: false when it is not a valid event (reported here).
+    bool build(const PreEvent& p, const Prepared& chunk);
     void finish();
     void reserve(std::size_t events) {
         events_.reserve(events);
@@ -179,7 +274,9 @@ class TraceBuilder {
 
   private:
     StrId stackOf(std::string_view text);
-    std::uint64_t pidOf(std::string_view raw);
+    std::uint64_t idOf(bool isText, std::uint64_t value, std::string_view text) {
+        return isText ? (1ULL << 63) | prof_.strings.intern(text) : value;
+    }
     std::uint32_t laneOf(std::uint64_t pid, std::uint64_t tid) {
         auto key = std::make_pair(pid, tid);
         if (haveLast_ && key == lastLaneKey_) return lastLane_; // events come in runs of one lane
@@ -207,7 +304,6 @@ class TraceBuilder {
     Profile& prof_;
     FindingSink& sink_;
     std::string path_;
-    std::unique_ptr<ElementParser> parser_ = makeElementParser();
     std::unordered_map<std::pair<std::uint64_t, std::uint64_t>, std::uint32_t, PairHash> laneIndex_;
     std::pair<std::uint64_t, std::uint64_t> lastLaneKey_{};
     std::uint32_t lastLane_ = 0;
@@ -217,31 +313,7 @@ class TraceBuilder {
     std::unordered_map<std::uint32_t, std::vector<TraceEvent>> open_;
 };
 
-std::uint64_t TraceBuilder::pidOf(std::string_view raw) {
-    while (!raw.empty() && isWs(raw.front()))
-        raw.remove_prefix(1);
-    while (!raw.empty() && isWs(raw.back()))
-        raw.remove_suffix(1);
-    if (raw.empty() || raw.front() != '"') {
-        if (auto v = parseInt(raw)) return static_cast<std::uint64_t>(*v);
-    }
-    // A quoted or non-integer pid/tid is a name: map it to a stable synthetic id.
-    return (1ULL << 63) | prof_.strings.intern(trimField(raw));
-}
-
-// A call stack is interned once per distinct text. Bounds (hostile input): a stack longer than
-// kMaxStackBytes is cut after its last whole frame within the bound (the innermost frames come first, so
-// the frames nearest the op survive); once distinct stacks hold kStackBudgetBytes, new ones are not kept
-// (the event still counts as having a stack). Both are counted and reported.
-constexpr std::size_t kMaxStackBytes = 16 * 1024;
-constexpr std::size_t kStackBudgetBytes = 64u << 20;
-
 StrId TraceBuilder::stackOf(std::string_view text) {
-    if (text.size() > kMaxStackBytes) {
-        const std::size_t cut = text.substr(0, kMaxStackBytes).rfind(';');
-        text = text.substr(0, cut == std::string_view::npos ? kMaxStackBytes : cut);
-        ++stacksCut;
-    }
     StrId id = 0;
     if (prof_.strings.find(text, id)) return id;
     if (stackBytes_ + text.size() > kStackBudgetBytes) {
@@ -252,58 +324,49 @@ StrId TraceBuilder::stackOf(std::string_view text) {
     return prof_.strings.intern(text);
 }
 
-bool TraceBuilder::handle(const char* data, std::size_t len, std::uint64_t off) {
-    RawEvent r;
-    const char* error = nullptr;
-    if (!parser_->parse(data, len, r, error)) return bad(off, parseErrorText(error)), false;
-    return build(r, off);
-}
-
-bool TraceBuilder::build(const RawEvent& r, std::uint64_t off) {
-    const char ph = r.ph;
-    // Flow names are unique per flow ("HostToDevice<id>") and unused: never interned.
+bool TraceBuilder::build(const PreEvent& p, const Prepared& chunk) {
+    const std::uint64_t off = p.off;
+    if (p.repairedUtf8) ++invalidUtf8;
+    if (p.kind == PreEvent::NotObject) {
+        sink_.add({"trace_bad_event", Severity::Warning, path_, -1, static_cast<long long>(off),
+                   msg("Array element at byte {} is not an event object; skipped.", off), msg("None beyond this element."),
+                   msg("Re-run the profiler's offline analysis."), ""});
+        return false;
+    }
+    if (p.kind == PreEvent::Unparsable) return bad(off, parseErrorText(p.error)), false;
+    const char ph = p.ph;
     const bool flow = ph == 's' || ph == 'f' || ph == 't';
-    const StrId name = r.hasName && !flow ? prof_.strings.intern(r.name) : 0;
-    const StrId cat = r.cat.empty() ? 0 : prof_.strings.intern(r.cat);
-    const std::uint64_t flowId = r.id.empty() ? 0 : flowIdOf(trimField(r.id));
-    const StrId taskType = r.taskType.empty() ? 0 : prof_.strings.intern(r.taskType);
-    std::optional<TimeNs> ts, dur;
-    // Out-of-range values are rejected here so that no later sum overflows (core/model/time.h bounds).
-    if (!r.ts.empty() && (!(ts = parseMicrosToNs(r.ts)) || *ts < -kMaxAbsoluteNs || *ts > kMaxAbsoluteNs))
-        return bad(off, msg("'ts' is not a plausible decimal timestamp (us)")), false;
-    if (!r.dur.empty() && (!(dur = parseMicrosToNs(r.dur)) || *dur > kMaxDurationNs))
-        return bad(off, msg("'dur' is not a plausible decimal duration (us)")), false;
-    const std::uint64_t pid = r.pid.empty() ? 0 : pidOf(r.pid);
-    const std::uint64_t tid = r.tid.empty() ? 0 : pidOf(r.tid);
-    std::int32_t streamArg = -1;
-    if (!r.streamId.empty())
-        if (auto x = parseInt(r.streamId); x && *x >= 0 && *x < (1LL << 31))
-            streamArg = static_cast<std::int32_t>(*x);
+    const StrId name = p.hasName && !flow ? prof_.strings.intern(chunk.view(p.name)) : 0;
+    const StrId cat = p.cat.len == 0 ? 0 : prof_.strings.intern(chunk.view(p.cat));
+    const std::uint64_t flowId = p.flowId;
+    const StrId taskType = p.taskType.len == 0 ? 0 : prof_.strings.intern(chunk.view(p.taskType));
+    if (p.ts == PreEvent::Invalid) return bad(off, msg("'ts' is not a plausible decimal timestamp (us)")), false;
+    if (p.dur == PreEvent::Invalid) return bad(off, msg("'dur' is not a plausible decimal duration (us)")), false;
+    const std::uint64_t pid = p.hasPid ? idOf(p.pidIsText, p.pid, chunk.view(p.pidText)) : 0;
+    const std::uint64_t tid = p.hasTid ? idOf(p.tidIsText, p.tid, chunk.view(p.tidText)) : 0;
     std::uint16_t flags = 0;
-    if (r.hasStack) flags |= EvHasStack;
-    if (r.hasShapes) flags |= EvHasShapes;
-    const StrId stack = r.stack.empty() ? 0 : stackOf(r.stack);
-    const std::string argName(r.argName), argLabels(r.argLabels);
-    std::optional<std::int64_t> sortIndex;
-    if (!r.sortIndex.empty()) sortIndex = parseInt(r.sortIndex);
+    if (p.hasStack) flags |= EvHasStack;
+    if (p.hasShapes) flags |= EvHasShapes;
+    if (p.stackCut) ++stacksCut;
+    const StrId stack = p.stack.len == 0 ? 0 : stackOf(chunk.view(p.stack));
     switch (ph) {
     case 'X':
     case 'B':
     case 'E':
     case 'i':
     case 'I': {
-        if (!ts) return bad(off, msg("event has no 'ts'")), false;
+        if (p.ts == PreEvent::Absent) return bad(off, msg("event has no 'ts'")), false;
         TraceEvent e;
-        e.ts = *ts;
+        e.ts = p.tsNs;
         e.lane = laneOf(pid, tid);
         e.name = name;
         e.cat = cat;
         e.taskType = taskType;
-        e.streamArg = streamArg;
+        e.streamArg = p.streamArg;
         e.flags = flags;
         e.stack = stack;
         if (ph == 'X') {
-            e.dur = dur.value_or(0);
+            e.dur = p.dur == PreEvent::Valid ? p.durNs : 0;
             if (e.dur < 0) return bad(off, msg("negative 'dur'")), false;
             events_.push_back(e);
         } else if (ph == 'B') {
@@ -337,9 +400,9 @@ bool TraceBuilder::build(const RawEvent& r, std::uint64_t off) {
         return true;
     case 's':
     case 'f': {
-        if (!ts) return bad(off, msg("flow event has no 'ts'")), false;
+        if (p.ts == PreEvent::Absent) return bad(off, msg("flow event has no 'ts'")), false;
         FlowEvent fl;
-        fl.ts = *ts;
+        fl.ts = p.tsNs;
         fl.id = flowId;
         fl.cat = cat;
         fl.lane = laneOf(pid, tid);
@@ -351,15 +414,15 @@ bool TraceBuilder::build(const RawEvent& r, std::uint64_t off) {
         ++metadata;
         std::string_view n = prof_.strings.view(name);
         if (n == "process_name")
-            prof_.processes[pid].name = argName;
+            prof_.processes[pid].name = chunk.view(p.argName);
         else if (n == "process_labels")
-            prof_.processes[pid].labels = argLabels;
+            prof_.processes[pid].labels = chunk.view(p.argLabels);
         else if (n == "process_sort_index")
-            prof_.processes[pid].sortIndex = sortIndex.value_or(0);
+            prof_.processes[pid].sortIndex = p.sortIndex;
         else if (n == "thread_name")
-            prof_.threads[{pid, tid}].name = argName;
+            prof_.threads[{pid, tid}].name = chunk.view(p.argName);
         else if (n == "thread_sort_index")
-            prof_.threads[{pid, tid}].sortIndex = sortIndex.value_or(0);
+            prof_.threads[{pid, tid}].sortIndex = p.sortIndex;
         return true;
     }
     case 0:
@@ -694,82 +757,226 @@ bool ChunkReader::next(Chunk& c) {
     return true;
 }
 
-// Runs reader.next() on a second thread, a few chunks ahead of consume() on this one (one after the other
-// here when no thread can be started). consume(chunk) returns false to stop early; an exception on either
-// side stops both and reaches the caller.
-template <class Consume> void readPipelined(ChunkReader& reader, Consume&& consume) {
-    constexpr std::size_t kDepth = 4;
+// Stage 1 of a chunk: its elements parsed into PreEvents, in batches over runs of objects, one at a time
+// where a batch cannot go. A batch restart costs its length, so batches start small after a stop and
+// double while they succeed: the work stays linear however many elements are bad (numbers, broken
+// objects). Each parse thread has its own.
+class ChunkParser {
+  public:
+    void parse(const Chunk& c, Prepared& out, const LoadControl& control);
+
+  private:
+    void single(const char* data, std::size_t len, std::uint64_t off, bool repaired, Prepared& out) {
+        RawEvent r;
+        const char* error = nullptr;
+        if (parser_->parse(data, len, r, error)) return prepareEvent(r, off, repaired, out);
+        PreEvent& p = out.events.emplace_back();
+        p.kind = PreEvent::Unparsable;
+        p.off = off;
+        p.error = error;
+        p.repairedUtf8 = repaired;
+    }
+
+    static constexpr std::size_t kMinBatch = 64;
+    std::unique_ptr<ElementParser> parser_ = makeElementParser();
+    std::size_t budget_ = kMinBatch; // kept from chunk to chunk: a clean file is parsed in whole chunks
+};
+
+void ChunkParser::parse(const Chunk& c, Prepared& out, const LoadControl& control) {
+    out.events.clear();
+    out.arena.clear();
+    out.doneTo = c.doneTo;
+    out.cancelled = false;
+    const char* b = c.buf.data();
+    const std::uint64_t base = c.base;
+    const auto& elems = c.elems;
+    const bool bufferUtf8 = c.utf8;
+    out.events.reserve(elems.size());
+    auto batchable = [&](std::size_t k) {
+        const auto [s0, e0] = elems[k];
+        return b[s0] == '{' && (bufferUtf8 || simdjson::validate_utf8(b + s0, e0 - s0));
+    };
+    auto one = [&](std::size_t k) {
+        const auto [s0, e0] = elems[k];
+        if (b[s0] != '{') {
+            PreEvent& p = out.events.emplace_back();
+            p.kind = PreEvent::NotObject;
+            p.off = base + s0;
+        } else if (!bufferUtf8 && !simdjson::validate_utf8(b + s0, e0 - s0)) {
+            std::size_t n = 0;
+            const std::vector<char> fixed = withValidUtf8(b + s0, e0 - s0, n);
+            single(fixed.data(), n, base + s0, true, out);
+        } else {
+            single(b + s0, e0 - s0, base + s0, false, out);
+        }
+    };
+    std::size_t i = 0;
+    while (i < elems.size() && !out.cancelled) {
+        if (!batchable(i)) {
+            one(i++);
+            continue;
+        }
+        std::size_t j = i + 1;
+        while (j < elems.size() && j - i < budget_ && batchable(j))
+            ++j;
+        const std::size_t from = elems[i].first;
+        std::size_t maxDoc = 0;
+        for (std::size_t k = i; k < j; ++k)
+            maxDoc = std::max(maxDoc, elems[k].second - elems[k].first);
+        std::size_t k = i;
+        bool stop = false;
+        parser_->parseBatch(b + from, elems[j - 1].second - from, maxDoc, [&](std::size_t off, RawEvent& r) {
+            // Documents arrive in order; anything else means the batch and our scan disagree.
+            if (stop || k >= j || elems[k].first - from != off) {
+                stop = true;
+                return;
+            }
+            ++k;
+            prepareEvent(r, base + from + off, false, out);
+        });
+        i = k;
+        if (i < j) {
+            one(i++); // where the batch stopped
+            budget_ = kMinBatch;
+        } else {
+            budget_ = std::min<std::size_t>(budget_ * 2, std::size_t(1) << 20);
+        }
+        if (control.cancelled()) out.cancelled = true;
+    }
+}
+
+// The trace in three stages: reader.next() on one thread a few chunks ahead, parse(thread, chunk,
+// prepared) on `parsers` threads side by side, and build(prepared) on this one, in file order (each
+// stage one after the other here when no thread can be started). build returns false to stop early; an
+// exception in any stage stops them all and reaches the caller. Memory is bounded by the chunks and
+// prepared chunks in flight, two per parse thread and two more.
+template <class Parse, class Build>
+void readPipelined(ChunkReader& reader, std::size_t parsers, Parse&& parse, Build&& build) {
+    const std::size_t depth = 2 * parsers + 2;
     std::mutex m;
-    std::condition_variable cv;
-    std::deque<Chunk> full;
-    std::vector<Chunk> spare(kDepth);
+    // Each side waits on its own condition, so that a chunk passed on wakes only the thread it is for.
+    std::condition_variable chunkFree, work, built; // reader, parse threads, this thread
+    std::deque<std::pair<std::uint64_t, Chunk>> read; // in file order, waiting for a parse thread
+    std::vector<Chunk> spareChunks(depth);
+    std::unordered_map<std::uint64_t, Prepared> ready; // by chunk number, waiting to be built
+    std::vector<Prepared> sparePrepared(depth);
+    std::uint64_t chunksRead = 0, nextBuilt = 0;
     bool end = false, stop = false;
-    std::exception_ptr readError;
-    std::thread producer;
+    std::exception_ptr error;
+    auto fail = [&] {
+        std::lock_guard<std::mutex> l(m);
+        if (!error) error = std::current_exception();
+        stop = true;
+        chunkFree.notify_all();
+        work.notify_all();
+        built.notify_all();
+    };
+    auto halt = [&](std::vector<std::thread>& threads) {
+        {
+            std::lock_guard<std::mutex> l(m);
+            stop = true;
+        }
+        chunkFree.notify_all();
+        work.notify_all();
+        built.notify_all();
+        for (auto& t : threads)
+            t.join();
+        threads.clear();
+    };
+    std::vector<std::thread> threads;
     try {
-        producer = std::thread([&] {
+        for (std::size_t w = 0; w < parsers; ++w)
+            threads.emplace_back([&, w] {
+                try {
+                    for (;;) {
+                        std::pair<std::uint64_t, Chunk> job;
+                        Prepared out;
+                        {
+                            std::unique_lock<std::mutex> l(m);
+                            work.wait(l, [&] {
+                                return stop || (end && read.empty()) || (!read.empty() && !sparePrepared.empty());
+                            });
+                            if (stop || read.empty()) return;
+                            job = std::move(read.front());
+                            read.pop_front();
+                            out = std::move(sparePrepared.back());
+                            sparePrepared.pop_back();
+                        }
+                        parse(w, job.second, out);
+                        std::lock_guard<std::mutex> l(m);
+                        spareChunks.push_back(std::move(job.second));
+                        ready.emplace(job.first, std::move(out));
+                        chunkFree.notify_one();
+                        built.notify_one();
+                    }
+                } catch (...) {
+                    fail();
+                }
+            });
+        threads.emplace_back([&] {
             try {
                 for (;;) {
                     Chunk c;
                     {
                         std::unique_lock<std::mutex> l(m);
-                        cv.wait(l, [&] { return stop || !spare.empty(); });
-                        if (stop) break;
-                        c = std::move(spare.back());
-                        spare.pop_back();
+                        chunkFree.wait(l, [&] { return stop || !spareChunks.empty(); });
+                        if (stop) return;
+                        c = std::move(spareChunks.back());
+                        spareChunks.pop_back();
                     }
                     const bool more = reader.next(c);
                     std::lock_guard<std::mutex> l(m);
-                    if (more) full.push_back(std::move(c));
-                    if (!more) end = true;
-                    cv.notify_all();
-                    if (!more) break;
+                    if (more) {
+                        read.emplace_back(chunksRead++, std::move(c));
+                        work.notify_one();
+                    } else {
+                        end = true;
+                        work.notify_all();
+                        built.notify_one();
+                        return;
+                    }
                 }
             } catch (...) {
-                std::lock_guard<std::mutex> l(m);
-                readError = std::current_exception();
-                end = true;
-                cv.notify_all();
+                fail();
             }
         });
     } catch (const std::system_error&) {
+        halt(threads); // nothing was read yet: the reader only starts with the last thread
         Chunk c;
-        while (reader.next(c))
-            if (!consume(c)) break;
+        Prepared out;
+        while (reader.next(c)) {
+            parse(0, c, out);
+            if (!build(out)) break;
+        }
         return;
     }
-    auto halt = [&] {
-        {
-            std::lock_guard<std::mutex> l(m);
-            stop = true;
-        }
-        cv.notify_all();
-        producer.join();
-    };
     try {
         for (;;) {
-            Chunk c;
+            Prepared p;
             {
                 std::unique_lock<std::mutex> l(m);
-                cv.wait(l, [&] { return end || !full.empty(); });
-                if (full.empty()) break;
-                c = std::move(full.front());
-                full.pop_front();
+                built.wait(l, [&] { return stop || ready.count(nextBuilt) || (end && nextBuilt == chunksRead); });
+                if (stop) break;
+                auto it = ready.find(nextBuilt);
+                if (it == ready.end()) break; // every chunk read is built
+                p = std::move(it->second);
+                ready.erase(it);
             }
-            const bool go = consume(c);
+            ++nextBuilt;
+            const bool go = build(p);
             {
                 std::lock_guard<std::mutex> l(m);
-                spare.push_back(std::move(c));
+                sparePrepared.push_back(std::move(p));
             }
-            cv.notify_all();
+            work.notify_one();
             if (!go) break;
         }
     } catch (...) {
-        halt();
+        halt(threads);
         throw;
     }
-    halt();
-    if (readError) std::rethrow_exception(readError);
+    halt(threads);
+    if (error) std::rethrow_exception(error);
 }
 
 } // namespace
@@ -808,76 +1015,22 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
     // pages cost no memory; growing by reallocation would hold two copies at once.
     builder.reserve(static_cast<std::size_t>(res.fileBytes / 120) + 1024);
     const std::size_t chunk = std::max<std::size_t>(options.chunkBytes, 4096);
-    constexpr std::size_t kMinBatch = 64;
-    std::size_t budget = kMinBatch; // kept from chunk to chunk: a clean file is parsed in whole chunks
     ChunkReader reader(f, chunk, path, res.fileBytes);
-    // The reading and cutting runs a few chunks ahead on a second thread while this one parses: the
-    // elements of a chunk are parsed in batches over runs of objects, one at a time where a batch cannot
-    // go. A batch restart costs its length, so batches start small after a stop and double while they
-    // succeed: the work stays linear however many elements are bad (numbers, broken objects).
-    readPipelined(reader, [&](const Chunk& c) {
-        const char* b = c.buf.data();
-        const std::uint64_t base = c.base;
-        const auto& elems = c.elems;
-        const bool bufferUtf8 = c.utf8;
-        auto batchable = [&](std::size_t k) {
-            const auto [s0, e0] = elems[k];
-            return b[s0] == '{' && (bufferUtf8 || simdjson::validate_utf8(b + s0, e0 - s0));
-        };
-        auto single = [&](std::size_t k) {
-            const auto [s0, e0] = elems[k];
-            bool ok = false;
-            if (b[s0] != '{') {
-                sink.add({"trace_bad_event", Severity::Warning, path, -1, static_cast<long long>(base + s0),
-                          msg("Array element at byte {} is not an event object; skipped.", base + s0),
-                          msg("None beyond this element."), msg("Re-run the profiler's offline analysis."), ""});
-            } else if (!bufferUtf8 && !simdjson::validate_utf8(b + s0, e0 - s0)) {
-                std::size_t n = 0;
-                const std::vector<char> fixed = withValidUtf8(b + s0, e0 - s0, n);
-                ok = builder.handle(fixed.data(), n, base + s0);
-                ++builder.invalidUtf8;
-            } else {
-                ok = builder.handle(b + s0, e0 - s0, base + s0);
-            }
-            ++(ok ? res.elements : res.badElements);
-        };
-        std::size_t i = 0;
-        while (i < elems.size() && !res.cancelled) {
-            if (!batchable(i)) {
-                single(i++);
-                continue;
-            }
-            std::size_t j = i + 1;
-            while (j < elems.size() && j - i < budget && batchable(j))
-                ++j;
-            const std::size_t from = elems[i].first;
-            std::size_t maxDoc = 0;
-            for (std::size_t k = i; k < j; ++k)
-                maxDoc = std::max(maxDoc, elems[k].second - elems[k].first);
-            std::size_t k = i;
-            const auto [got, invalid] = builder.handleBatch(
-                b + from, elems[j - 1].second - from, maxDoc, base + from, [&](std::size_t off) {
-                    // Documents arrive in order; anything else means the batch and
-                    // our scan disagree.
-                    if (k >= j || elems[k].first - from != off) return false;
-                    ++k;
-                    return true;
-                });
-            res.elements += got - invalid;
-            res.badElements += invalid;
-            i += got;
-            if (i < j) {
-                single(i++); // where the batch stopped
-                budget = kMinBatch;
-            } else {
-                budget = std::min<std::size_t>(budget * 2, std::size_t(1) << 20);
-            }
-            if (control.cancelled()) res.cancelled = true;
-        }
-        control.report("trace", c.doneTo, res.fileBytes);
-        if (!res.cancelled && control.cancelled()) res.cancelled = true;
-        return !res.cancelled;
-    });
+    // Parsing is most of the work (measured: the parse thread was busy all the time while the reader and
+    // the builder were busy a quarter of it each): two parse threads, three on more than two cores.
+    std::size_t parsers = options.parseThreads;
+    if (parsers == 0) parsers = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 2, 3);
+    std::vector<ChunkParser> chunkParsers(parsers);
+    readPipelined(
+        reader, parsers, [&](std::size_t w, const Chunk& c, Prepared& out) { chunkParsers[w].parse(c, out, control); },
+        [&](const Prepared& p) {
+            for (const PreEvent& e : p.events)
+                ++(builder.build(e, p) ? res.elements : res.badElements);
+            if (p.cancelled) res.cancelled = true;
+            control.report("trace", p.doneTo, res.fileBytes);
+            if (!res.cancelled && control.cancelled()) res.cancelled = true;
+            return !res.cancelled;
+        });
     for (auto& finding : reader.sink.take())
         sink.add(std::move(finding));
     if (reader.truncated) {

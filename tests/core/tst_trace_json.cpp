@@ -3,6 +3,7 @@
 #include "io/trace_json_reader.h"
 #include "test_support.h"
 #include "tst_trace_json_fixtures.h"
+#include "xorshift.h"
 
 #include <QTemporaryDir>
 
@@ -275,6 +276,140 @@ class TstTraceJson : public QObject {
         QVERIFY(rs.cancelled);
         QVERIFY(rs.elements < std::size_t(2999));
         QVERIFY(lastDone > 40000 && lastDone < static_cast<std::uint64_t>(text.size()));
+    }
+    // The elements of a chunk are parsed on parse threads side by side and built in file order here: with
+    // 1, 2 or 3 parse threads and chunks of 4 KB (hundreds of chunks in flight one after the other) the
+    // model is the one this test writes down while generating the text, string ids included (they are
+    // handed out in order of first appearance, and the sorts break ties on them).
+    void parseThreadsBuildTheModelInFileOrder() {
+        const QString p = tmp.filePath("threads/trace_view.json");
+        QByteArray text = "[";
+        std::vector<long long> badAt;              // offsets of the elements that must be reported, in order
+        std::vector<std::string> firstSeen;        // event names in order of first appearance
+        std::set<std::string> seen;
+        std::vector<std::pair<bs::TimeNs, bs::TimeNs>> spans; // (ts ns, dur ns) of every host event, file order
+        std::size_t repaired = 0, cut = 0, unmatched = 0, flows = 0;
+        const std::string longStack = [] {
+            std::string s;
+            for (int f = 0; s.size() <= 20 * 1024; ++f)
+                s += "/m/model.py(" + std::to_string(f) + "): fwd;\\r\\n";
+            return s;
+        }();
+        bstest::XorShift rng{20261202};
+        auto add = [&](const QByteArray& e) {
+            if (text.size() > 1) text += ",\n";
+            text += e;
+        };
+        for (int i = 0; i < 6000; ++i) {
+            const long long ts = 1000000 + 10 * i; // us, unique per element
+            const std::string name = "op" + std::to_string(rng() % 97);
+            const QByteArray q = QByteArray::fromStdString(name);
+            const int kind = static_cast<int>(rng() % 20);
+            if (kind == 0) { // not an object
+                badAt.push_back(text.size() + (text.size() > 1 ? 2 : 0));
+                add("12345");
+            } else if (kind == 1) { // no plausible ts: reported, its name still interned
+                badAt.push_back(text.size() + (text.size() > 1 ? 2 : 0));
+                add("{\"ph\":\"X\",\"name\":\"" + q + "\",\"pid\":7,\"tid\":1,\"ts\":\"12x\",\"dur\":1}");
+                if (seen.insert(name).second) firstSeen.push_back(name);
+            } else if (kind == 2) { // a name that is not UTF-8 (GBK bytes): repaired, kept
+                add("{\"ph\":\"X\",\"name\":\"" + q + "\xC4\xE3\",\"pid\":7,\"tid\":1,\"ts\":" +
+                    QByteArray::number(ts) + ",\"dur\":2}");
+                ++repaired;
+                const std::string fixed = name + "\xEF\xBF\xBD\xEF\xBF\xBD";
+                if (seen.insert(fixed).second) firstSeen.push_back(fixed);
+                spans.emplace_back(ts * 1000, 2000);
+            } else if (kind == 3) { // a B here, its E two elements on (maybe in the next chunk)
+                add("{\"ph\":\"B\",\"name\":\"" + q + "\",\"pid\":\"host\",\"tid\":2,\"ts\":" + QByteArray::number(ts) + "}");
+                add("{\"ph\":\"C\",\"name\":\"mem\",\"pid\":7,\"ts\":" + QByteArray::number(ts) + "}");
+                add("{\"ph\":\"E\",\"pid\":\"host\",\"tid\":2,\"ts\":" + QByteArray::number(ts + 7) + "}");
+                if (seen.insert(name).second) firstSeen.push_back(name);
+                if (seen.insert("mem").second) firstSeen.push_back("mem");
+                spans.emplace_back(ts * 1000, 7000);
+            } else if (kind == 4) {
+                add("{\"ph\":\"E\",\"pid\":\"host\",\"tid\":9,\"ts\":" + QByteArray::number(ts) + "}");
+                ++unmatched;
+            } else if (kind == 5) { // a stack longer than the bound: cut
+                add("{\"ph\":\"X\",\"name\":\"" + q + "\",\"pid\":7,\"tid\":1,\"ts\":" + QByteArray::number(ts) +
+                    ",\"dur\":3,\"args\":{\"Call stack\":\"" + QByteArray::fromStdString(longStack) + "\"}}");
+                ++cut;
+                if (seen.insert(name).second) firstSeen.push_back(name);
+                spans.emplace_back(ts * 1000, 3000);
+            } else if (kind == 6) {
+                add("{\"ph\":\"s\",\"name\":\"HostToDevice1\",\"id\":\"" + QByteArray::number(i) +
+                    "\",\"pid\":7,\"tid\":1,\"ts\":" + QByteArray::number(ts) + "}");
+                ++flows;
+            } else {
+                const long long dur = 1 + static_cast<long long>(rng() % 50);
+                add("{\"ph\":\"X\",\"name\":\"" + q + "\",\"pid\":7,\"tid\":" + QByteArray::number(1 + i % 3) +
+                    ",\"ts\":" + QByteArray::number(ts) + ",\"dur\":" + QByteArray::number(dur) + "}");
+                if (seen.insert(name).second) firstSeen.push_back(name);
+                spans.emplace_back(ts * 1000, dur * 1000);
+            }
+        }
+        text += "]";
+        writeFile(p, text);
+        QVERIFY(badAt.size() > 400 && repaired > 200 && cut > 200 && unmatched > 200);
+
+        std::vector<std::unique_ptr<bs::Profile>> models;
+        for (std::size_t threads : {1, 2, 3}) {
+            for (std::size_t chunk : {std::size_t(4096), std::size_t(16) << 20}) {
+                auto prof = std::make_unique<bs::Profile>();
+                bs::FindingSink sink(static_cast<std::size_t>(-1)); // every finding kept, none capped
+                bs::TraceReadOptions o;
+                o.chunkBytes = chunk;
+                o.parseThreads = threads;
+                const auto r = bs::readTraceJson(bstest::s(p), *prof, sink, {}, o);
+                QCOMPARE(r.badElements, badAt.size());
+                QCOMPARE(prof->hostEvents.size(), spans.size());
+                QCOMPARE(prof->flows.size(), flows);
+                // Host events sorted by ts; the file's ts are unique and increasing: the file's order.
+                for (std::size_t k = 0; k < spans.size(); ++k) {
+                    QCOMPARE(prof->hostEvents[k].ts, spans[k].first);
+                    QCOMPARE(prof->hostEvents[k].dur, spans[k].second);
+                }
+                // Names interned in order of first appearance.
+                bs::StrId last = 0;
+                for (const auto& n : firstSeen) {
+                    bs::StrId id = 0;
+                    QVERIFY2(prof->strings.find(n, id), n.c_str());
+                    QVERIFY2(id > last, n.c_str());
+                    last = id;
+                }
+                std::vector<long long> reported;
+                std::size_t utf8 = 0, stacks = 0, ends = 0;
+                for (const auto& f : sink.findings()) {
+                    if (f.id == "trace_bad_event") reported.push_back(f.byteOffset);
+                    const std::string seen = bs::english(f.seen);
+                    if (f.id == "trace_invalid_utf8") utf8 = std::stoul(seen);
+                    if (f.id == "trace_stacks_bounded") stacks = std::stoul(seen);
+                    if (f.id == "trace_unbalanced_begin_end") ends = std::stoul(seen.substr(seen.find("and ") + 4));
+                }
+                QVERIFY(reported == badAt);
+                QCOMPARE(utf8, repaired);
+                QCOMPARE(stacks, cut);
+                QCOMPARE(ends, unmatched);
+                models.push_back(std::move(prof));
+            }
+        }
+        // Every field of every event, flow and lane is the same whatever the threads and chunks.
+        const bs::Profile& a = *models.front();
+        for (const auto& m : models) {
+            QCOMPARE(m->lanes.size(), a.lanes.size());
+            for (std::size_t k = 0; k < a.lanes.size(); ++k) {
+                QCOMPARE(m->lanes[k].pid, a.lanes[k].pid);
+                QCOMPARE(m->lanes[k].tid, a.lanes[k].tid);
+            }
+            QCOMPARE(m->strings.size(), a.strings.size());
+            for (std::size_t k = 0; k < a.hostEvents.size(); ++k) {
+                const auto &x = m->hostEvents[k], &y = a.hostEvents[k];
+                QVERIFY(x.ts == y.ts && x.dur == y.dur && x.lane == y.lane && x.name == y.name && x.cat == y.cat &&
+                        x.flags == y.flags && x.stack == y.stack);
+            }
+            for (std::size_t k = 0; k < a.flows.size(); ++k)
+                QVERIFY(m->flows[k].ts == a.flows[k].ts && m->flows[k].id == a.flows[k].id &&
+                        m->flows[k].lane == a.flows[k].lane);
+        }
     }
     void emptyAndNonJsonFilesAreReportedNotCrashed() {
         const QString e = tmp.filePath("d/empty.json");
