@@ -707,8 +707,11 @@ bool ChunkReader::next(Chunk& c) {
                 phase_ = Phase::Done;
                 break;
             }
-            const std::size_t end = scanJsonValue(b, p, len);
+            std::size_t end = scanJsonValue(b, p, len);
             if (end == kNpos) break; // incomplete: carried to the next buffer
+            // A stray '}' ends a scalar before its first byte: it is an element by itself (not an event
+            // object, reported as such), so that the cut always moves on.
+            if (end == p) end = p + 1;
             c.elems.emplace_back(p, end);
             p = end;
         }

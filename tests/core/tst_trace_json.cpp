@@ -411,6 +411,54 @@ class TstTraceJson : public QObject {
                         m->flows[k].lane == a.flows[k].lane);
         }
     }
+    // A stray '}' between events (a hand-edited or badly merged file) is one element that is no event: it
+    // is reported at its byte and the events after it are read (the cut used to stop there for ever).
+    void aStrayClosingBraceIsOneBadElement() {
+        const QString p = tmp.filePath("stray/trace_view.json");
+        const QByteArray e = "{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1}";
+        QByteArray text = "[" + e + ", }, " + e + ",}" + e + "]";
+        writeFile(p, text);
+        for (std::size_t chunk : {std::size_t(4096), std::size_t(1) << 20}) {
+            bs::Profile prof;
+            bs::FindingSink sink;
+            const auto r = read(p, prof, sink, chunk);
+            QCOMPARE(r.elements, std::size_t(3));
+            QCOMPARE(r.badElements, std::size_t(2));
+            QCOMPARE(prof.hostEvents.size(), std::size_t(3));
+            QCOMPARE(sink.findings().size(), std::size_t(2));
+            QCOMPARE(sink.findings()[0].byteOffset, static_cast<long long>(1 + e.size() + 2));
+            QCOMPARE(sink.findings()[1].byteOffset, static_cast<long long>(1 + 2 * e.size() + 6));
+        }
+    }
+    // Keys are matched in the input as the profiler writes them; a key written with escapes is the same
+    // key, and a key that only starts like one of ours (or holds an escaped quote) is another key.
+    void keysAreMatchedWhateverTheirEscapes() {
+        const QString p = tmp.filePath("keys/trace_view.json");
+        const QByteArray text =
+            "[{\"p\\u0068\":\"X\",\"n\\u0061me\":\"esc\",\"pid\":1,\"tid\":1,\"t\\u0073\":5,\"dur\":2,"
+            "\"args\":{\"Call st\\u0061ck\":\"a.py(1): f\",\"Input\\u0020Dims\":\"1,2\"}},"
+            "{\"ph\":\"X\",\"phase\":\"Y\",\"name\":\"plain\",\"named\":\"no\",\"pid\":1,\"tid\":1,\"ts\":7,\"tsx\":9,"
+            "\"ph\\\"\":\"B\",\"dur\":3,\"durr\":5,\"args\":{\"Call stacks\":\"x\",\"Input Dimsx\":\"y\"}}]";
+        writeFile(p, text);
+        bs::Profile prof;
+        bs::FindingSink sink;
+        const auto r = read(p, prof, sink);
+        QCOMPARE(r.elements, std::size_t(2));
+        QCOMPARE(prof.hostEvents.size(), std::size_t(2));
+        const auto& a = prof.hostEvents[0];
+        QCOMPARE(std::string(prof.str(a.name)), std::string("esc"));
+        QCOMPARE(a.ts, bs::TimeNs(5000));
+        QCOMPARE(a.dur, bs::TimeNs(2000));
+        QVERIFY(a.flags & bs::EvHasStack);
+        QCOMPARE(std::string(prof.str(a.stack)), std::string("a.py(1): f"));
+        QVERIFY(a.flags & bs::EvHasShapes);
+        const auto& b = prof.hostEvents[1];
+        QCOMPARE(std::string(prof.str(b.name)), std::string("plain"));
+        QCOMPARE(b.ts, bs::TimeNs(7000));
+        QCOMPARE(b.dur, bs::TimeNs(3000));
+        QVERIFY(!(b.flags & bs::EvHasStack) && !(b.flags & bs::EvHasShapes));
+        QCOMPARE(b.stack, bs::StrId(0));
+    }
     void emptyAndNonJsonFilesAreReportedNotCrashed() {
         const QString e = tmp.filePath("d/empty.json");
         writeFile(e, "");
