@@ -117,9 +117,74 @@ template <class A, class B> void inParallel(A&& a, B&& b) {
     other.join();
 }
 
-// Every lane kind and the flows by time. Each sort is the same std::sort as ever (a total order on the
-// fields compared; not a stable sort: that would need a second buffer the size of the data), split over
-// two threads in about equal halves: host and overlap events beside flows, device and HCCL events.
+// Sorts [first, last), nearly in order, by insertion (linear when each element is a few places from its
+// own); past 8 moves per element on average it sorts the rest with std::sort. `less` is a total order, so
+// both give the same sequence.
+template <class It, class Less> void sortNearlySorted(It first, It last, Less less) {
+    std::size_t budget = 8 * static_cast<std::size_t>(last - first) + 64;
+    for (It i = first + (first != last); i < last; ++i) {
+        if (!less(*i, *(i - 1))) continue;
+        const auto x = *i;
+        It j = i;
+        do {
+            *j = *(j - 1);
+            --j;
+            if (--budget == 0) {
+                *j = x; // a permutation again
+                std::sort(first, last, less);
+                return;
+            }
+        } while (j > first && less(x, *(j - 1)));
+        *j = x;
+    }
+}
+
+} // namespace
+
+// The trace writes each start just after its op and the finishes in runs of their own, interleaved in
+// time with the starts' runs: each run of one phase is nearly in order, so it is sorted by insertion
+// and the runs are merged in place, a pair of runs already in order costing one comparison. Copying the
+// starts and finishes apart first cost more than the sort saved (13 MB of fresh memory at 200 MB of
+// trace). Many short runs (phases alternating) go to std::sort.
+void sortFlows(std::vector<FlowEvent>& flows) {
+    auto less = [](const FlowEvent& a, const FlowEvent& b) {
+        if (a.ts != b.ts) return a.ts < b.ts;
+        if (a.id != b.id) return a.id < b.id;
+        if (a.phase != b.phase) return a.phase < b.phase;
+        if (a.lane != b.lane) return a.lane < b.lane;
+        return a.cat < b.cat;
+    };
+    const std::size_t n = flows.size();
+    std::vector<std::size_t> bounds{0};
+    for (std::size_t i = 1; i < n; ++i)
+        if (flows[i].phase != flows[i - 1].phase) bounds.push_back(i);
+    bounds.push_back(n);
+    const auto at = [&](std::size_t i) { return flows.begin() + static_cast<std::ptrdiff_t>(i); };
+    if (bounds.size() - 1 > n / 16 + 1) {
+        std::sort(flows.begin(), flows.end(), less);
+        return;
+    }
+    for (std::size_t k = 0; k + 1 < bounds.size(); ++k)
+        sortNearlySorted(at(bounds[k]), at(bounds[k + 1]), less);
+    while (bounds.size() > 2) {
+        std::vector<std::size_t> merged{0};
+        std::size_t k = 0;
+        for (; k + 2 < bounds.size(); k += 2) {
+            const std::size_t mid = bounds[k + 1];
+            if (less(flows[mid], flows[mid - 1])) std::inplace_merge(at(bounds[k]), at(mid), at(bounds[k + 2]), less);
+            merged.push_back(bounds[k + 2]);
+        }
+        if (k + 1 < bounds.size()) merged.push_back(bounds.back()); // an odd run left: carried
+        bounds = std::move(merged);
+    }
+}
+
+namespace {
+
+// Every lane kind and the flows by time. The events' sorts are the same std::sort as ever (not a stable
+// sort: that would need a second buffer the size of the data); the flows' order is total, so sortFlows
+// gives std::sort's sequence. Split over two threads: host, device and HCCL events beside overlap events
+// and flows.
 void sortTimeline(Profile& prof) {
     auto byTs = [](const TraceEvent& a, const TraceEvent& b) {
         if (a.ts != b.ts) return a.ts < b.ts;
@@ -127,19 +192,16 @@ void sortTimeline(Profile& prof) {
         if (a.lane != b.lane) return a.lane < b.lane;
         return a.name < b.name;
     };
+    // 200 MB default shape: host 13.5 ms, device 3.7, HCCL 0.3 beside overlap 12.1 and flows 7-14 ms.
     inParallel(
         [&] {
             std::sort(prof.hostEvents.begin(), prof.hostEvents.end(), byTs);
-            std::sort(prof.overlapEvents.begin(), prof.overlapEvents.end(), byTs);
-        },
-        [&] {
-            std::sort(prof.flows.begin(), prof.flows.end(), [](const FlowEvent& a, const FlowEvent& b) {
-                if (a.ts != b.ts) return a.ts < b.ts;
-                if (a.id != b.id) return a.id < b.id;
-                return a.phase < b.phase;
-            });
             std::sort(prof.deviceEvents.begin(), prof.deviceEvents.end(), byTs);
             std::sort(prof.hcclEvents.begin(), prof.hcclEvents.end(), byTs);
+        },
+        [&] {
+            std::sort(prof.overlapEvents.begin(), prof.overlapEvents.end(), byTs);
+            sortFlows(prof.flows);
         });
 }
 

@@ -30,6 +30,10 @@ struct TraceReadOptions {
     std::size_t parseThreads = 0;
 };
 
+// Flows by time, then id, phase, lane and category (a total order: the same sequence as std::sort with
+// it), faster on the trace's runs of starts and of finishes.
+void sortFlows(std::vector<FlowEvent>& flows);
+
 TraceReadResult readTraceJson(const std::string& path, Profile& profile, FindingSink& sink,
                               const LoadControl& control = {}, const TraceReadOptions& options = {});
 

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <set>
+#include <tuple>
 
 using bstest::writeFile;
 
@@ -525,6 +526,55 @@ class TstTraceJson : public QObject {
         QVERIFY(complete > 5000 && compared > complete);
         qInfo("kernels compared: %zu (AVX2 %s), %zu scans, %zu of them complete values", kernels.size(),
               bs::detail::scanKernelAvailable(ScanKernel::Avx2) ? "yes" : "not on this CPU", compared, complete);
+    }
+    // sortFlows against std::sort with the order it documents (time, id, phase, lane, category): the trace's
+    // shape (runs of starts a little out of order, runs of finishes interleaved with them in time), runs
+    // that overlap their neighbours, phases alternating at every flow, one run, and many equal keys.
+    void flowsAreSortedAsByOneSort() {
+        auto less = [](const bs::FlowEvent& a, const bs::FlowEvent& b) {
+            return std::tie(a.ts, a.id, a.phase, a.lane, a.cat) < std::tie(b.ts, b.id, b.phase, b.lane, b.cat);
+        };
+        bstest::XorShift rng{4242};
+        std::size_t cases = 0;
+        for (int shape = 0; shape < 6; ++shape) {
+            for (int rep = 0; rep < 40; ++rep) {
+                std::vector<bs::FlowEvent> flows;
+                const std::size_t blocks = 1 + rng() % 30, per = 1 + rng() % 300;
+                bs::TimeNs t = 1000;
+                for (std::size_t b = 0; b < blocks; ++b) {
+                    const bs::TimeNs start = t;
+                    for (std::size_t i = 0; i < per; ++i) { // starts, pairs written out of order
+                        const bs::TimeNs ts = t + static_cast<bs::TimeNs>(i % 2 ? 0 : 3) + static_cast<bs::TimeNs>(rng() % (shape == 5 ? 2 : 1));
+                        flows.push_back({ts, shape == 5 ? rng() % 3 : 2 * i + b * 100000, static_cast<bs::StrId>(rng() % 3),
+                                         static_cast<std::uint32_t>(rng() % 4), 's'});
+                        t += 10;
+                    }
+                    const bs::TimeNs spread = shape == 2 ? (t - start) * 3 : t - start; // 2: into the next runs
+                    for (std::size_t i = 0; i < per; ++i) {
+                        flows.push_back({start + static_cast<bs::TimeNs>(rng() % static_cast<std::uint64_t>(spread + 1)),
+                                         shape == 5 ? rng() % 3 : 2 * i + 1 + b * 100000,
+                                         static_cast<bs::StrId>(rng() % 3), static_cast<std::uint32_t>(rng() % 4), 'f'});
+                    }
+                    if (shape != 2) std::sort(flows.end() - static_cast<std::ptrdiff_t>(per), flows.end(), less);
+                }
+                if (shape == 3) // phases alternating at every flow
+                    for (std::size_t i = 0; i < flows.size(); ++i)
+                        flows[i].phase = i % 2 ? 'f' : 's';
+                if (shape == 4) // one run of starts in random order
+                    for (auto& f : flows) {
+                        f.phase = 's';
+                        f.ts = static_cast<bs::TimeNs>(rng() % 100000);
+                    }
+                std::vector<bs::FlowEvent> want = flows;
+                std::sort(want.begin(), want.end(), less);
+                bs::sortFlows(flows);
+                QCOMPARE(flows.size(), want.size());
+                for (std::size_t i = 0; i < want.size(); ++i)
+                    QVERIFY(!less(flows[i], want[i]) && !less(want[i], flows[i]));
+                ++cases;
+            }
+        }
+        QCOMPARE(cases, std::size_t(240));
     }
     void emptyAndNonJsonFilesAreReportedNotCrashed() {
         const QString e = tmp.filePath("d/empty.json");
