@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <cerrno>
 #include <cstdio>
@@ -634,7 +635,7 @@ struct Chunk {
 class ChunkReader {
   public:
     ChunkReader(std::FILE* f, std::size_t chunk, const std::string& path, std::uint64_t fileBytes)
-        : f_(f), cap_(chunk), path_(path), fileBytes_(fileBytes) {}
+        : f_(f), chunk_(chunk), cap_(chunk), path_(path), fileBytes_(fileBytes) {}
 
     // The next chunk (its elements may be none); false when the file holds no more.
     bool next(Chunk& c);
@@ -647,7 +648,8 @@ class ChunkReader {
   private:
     enum class Phase { Prefix, Keys, Array, Done };
     std::FILE* f_;
-    std::size_t cap_; // text bytes per chunk
+    std::size_t chunk_; // text bytes per chunk as configured
+    std::size_t cap_;   // text bytes per chunk now: grown while an element larger than a chunk is read
     const std::string& path_;
     std::uint64_t fileBytes_;
     std::vector<char> carry_; // the incomplete tail of the previous chunk
@@ -661,6 +663,11 @@ bool ChunkReader::next(Chunk& c) {
     c.elems.clear();
     c.utf8 = true;
     c.base = base_;
+    // Once an element larger than a chunk has been passed on, chunks are their configured size again, and
+    // a buffer grown for it is given back: with several chunks in flight, keeping them all at the size of
+    // the largest element multiplied it (one 100 MB event then 150 MB of small ones: 1.2 GB peak).
+    if (cap_ > chunk_ && carry_.size() < chunk_) cap_ = chunk_;
+    if (c.buf.capacity() > 2 * (cap_ + kPad)) std::vector<char>().swap(c.buf);
     c.buf.resize(cap_ + kPad);
     std::size_t len = carry_.size();
     if (len) std::memcpy(c.buf.data(), carry_.data(), len);
@@ -850,6 +857,7 @@ class ChunkParser {
 void ChunkParser::parse(const Chunk& c, Prepared& out, const LoadControl& control) {
     out.events.clear();
     out.arena.clear();
+    if (out.arena.capacity() > 4 * c.buf.size()) std::string().swap(out.arena); // grown for a large element
     out.doneTo = c.doneTo;
     out.cancelled = false;
     const char* b = c.buf.data();
@@ -949,6 +957,7 @@ void readPipelined(ChunkReader& reader, std::size_t parsers, Parse&& parse, Buil
         threads.clear();
     };
     std::vector<std::thread> threads;
+    threads.reserve(parsers + 1); // no reallocation once a thread runs
     try {
         for (std::size_t w = 0; w < parsers; ++w)
             threads.emplace_back([&, w] {
@@ -1014,6 +1023,9 @@ void readPipelined(ChunkReader& reader, std::size_t parsers, Parse&& parse, Buil
             if (!build(out)) break;
         }
         return;
+    } catch (...) { // out of memory while starting a thread: stop those started before leaving
+        halt(threads);
+        throw;
     }
     try {
         for (;;) {
@@ -1074,6 +1086,11 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
         return res;
     }
     res.fileBytes = static_cast<std::uint64_t>(st.st_size);
+    // Closed however this function is left (an exception from the reading included).
+    struct Close {
+        void operator()(std::FILE* file) const { std::fclose(file); }
+    };
+    std::unique_ptr<std::FILE, Close> closeFile(f);
 
     TraceBuilder builder(profile, sink, path);
     // Reserve address space for the expected event count (~170+ bytes of JSON per event). Untouched
@@ -1102,7 +1119,7 @@ TraceReadResult readTraceJson(const std::string& path, Profile& profile, Finding
         res.truncated = true;
         res.cutOffset = reader.cutOffset;
     }
-    std::fclose(f);
+    closeFile.reset();
     if (res.cancelled) return res; // the caller drops the profile: no need to sort what was read
     builder.finish();
     res.ok = res.elements > 0 || reader.pastPrefix();
