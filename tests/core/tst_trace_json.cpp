@@ -18,27 +18,35 @@ using bstest::writeFile;
 
 namespace {
 
+// Independent of the reader, one byte at a time: whether a byte is string text (its quotes included), a
+// backslash escaping the next byte inside a string only.
+struct StringBytes {
+    bool inString = false, escaped = false;
+    bool take(char c) {
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+            return true;
+        }
+        return inString = c == '"';
+    }
+};
+
 // Independent of the reader: a plain character state machine that lists [start, end) of each
 // top-level array element.
 std::vector<std::pair<std::size_t, std::size_t>> topLevelElements(const QByteArray& t) {
     std::vector<std::pair<std::size_t, std::size_t>> out;
     int depth = 0;
-    bool inStr = false, esc = false;
+    StringBytes strings;
     std::size_t start = 0;
     for (int i = 0; i < t.size(); ++i) {
         char c = t[i];
-        if (inStr) {
-            if (esc)
-                esc = false;
-            else if (c == '\\')
-                esc = true;
-            else if (c == '"')
-                inStr = false;
-            continue;
-        }
-        if (c == '"')
-            inStr = true;
-        else if (c == '{' || c == '[') {
+        if (strings.take(c)) continue;
+        if (c == '{' || c == '[') {
             if (depth == 1 && c == '{') start = static_cast<std::size_t>(i);
             ++depth;
         } else if (c == '}' || c == ']') {
@@ -469,19 +477,11 @@ class TstTraceJson : public QObject {
         using bs::detail::ScanKernel;
         auto reference = [](const std::string& t, std::size_t start) -> std::size_t {
             long depth = 0;
-            bool inString = false, escaped = false;
+            StringBytes strings;
             for (std::size_t i = start; i < t.size(); ++i) {
                 const char c = t[i];
-                if (inString) {
-                    if (escaped)
-                        escaped = false;
-                    else if (c == '\\')
-                        escaped = true;
-                    else if (c == '"')
-                        inString = false;
-                } else if (c == '"') {
-                    inString = true;
-                } else if (c == '{' || c == '[') {
+                if (strings.take(c)) continue;
+                if (c == '{' || c == '[') {
                     ++depth;
                 } else if ((c == '}' || c == ']') && --depth == 0) {
                     return i + 1;
