@@ -111,28 +111,37 @@ bool CsvReader::next(std::vector<std::string_view>& fields) {
     const std::size_t n = text_.size();
     while (true) {
         if (pos_ < n && text_[pos_] == '"') {
-            // Quoted field.
+            // Quoted field: from quote to quote (memchr), a doubled quote standing for one.
             ++pos_;
-            std::size_t start = pos_;
+            const char* t = text_.data();
+            const std::size_t start = pos_;
             bool needsCopy = false;
-            std::size_t end = pos_;
-            while (pos_ < n) {
-                char c = text_[pos_];
-                if (c == '"') {
-                    if (pos_ + 1 < n && text_[pos_ + 1] == '"') {
-                        needsCopy = true;
-                        pos_ += 2;
-                        continue;
-                    }
+            for (;;) {
+                const void* q = std::memchr(t + pos_, '"', n - pos_);
+                if (q == nullptr) { // unterminated: the field runs to the end of the text
+                    pos_ = n;
                     break;
                 }
-                if (c == '\n') ++curLine_;
-                ++pos_;
+                pos_ = static_cast<std::size_t>(static_cast<const char*>(q) - t);
+                if (pos_ + 1 < n && t[pos_ + 1] == '"') {
+                    needsCopy = true;
+                    pos_ += 2;
+                    continue;
+                }
+                break;
             }
-            end = pos_;
+            const std::size_t end = pos_;
+            for (const char* lf = t + start;
+                 (lf = static_cast<const char*>(std::memchr(lf, '\n', t + end - lf))) != nullptr; ++lf)
+                ++curLine_;
             if (pos_ < n) ++pos_; // closing quote
             std::string_view raw = text_.substr(start, end - start);
-            if (needsCopy) {
+            if (needsCopy && raw.size() >= 4 && raw.substr(0, 2) == "\"\"" && raw.substr(raw.size() - 2) == "\"\"" &&
+                std::memchr(raw.data() + 2, '"', raw.size() - 4) == nullptr) {
+                // The usual doubled quotes, around the whole value ("""8,2048""" is "8,2048" with its
+                // quotes): the unquoted text is the raw one without its first and last byte, no copy.
+                fields.push_back(raw.substr(1, raw.size() - 2));
+            } else if (needsCopy) {
                 if (scratchUsed_ >= scratch_.size()) scratch_.emplace_back();
                 std::string& s = scratch_[scratchUsed_++];
                 s.clear();

@@ -21,8 +21,9 @@ namespace bs {
 
 namespace {
 
-bool isNA(std::string_view v) {
+inline bool isNA(std::string_view v) {
     v = trimField(v);
+    if (v.size() > 3) return false; // the usual field: no comparison
     return v.empty() || v == "N/A" || v == "NA" || v == "n/a";
 }
 
@@ -81,6 +82,7 @@ struct PmuColumnMap {
     std::vector<int> cols;           // header index of each PMU column read
     std::vector<std::size_t> target; // its column in the PmuTable
     std::vector<char> isTime;        // a "(us)" column: bounded like durations
+    std::vector<double> limit;       // its largest plausible value (kMaxPmuTimeUs or FLT_MAX)
 };
 
 // Maps the header's PMU columns onto profile.pmu.columns: a name already there keeps its column; new
@@ -120,6 +122,7 @@ bool mapPmuColumns(const CsvHeader& h, PmuTable& table, PmuColumnMap& out, const
         out.cols.push_back(static_cast<int>(headerIndex[k]));
         out.target.push_back(target);
         out.isTime.push_back(CsvHeader::normalise(names[pos]).find("(us)") != std::string::npos);
+        out.limit.push_back(out.isTime.back() ? kMaxPmuTimeUs : static_cast<double>(FLT_MAX));
     }
     return true;
 }
@@ -174,8 +177,9 @@ void readRows(CsvFileReader& csv, const std::string& path, const Columns& col, R
                 continue;
             }
         }
+        // Every column index is below col.expected (found in the header), and f has that many fields.
         auto at = [&](int c) -> std::string_view {
-            return c >= 0 && c < static_cast<int>(f.size()) ? f[c] : std::string_view{};
+            return c >= 0 ? f[static_cast<std::size_t>(c)] : std::string_view{};
         };
         auto start = parseMicrosToNs(at(col.cStart));
         auto dur = parseMicrosToNs(at(col.cDur));
@@ -254,7 +258,7 @@ void readRows(CsvFileReader& csv, const std::string& path, const Columns& col, R
             float* row = out.pmuValues.data() + static_cast<std::size_t>(k.pmuRow) * col.pmuColumns;
             for (std::size_t i = 0; i < col.pmu.cols.size(); ++i) {
                 const std::string_view text = at(col.pmu.cols[i]);
-                const double limit = col.pmu.isTime[i] ? kMaxPmuTimeUs : static_cast<double>(FLT_MAX);
+                const double limit = col.pmu.limit[i];
                 double v = 0;
                 const bool parsed = parsePlainDecimal(text, v) || parseDouble(text, v);
                 if (!parsed && isNA(text)) continue;
