@@ -11,6 +11,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <exception>
@@ -30,17 +31,21 @@ using simdjson::dom::element_type;
 using Members = std::vector<std::pair<std::string_view, element>>;
 
 // An object's members as nlohmann's std::map holds them: sorted by key, the last of equal keys kept.
-Members members(element e) {
-    Members all;
+// Into kept, with all as working room (both reused from op to op by the split reader: no allocation).
+void membersInto(element e, Members& all, Members& kept) {
+    all.clear();
+    kept.clear();
     simdjson::dom::object o;
-    if (e.get_object().get(o)) return all;
+    if (e.get_object().get(o)) return;
     for (auto kv : o)
         all.emplace_back(kv.key, kv.value);
     std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    Members kept;
-    kept.reserve(all.size());
     for (std::size_t i = 0; i < all.size(); ++i)
         if (i + 1 == all.size() || all[i + 1].first != all[i].first) kept.push_back(all[i]);
+}
+Members members(element e) {
+    Members all, kept;
+    membersInto(e, all, kept);
     return kept;
 }
 
@@ -78,15 +83,23 @@ double asDouble(element e) {
     }
 }
 
+// A double as nlohmann::json::dump() prints it: its serializer writes "null" for a value that is not
+// finite and otherwise detail::to_chars into a 64-byte buffer, as here (no serializer, no string).
+std::string_view shownDouble(double x, char (&buf)[64]) {
+    if (!std::isfinite(x)) return "null";
+    return {buf, static_cast<std::size_t>(nlohmann::detail::to_chars(buf, buf + sizeof buf, x) - buf)};
+}
+
 // The value as nlohmann::json::dump() prints it.
 std::string shown(element e) {
+    char buf[64];
     switch (e.type()) {
     case element_type::INT64:
         return std::to_string(std::int64_t(e));
     case element_type::UINT64:
         return std::to_string(std::uint64_t(e));
     case element_type::DOUBLE:
-        return nlohmann::json(double(e)).dump();
+        return std::string(shownDouble(double(e), buf));
     default: // rare (a finding's text): re-read by nlohmann, which prints it its way
         return nlohmann::json::parse(simdjson::minify(e)).dump();
     }
@@ -95,25 +108,33 @@ std::string shown(element e) {
 struct OpReader {
     const std::string& path;
     FindingSink& sink;
+    Members& all; // working room of membersInto, reused
+    Members& kept;
     CommOp c;
 
-    void start(element ti) {
-        element st;
-        if (!field(ti, "Start Timestamp(us)", st) || !isNumber(st)) return;
+    void start(bool present, element st) {
+        if (!present || !isNumber(st)) return;
         // The reference re-reads the number from its dump(): the same text gives the same time.
-        const std::string text = shown(st);
+        char buf[64];
+        std::string owned;
+        std::string_view text;
+        if (st.type() == element_type::DOUBLE) {
+            text = shownDouble(double(st), buf);
+        } else {
+            owned = shown(st);
+            text = owned;
+        }
         const auto ns = parseMicrosToNs(text);
         if (ns && plausibleStart(*ns)) // 0: not written ("Total Op Info")
             c.start = *ns;
         else
-            outOfRange(sink, path, place(c.step, c.kind, c.name, "Start Timestamp(us)"), text,
+            outOfRange(sink, path, place(c.step, c.kind, c.name, "Start Timestamp(us)"), std::string(text),
                        msg("a timestamp in µs between 1970 and ~2096 (at most 4e15)").c_str(),
                        msg("its start is unknown, so it marks no communication window").c_str());
     }
 
-    TimeNs duration(element ti, const char* key) {
-        element v;
-        if (!field(ti, key, v) || v.type() == element_type::NULL_VALUE) return 0;
+    TimeNs duration(bool present, element v, const char* key) {
+        if (!present || v.type() == element_type::NULL_VALUE) return 0;
         if (v.type() == element_type::STRING && std::string_view(v) == "N/A") return 0;
         const auto ns = durationNs(isNumber(v) ? asDouble(v) : -1.0);
         if (ns) return *ns;
@@ -127,7 +148,8 @@ struct OpReader {
     void bandwidth(element op) {
         element bw;
         if (!field(op, "Communication Bandwidth Info", bw) || !isObject(bw)) return;
-        for (const auto& [transport, info] : members(bw)) {
+        membersInto(bw, all, kept);
+        for (const auto& [transport, info] : kept) {
             element sz;
             if (transport == "SDMA" || !isObject(info) || !field(info, "Transit Size(MB)", sz) ||
                 !isNumber(sz))
@@ -145,12 +167,27 @@ struct OpReader {
     }
 
     void read(element op, element ti) {
-        start(ti);
-        c.elapse = duration(ti, "Elapse Time(ms)");
-        c.transit = duration(ti, "Transit Time(ms)");
-        c.wait = duration(ti, "Wait Time(ms)");
-        c.sync = duration(ti, "Synchronization Time(ms)");
-        c.idle = duration(ti, "Idle Time(ms)");
+        // The six values in one pass over the object (the last of a repeated key, as field() finds it).
+        static constexpr const char* kKeys[] = {"Start Timestamp(us)", "Elapse Time(ms)",
+                                                "Transit Time(ms)",    "Wait Time(ms)",
+                                                "Synchronization Time(ms)", "Idle Time(ms)"};
+        element v[6];
+        bool has[6] = {};
+        simdjson::dom::object o;
+        if (!ti.get_object().get(o))
+            for (auto kv : o)
+                for (int k = 0; k < 6; ++k)
+                    if (kv.key == kKeys[k]) {
+                        v[k] = kv.value;
+                        has[k] = true;
+                        break;
+                    }
+        start(has[0], v[0]);
+        c.elapse = duration(has[1], v[1], kKeys[1]);
+        c.transit = duration(has[2], v[2], kKeys[2]);
+        c.wait = duration(has[3], v[3], kKeys[3]);
+        c.sync = duration(has[4], v[4], kKeys[4]);
+        c.idle = duration(has[5], v[5], kKeys[5]);
         bandwidth(op);
     }
 };
@@ -277,13 +314,14 @@ struct Leaf {
 bool readLeaves(const char* text, const std::vector<Leaf>& leaves, std::size_t from, std::size_t to,
                 const std::string& path, std::vector<CommOp>& ops, FindingSink& sink) {
     simdjson::dom::parser parser;
+    Members all, kept;
     for (std::size_t i = from; i < to; ++i) {
         const Leaf& l = leaves[i];
         element op, ti;
         // The bytes after an op are the rest of the file and its padding: readable, as simdjson needs.
         if (parser.parse(text + l.value.begin, l.value.end - l.value.begin, false).get(op)) return false;
         if (!isObject(op) || !field(op, "Communication Time Info", ti) || !isObject(ti)) continue;
-        OpReader r{path, sink, {}};
+        OpReader r{path, sink, all, kept, {}};
         r.c.step = *l.step;
         r.c.kind = *l.kind;
         r.c.name = *l.name;
@@ -366,7 +404,8 @@ bool readWhole(const std::string& path, const FileBuffer& fb, Profile& profile, 
             for (const auto& [name, op] : members(ops)) {
                 element ti;
                 if (!isObject(op) || !field(op, "Communication Time Info", ti) || !isObject(ti)) continue;
-                OpReader r{path, sink, {}};
+                Members all, kept;
+                OpReader r{path, sink, all, kept, {}};
                 r.c.step = std::string(step);
                 r.c.kind = std::string(kind);
                 r.c.name = std::string(name);
