@@ -73,6 +73,22 @@ std::optional<TimeNs> parseScaled(std::string_view text, int scaleDigits) {
         while (b < e && ws(text[b]))
             ++b;
         if (e - b >= 2 && text[b] == '"' && text[e - 1] == '"') ++b, --e;
+        // The profilers' timestamp in µs, 16 digits '.' 3 digits: two words of eight digits and three
+        // digits, no loop (at most 9999999999999999999 < 2^64 before the int64 check).
+        if constexpr (std::endian::native == std::endian::little) {
+            if (scaleDigits == 3 && e - b == 20 && text[b + 16] == '.') {
+                std::uint64_t w1, w2;
+                std::memcpy(&w1, text.data() + b, 8);
+                std::memcpy(&w2, text.data() + b + 8, 8);
+                const auto d = [&](std::size_t i) { return static_cast<unsigned>(text[i] - '0'); };
+                if (eightDigits(w1) && eightDigits(w2) && d(b + 17) < 10 && d(b + 18) < 10 && d(b + 19) < 10) {
+                    const std::uint64_t v = (valueOfEightDigits(w1) * 100000000 + valueOfEightDigits(w2)) * 1000 +
+                                            d(b + 17) * 100 + d(b + 18) * 10 + d(b + 19);
+                    if (v <= static_cast<std::uint64_t>(std::numeric_limits<TimeNs>::max()))
+                        return static_cast<TimeNs>(v); // else past int64: refused below
+                }
+            }
+        }
         std::uint64_t v = 0;
         const int digits = static_cast<int>(leadingDigits(text.substr(b, std::min<std::size_t>(e - b, 19)), v));
         std::size_t i = b + static_cast<std::size_t>(digits);
