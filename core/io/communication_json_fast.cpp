@@ -90,19 +90,23 @@ std::string_view shownDouble(double x, char (&buf)[64]) {
     return {buf, static_cast<std::size_t>(nlohmann::detail::to_chars(buf, buf + sizeof buf, x) - buf)};
 }
 
-// The value as nlohmann::json::dump() prints it.
-std::string shown(element e) {
-    char buf[64];
+// The value as nlohmann::json::dump() prints it: a double in buf, anything else in owned.
+std::string_view shown(element e, char (&buf)[64], std::string& owned) {
     switch (e.type()) {
     case element_type::INT64:
-        return std::to_string(std::int64_t(e));
+        return owned = std::to_string(std::int64_t(e));
     case element_type::UINT64:
-        return std::to_string(std::uint64_t(e));
+        return owned = std::to_string(std::uint64_t(e));
     case element_type::DOUBLE:
-        return std::string(shownDouble(double(e), buf));
+        return shownDouble(double(e), buf);
     default: // rare (a finding's text): re-read by nlohmann, which prints it its way
-        return nlohmann::json::parse(simdjson::minify(e)).dump();
+        return owned = nlohmann::json::parse(simdjson::minify(e)).dump();
     }
+}
+std::string shown(element e) {
+    char buf[64];
+    std::string owned;
+    return std::string(shown(e, buf, owned));
 }
 
 struct OpReader {
@@ -117,13 +121,7 @@ struct OpReader {
         // The reference re-reads the number from its dump(): the same text gives the same time.
         char buf[64];
         std::string owned;
-        std::string_view text;
-        if (st.type() == element_type::DOUBLE) {
-            text = shownDouble(double(st), buf);
-        } else {
-            owned = shown(st);
-            text = owned;
-        }
+        const std::string_view text = shown(st, buf, owned);
         const auto ns = parseMicrosToNs(text);
         if (ns && plausibleStart(*ns)) // 0: not written ("Total Op Info")
             c.start = *ns;
@@ -399,12 +397,12 @@ bool readWhole(const std::string& path, const FileBuffer& fb, Profile& profile, 
     simdjson::dom::parser parser;
     element root;
     if (parser.parse(fb.begin(), fb.length, false).get(root) || !isObject(root)) return false;
+    Members all, kept; // membersInto's room for the transports, reused
     for (const auto& [step, kinds] : members(root)) {
         for (const auto& [kind, ops] : members(kinds)) {
             for (const auto& [name, op] : members(ops)) {
                 element ti;
                 if (!isObject(op) || !field(op, "Communication Time Info", ti) || !isObject(ti)) continue;
-                Members all, kept;
                 OpReader r{path, sink, all, kept, {}};
                 r.c.step = std::string(step);
                 r.c.kind = std::string(kind);

@@ -81,8 +81,8 @@ std::vector<std::size_t> firstOccurrences(const std::vector<std::string_view>& n
 struct PmuColumnMap {
     std::vector<int> cols;           // header index of each PMU column read
     std::vector<std::size_t> target; // its column in the PmuTable
-    std::vector<char> isTime;        // a "(us)" column: bounded like durations
-    std::vector<double> limit;       // its largest plausible value (kMaxPmuTimeUs or FLT_MAX)
+    std::vector<double> limit;       // its largest plausible value: kMaxPmuTimeUs for a "(us)" column
+                                     // (bounded like durations), else FLT_MAX
 };
 
 // Maps the header's PMU columns onto profile.pmu.columns: a name already there keeps its column; new
@@ -121,8 +121,8 @@ bool mapPmuColumns(const CsvHeader& h, PmuTable& table, PmuColumnMap& out, const
         }
         out.cols.push_back(static_cast<int>(headerIndex[k]));
         out.target.push_back(target);
-        out.isTime.push_back(CsvHeader::normalise(names[pos]).find("(us)") != std::string::npos);
-        out.limit.push_back(out.isTime.back() ? kMaxPmuTimeUs : static_cast<double>(FLT_MAX));
+        const bool isTime = CsvHeader::normalise(names[pos]).find("(us)") != std::string::npos;
+        out.limit.push_back(isTime ? kMaxPmuTimeUs : static_cast<double>(FLT_MAX));
     }
     return true;
 }
@@ -265,7 +265,7 @@ void readRows(CsvFileReader& csv, const std::string& path, const Columns& col, R
                 if (!parsed || v < 0 || v > limit) {
                     outOfRange(
                         out.sink, path, line, col.h.names()[static_cast<std::size_t>(col.pmu.cols[i])], text,
-                        col.pmu.isTime[i] ? msg("a non-negative PMU time in µs of at most 1000 s (1e9 µs)")
+                        limit == kMaxPmuTimeUs ? msg("a non-negative PMU time in µs of at most 1000 s (1e9 µs)")
                                           : msg("a non-negative PMU figure that fits a float (<= 3.4e38)"),
                         msg("this PMU value is treated as N/A"));
                     continue;
