@@ -258,6 +258,11 @@ void readRows(CsvFileReader& csv, const std::string& path, const Columns& col, R
             float* row = out.pmuValues.data() + static_cast<std::size_t>(k.pmuRow) * col.pmuColumns;
             for (std::size_t i = 0; i < col.pmu.cols.size(); ++i) {
                 const std::string_view text = at(col.pmu.cols[i]);
+                float* const to = row + col.pmu.target[i];
+                if (plainDecimalToFloat(text, *to)) { // the usual figure: below 2^24, never out of range
+                    out.anyPmuNonZero |= *to != 0.0f;
+                    continue;
+                }
                 const double limit = col.pmu.limit[i];
                 double v = 0;
                 const bool parsed = parsePlainDecimal(text, v) || parseDouble(text, v);

@@ -17,19 +17,25 @@ class StringPool {
   public:
     StringPool() { intern({}); }
     StrId intern(std::string_view s) {
-        // Names repeat millions of times: a small direct-mapped cache in front of the hash map.
-        CacheSlot& slot = cache_[cheapHash(s) & (kCacheSize - 1)];
-        if (slot.id != 0 && slot.len == s.size() && views_[slot.id] == s) return slot.id;
+        // Names repeat millions of times: a small direct-mapped cache in front of the hash map. A slot
+        // keeps the text's first and last 8 bytes (all of a text of up to 16), so most hits compare two
+        // words and a length, without reading the stored text.
+        const Key k = key(s);
+        CacheSlot& slot = cache_[hashOf(k, s.size()) & (kCacheSize - 1)];
+        if (slot.len == s.size() && slot.a == k.a && slot.b == k.b &&
+            (s.size() <= 16 || std::memcmp(slot.data + 8, s.data() + 8, s.size() - 16) == 0))
+            return slot.id;
         auto it = index_.find(s);
+        StrId id;
         if (it != index_.end()) {
-            slot = {it->second, s.size()};
-            return it->second;
+            id = it->second;
+        } else {
+            std::string_view stored = store(s);
+            id = static_cast<StrId>(views_.size());
+            views_.push_back(stored);
+            index_.emplace(stored, id);
         }
-        std::string_view stored = store(s);
-        StrId id = static_cast<StrId>(views_.size());
-        views_.push_back(stored);
-        index_.emplace(stored, id);
-        slot = {id, s.size()};
+        if (s.size() < kNoLen) slot = {k.a, k.b, views_[id].data(), static_cast<std::uint32_t>(s.size()), id};
         return id;
     }
     // Lookup without inserting; returns 0 (empty) when unknown and s is not empty → use contains().
@@ -47,20 +53,42 @@ class StringPool {
     }
 
   private:
-    struct CacheSlot {
-        StrId id = 0;
-        std::size_t len = 0;
-    };
-    static constexpr std::size_t kCacheSize = 4096;
-    static std::size_t cheapHash(std::string_view s) {
+    // The text's first and last 8 bytes (overlapping, or fewer, when it is shorter): with its length they
+    // are the whole text when it has at most 16 bytes. Fixed-size loads, no copy through memory (a
+    // variable-length memcpy into a word stalled the load that read it back).
+    struct Key {
         std::uint64_t a = 0, b = 0;
+    };
+    static Key key(std::string_view s) {
         const std::size_t n = s.size();
-        if (n == 0) return 0; // an empty view may have a null data() (memcpy from null is UB)
-        std::memcpy(&a, s.data(), n < 8 ? n : 8);
-        if (n > 8) std::memcpy(&b, s.data() + n - 8, 8);
-        std::uint64_t h = (a * 0x9E3779B97F4A7C15ULL) ^ (b + n) * 0xC2B2AE3D27D4EB4FULL;
+        const unsigned char* p = reinterpret_cast<const unsigned char*>(s.data());
+        Key k;
+        if (n >= 8) {
+            std::memcpy(&k.a, p, 8);
+            std::memcpy(&k.b, p + n - 8, 8);
+        } else if (n >= 4) {
+            std::uint32_t x, y;
+            std::memcpy(&x, p, 4);
+            std::memcpy(&y, p + n - 4, 4);
+            k.a = x;
+            k.b = y;
+        } else if (n > 0) { // an empty view may have a null data()
+            k.a = p[0] | std::uint64_t(p[n / 2]) << 8 | std::uint64_t(p[n - 1]) << 16;
+        }
+        return k;
+    }
+    static std::size_t hashOf(const Key& k, std::size_t n) {
+        const std::uint64_t h = (k.a * 0x9E3779B97F4A7C15ULL) ^ ((k.b + n) * 0xC2B2AE3D27D4EB4FULL);
         return static_cast<std::size_t>(h ^ (h >> 29));
     }
+    static constexpr std::uint32_t kNoLen = UINT32_MAX; // an empty slot's length: no text matches it
+    struct CacheSlot {
+        std::uint64_t a = 0, b = 0;
+        const char* data = nullptr; // the stored text
+        std::uint32_t len = kNoLen;
+        StrId id = 0;
+    };
+    static constexpr std::size_t kCacheSize = 4096;
     std::string_view store(std::string_view s) {
         if (s.empty()) return {};
         if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < s.size()) {

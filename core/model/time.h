@@ -54,6 +54,43 @@ inline bool parsePlainDecimal(std::string_view t, double& out) {
     return true;
 }
 
+// A PMU figure as the float it is kept in: true, with out == static_cast<float>(v) for the v that
+// parsePlainDecimal gives, when t is "digits[.digits]" whose digits make an integer m below 2^24 with at
+// most 7 decimals; false for anything else (read then by parsePlainDecimal / parseDouble).
+// decimalToFloat is the arithmetic: m times the double nearest 10^-k, rounded to float, with no division.
+// The product is within 2^-52 (relative) of m / 10^k; rounding it to float can differ from rounding
+// m / 10^k only when that lies within 2^-52 of a midpoint between two floats. It never does: a midpoint
+// is a dyadic rational of 25 significant bits, and m / (2^k 5^k) is either a float itself (5^k divides m,
+// leaving at most 24 bits) or more than 2^-42 (relative; m 5^k < 2^41) from every such midpoint. Rounding
+// m / 10^k to double first (the division before) gives the same float for the same reason.
+// tst_time_parse checks every m below 2^24 for each k against the double division, bit for bit.
+inline float decimalToFloat(std::uint32_t m, std::size_t decimals) {
+    static constexpr double kInv10[] = {1.0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7};
+    return static_cast<float>(static_cast<double>(m) * kInv10[decimals]);
+}
+inline bool plainDecimalToFloat(std::string_view t, float& out) {
+    if (t.empty() || t.size() > 9) return false;
+    const char* p = t.data();
+    const char* const e = p + t.size();
+    std::uint32_t m = 0;
+    while (p < e && static_cast<unsigned>(*p - '0') < 10)
+        m = m * 10 + static_cast<unsigned>(*p++ - '0');
+    if (p == t.data()) return false;
+    std::size_t decimals = 0;
+    if (p < e) {
+        if (*p != '.') return false;
+        const char* const frac = ++p;
+        while (p < e && static_cast<unsigned>(*p - '0') < 10)
+            m = m * 10 + static_cast<unsigned>(*p++ - '0');
+        decimals = static_cast<std::size_t>(p - frac);
+        if (decimals == 0 || p != e) return false; // at most 7: a digit before the point, 9 characters
+    }
+    // At most 9 digits: m < 10^9 < 2^32, no overflow.
+    if (m >= (1u << 24)) return false;
+    out = decimalToFloat(m, decimals);
+    return true;
+}
+
 // Integer (stream ids, step ids); nullopt for N/A/garbage/out of range.
 std::optional<std::int64_t> parseInt(std::string_view text);
 

@@ -8,6 +8,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <string>
+#include <vector>
 
 class TstTimeParse : public QObject {
     Q_OBJECT
@@ -161,6 +164,79 @@ class TstTimeParse : public QObject {
         QCOMPARE(*bs::parseMicrosToNs("9223372036854775"), Q_INT64_C(9223372036854775000));
         QCOMPARE(*bs::parseMicrosToNs("1736408883686758.710\t"), Q_INT64_C(1736408883686758710));
     }
+    // The PMU figure's float: every integer m below 2^24 over each power of ten up to 10^7 gives what the
+    // double division rounded to float gives (the readers' value before), bit for bit.
+    void pmuFloatsAreTheDoubleDivisionRoundedToFloat() {
+        static const double pow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7};
+        for (std::size_t k = 0; k < 8; ++k) {
+            std::uint64_t wrong = 0;
+            for (std::uint32_t m = 0; m < (1u << 24); ++m) {
+                const float want = static_cast<float>(static_cast<double>(m) / pow10[k]);
+                const float got = bs::decimalToFloat(m, k);
+                std::uint32_t a, b;
+                std::memcpy(&a, &want, 4);
+                std::memcpy(&b, &got, 4);
+                wrong += a != b;
+            }
+            QCOMPARE(wrong, std::uint64_t(0));
+        }
+        // A product in float (the reciprocal as a float) is not exact: the check above can tell.
+        std::uint64_t wrongInFloat = 0;
+        for (std::uint32_t m = 0; m < (1u << 24); ++m)
+            wrongInFloat += static_cast<float>(m) * 1e-3f != static_cast<float>(static_cast<double>(m) / 1e3);
+        QVERIFY(wrongInFloat > 0);
+    }
+    // The text side: "digits[.digits]" of up to 8 digits below 2^24 with at most 7 decimals is taken, with
+    // the float of parsePlainDecimal's value; everything else is refused (and read as before).
+    void pmuTextsAreTakenOnlyInTheirShape() {
+        const struct {
+            const char* text;
+            bool taken;
+        } cases[] = {
+            {"0", true},           {"0.000", true},      {"57.579", true},    {"103643", true},
+            {"16777215", true},    {"16777216", false},  {"1677721.5", true}, {"1677721.6", false},
+            {"0.0000001", true},   {"0.00000001", false}, {"12345678", true}, {"123456789", false},
+            {"", false},           {"1.", false},        {".5", false},       {"-1.5", false},
+            {" 1.5", false},       {"1.5 ", false},      {"1e3", false},      {"N/A", false},
+            {"1.2.3", false},      {"00000000.5", false}, {"0.5", true},      {"9.9999999", false},
+        };
+        for (const auto& c : cases) {
+            float f = -1;
+            const bool taken = bs::plainDecimalToFloat(c.text, f);
+            QVERIFY2(taken == c.taken, c.text);
+            if (!taken) continue;
+            double v = -1;
+            QVERIFY(bs::parsePlainDecimal(c.text, v));
+            QCOMPARE(f, static_cast<float>(v));
+        }
+        bstest::XorShift rnd{0x9E3779B97F4A7C15ULL};
+        int taken = 0;
+        for (int i = 0; i < 300000; ++i) {
+            const int digits = 1 + static_cast<int>(rnd() % 9);
+            std::string t;
+            for (int d = 0; d < digits; ++d)
+                t += static_cast<char>('0' + rnd() % 10);
+            if (rnd() % 3 != 0) t.insert(1 + rnd() % digits, ".");
+            if (t.back() == '.') t += '5';
+            float f = -1;
+            double v = -1;
+            const bool plain = bs::parsePlainDecimal(t, v);
+            if (!bs::plainDecimalToFloat(t, f)) {
+                // Refused only past 8 digits, 7 decimals or 2^24.
+                std::string digitsOnly = t;
+                std::erase(digitsOnly, '.');
+                const std::size_t point = t.find('.');
+                const std::size_t decimals = point == std::string::npos ? 0 : t.size() - point - 1;
+                QVERIFY2(digitsOnly.size() > 8 || decimals > 7 || std::stoull(digitsOnly) >= (1u << 24),
+                         t.c_str());
+                continue;
+            }
+            ++taken;
+            QVERIFY2(plain, t.c_str());
+            QVERIFY2(f == static_cast<float>(v), t.c_str());
+        }
+        QVERIFY(taken > 100000);
+    }
     void emptyNamesInternWithoutUndefinedBehaviour() {
         // Regression (fuzz_comm_json + the sanitizer pass): an empty string_view may carry a null data();
         // hashing it used memcpy from null. Under the UBSan build of .ci/run this aborts on the old code.
@@ -170,6 +246,42 @@ class TstTimeParse : public QObject {
         const bs::StrId a = pool.intern("aten::to");
         QCOMPARE(pool.intern("aten::to"), a);
         QCOMPARE(pool.view(a), std::string_view("aten::to"));
+    }
+    // Interning against a map: texts of 0-40 bytes that share their first and last 8 bytes and differ
+    // in one byte anywhere (the cache slot keeps both ends and compares the middle), in every order,
+    // with enough of them to evict slots. Each text gets one id, distinct texts distinct ids, given in
+    // order of first appearance, and the view is the text.
+    void internedIdsAreThoseOfAMap() {
+        bstest::XorShift rnd{0x2545F4914F6CDD1DULL};
+        std::vector<std::string> texts;
+        for (std::size_t len = 0; len <= 40; ++len) {
+            const std::string base(len, 'a');
+            texts.push_back(base);
+            for (std::size_t at = 0; at < len; ++at)
+                for (const char c : {'b', '\0', '\xff'}) {
+                    std::string t = base;
+                    t[at] = c;
+                    texts.push_back(t);
+                }
+        }
+        for (int i = 0; i < 20000; ++i) { // more texts than cache slots
+            std::string t(1 + rnd() % 40, 'x');
+            for (char& c : t)
+                c = static_cast<char>('a' + rnd() % 3);
+            texts.push_back(t);
+        }
+        bs::StringPool pool;
+        std::map<std::string, bs::StrId> want{{std::string(), 0}};
+        for (int i = 0; i < 400000; ++i) {
+            const std::string& t = texts[rnd() % texts.size()];
+            const auto it = want.find(t);
+            const bs::StrId expected = it != want.end() ? it->second : static_cast<bs::StrId>(want.size());
+            if (it == want.end()) want.emplace(t, expected);
+            const bs::StrId got = pool.intern(t);
+            if (got != expected) QFAIL(("wrong id for a text of " + std::to_string(t.size()) + " bytes").c_str());
+            if (pool.view(got) != t) QFAIL("wrong view");
+        }
+        QCOMPARE(pool.size(), want.size());
     }
     // Integers of 1-20 digits, signed or not, some with one character that is no digit: the value summed
     // here digit by digit in 128 bits, or refused when it is no integer or does not fit int64.
