@@ -40,42 +40,83 @@ std::uint64_t delimiterMask(const char* text) {
 #endif
 }
 
+// The delimiters of the 64-byte window of text that starts at base (a multiple of 64, so each byte is
+// looked at once however short the fields). The last window is read from a zero-padded copy (the text
+// has no padding of its own), and a zero byte is no delimiter. Out of line: once per 64 bytes, and the
+// field loops that call it keep their registers.
+[[gnu::noinline]] std::uint64_t windowMask(std::string_view text, std::size_t base) {
+    if (base + 64 <= text.size()) return delimiterMask(text.data() + base);
+    if (base >= text.size()) return 0;
+    char tail[64] = {};
+    std::memcpy(tail, text.data() + base, text.size() - base);
+    return delimiterMask(tail);
+}
+
+// The first ',', '\n' or '\r' at or after p (the text's end if none), with the window (base, mask) moved
+// on as needed: a shift and a count of trailing zeros while p stays in the window.
+[[gnu::always_inline]] inline std::size_t endOfField(std::string_view text, std::size_t p, std::size_t& base,
+                                                     std::uint64_t& mask) {
+    for (;;) {
+        const std::size_t off = p - base; // huge (unsigned) when p is before the window
+        if (off < 64) {
+            if (const std::uint64_t m = mask >> off) return p + static_cast<std::size_t>(__builtin_ctzll(m));
+            p = base + 64;
+            if (p >= text.size()) return text.size();
+        }
+        base = p & ~std::size_t(63);
+        mask = windowMask(text, base);
+    }
+}
+
+// A run of unquoted fields from start on, written to out (at most outEnd - out of them): each ends at the
+// window's next delimiter. The run stops after a field that ends at a line break or at the text's end,
+// before a quoted field, or when out is full; it returns the delimiter (or the text's end) after the last
+// field and the end of the fields written. A function of its own, its arguments in registers and the
+// window in locals: inside next(), with the record's other state live, the compiler kept part of the
+// loop's state on the stack (~40 instructions a field; ~14 here).
+struct Window {
+    std::size_t base;   // the window: text[base, base + 64), base a multiple of 64
+    std::uint64_t mask; // its delimiters
+};
+struct RunEnd {
+    std::size_t end;
+    std::string_view* out;
+};
+[[gnu::noinline]] RunEnd splitPlain(const char* const t, const std::size_t n, std::size_t start, Window& w,
+                                    std::string_view* out, std::string_view* const outEnd) {
+    const std::string_view text(t, n);
+    std::size_t base = w.base;
+    std::uint64_t mask = w.mask;
+    if (start - base >= 64) { // start is not in the window (an unsigned difference: nor before it)
+        base = start & ~std::size_t(63);
+        mask = windowMask(text, base);
+    }
+    std::uint64_t left = mask & (~std::uint64_t(0) << (start - base)); // the delimiters from start on
+    for (;;) {
+        std::size_t e = n;
+        while (left == 0 && base + 64 < n) { // none left in this window: the next one
+            base += 64;
+            left = mask = windowMask(text, base);
+        }
+        if (left != 0) {
+            e = base + static_cast<std::size_t>(__builtin_ctzll(left));
+            left &= left - 1;
+        }
+        *out++ = std::string_view(t + start, e - start);
+        if (e + 1 >= n || t[e] != ',' || t[e + 1] == '"' || out == outEnd) {
+            w = {base, mask};
+            return {e, out};
+        }
+        start = e + 1;
+    }
+}
+
 } // namespace
 
 CsvReader::CsvReader(std::string_view text, bool more, bool atFileStart) : text_(text), more_(more) {
     if (atFileStart && text_.size() >= 3 && static_cast<unsigned char>(text_[0]) == 0xEF &&
         static_cast<unsigned char>(text_[1]) == 0xBB && static_cast<unsigned char>(text_[2]) == 0xBF)
         pos_ = 3;
-}
-
-// The delimiters of the 64-byte window of text_ that holds pos. Windows start at multiples of 64, so each
-// byte is looked at once however short the fields; the last window is read from a zero-padded copy (the
-// text has no padding of its own), and a zero byte is no delimiter.
-void CsvReader::loadWindow(std::size_t pos) {
-    maskBase_ = pos & ~std::size_t(63);
-    if (maskBase_ + 64 <= text_.size()) {
-        mask_ = delimiterMask(text_.data() + maskBase_);
-    } else if (maskBase_ >= text_.size()) {
-        mask_ = 0;
-    } else {
-        char tail[64] = {};
-        std::memcpy(tail, text_.data() + maskBase_, text_.size() - maskBase_);
-        mask_ = delimiterMask(tail);
-    }
-}
-
-// The first ',', '\n' or '\r' at or after pos (text_.size() if none): a shift and a count of trailing zeros
-// while pos stays in the window.
-inline std::size_t CsvReader::endOfField(std::size_t pos) {
-    for (;;) {
-        const std::size_t off = pos - maskBase_; // huge (unsigned) when pos is before the window
-        if (off < 64) {
-            if (const std::uint64_t m = mask_ >> off) return pos + static_cast<std::size_t>(__builtin_ctzll(m));
-            pos = maskBase_ + 64;
-            if (pos >= text_.size()) return text_.size();
-        }
-        loadWindow(pos);
-    }
 }
 
 void CsvReader::refill(std::string_view text, bool more) {
@@ -95,52 +136,89 @@ bool CsvReader::incomplete(std::size_t recordPos, std::uint64_t recordLine) {
     return false;
 }
 
+// The record is split with the window's mask, its position and the output in locals: fields are written
+// through a pointer into `fields` kept at a size of at least the last record's (growing it value-
+// initialises only the new elements) and cut to the record's count at the end. With members and
+// push_back, every store of a field (a pointer and a size) could alias the reader's own members, which
+// the compiler then read again for every field (~57 instructions a field; kernel_details.csv has 46 a row).
 bool CsvReader::next(std::vector<std::string_view>& fields) {
-    fields.clear();
     scratchUsed_ = 0;
     needsMore_ = false;
-    // Skip blank lines between records.
-    while (pos_ < text_.size() && (text_[pos_] == '\n' || text_[pos_] == '\r')) {
-        if (text_[pos_] == '\n') ++curLine_;
-        ++pos_;
-    }
-    if (pos_ >= text_.size()) return more_ ? incomplete(pos_, curLine_) : false;
-    recordLine_ = curLine_;
-    const std::size_t recordPos = pos_;
-    const std::uint64_t recordLine = curLine_;
+    const char* const t = text_.data();
     const std::size_t n = text_.size();
+    std::size_t pos = pos_;
+    std::uint64_t line = curLine_;
+    // Skip blank lines between records.
+    while (pos < n && (t[pos] == '\n' || t[pos] == '\r')) {
+        if (t[pos] == '\n') ++line;
+        ++pos;
+    }
+    if (pos >= n) {
+        pos_ = pos;
+        curLine_ = line;
+        fields.clear();
+        return more_ ? incomplete(pos, line) : false;
+    }
+    recordLine_ = line;
+    const std::size_t recordPos = pos;
+    const std::uint64_t recordLine = line;
+    if (fields.size() < 16) fields.resize(16);
+    std::string_view* out = fields.data();
+    std::size_t room = fields.size(), count = 0;
+    auto grow = [&] {
+        fields.resize(room * 2);
+        out = fields.data();
+        room = fields.size();
+    };
+    auto push = [&](std::string_view f) {
+        if (count == room) grow();
+        out[count++] = f;
+    };
+    Window win{maskBase_, mask_};
+    // Leaves the record: the reader's state written back once.
+    auto finish = [&](bool complete) {
+        maskBase_ = win.base;
+        mask_ = win.mask;
+        if (!complete) {
+            fields.resize(count);
+            return incomplete(recordPos, recordLine);
+        }
+        pos_ = pos;
+        curLine_ = line;
+        fields.resize(count);
+        return true;
+    };
     while (true) {
-        if (pos_ < n && text_[pos_] == '"') {
+        if (pos < n && t[pos] == '"') {
             // Quoted field: from quote to quote (memchr), a doubled quote standing for one.
-            ++pos_;
-            const char* t = text_.data();
-            const std::size_t start = pos_;
+            ++pos;
+            const std::size_t start = pos;
             bool needsCopy = false;
             for (;;) {
-                const void* q = std::memchr(t + pos_, '"', n - pos_);
+                const void* q = std::memchr(t + pos, '"', n - pos);
                 if (q == nullptr) { // unterminated: the field runs to the end of the text
-                    pos_ = n;
+                    pos = n;
                     break;
                 }
-                pos_ = static_cast<std::size_t>(static_cast<const char*>(q) - t);
-                if (pos_ + 1 < n && t[pos_ + 1] == '"') {
+                pos = static_cast<std::size_t>(static_cast<const char*>(q) - t);
+                if (pos + 1 < n && t[pos + 1] == '"') {
                     needsCopy = true;
-                    pos_ += 2;
+                    pos += 2;
                     continue;
                 }
                 break;
             }
-            const std::size_t end = pos_;
+            const std::size_t end = pos;
             for (const char* lf = t + start;
                  (lf = static_cast<const char*>(std::memchr(lf, '\n', t + end - lf))) != nullptr; ++lf)
-                ++curLine_;
-            if (pos_ < n) ++pos_; // closing quote
+                ++line;
+            if (pos < n) ++pos; // closing quote
             std::string_view raw = text_.substr(start, end - start);
             if (needsCopy && raw.size() >= 4 && raw.substr(0, 2) == "\"\"" && raw.substr(raw.size() - 2) == "\"\"" &&
                 std::memchr(raw.data() + 2, '"', raw.size() - 4) == nullptr) {
                 // The usual doubled quotes, around the whole value ("""8,2048""" is "8,2048" with its
                 // quotes): the unquoted text is the raw one without its first and last byte, no copy.
-                fields.push_back(raw.substr(1, raw.size() - 2));
+                push(raw.substr(1, raw.size() - 2));
             } else if (needsCopy) {
                 if (scratchUsed_ >= scratch_.size()) scratch_.emplace_back();
                 std::string& s = scratch_[scratchUsed_++];
@@ -155,45 +233,41 @@ bool CsvReader::next(std::vector<std::string_view>& fields) {
                     i = q + 1;
                     if (i < raw.size() && raw[i] == '"') ++i;
                 }
-                fields.emplace_back(s);
+                push(s);
             } else {
-                fields.push_back(raw);
+                push(raw);
             }
             // Anything between the closing quote and the delimiter (e.g. a trailing TAB) is dropped.
-            if (pos_ < n) pos_ = endOfField(pos_);
+            if (pos < n) pos = endOfField(text_, pos, win.base, win.mask);
         } else {
-            // Unquoted fields one after the other, until one ends the record or the next is quoted.
-            const char* t = text_.data();
-            std::size_t start = pos_;
-            for (;;) {
-                const std::size_t e = endOfField(start);
-                fields.emplace_back(t + start, e - start);
-                pos_ = e;
-                if (e + 1 >= n || t[e] != ',' || t[e + 1] == '"') break;
-                start = e + 1;
-            }
+            // Unquoted fields one after the other (splitPlain), until one ends the record, the next is
+            // quoted or the room in `fields` is used up (then the loop comes back here after the comma).
+            if (count == room) grow();
+            const RunEnd r = splitPlain(t, n, pos, win, out + count, out + room);
+            count = static_cast<std::size_t>(r.out - out);
+            pos = r.end;
         }
-        if (pos_ >= n) return more_ ? incomplete(recordPos, recordLine) : true;
-        char c = text_[pos_];
+        if (pos >= n) return finish(!more_);
+        const char c = t[pos];
         if (c == ',') {
-            ++pos_;
-            if (pos_ >= n) {
-                if (more_) return incomplete(recordPos, recordLine);
-                fields.emplace_back();
-                return true;
+            ++pos;
+            if (pos >= n) {
+                if (more_) return finish(false);
+                push({});
+                return finish(true);
             }
             continue;
         }
         // End of record: CR, LF or CRLF.
         if (c == '\r') {
-            if (more_ && pos_ + 1 >= n) return incomplete(recordPos, recordLine); // an LF may follow
-            ++pos_;
-            if (pos_ < n && text_[pos_] == '\n') ++pos_;
+            if (more_ && pos + 1 >= n) return finish(false); // an LF may follow
+            ++pos;
+            if (pos < n && t[pos] == '\n') ++pos;
         } else {
-            ++pos_;
+            ++pos;
         }
-        ++curLine_;
-        return true;
+        ++line;
+        return finish(true);
     }
 }
 

@@ -34,8 +34,6 @@ class CsvReader {
 
   private:
     bool incomplete(std::size_t recordPos, std::uint64_t recordLine);
-    std::size_t endOfField(std::size_t pos);
-    void loadWindow(std::size_t pos);
 
     static constexpr std::size_t kNoMask = static_cast<std::size_t>(-1) / 2; // no window: pos never in it
     std::string_view text_;
