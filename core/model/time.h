@@ -26,21 +26,17 @@ std::optional<double> parseDouble(std::string_view text);
 // cost more than the parse itself.)
 bool parseDouble(std::string_view text, double& out);
 
-// The usual PMU figure, inline: "digits[.digits]" with 1 to 15 digits and nothing around it. True with
-// the value parseDouble gives for it (the digits as an integer over an exact power of ten, which IEEE
-// division rounds correctly); false for anything else, which parseDouble then reads.
-inline bool parsePlainDecimal(std::string_view t, double& out) {
-    static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
-                                        1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    if (t.empty() || t.size() > 16) return false;
+// "digits[.digits]" (a digit on each side of a point, nothing around): true with the digits as one
+// integer m and the count after the point. The caller bounds t's length so that m cannot overflow U.
+template <class U>
+inline bool plainDigits(std::string_view t, U& m, std::size_t& decimals) {
     const char* p = t.data();
     const char* const e = p + t.size();
-    std::uint64_t m = 0;
+    m = 0;
     while (p < e && static_cast<unsigned>(*p - '0') < 10)
         m = m * 10 + static_cast<unsigned>(*p++ - '0');
-    const std::size_t intDigits = static_cast<std::size_t>(p - t.data());
-    if (intDigits == 0) return false;
-    std::size_t decimals = 0;
+    if (p == t.data()) return false;
+    decimals = 0;
     if (p < e) {
         if (*p != '.') return false;
         const char* const frac = ++p;
@@ -49,7 +45,19 @@ inline bool parsePlainDecimal(std::string_view t, double& out) {
         decimals = static_cast<std::size_t>(p - frac);
         if (decimals == 0 || p != e) return false;
     }
-    if (intDigits + decimals > 15) return false;
+    return true;
+}
+
+// The usual PMU figure, inline: "digits[.digits]" with 1 to 15 digits and nothing around it. True with
+// the value parseDouble gives for it (the digits as an integer over an exact power of ten, which IEEE
+// division rounds correctly); false for anything else, which parseDouble then reads.
+inline bool parsePlainDecimal(std::string_view t, double& out) {
+    static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8,
+                                        1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    std::uint64_t m; // at most 16 characters: below 10^16
+    std::size_t decimals;
+    if (t.empty() || t.size() > 16 || !plainDigits(t, m, decimals)) return false;
+    if (t.size() - (decimals > 0) > 15) return false; // the digits, without the point
     out = static_cast<double>(m) / kPow10[decimals];
     return true;
 }
@@ -69,24 +77,9 @@ inline float decimalToFloat(std::uint32_t m, std::size_t decimals) {
     return static_cast<float>(static_cast<double>(m) * kInv10[decimals]);
 }
 inline bool plainDecimalToFloat(std::string_view t, float& out) {
-    if (t.empty() || t.size() > 9) return false;
-    const char* p = t.data();
-    const char* const e = p + t.size();
-    std::uint32_t m = 0;
-    while (p < e && static_cast<unsigned>(*p - '0') < 10)
-        m = m * 10 + static_cast<unsigned>(*p++ - '0');
-    if (p == t.data()) return false;
-    std::size_t decimals = 0;
-    if (p < e) {
-        if (*p != '.') return false;
-        const char* const frac = ++p;
-        while (p < e && static_cast<unsigned>(*p - '0') < 10)
-            m = m * 10 + static_cast<unsigned>(*p++ - '0');
-        decimals = static_cast<std::size_t>(p - frac);
-        if (decimals == 0 || p != e) return false; // at most 7: a digit before the point, 9 characters
-    }
-    // At most 9 digits: m < 10^9 < 2^32, no overflow.
-    if (m >= (1u << 24)) return false;
+    std::uint32_t m; // at most 9 characters: below 10^9 < 2^32
+    std::size_t decimals; // at most 7: a digit before the point, 9 characters
+    if (t.empty() || t.size() > 9 || !plainDigits(t, m, decimals) || m >= (1u << 24)) return false;
     out = decimalToFloat(m, decimals);
     return true;
 }
