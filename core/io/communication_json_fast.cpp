@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <limits>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -30,6 +32,18 @@ using simdjson::dom::element;
 using simdjson::dom::element_type;
 using Members = std::vector<std::pair<std::string_view, element>>;
 
+// Sorts by key, keeping equal keys in file order (std::stable_sort's result): by insertion for the few
+// members an op's objects have (no temporary buffer), by std::stable_sort past that.
+void sortByKey(Members& m) {
+    if (m.size() > 16) {
+        std::stable_sort(m.begin(), m.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        return;
+    }
+    for (std::size_t i = 1; i < m.size(); ++i)
+        for (std::size_t j = i; j > 0 && m[j].first < m[j - 1].first; --j)
+            std::swap(m[j], m[j - 1]);
+}
+
 // An object's members as nlohmann's std::map holds them: sorted by key, the last of equal keys kept.
 // Into kept, with all as working room (both reused from op to op by the split reader: no allocation).
 void membersInto(element e, Members& all, Members& kept) {
@@ -39,7 +53,7 @@ void membersInto(element e, Members& all, Members& kept) {
     if (e.get_object().get(o)) return;
     for (auto kv : o)
         all.emplace_back(kv.key, kv.value);
-    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    sortByKey(all);
     for (std::size_t i = 0; i < all.size(); ++i)
         if (i + 1 == all.size() || all[i + 1].first != all[i].first) kept.push_back(all[i]);
 }
@@ -109,16 +123,68 @@ std::string shown(element e) {
     return std::string(shown(e, buf, owned));
 }
 
+// The reference's time of a start written as the double x > 0: parseMicrosToNs of nlohmann's dump(),
+// which prints grisu2's shortest digits d (at most 17) and decimal exponent e as "d × 10^e" in fixed or
+// exponent form. Both forms are read exactly, so the time is d × 10^(e+3) ns, rounded half away from zero
+// when e+3 < 0; nullopt past int64 (as parseMicrosToNs). No text is printed or read back.
+std::optional<TimeNs> startNsOfPositive(double x) {
+    char digits[32];
+    int len = 0, e = 0;
+    nlohmann::detail::dtoa_impl::grisu2(digits, len, e, x);
+    std::uint64_t d = 0;
+    for (int i = 0; i < len; ++i)
+        d = d * 10 + static_cast<unsigned>(digits[i] - '0');
+    int shift = e + 3;
+    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<TimeNs>::max());
+    if (shift >= 0) {
+        for (; shift > 0; --shift) {
+            if (d > kMax / 10) return std::nullopt;
+            d *= 10;
+        }
+    } else if (shift < -19) {
+        d = 0; // d < 10^17: less than half of 10^20
+    } else {
+        std::uint64_t div = 1;
+        for (; shift < 0; ++shift)
+            div *= 10;
+        const std::uint64_t q = d / div, r = d % div;
+        d = q + (r >= div - r ? 1 : 0); // r * 2 >= div, without overflow
+    }
+    if (d > kMax) return std::nullopt;
+    return static_cast<TimeNs>(d);
+}
+
+// "Communication Time Info"'s keys the reader uses, by index; -1 for any other.
+int timeKey(std::string_view k) {
+    switch (k.size()) {
+    case 19: return k == "Start Timestamp(us)" ? 0 : -1;
+    case 15: return k == "Elapse Time(ms)" ? 1 : -1;
+    case 16: return k == "Transit Time(ms)" ? 2 : -1;
+    case 13: return k == "Wait Time(ms)" ? 3 : k == "Idle Time(ms)" ? 5 : -1;
+    case 24: return k == "Synchronization Time(ms)" ? 4 : -1;
+    default: return -1;
+    }
+}
+constexpr const char* kTimeKeys[] = {"Start Timestamp(us)", "Elapse Time(ms)",          "Transit Time(ms)",
+                                     "Wait Time(ms)",       "Synchronization Time(ms)", "Idle Time(ms)"};
+
 struct OpReader {
     const std::string& path;
     FindingSink& sink;
-    Members& all; // working room of membersInto, reused
-    Members& kept;
+    Members& all; // working room for the transports, reused
     CommOp c;
 
-    void start(bool present, element st) {
-        if (!present || !isNumber(st)) return;
+    void start(element st) {
+        if (!isNumber(st)) return;
         // The reference re-reads the number from its dump(): the same text gives the same time.
+        if (st.type() == element_type::DOUBLE) {
+            const double x = double(st);
+            if (x > 0 && std::isfinite(x))
+                if (const auto ns = startNsOfPositive(x); ns && plausibleStart(*ns)) {
+                    c.start = *ns;
+                    return;
+                }
+        }
         char buf[64];
         std::string owned;
         const std::string_view text = shown(st, buf, owned);
@@ -132,26 +198,38 @@ struct OpReader {
     }
 
     TimeNs duration(bool present, element v, const char* key) {
-        if (!present || v.type() == element_type::NULL_VALUE) return 0;
-        if (v.type() == element_type::STRING && std::string_view(v) == "N/A") return 0;
-        const auto ns = durationNs(isNumber(v) ? asDouble(v) : -1.0);
-        if (ns) return *ns;
+        if (!present) return 0;
+        const auto t = v.type();
+        if (t == element_type::DOUBLE) {
+            if (const auto ns = durationNs(double(v))) return *ns;
+        } else if (t == element_type::NULL_VALUE) {
+            return 0;
+        } else if (t == element_type::STRING && std::string_view(v) == "N/A") {
+            return 0;
+        } else if (const auto ns = durationNs(isNumber(v) ? asDouble(v) : -1.0)) {
+            return *ns;
+        }
         outOfRange(sink, path, place(c.step, c.kind, c.name, key), shown(v),
                    msg("a duration in ms from 0 to 1e6 (1000 s)").c_str(),
                    msg("this duration counts as 0 (unknown)").c_str());
         return 0;
     }
 
-    // Σ Transit Size(MB) over the physical links (SDMA repeats HCCS/SIO traffic in these exports).
-    void bandwidth(element op) {
-        element bw;
-        if (!field(op, "Communication Bandwidth Info", bw) || !isObject(bw)) return;
-        membersInto(bw, all, kept);
-        for (const auto& [transport, info] : kept) {
+    // Σ Transit Size(MB) over the physical links (SDMA repeats HCCS/SIO traffic in these exports), in
+    // key order, the last of a repeated transport kept (as the reference's std::map). SDMA is left out
+    // before sorting: it is never summed, and leaving it out moves no other transport.
+    void bandwidth(element bw) {
+        simdjson::dom::object o;
+        if (bw.get_object().get(o)) return;
+        all.clear();
+        for (auto kv : o)
+            if (kv.key != "SDMA") all.emplace_back(kv.key, kv.value);
+        sortByKey(all);
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            if (i + 1 < all.size() && all[i + 1].first == all[i].first) continue; // a later one is kept
+            const auto& [transport, info] = all[i];
             element sz;
-            if (transport == "SDMA" || !isObject(info) || !field(info, "Transit Size(MB)", sz) ||
-                !isNumber(sz))
-                continue;
+            if (!isObject(info) || !field(info, "Transit Size(MB)", sz) || !isNumber(sz)) continue;
             const double mb = asDouble(sz);
             if (mb >= 0 && mb <= kMaxTransitMB)
                 c.transitSizeMB += mb;
@@ -164,29 +242,43 @@ struct OpReader {
         }
     }
 
-    void read(element op, element ti) {
+    // The op's two objects in one pass over its members (the last of a repeated key, as field() finds
+    // it); false when it has no "Communication Time Info" object (the reference skips such an op).
+    static bool parts(element op, element& ti, element& bw, bool& hasBw) {
+        simdjson::dom::object o;
+        if (op.get_object().get(o)) return false;
+        bool hasTi = false;
+        hasBw = false;
+        for (auto kv : o) {
+            if (kv.key.size() == 23 && kv.key == "Communication Time Info") {
+                ti = kv.value;
+                hasTi = true;
+            } else if (kv.key.size() == 28 && kv.key == "Communication Bandwidth Info") {
+                bw = kv.value;
+                hasBw = true;
+            }
+        }
+        return hasTi && isObject(ti);
+    }
+
+    void read(element ti, element bw, bool hasBw) {
         // The six values in one pass over the object (the last of a repeated key, as field() finds it).
-        static constexpr const char* kKeys[] = {"Start Timestamp(us)", "Elapse Time(ms)",
-                                                "Transit Time(ms)",    "Wait Time(ms)",
-                                                "Synchronization Time(ms)", "Idle Time(ms)"};
         element v[6];
         bool has[6] = {};
         simdjson::dom::object o;
         if (!ti.get_object().get(o))
             for (auto kv : o)
-                for (int k = 0; k < 6; ++k)
-                    if (kv.key == kKeys[k]) {
-                        v[k] = kv.value;
-                        has[k] = true;
-                        break;
-                    }
-        start(has[0], v[0]);
-        c.elapse = duration(has[1], v[1], kKeys[1]);
-        c.transit = duration(has[2], v[2], kKeys[2]);
-        c.wait = duration(has[3], v[3], kKeys[3]);
-        c.sync = duration(has[4], v[4], kKeys[4]);
-        c.idle = duration(has[5], v[5], kKeys[5]);
-        bandwidth(op);
+                if (const int k = timeKey(kv.key); k >= 0) {
+                    v[k] = kv.value;
+                    has[k] = true;
+                }
+        if (has[0]) start(v[0]);
+        c.elapse = duration(has[1], v[1], kTimeKeys[1]);
+        c.transit = duration(has[2], v[2], kTimeKeys[2]);
+        c.wait = duration(has[3], v[3], kTimeKeys[3]);
+        c.sync = duration(has[4], v[4], kTimeKeys[4]);
+        c.idle = duration(has[5], v[5], kTimeKeys[5]);
+        if (hasBw) bandwidth(bw);
     }
 };
 
@@ -304,7 +396,7 @@ struct Cutter {
 struct Leaf {
     const std::string* step;
     const std::string* kind;
-    const std::string* name;
+    std::string* name; // moved into the op read from it (each leaf is read once)
     Span value;
 };
 
@@ -312,18 +404,20 @@ struct Leaf {
 bool readLeaves(const char* text, const std::vector<Leaf>& leaves, std::size_t from, std::size_t to,
                 const std::string& path, std::vector<CommOp>& ops, FindingSink& sink) {
     simdjson::dom::parser parser;
-    Members all, kept;
+    Members all;
+    ops.reserve(to - from);
     for (std::size_t i = from; i < to; ++i) {
         const Leaf& l = leaves[i];
-        element op, ti;
+        element op, ti, bw;
+        bool hasBw = false;
         // The bytes after an op are the rest of the file and its padding: readable, as simdjson needs.
         if (parser.parse(text + l.value.begin, l.value.end - l.value.begin, false).get(op)) return false;
-        if (!isObject(op) || !field(op, "Communication Time Info", ti) || !isObject(ti)) continue;
-        OpReader r{path, sink, all, kept, {}};
+        if (!OpReader::parts(op, ti, bw, hasBw)) continue;
+        OpReader r{path, sink, all, {}};
         r.c.step = *l.step;
         r.c.kind = *l.kind;
-        r.c.name = *l.name;
-        r.read(op, ti);
+        r.c.name = std::move(*l.name);
+        r.read(ti, bw, hasBw);
         ops.push_back(std::move(r.c));
     }
     return true;
@@ -341,7 +435,7 @@ bool readSplit(const std::string& path, const FileBuffer& fb, Profile& profile, 
     std::size_t bytes = 0;
     for (const auto& step : cut.objects[top])
         for (const auto& kind : cut.objects[step.child])
-            for (const auto& op : cut.objects[kind.child]) {
+            for (auto& op : cut.objects[kind.child]) {
                 leaves.push_back({&step.key, &kind.key, &op.key, op.value});
                 bytes += op.value.end - op.value.begin;
             }
@@ -397,17 +491,18 @@ bool readWhole(const std::string& path, const FileBuffer& fb, Profile& profile, 
     simdjson::dom::parser parser;
     element root;
     if (parser.parse(fb.begin(), fb.length, false).get(root) || !isObject(root)) return false;
-    Members all, kept; // membersInto's room for the transports, reused
+    Members all; // the transports' room, reused
     for (const auto& [step, kinds] : members(root)) {
         for (const auto& [kind, ops] : members(kinds)) {
             for (const auto& [name, op] : members(ops)) {
-                element ti;
-                if (!isObject(op) || !field(op, "Communication Time Info", ti) || !isObject(ti)) continue;
-                OpReader r{path, sink, all, kept, {}};
+                element ti, bw;
+                bool hasBw = false;
+                if (!OpReader::parts(op, ti, bw, hasBw)) continue;
+                OpReader r{path, sink, all, {}};
                 r.c.step = std::string(step);
                 r.c.kind = std::string(kind);
                 r.c.name = std::string(name);
-                r.read(op, ti);
+                r.read(ti, bw, hasBw);
                 profile.commOps.push_back(std::move(r.c));
             }
         }

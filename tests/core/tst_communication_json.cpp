@@ -6,11 +6,15 @@
 #include "io/file_buffer.h"
 #include "io/side_file_readers.h"
 #include "test_support.h"
+#include "xorshift.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -100,7 +104,8 @@ class TstCommunicationJson : public QObject {
             "    \"collective\": {\n"
             "      \"hcom_\\\"q\\\"\": {\"Communication Time Info\": {\"Start Timestamp(us)\": "
             "1.7364088837005985e+15, \"Elapse Time(ms)\": 1.0},\n"
-            "                    \"Communication Bandwidth Info\": {\"HCCS\": {\"Transit Size(MB)\": 4.5}, "
+            "                    \"Communication Bandwidth Info\": {\"PCIE\": {\"Transit Size(MB)\": 7.0}, "
+            "\"HCCS\": {\"Transit Size(MB)\": 4.5}, \"PCIE\": {\"Transit Size(MB)\": 0.25}, "
             "\"SDMA\": {\"Transit Size(MB)\": 4.5},\n"
             "                                                     \"RDMA\": {\"Transit Size(MB)\": 2e9}}},\n"
             "      \"hcom_a\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 1.0}},\n"
@@ -124,7 +129,9 @@ class TstCommunicationJson : public QObject {
                  QStringLiteral("step1/collective/hcom_\"q\""));
         QCOMPARE(q.start, bs::TimeNs(1736408883700598500)); // 1.7364088837005985e+15 us
         QCOMPARE(q.elapse, bs::TimeNs(1000000));
-        QCOMPARE(q.transitSizeMB, 4.5); // HCCS only: SDMA repeats it, RDMA's 2e9 MB is out of range
+        // HCCS and the second PCIE (the last of a repeated transport counts): SDMA repeats HCCS, RDMA's 2e9 MB
+        // is out of range.
+        QCOMPARE(q.transitSizeMB, 4.75);
         const auto& a = ref.profile.commOps[1];
         QCOMPARE(QString::fromStdString(a.name), QStringLiteral("hcom_a"));
         QCOMPARE(a.elapse, bs::TimeNs(2000000)); // the second hcom_a
@@ -188,6 +195,49 @@ class TstCommunicationJson : public QObject {
         QCOMPARE(kept, 20);
         QCOMPARE(ref.findings.size(), std::size_t(21));
         QVERIFY(bs::english(ref.findings.back().seen).find("58") != std::string::npos);
+    }
+
+    // Starts as the fast readers read them (grisu2's shortest digits of the double, scaled to ns without
+    // printing them) against the reference (nlohmann's dump() re-read as text), over starts in every
+    // printed form: fixed and exponent, quarter-µs profiler times, halves of a ns (rounded away from
+    // zero), values far below 1 ns and past int64, zero and negatives (findings).
+    void startsAreTheReferencesOverManyDoubles() {
+        std::vector<std::string> starts = {"123.4565", "0.0005", "0.0015", "2.5e-3", "1.0000005e2", "1e-30",
+                                           "1e300", "9.2233720368547e15", "9.3e15", "0", "0.0", "-0.0",
+                                           "-1.5", "4e15", "4.0000001e15", "1.7364088837005985e+15"};
+        bstest::XorShift rnd{0x2545F4914F6CDD1DULL};
+        char buf[64];
+        for (int i = 0; i < 3000; ++i) {
+            double x;
+            if (i % 3 == 0) // a profiler's time: µs since 1970 in quarters of a µs (a double's step there)
+                x = 1736408883000000.0 + static_cast<double>(rnd() % 4000000) * 0.25;
+            else if (i % 3 == 1) // any magnitude from 2^-30 to 2^56 µs
+                x = std::ldexp(static_cast<double>(rnd() >> 11), static_cast<int>(rnd() % 87) - 83);
+            else // few digits after the point, some of them half a ns
+                x = static_cast<double>(rnd() % 100000000) / std::pow(10.0, static_cast<double>(rnd() % 9));
+            std::snprintf(buf, sizeof buf, "%.*g", 15 + static_cast<int>(rnd() % 3), x);
+            starts.emplace_back(buf);
+        }
+        QByteArray text = "{\"step1\":{\"collective\":{";
+        for (std::size_t i = 0; i < starts.size(); ++i) {
+            std::snprintf(buf, sizeof buf, "op%05zu", i);
+            text += (i ? "," : "") + QByteArray("\"") + buf +
+                    "\":{\"Communication Time Info\":{\"Start Timestamp(us)\":" + starts[i].c_str() + "}}";
+        }
+        text += "}}}";
+        const auto path = file("starts.json", text);
+        Read ref;
+        agree(path, true, ref);
+        if (QTest::currentTestFailed()) return;
+        QCOMPARE(ref.profile.commOps.size(), starts.size());
+        QCOMPARE(ref.profile.commOps[0].start, bs::TimeNs(123457)); // 123456.5 ns: half away from zero
+        QCOMPARE(ref.profile.commOps[1].start, bs::TimeNs(1));      // 0.5 ns
+        QCOMPARE(ref.profile.commOps[2].start, bs::TimeNs(2));      // 1.5 ns
+        QCOMPARE(ref.profile.commOps[3].start, bs::TimeNs(3));      // 2.5 ns
+        QCOMPARE(ref.profile.commOps[4].start, bs::TimeNs(100000));    // 100000.05 ns
+        QCOMPARE(ref.profile.commOps[5].start, bs::TimeNs(0));
+        QCOMPARE(ref.profile.commOps[13].start, bs::TimeNs(4000000000000000000));
+        QCOMPARE(ref.profile.commOps[15].start, bs::TimeNs(1736408883700598500));
     }
 
     // Files that are not valid JSON: the split reader refuses them (nothing read or said), and so does

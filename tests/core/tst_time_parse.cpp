@@ -237,6 +237,51 @@ class TstTimeParse : public QObject {
         }
         QVERIFY(taken > 100000);
     }
+    // Texts of 1 to 10 bytes from digits, the point and bytes that are not digits on either side of them
+    // ('/' and ':', a space, a sign, 'e', a byte past 0x7F, NUL): taken exactly when they read
+    // "digits[.digits]" (a digit on each side of a point) of at most 9 bytes below 2^24 with at most 7
+    // decimals, as checked here byte by byte, and then with parsePlainDecimal's value as a float.
+    void pmuTextsOfAnyBytesAreTakenOnlyInTheirShape() {
+        static constexpr char kBytes[] = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '0', '5', '9', '.',
+                                          '.', '/', ':', ' ', '-', 'e', '\xB7', '\xFE', '\0'};
+        bstest::XorShift rnd{0xD1B54A32D192ED03ULL};
+        int taken = 0, refusedOneByte = 0;
+        for (int i = 0; i < 400000; ++i) {
+            const std::size_t len = 1 + rnd() % 10;
+            std::string t;
+            // Mostly digits and points; one byte in four of any kind.
+            for (std::size_t k = 0; k < len; ++k)
+                t += rnd() % 4 ? kBytes[rnd() % 14] : kBytes[rnd() % sizeof kBytes];
+            std::size_t intDigits = 0, fracDigits = 0, points = 0;
+            bool shape = true;
+            std::uint64_t m = 0;
+            for (const char c : t) {
+                if (c == '.') {
+                    ++points;
+                } else if (c >= '0' && c <= '9') {
+                    (points ? fracDigits : intDigits)++;
+                    m = m * 10 + static_cast<unsigned>(c - '0');
+                } else {
+                    shape = false;
+                }
+            }
+            shape = shape && points <= 1 && intDigits > 0 && (points == 0 || fracDigits > 0);
+            const bool expected = shape && len <= 9 && m < (1u << 24) && fracDigits <= 7;
+            float f = -1;
+            const bool got = bs::plainDecimalToFloat(t, f);
+            QVERIFY2(got == expected, t.c_str());
+            if (!got) {
+                refusedOneByte += shape;
+                continue;
+            }
+            ++taken;
+            double v = -1;
+            QVERIFY(bs::parsePlainDecimal(t, v));
+            QVERIFY2(f == static_cast<float>(v), t.c_str());
+        }
+        QVERIFY(taken > 50000);
+        QVERIFY(refusedOneByte > 1000); // in shape but too long or too large
+    }
     void emptyNamesInternWithoutUndefinedBehaviour() {
         // Regression (fuzz_comm_json + the sanitizer pass): an empty string_view may carry a null data();
         // hashing it used memcpy from null. Under the UBSan build of .ci/run this aborts on the old code.
