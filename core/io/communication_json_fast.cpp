@@ -32,35 +32,32 @@ using simdjson::dom::element;
 using simdjson::dom::element_type;
 using Members = std::vector<std::pair<std::string_view, element>>;
 
-// Sorts by key, keeping equal keys in file order (std::stable_sort's result): by insertion for the few
-// members an op's objects have (no temporary buffer), by std::stable_sort past that.
-void sortByKey(Members& m) {
+// Sorts by key and keeps the last of equal keys, as nlohmann's std::map holds an object's members. The sort
+// keeps equal keys in file order (std::stable_sort's result): by insertion for the few members an op's
+// objects have (no temporary buffer), by std::stable_sort past that.
+void sortKeepingLast(Members& m) {
     if (m.size() > 16) {
         std::stable_sort(m.begin(), m.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        return;
+    } else {
+        for (std::size_t i = 1; i < m.size(); ++i)
+            for (std::size_t j = i; j > 0 && m[j].first < m[j - 1].first; --j)
+                std::swap(m[j], m[j - 1]);
     }
-    for (std::size_t i = 1; i < m.size(); ++i)
-        for (std::size_t j = i; j > 0 && m[j].first < m[j - 1].first; --j)
-            std::swap(m[j], m[j - 1]);
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < m.size(); ++i)
+        if (i + 1 == m.size() || m[i + 1].first != m[i].first) m[kept++] = m[i];
+    m.resize(kept);
 }
 
-// An object's members as nlohmann's std::map holds them: sorted by key, the last of equal keys kept.
-// Into kept, with all as working room (both reused from op to op by the split reader: no allocation).
-void membersInto(element e, Members& all, Members& kept) {
-    all.clear();
-    kept.clear();
-    simdjson::dom::object o;
-    if (e.get_object().get(o)) return;
-    for (auto kv : o)
-        all.emplace_back(kv.key, kv.value);
-    sortByKey(all);
-    for (std::size_t i = 0; i < all.size(); ++i)
-        if (i + 1 == all.size() || all[i + 1].first != all[i].first) kept.push_back(all[i]);
-}
+// An object's members as nlohmann's std::map holds them.
 Members members(element e) {
-    Members all, kept;
-    membersInto(e, all, kept);
-    return kept;
+    Members m;
+    simdjson::dom::object o;
+    if (e.get_object().get(o)) return m;
+    for (auto kv : o)
+        m.emplace_back(kv.key, kv.value);
+    sortKeepingLast(m);
+    return m;
 }
 
 // The value of `key` in object `obj` (the last one, as nlohmann keeps it); false when absent.
@@ -154,19 +151,23 @@ std::optional<TimeNs> startNsOfPositive(double x) {
     return static_cast<TimeNs>(d);
 }
 
-// "Communication Time Info"'s keys the reader uses, by index; -1 for any other.
+// "Communication Time Info"'s keys the reader uses, and a key's index among them (-1 for any other).
+constexpr std::string_view kTimeKeys[] = {"Start Timestamp(us)", "Elapse Time(ms)",          "Transit Time(ms)",
+                                          "Wait Time(ms)",       "Synchronization Time(ms)", "Idle Time(ms)"};
+// By length first (most keys are then one integer comparison), the lengths taken from the keys themselves.
 int timeKey(std::string_view k) {
+    static_assert(kTimeKeys[3].size() == kTimeKeys[5].size(), "Wait and Idle share a length; no other two do");
+    int i;
     switch (k.size()) {
-    case 19: return k == "Start Timestamp(us)" ? 0 : -1;
-    case 15: return k == "Elapse Time(ms)" ? 1 : -1;
-    case 16: return k == "Transit Time(ms)" ? 2 : -1;
-    case 13: return k == "Wait Time(ms)" ? 3 : k == "Idle Time(ms)" ? 5 : -1;
-    case 24: return k == "Synchronization Time(ms)" ? 4 : -1;
+    case kTimeKeys[0].size(): i = 0; break;
+    case kTimeKeys[1].size(): i = 1; break;
+    case kTimeKeys[2].size(): i = 2; break;
+    case kTimeKeys[3].size(): return k == kTimeKeys[3] ? 3 : k == kTimeKeys[5] ? 5 : -1;
+    case kTimeKeys[4].size(): i = 4; break;
     default: return -1;
     }
+    return k == kTimeKeys[i] ? i : -1;
 }
-constexpr const char* kTimeKeys[] = {"Start Timestamp(us)", "Elapse Time(ms)",          "Transit Time(ms)",
-                                     "Wait Time(ms)",       "Synchronization Time(ms)", "Idle Time(ms)"};
 
 struct OpReader {
     const std::string& path;
@@ -197,7 +198,8 @@ struct OpReader {
                        msg("its start is unknown, so it marks no communication window").c_str());
     }
 
-    TimeNs duration(bool present, element v, const char* key) {
+    // key: one of kTimeKeys (string literals, so key.data() ends with a NUL for place()).
+    TimeNs duration(bool present, element v, std::string_view key) {
         if (!present) return 0;
         const auto t = v.type();
         if (t == element_type::DOUBLE) {
@@ -209,7 +211,7 @@ struct OpReader {
         } else if (const auto ns = durationNs(isNumber(v) ? asDouble(v) : -1.0)) {
             return *ns;
         }
-        outOfRange(sink, path, place(c.step, c.kind, c.name, key), shown(v),
+        outOfRange(sink, path, place(c.step, c.kind, c.name, key.data()), shown(v),
                    msg("a duration in ms from 0 to 1e6 (1000 s)").c_str(),
                    msg("this duration counts as 0 (unknown)").c_str());
         return 0;
@@ -224,10 +226,8 @@ struct OpReader {
         all.clear();
         for (auto kv : o)
             if (kv.key != "SDMA") all.emplace_back(kv.key, kv.value);
-        sortByKey(all);
-        for (std::size_t i = 0; i < all.size(); ++i) {
-            if (i + 1 < all.size() && all[i + 1].first == all[i].first) continue; // a later one is kept
-            const auto& [transport, info] = all[i];
+        sortKeepingLast(all);
+        for (const auto& [transport, info] : all) {
             element sz;
             if (!isObject(info) || !field(info, "Transit Size(MB)", sz) || !isNumber(sz)) continue;
             const double mb = asDouble(sz);

@@ -110,7 +110,7 @@ class TstCommunicationJson : public QObject {
             "                                                     \"RDMA\": {\"Transit Size(MB)\": 2e9}}},\n"
             "      \"hcom_a\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 1.0}},\n"
             "      \"hcom_a\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 2.0, \"Wait Time(ms)\": "
-            "0.25}},\n"
+            "0.25, \"Synchronization Time(ms)\": 0.125, \"Transit Time(ms)\": 0.5, \"Idle Time(ms)\": 1.0}},\n"
             "      \"no_info\": {\"Communication Bandwidth Info\": {}},\n"
             "      \"not_an_object\": [1, 2, {\"x\": \"y\"}]\n"
             "    }\n"
@@ -136,6 +136,9 @@ class TstCommunicationJson : public QObject {
         QCOMPARE(QString::fromStdString(a.name), QStringLiteral("hcom_a"));
         QCOMPARE(a.elapse, bs::TimeNs(2000000)); // the second hcom_a
         QCOMPARE(a.wait, bs::TimeNs(250000));
+        QCOMPARE(a.sync, bs::TimeNs(125000));
+        QCOMPARE(a.transit, bs::TimeNs(500000));
+        QCOMPARE(a.idle, bs::TimeNs(1000000));
         QCOMPARE(a.start, bs::TimeNs(0));
         const auto& b = ref.profile.commOps[2];
         QCOMPARE(QString::fromStdString(b.step + "/" + b.name), QStringLiteral("step2/hcom_b"));
