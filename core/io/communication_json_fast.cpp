@@ -123,32 +123,16 @@ std::string shown(element e) {
 // The reference's time of a start written as the double x > 0: parseMicrosToNs of nlohmann's dump(),
 // which prints grisu2's shortest digits d (at most 17) and decimal exponent e as "d × 10^e" in fixed or
 // exponent form. Both forms are read exactly, so the time is d × 10^(e+3) ns, rounded half away from zero
-// when e+3 < 0; nullopt past int64 (as parseMicrosToNs). No text is printed or read back.
+// when e+3 < 0; nullopt past int64: scaleDecimal, which parseMicrosToNs ends in too. No text is printed or
+// read back.
 std::optional<TimeNs> startNsOfPositive(double x) {
     char digits[32];
     int len = 0, e = 0;
     nlohmann::detail::dtoa_impl::grisu2(digits, len, e, x);
-    std::uint64_t d = 0;
+    std::uint64_t d = 0; // at most 17 digits
     for (int i = 0; i < len; ++i)
         d = d * 10 + static_cast<unsigned>(digits[i] - '0');
-    int shift = e + 3;
-    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<TimeNs>::max());
-    if (shift >= 0) {
-        for (; shift > 0; --shift) {
-            if (d > kMax / 10) return std::nullopt;
-            d *= 10;
-        }
-    } else if (shift < -19) {
-        d = 0; // d < 10^17: less than half of 10^20
-    } else {
-        std::uint64_t div = 1;
-        for (; shift < 0; ++shift)
-            div *= 10;
-        const std::uint64_t q = d / div, r = d % div;
-        d = q + (r >= div - r ? 1 : 0); // r * 2 >= div, without overflow
-    }
-    if (d > kMax) return std::nullopt;
-    return static_cast<TimeNs>(d);
+    return scaleDecimal(d, e + 3);
 }
 
 // "Communication Time Info"'s keys the reader uses, and a key's index among them (-1 for any other).

@@ -20,64 +20,109 @@ namespace bs {
 
 namespace {
 
-// Bit i set when text[i] is ',', '\n' or '\r', for the 64 bytes at text (SSE2 on every x86-64).
-std::uint64_t delimiterMask(const char* text) {
+// The delimiters of 64 bytes of text, and among them those that end a run of unquoted fields (splitPlain):
+// a line break, or a comma with a quote after it (the next field is quoted).
+struct Masks {
+    std::uint64_t delims; // bit i: text[i] is ',', '\n' or '\r'
+    std::uint64_t stops;  // bit i: text[i] is '\n' or '\r', or ',' followed by '"'
+};
+
+// For the 64 bytes at text, which must have a 65th byte after them (SSE2 on every x86-64).
+Masks windowMasks64(const char* text) {
 #if defined(__SSE2__)
-    const __m128i comma = _mm_set1_epi8(','), lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
-    std::uint64_t mask = 0;
+    const __m128i comma = _mm_set1_epi8(','), lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'),
+                  quote = _mm_set1_epi8('"');
+    std::uint64_t commas = 0, breaks = 0, quoteNext = 0;
+#pragma GCC unroll 4
     for (int j = 0; j < 4; ++j) {
         const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text + 16 * j));
-        const __m128i hit =
-            _mm_or_si128(_mm_cmpeq_epi8(v, comma), _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
-        mask |= static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(hit))) << (16 * j);
+        const __m128i after = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text + 16 * j + 1));
+        const auto bits = [](__m128i m) {
+            return static_cast<std::uint64_t>(static_cast<std::uint32_t>(_mm_movemask_epi8(m)));
+        };
+        commas |= bits(_mm_cmpeq_epi8(v, comma)) << (16 * j);
+        breaks |= bits(_mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr))) << (16 * j);
+        quoteNext |= bits(_mm_cmpeq_epi8(after, quote)) << (16 * j);
     }
-    return mask;
+    return {commas | breaks, breaks | (commas & quoteNext)};
 #else
-    std::uint64_t mask = 0;
-    for (int i = 0; i < 64; ++i)
-        if (text[i] == ',' || text[i] == '\n' || text[i] == '\r') mask |= std::uint64_t(1) << i;
-    return mask;
+    Masks m{0, 0};
+    for (int i = 0; i < 64; ++i) {
+        const std::uint64_t bit = std::uint64_t(1) << i;
+        if (text[i] == ',') {
+            m.delims |= bit;
+            if (text[i + 1] == '"') m.stops |= bit;
+        } else if (text[i] == '\n' || text[i] == '\r') {
+            m.delims |= bit;
+            m.stops |= bit;
+        }
+    }
+    return m;
 #endif
 }
 
-// The delimiters of the 64-byte window of text that starts at base (a multiple of 64, so each byte is
-// looked at once however short the fields). The last window is read from a zero-padded copy (the text
-// has no padding of its own), and a zero byte is no delimiter. Out of line: once per 64 bytes, and the
-// field loops that call it keep their registers.
-[[gnu::noinline]] std::uint64_t windowMask(std::string_view text, std::size_t base) {
-    if (base + 64 <= text.size()) return delimiterMask(text.data() + base);
-    if (base >= text.size()) return 0;
-    char tail[64] = {};
-    std::memcpy(tail, text.data() + base, text.size() - base);
-    return delimiterMask(tail);
+// The masks of the 64-byte window of text that starts at base (a multiple of 64, so each byte is looked at
+// once however short the fields). A window without a byte after it in the text is read from a zero-padded
+// copy (the text has no padding of its own; a zero byte is no delimiter). Out of line: once per 64 bytes,
+// and the field loops that call it keep their registers.
+[[gnu::noinline]] Masks windowMasks(std::string_view text, std::size_t base) {
+    if (base + 64 < text.size()) return windowMasks64(text.data() + base);
+    if (base >= text.size()) return {0, 0};
+    char tail[80] = {};
+    std::memcpy(tail, text.data() + base, text.size() - base); // 1 to 64 bytes
+    return windowMasks64(tail);
 }
 
-// The first ',', '\n' or '\r' at or after p (the text's end if none), with the window (base, mask) moved
-// on as needed: a shift and a count of trailing zeros while p stays in the window.
-[[gnu::always_inline]] inline std::size_t endOfField(std::string_view text, std::size_t p, std::size_t& base,
-                                                     std::uint64_t& mask) {
+// The bytes before the first '\n', '\r' or '"' of text[0, len) (len if none): 16 bytes at a time, never
+// past len.
+std::size_t plainRun(const char* text, std::size_t len) {
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), quote = _mm_set1_epi8('"');
+    for (; i + 16 <= len; i += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text + i));
+        const __m128i hit =
+            _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
+        if (const int m = _mm_movemask_epi8(hit)) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(m)));
+    }
+#endif
+    for (; i < len; ++i)
+        if (text[i] == '\n' || text[i] == '\r' || text[i] == '"') return i;
+    return len;
+}
+
+// The window splitPlain and endOfField move along the text: text[base, base + 64), base a multiple of 64.
+struct Window {
+    std::size_t base;
+    Masks m;
+    void moveTo(std::string_view text, std::size_t at) {
+        base = at;
+        m = windowMasks(text, at);
+    }
+};
+
+// The first ',', '\n' or '\r' at or after p (the text's end if none), with the window moved on as needed:
+// a shift and a count of trailing zeros while p stays in the window.
+[[gnu::always_inline]] inline std::size_t endOfField(std::string_view text, std::size_t p, Window& w) {
     for (;;) {
-        const std::size_t off = p - base; // huge (unsigned) when p is before the window
+        const std::size_t off = p - w.base; // huge (unsigned) when p is before the window
         if (off < 64) {
-            if (const std::uint64_t m = mask >> off) return p + static_cast<std::size_t>(__builtin_ctzll(m));
-            p = base + 64;
+            if (const std::uint64_t m = w.m.delims >> off) return p + static_cast<std::size_t>(__builtin_ctzll(m));
+            p = w.base + 64;
             if (p >= text.size()) return text.size();
         }
-        base = p & ~std::size_t(63);
-        mask = windowMask(text, base);
+        w.moveTo(text, p & ~std::size_t(63));
     }
 }
 
 // A run of unquoted fields from start on, written to out (at most outEnd - out of them): each ends at the
-// window's next delimiter. The run stops after a field that ends at a line break or at the text's end,
-// before a quoted field, or when out is full; it returns the delimiter (or the text's end) after the last
-// field and the end of the fields written. A function of its own, its arguments in registers and the
+// window's next delimiter. The run stops after a field that ends at a line break or at the text's end
+// (after a ',' that is the text's last byte, with the empty field that follows it), before a quoted field,
+// or when out is full; it returns the delimiter (or the text's end) after the last field and the end of the
+// fields written. Whether a delimiter ends the run is one bit of the window's stops, not a look at the
+// bytes around it. A function of its own, its arguments in registers and the
 // window in locals: inside next(), with the record's other state live, the compiler kept part of the
 // loop's state on the stack (~40 instructions a field; ~14 here).
-struct Window {
-    std::size_t base;   // the window: text[base, base + 64), base a multiple of 64
-    std::uint64_t mask; // its delimiters
-};
 struct RunEnd {
     std::size_t end;
     std::string_view* out;
@@ -86,27 +131,31 @@ struct RunEnd {
                                     std::string_view* out, std::string_view* const outEnd) {
     const std::string_view text(t, n);
     std::size_t base = w.base;
-    std::uint64_t mask = w.mask;
+    Masks m = w.m;
     if (start - base >= 64) { // start is not in the window (an unsigned difference: nor before it)
         base = start & ~std::size_t(63);
-        mask = windowMask(text, base);
+        m = windowMasks(text, base);
     }
-    std::uint64_t left = mask & (~std::uint64_t(0) << (start - base)); // the delimiters from start on
+    std::uint64_t left = m.delims & (~std::uint64_t(0) << (start - base)); // the delimiters from start on
     for (;;) {
-        std::size_t e = n;
-        while (left == 0 && base + 64 < n) { // none left in this window: the next one
+        while (left == 0) {
+            if (base + 64 >= n) { // no delimiter before the text's end: the last field runs to it
+                *out++ = std::string_view(t + start, n - start);
+                w = {base, m};
+                return {n, out};
+            }
             base += 64;
-            left = mask = windowMask(text, base);
+            m = windowMasks(text, base);
+            left = m.delims;
         }
-        if (left != 0) {
-            e = base + static_cast<std::size_t>(__builtin_ctzll(left));
-            left &= left - 1;
-        }
+        const std::uint64_t bit = left & (0 - left); // the next delimiter's
+        const std::size_t e = base + static_cast<std::size_t>(__builtin_ctzll(left));
         *out++ = std::string_view(t + start, e - start);
-        if (e + 1 >= n || t[e] != ',' || t[e + 1] == '"' || out == outEnd) {
-            w = {base, mask};
+        if ((m.stops & bit) != 0 || out == outEnd) {
+            w = {base, m};
             return {e, out};
         }
+        left ^= bit;
         start = e + 1;
     }
 }
@@ -144,6 +193,7 @@ bool CsvReader::incomplete(std::size_t recordPos, std::uint64_t recordLine) {
 bool CsvReader::next(std::vector<std::string_view>& fields) {
     scratchUsed_ = 0;
     needsMore_ = false;
+    rawTail_ = false;
     const char* const t = text_.data();
     const std::size_t n = text_.size();
     std::size_t pos = pos_;
@@ -174,11 +224,12 @@ bool CsvReader::next(std::vector<std::string_view>& fields) {
         if (count == room) grow();
         out[count++] = f;
     };
-    Window win{maskBase_, mask_};
+    Window win{maskBase_, {delims_, stops_}};
     // Leaves the record: the reader's state written back once.
     auto finish = [&](bool complete) {
         maskBase_ = win.base;
-        mask_ = win.mask;
+        delims_ = win.m.delims;
+        stops_ = win.m.stops;
         if (!complete) {
             fields.resize(count);
             return incomplete(recordPos, recordLine);
@@ -238,12 +289,14 @@ bool CsvReader::next(std::vector<std::string_view>& fields) {
                 push(raw);
             }
             // Anything between the closing quote and the delimiter (e.g. a trailing TAB) is dropped.
-            if (pos < n) pos = endOfField(text_, pos, win.base, win.mask);
+            if (pos < n) pos = endOfField(text_, pos, win);
         } else {
             // Unquoted fields one after the other (splitPlain), until one ends the record, the next is
             // quoted or the room in `fields` is used up (then the loop comes back here after the comma).
             if (count == room) grow();
-            const RunEnd r = splitPlain(t, n, pos, win, out + count, out + room);
+            // Before the raw tail's first field, the run stops at it (then a ',' follows, below).
+            const std::size_t limit = count < tailFrom_ && tailFrom_ < room ? tailFrom_ : room;
+            const RunEnd r = splitPlain(t, n, pos, win, out + count, out + limit);
             count = static_cast<std::size_t>(r.out - out);
             pos = r.end;
         }
@@ -255,6 +308,20 @@ bool CsvReader::next(std::vector<std::string_view>& fields) {
                 if (more_) return finish(false);
                 push({});
                 return finish(true);
+            }
+            if (count == tailFrom_) {
+                // The rest of the record uncut, if it is plain: its first '\n', '\r' or '"' within
+                // kMaxRawTail bytes is a line feed, or a CR with a line feed after it (so the record is
+                // complete in this text, and a file without such line ends costs at most that per record).
+                const std::size_t at = pos + plainRun(t + pos, std::min(n - pos, kMaxRawTail));
+                const std::size_t next = at < n && t[at] == '\r' ? at + 1 : at;
+                if (next < n && t[next] == '\n') {
+                    push(std::string_view(t + pos, at - pos));
+                    pos = next + 1;
+                    ++line;
+                    rawTail_ = true;
+                    return finish(true);
+                }
             }
             continue;
         }

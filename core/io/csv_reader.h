@@ -31,14 +31,24 @@ class CsvReader {
     std::size_t resumeAt() const { return resumeAt_; }
     // The next chunk, which starts with the bytes from resumeAt() on; the line count goes on.
     void refill(std::string_view text, bool more);
+    // From now on, a record's fields from index `from` on may be handed out uncut: when the record goes on
+    // past its field from-1 and the rest of it is plain text (no quote, no CR, ended within kMaxRawTail
+    // bytes by an LF or a CR LF), that rest is the record's last view (so fields.size() == from + 1) and
+    // rawTail() is true; its fields are the view cut at each ',', and the byte after it in the text is the
+    // CR or LF that ends it. Any other record is cut as usual (rawTail() false). For a reader that parses
+    // those fields straight from the text (the kernel table's PMU figures).
+    void setRawTailFrom(std::size_t from) { tailFrom_ = from; }
+    bool rawTail() const { return rawTail_; }
+    static constexpr std::size_t kMaxRawTail = 4096;
 
   private:
     bool incomplete(std::size_t recordPos, std::uint64_t recordLine);
 
     static constexpr std::size_t kNoMask = static_cast<std::size_t>(-1) / 2; // no window: pos never in it
     std::string_view text_;
-    std::size_t maskBase_ = kNoMask; // mask_: the delimiters of text_[maskBase_, maskBase_ + 64)
-    std::uint64_t mask_ = 0;
+    std::size_t maskBase_ = kNoMask; // the delimiters of text_[maskBase_, maskBase_ + 64), and those of
+    std::uint64_t delims_ = 0;       // them that end a run of unquoted fields
+    std::uint64_t stops_ = 0;
     std::size_t pos_ = 0;
     std::uint64_t curLine_ = 1;
     std::uint64_t recordLine_ = 0;
@@ -46,6 +56,8 @@ class CsvReader {
     std::size_t scratchUsed_ = 0;
     bool more_ = false, needsMore_ = false;
     std::size_t resumeAt_ = 0;
+    std::size_t tailFrom_ = SIZE_MAX;
+    bool rawTail_ = false;
 };
 
 // A CSV file read a chunk at a time into one reused buffer (grown only for a record longer than it):
@@ -68,6 +80,9 @@ class CsvFileReader {
     const std::string& error() const { return error_; }
     bool next(std::vector<std::string_view>& fields);
     std::uint64_t line() const { return csv_.line(); }
+    // CsvReader::setRawTailFrom / rawTail, for every chunk.
+    void setRawTailFrom(std::size_t from) { csv_.setRawTailFrom(from); }
+    bool rawTail() const { return csv_.rawTail(); }
     // Lines in the file, estimated from the first chunk (exact when the file fits in it).
     std::uint64_t estimatedLines() const { return estimatedLines_; }
     std::uint64_t fileSize() const { return file_.size; }

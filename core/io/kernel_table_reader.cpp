@@ -21,10 +21,12 @@ namespace bs {
 
 namespace {
 
-inline bool isNA(std::string_view v) {
-    v = trimField(v);
+inline bool isTrimmedNA(std::string_view v) {
     if (v.size() > 3) return false; // the usual field: no comparison
     return v.empty() || v == "N/A" || v == "NA" || v == "n/a";
+}
+inline bool isNA(std::string_view v) {
+    return isTrimmedNA(trimField(v));
 }
 
 bool isPmuColumn(const std::string& name) {
@@ -83,6 +85,7 @@ struct PmuColumnMap {
     std::vector<std::size_t> target; // its column in the PmuTable
     std::vector<double> limit;       // its largest plausible value: kMaxPmuTimeUs for a "(us)" column
                                      // (bounded like durations), else FLT_MAX
+    std::vector<float> nanRow;       // a row of the PmuTable with no value (NaN in every column)
 };
 
 // Maps the header's PMU columns onto profile.pmu.columns: a name already there keeps its column; new
@@ -124,6 +127,7 @@ bool mapPmuColumns(const CsvHeader& h, PmuTable& table, PmuColumnMap& out, const
         const bool isTime = CsvHeader::normalise(names[pos]).find("(us)") != std::string::npos;
         out.limit.push_back(isTime ? kMaxPmuTimeUs : static_cast<double>(FLT_MAX));
     }
+    out.nanRow.assign(table.columns.size(), std::numeric_limits<float>::quiet_NaN());
     return true;
 }
 
@@ -143,7 +147,99 @@ struct Columns {
     std::size_t expected; // fields per row
     const PmuColumnMap& pmu;
     std::size_t pmuColumns; // of the PMU table (a row's width)
+    // The PMU figures after every other column read: a row's fields from tailFrom on are taken from the
+    // text uncut (CsvReader::setRawTailFrom), tailMap[j] the PMU column (index into pmu.cols) of field
+    // tailFrom + j or -1; the PMU columns before tailFrom are pmu.cols[0, pmuBeforeTail). SIZE_MAX: none.
+    std::size_t tailFrom = SIZE_MAX;
+    struct TailField {
+        std::int32_t pmu;    // index into pmu.cols, or -1: a field not read
+        std::int32_t target; // pmu.target[pmu]
+    };
+    std::vector<TailField> tailMap;
+    std::size_t pmuBeforeTail = 0;
 };
+
+// Where the raw tail starts (Columns::tailFrom): after the last column read as text, when PMU columns follow
+// it and each PMU column has a PmuTable column of its own (a name twice would make the later one win, which
+// the tail, read before the columns ahead of it, would not keep).
+void planTail(Columns& col) {
+    int last = -1;
+    for (const int c : {col.cName, col.cType, col.cTaskType, col.cCore, col.cStream, col.cStart, col.cDur, col.cWait,
+                        col.cBlock, col.cStep, col.cInShape, col.cInType, col.cOutShape, col.cOutType})
+        last = std::max(last, c);
+    const std::size_t from = static_cast<std::size_t>(last + 1);
+    const auto& cols = col.pmu.cols;
+    if (from >= col.expected || cols.empty() || static_cast<std::size_t>(cols.back()) < from) return;
+    std::vector<std::size_t> targets = col.pmu.target;
+    std::sort(targets.begin(), targets.end());
+    if (std::adjacent_find(targets.begin(), targets.end()) != targets.end()) return;
+    col.tailFrom = from;
+    col.tailMap.assign(col.expected - from, {-1, -1});
+    col.pmuBeforeTail = 0;
+    for (std::size_t i = 0; i < cols.size(); ++i) {
+        const auto c = static_cast<std::size_t>(cols[i]);
+        if (c < from)
+            col.pmuBeforeTail = i + 1; // header order: the columns before the tail come first
+        else
+            col.tailMap[c - from] = {static_cast<std::int32_t>(i), static_cast<std::int32_t>(col.pmu.target[i])};
+    }
+}
+
+// What scanTail found: the raw tail's field count, its last field, whether a figure was not 0.
+struct TailScan {
+    std::size_t fields;
+    std::string_view last;
+    bool nonZero;
+};
+
+// The raw tail's fields cut at each ',': a PMU figure of plainDecimalToFloat's shape ("digits[.digits]" of
+// at most 9 bytes, below 2^24; "digits." too, which parseDouble reads as the integer) goes straight into
+// row; any other PMU field is left in `slow` (with its index into pmu.cols) for the general path; other
+// fields are passed over. The byte after the tail is its
+// line's CR or LF, inside the text (CsvReader::rawTail): the digit loops stop there with no bound check.
+// Out of line: inlined in readRows, its pointers went to the stack in the digit loops.
+[[gnu::noinline]] TailScan scanTail(std::string_view tail, const Columns& col, float* row,
+                  std::vector<std::pair<std::size_t, std::string_view>>& slow) {
+    const char* p = tail.data();
+    const char* const e = p + tail.size();
+    std::uint32_t nonZero = 0;
+    auto fieldEnd = [e](const char* from) {
+        const void* comma = std::memchr(from, ',', static_cast<std::size_t>(e - from));
+        return comma ? static_cast<const char*>(comma) : e;
+    };
+    const Columns::TailField* map = col.tailMap.data();
+    std::size_t j = 0;
+    for (const std::size_t mapped = col.tailMap.size();; ++j) {
+        const char* const fieldStart = p;
+        const char* q = p;
+        if (j >= mapped) { // past the header's width: the row is refused for its field count
+            q = fieldEnd(p);
+        } else if (const Columns::TailField tf = map[j]; tf.pmu >= 0) {
+            std::uint32_t m = 0; // wraps only past 9 digits, which are refused below
+            for (unsigned d; (d = static_cast<unsigned char>(*q) - 48u) < 10; ++q)
+                m = m * 10 + d;
+            const char* const intEnd = q;
+            std::size_t decimals = 0;
+            if (*q == '.') {
+                const char* const frac = ++q;
+                for (unsigned d; (d = static_cast<unsigned char>(*q) - 48u) < 10; ++q)
+                    m = m * 10 + d;
+                decimals = static_cast<std::size_t>(q - frac); // "1." is 1 here, as parseDouble reads it
+            }
+            if (intEnd != p && q - p <= 9 && (q == e || *q == ',') && m < (1u << 24)) {
+                row[tf.target] = decimalToFloat(m, decimals); // decimals <= 7
+                nonZero |= m; // the float is 0 exactly when m is
+            } else {
+                q = fieldEnd(p);
+                slow.emplace_back(static_cast<std::size_t>(tf.pmu), std::string_view(p, static_cast<std::size_t>(q - p)));
+            }
+        } else {
+            q = fieldEnd(p);
+        }
+        if (q == e) return {j + 1, std::string_view(fieldStart, static_cast<std::size_t>(e - fieldStart)), nonZero != 0};
+        p = q + 1;
+    }
+}
 
 // Where rows go: the profile itself, or a second part of the file read beside it (its own vectors,
 // strings and findings, joined to the profile's afterwards).
@@ -159,21 +255,41 @@ struct RowsOut {
 // The rows csv has left (up to its limit, if any).
 void readRows(CsvFileReader& csv, const std::string& path, const Columns& col, RowsOut& out,
               const LoadControl* control) {
+    csv.setRawTailFrom(col.tailFrom);
     std::vector<std::string_view> f;
+    std::vector<std::pair<std::size_t, std::string_view>> slow; // a raw tail's figures for the general path
     while (csv.next(f)) {
         if ((++out.rows & 0xFFFF) == 0 && control && control->cancelled()) {
             out.cancelled = true;
             break;
         }
         const auto line = static_cast<long long>(csv.line());
-        if (f.size() != col.expected) {
+        // A raw tail: its figures are read now, into the row this record will have (taken back if the record
+        // is skipped), and its fields counted.
+        const bool tail = csv.rawTail();
+        std::size_t fieldCount = f.size();
+        std::string_view lastField = f.empty() ? std::string_view{} : f.back();
+        bool tailNonZero = false;
+        slow.clear();
+        if (tail) {
+            out.pmuValues.insert(out.pmuValues.end(), col.pmu.nanRow.begin(), col.pmu.nanRow.end());
+            const TailScan ts = scanTail(f.back(), col, out.pmuValues.data() + out.pmuValues.size() - col.pmuColumns, slow);
+            fieldCount = col.tailFrom + ts.fields;
+            lastField = ts.last;
+            tailNonZero = ts.nonZero;
+        }
+        auto skipRow = [&] {
+            if (tail) out.pmuValues.resize(out.pmuValues.size() - col.pmuColumns);
+        };
+        if (fieldCount != col.expected) {
             // A trailing empty field from a trailing comma is tolerated.
-            if (!(f.size() == col.expected + 1 && trimField(f.back()).empty())) {
+            if (!(fieldCount == col.expected + 1 && trimField(lastField).empty())) {
                 out.sink.add({"csv_field_count", Severity::Warning, path, line, -1,
-                              msg("Row has {} fields; the header has {}.", f.size(), col.expected),
+                              msg("Row has {} fields; the header has {}.", fieldCount, col.expected),
                               msg("This row is skipped; the other rows are read."),
                               msg("The file was probably edited or cut; re-export it from the profiler."),
                               ""});
+                skipRow();
                 continue;
             }
         }
@@ -195,6 +311,7 @@ void readRows(CsvFileReader& csv, const std::string& path, const Columns& col, R
                      : msg("Start time '{}' or duration '{}' is not a valid non-negative decimal in µs.",
                            startText, trimField(at(col.cDur))),
                  msg("This row is skipped."), msg("Re-export the file from the profiler."), ""});
+            skipRow();
             continue;
         }
         Kernel k;
@@ -241,43 +358,58 @@ void readRows(CsvFileReader& csv, const std::string& path, const Columns& col, R
                            at(col.cBlock), msg("an integer block count from 0 to 65535"),
                            msg("its block dim is shown as 0"));
         }
-        if (col.cInShape >= 0 && !isNA(at(col.cInShape)))
-            k.inputShapes = out.strings.intern(trimField(at(col.cInShape)));
-        if (col.cInType >= 0 && !isNA(at(col.cInType)))
-            k.inputDtypes = out.strings.intern(trimField(at(col.cInType)));
-        if (col.cOutShape >= 0 && !isNA(at(col.cOutShape)))
-            k.outputShapes = out.strings.intern(trimField(at(col.cOutShape)));
-        if (col.cOutType >= 0 && !isNA(at(col.cOutType)))
-            k.outputDtypes = out.strings.intern(trimField(at(col.cOutType)));
+        // A text column: its trimmed text interned (trimmed once: a shape is a quoted field, """8,2048""",
+        // which the slow trim strips), nothing for N/A.
+        auto readText = [&](int c, StrId& to) {
+            if (c < 0) return;
+            const std::string_view v = trimField(at(c));
+            if (!isTrimmedNA(v)) to = out.strings.intern(v);
+        };
+        readText(col.cInShape, k.inputShapes);
+        readText(col.cInType, k.inputDtypes);
+        readText(col.cOutShape, k.outputShapes);
+        readText(col.cOutType, k.outputDtypes);
         k.cls = classifyTaskType(taskType, name);
         k.sourceLine = static_cast<std::uint32_t>(line);
         if (!col.pmu.cols.empty()) {
-            k.pmuRow = static_cast<std::int32_t>(out.pmuValues.size() / col.pmuColumns);
-            out.pmuValues.resize(out.pmuValues.size() + col.pmuColumns,
-                                 std::numeric_limits<float>::quiet_NaN());
-            float* row = out.pmuValues.data() + static_cast<std::size_t>(k.pmuRow) * col.pmuColumns;
-            for (std::size_t i = 0; i < col.pmu.cols.size(); ++i) {
-                const std::string_view text = at(col.pmu.cols[i]);
-                float* const to = row + col.pmu.target[i];
-                if (plainDecimalToFloat(text, *to)) { // the usual figure: below 2^24, never out of range
-                    out.anyPmuNonZero |= *to != 0.0f;
-                    continue;
-                }
+            // A PMU figure off the usual shape: parsed in full, range-checked, N/A left as NaN.
+            bool nonZero = tailNonZero; // kept in a register: through `row`, each figure's store was read back
+            float* row = nullptr;
+            auto general = [&](std::size_t i, std::string_view text) {
                 const double limit = col.pmu.limit[i];
                 double v = 0;
                 const bool parsed = parsePlainDecimal(text, v) || parseDouble(text, v);
-                if (!parsed && isNA(text)) continue;
+                if (!parsed && isNA(text)) return;
                 if (!parsed || v < 0 || v > limit) {
                     outOfRange(
                         out.sink, path, line, col.h.names()[static_cast<std::size_t>(col.pmu.cols[i])], text,
                         limit == kMaxPmuTimeUs ? msg("a non-negative PMU time in µs of at most 1000 s (1e9 µs)")
                                           : msg("a non-negative PMU figure that fits a float (<= 3.4e38)"),
                         msg("this PMU value is treated as N/A"));
-                    continue;
+                    return;
                 }
                 row[col.pmu.target[i]] = static_cast<float>(v);
-                if (v != 0.0) out.anyPmuNonZero = true;
+                nonZero |= v != 0.0;
+            };
+            // A copy of a row of NaN (a memcpy; resize's fill went value by value), then each value read. A raw
+            // tail's row is there already, with the tail's usual figures in it.
+            if (!tail) out.pmuValues.insert(out.pmuValues.end(), col.pmu.nanRow.begin(), col.pmu.nanRow.end());
+            k.pmuRow = static_cast<std::int32_t>(out.pmuValues.size() / col.pmuColumns - 1);
+            row = out.pmuValues.data() + static_cast<std::size_t>(k.pmuRow) * col.pmuColumns;
+            const std::size_t fromFields = tail ? col.pmuBeforeTail : col.pmu.cols.size();
+            for (std::size_t i = 0; i < fromFields; ++i) {
+                const std::string_view text = f[static_cast<std::size_t>(col.pmu.cols[i])]; // a header column
+                float value;
+                if (plainDecimalToFloat(text, value)) { // the usual figure: below 2^24, never out of range
+                    row[col.pmu.target[i]] = value;
+                    nonZero |= value != 0.0f;
+                    continue;
+                }
+                general(i, text);
             }
+            for (const auto& [i, text] : slow) // the tail's, after the columns before it (header order)
+                general(i, text);
+            out.anyPmuNonZero |= nonZero;
         }
         out.kernels.push_back(k);
         ++out.kept;
@@ -399,10 +531,12 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
     }
     const std::size_t expected = h.size();
     reserveRows(csv.estimatedLines(), pmuCols.empty() ? 0 : profile.pmu.columns.size(), profile);
-    const Columns columns{
+    Columns columns{
         h,       cName,     cType,    cTaskType, cCore, cStream,
         cStart,  cDur,      cWait,    cBlock,    cStep, cInShape,
-        cInType, cOutShape, cOutType, expected,  pmu,   pmuCols.empty() ? 0 : profile.pmu.columns.size()};
+        cInType, cOutShape, cOutType, expected,  pmu,   pmuCols.empty() ? 0 : profile.pmu.columns.size(),
+        SIZE_MAX, {},       0};
+    planTail(columns);
     RowsOut out{profile.kernels, profile.pmu.values, profile.strings, sink};
     // A large table: its second half read on a second thread.
     std::unique_ptr<SecondPart> second;

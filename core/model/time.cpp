@@ -27,6 +27,26 @@ std::string_view trimFieldSlow(std::string_view t) {
     return t;
 }
 
+std::optional<TimeNs> scaleDecimal(TimeMantissa mant, int exp10) {
+    constexpr auto kMax = static_cast<TimeMantissa>(std::numeric_limits<TimeNs>::max());
+    if (exp10 >= 0) {
+        for (; exp10 > 0 && mant != 0; --exp10) {
+            if (mant > kMax / 10) return std::nullopt;
+            mant *= 10;
+        }
+    } else if (exp10 < -37) {
+        mant = 0; // mant < 10^37: less than half of 10^38 (and 10^39 would not fit the type)
+    } else {
+        TimeMantissa div = 1;
+        for (; exp10 < 0; ++exp10)
+            div *= 10;
+        const TimeMantissa q = mant / div, r = mant % div;
+        mant = q + (r >= div - r ? 1 : 0); // half away from zero: r * 2 >= div, without overflow
+    }
+    if (mant > kMax) return std::nullopt;
+    return static_cast<TimeNs>(mant);
+}
+
 namespace {
 
 __extension__ typedef unsigned __int128 u128;
@@ -185,31 +205,9 @@ std::optional<TimeNs> parseScaled(std::string_view text, int scaleDigits) {
     }
     if (i != t.size()) return std::nullopt;
     if (roundUp) mant += 1; // rounding of digits beyond the 36 kept (far below 1 ns in practice)
-    int shift = exp10 + scaleDigits;
-    const u128 limit = static_cast<u128>(std::numeric_limits<TimeNs>::max());
-    if (shift >= 0) {
-        for (int k = 0; k < shift; ++k) {
-            if (mant == 0) break;
-            if (mant > limit / 10) return std::nullopt;
-            mant *= 10;
-        }
-    } else {
-        int drop = -shift;
-        if (drop > 40) {
-            mant = 0;
-        } else {
-            u128 div = 1;
-            for (int k = 0; k < drop; ++k)
-                div *= 10;
-            u128 q = mant / div;
-            u128 r = mant % div;
-            if (r * 2 >= div) ++q; // half away from zero
-            mant = q;
-        }
-    }
-    if (mant > limit) return std::nullopt;
-    TimeNs v = static_cast<TimeNs>(mant);
-    return neg ? -v : v;
+    const auto v = scaleDecimal(mant, exp10 + scaleDigits);
+    if (!v) return std::nullopt;
+    return neg ? -*v : *v;
 }
 
 } // namespace

@@ -7,6 +7,9 @@
 
 #include <QTemporaryDir>
 
+#include <cmath>
+#include <cstring>
+
 using bstest::writeFile;
 
 class TstCsv : public QObject {
@@ -317,7 +320,7 @@ class TstCsv : public QObject {
                                 "\"\"\"a\"\"b\"\"\"", "\"\"\"\n\"\"\"", "\"\"\"\"",
                                 "0123456789012345678901234567890123456789012345678901234567890123"};
         bstest::XorShift rnd{0x2545F4914F6CDD1DULL};
-        int texts = 0, crossing = 0;
+        int texts = 0, crossing = 0, rawTails = 0;
         for (int i = 0; i < 4000; ++i) {
             std::string t;
             const std::size_t len = rnd() % 400;
@@ -330,6 +333,37 @@ class TstCsv : public QObject {
             while (r.next(f))
                 got.push_back({{f.begin(), f.end()}, r.line()});
             if (got != want) QFAIL(qPrintable(QStringLiteral("whole text differs: %1").arg(QString::fromStdString(t))));
+            // With the fields from `from` on handed out uncut when they are plain: a raw tail is the record's
+            // fields from `from` on joined by ',', followed in the text by the CR or LF that ends it, and has no
+            // quote, CR or LF in it; every other record is the one cut as usual.
+            for (const std::size_t from : {std::size_t(1), std::size_t(2), std::size_t(4)}) {
+                bs::CsvReader raw(t, false, false);
+                raw.setRawTailFrom(from);
+                std::size_t k = 0;
+                while (raw.next(f)) {
+                    if (k >= want.size() || raw.line() != want[k].line) QFAIL("raw tail: records or lines differ");
+                    Record rec{{f.begin(), f.end()}, raw.line()};
+                    if (raw.rawTail()) {
+                        ++rawTails;
+                        const std::string_view tail = f.back();
+                        const std::size_t at = static_cast<std::size_t>(tail.data() - t.data()) + tail.size();
+                        if (f.size() != from + 1 || at >= t.size() || (t[at] != '\n' && t[at] != '\r') ||
+                            tail.find_first_of("\"\r\n") != std::string_view::npos)
+                            QFAIL(qPrintable(QStringLiteral("raw tail not plain: %1").arg(QString::fromStdString(t))));
+                        rec.fields.pop_back();
+                        for (std::size_t a = 0;;) { // the tail cut at each ','
+                            const std::size_t b = std::min(tail.find(',', a), tail.size());
+                            rec.fields.emplace_back(tail.substr(a, b - a));
+                            if (b == tail.size()) break;
+                            a = b + 1;
+                        }
+                    }
+                    if (rec != want[k])
+                        QFAIL(qPrintable(QStringLiteral("raw tail from %1 differs: %2").arg(from).arg(QString::fromStdString(t))));
+                    ++k;
+                }
+                if (k != want.size()) QFAIL("raw tail: records missing");
+            }
             ++texts;
             crossing += t.size() > 64;
             if (i % 40 != 0) continue;
@@ -338,9 +372,21 @@ class TstCsv : public QObject {
             for (std::size_t chunk : {std::size_t(1), std::size_t(5), std::size_t(63), std::size_t(64),
                                       std::size_t(65), std::size_t(200)}) {
                 bs::CsvFileReader fr(bstest::s(p), 1 << 20, false, chunk);
+                if (chunk % 2 == 1) fr.setRawTailFrom(2); // a raw tail is the record's fields joined by ','
                 std::vector<Record> chunked;
-                while (fr.next(f))
+                while (fr.next(f)) {
                     chunked.push_back({{f.begin(), f.end()}, fr.line()});
+                    if (!fr.rawTail()) continue;
+                    auto& fields = chunked.back().fields;
+                    const std::string tail = fields.back();
+                    fields.pop_back();
+                    for (std::size_t a = 0;;) {
+                        const std::size_t b = std::min(tail.find(',', a), tail.size());
+                        fields.push_back(tail.substr(a, b - a));
+                        if (b == tail.size()) break;
+                        a = b + 1;
+                    }
+                }
                 // The file reader skips a byte-order mark and so may the text; these texts have none.
                 if (chunked != want)
                     QFAIL(qPrintable(QStringLiteral("chunk %1 differs: %2").arg(chunk).arg(QString::fromStdString(t))));
@@ -348,6 +394,126 @@ class TstCsv : public QObject {
         }
         QCOMPARE(texts, 4000);
         QVERIFY(crossing > 3000);
+        QVERIFY2(rawTails > 3000, qPrintable(QString::number(rawTails)));
+    }
+    // PMU columns after every column read as text are taken from the row's uncut rest (CsvReader's raw
+    // tail); with a text column after them, from the cut fields. The two tables below hold the same rows
+    // (table B adds a Type column at the end): figures of every shape (usual, past 2^24, more than 9
+    // bytes, exponents, N/A, empty, signs, blanks, a quoted figure, out of range), rows too short, too long
+    // or with a trailing comma, LF and CRLF. Both readings give the same kernels, the same PMU values bit
+    // for bit (NaN where there is none) and the same findings.
+    void pmuFiguresOfTheUncutRestAreThoseOfTheCutFields() {
+        const char* figures[] = {"0",          "0.000",   "57.579",  "103643",    "16777215", "16777216",
+                                 "0.0000001",  "1.5e3",   "N/A",     "",          " 1.5",     "1.",
+                                 ".5",         "-0.5",    "123456789", "1234567890", "99999999.9", "1e40",
+                                 "abc",        "\"3.5\"", "12.5\t",  "4.32",      "00000001", "1.2.3",
+                                 "3.4e38",     "1e9",     "1000000001", "0.0",     "7",
+                                 "0.00000001", "0000000001", "1677721.5", "16777.216"};
+        const std::string pmu = "aic_mac_ratio,aic_total_cycles,aiv_time(us),aicore_time(us),cube_utilization(%)";
+        std::string a = "Name,Start Time(us),Duration(us)," + pmu + "\n";
+        std::string b = "Name,Start Time(us),Duration(us)," + pmu + ",Type\n";
+        bstest::XorShift rnd{0x9E3779B97F4A7C15ULL};
+        const int n = 3000;
+        for (int i = 0; i < n; ++i) {
+            std::string head = "k" + std::to_string(i % 5) + "," + std::to_string(1736408883000000LL + 10LL * i) +
+                               ".000,5.000";
+            std::vector<std::string> figs;
+            for (int c = 0; c < 5; ++c)
+                figs.emplace_back(figures[rnd() % (sizeof figures / sizeof *figures)]);
+            const unsigned shape = static_cast<unsigned>(rnd() % 20); // 0: one figure short; 1: one more field;
+                                                                      // 2: a trailing comma; else as the header
+            if (shape == 0) figs.pop_back();
+            std::string ra = head, rb = head;
+            for (const auto& fig : figs) {
+                ra += "," + fig;
+                rb += "," + fig;
+            }
+            rb += ",MatMulV3";
+            if (shape == 1) ra += ",7", rb += ",7";
+            if (shape == 2) ra += ",", rb += ",";
+            const char* end = rnd() % 3 == 0 ? "\r\n" : "\n";
+            a += ra + end;
+            b += rb + end;
+        }
+        const QString pa = tmp.filePath(QStringLiteral("tail_a.csv")), pb = tmp.filePath(QStringLiteral("tail_b.csv"));
+        writeFile(pa, QByteArray::fromStdString(a));
+        writeFile(pb, QByteArray::fromStdString(b));
+        bs::Profile A, B;
+        bs::FindingSink sa(100000), sb(100000);
+        QVERIFY(bs::readKernelTable(bstest::s(pa), bs::KernelSource::KernelDetails, A, sa, nullptr, 1).ok);
+        QVERIFY(bs::readKernelTable(bstest::s(pb), bs::KernelSource::KernelDetails, B, sb, nullptr, 1).ok);
+        QCOMPARE(A.kernels.size(), B.kernels.size());
+        QVERIFY(A.kernels.size() > std::size_t(n * 8 / 10) && A.kernels.size() < std::size_t(n));
+        QCOMPARE(A.pmu.columns, B.pmu.columns);
+        QCOMPARE(A.pmu.columns.size(), std::size_t(5));
+        for (std::size_t k = 0; k < A.kernels.size(); ++k) {
+            const auto &x = A.kernels[k], &y = B.kernels[k];
+            if (x.start != y.start || x.sourceLine != y.sourceLine || x.pmuRow != y.pmuRow)
+                QFAIL(qPrintable(QStringLiteral("kernel %1 differs").arg(k)));
+        }
+        QCOMPARE(A.pmu.values.size(), B.pmu.values.size());
+        QVERIFY(std::memcmp(A.pmu.values.data(), B.pmu.values.data(), A.pmu.values.size() * sizeof(float)) == 0);
+        std::size_t values = 0, none = 0;
+        for (const float v : A.pmu.values)
+            std::isnan(v) ? ++none : ++values;
+        QVERIFY(values > A.pmu.values.size() / 2 && none > A.pmu.values.size() / 10);
+        const auto fa = sa.take(), fb = sb.take();
+        QCOMPARE(fa.size(), fb.size());
+        std::size_t outOfRange = 0, fieldCount = 0;
+        for (std::size_t k = 0; k < fa.size(); ++k) {
+            QCOMPARE(QString::fromStdString(fa[k].id), QString::fromStdString(fb[k].id));
+            QCOMPARE(fa[k].line, fb[k].line);
+            if (fa[k].id == "csv_field_count") {
+                ++fieldCount; // "Row has 9 fields; the header has 8." against 10 and 9: the widths differ
+                continue;
+            }
+            ++outOfRange;
+            QCOMPARE(QString::fromStdString(bs::english(fa[k].seen)), QString::fromStdString(bs::english(fb[k].seen)));
+        }
+        QVERIFY(outOfRange > 500 && fieldCount > 100);
+        // Values by hand, from the uncut rest: the usual shape, an integer, N/A, an exponent, 2^24 (past the
+        // inline float), a CRLF line end; the second row's rest is quoted (cut as usual).
+        const QString ph = tmp.filePath(QStringLiteral("tail_hand.csv"));
+        writeFile(ph, QByteArray::fromStdString("Name,Start Time(us),Duration(us)," + pmu + "\n" +
+                                                "k,1.000,2.000,57.579,103643,N/A,1.5e3,16777216\r\n"
+                                                "k,3.000,2.000,0.25,\"7\",0.0000001,0,12.5\n"));
+        bs::Profile h;
+        bs::FindingSink sh;
+        const auto hr = bs::readKernelTable(bstest::s(ph), bs::KernelSource::KernelDetails, h, sh, nullptr, 1);
+        QVERIFY(hr.ok);
+        QVERIFY(!hr.pmuAllZero); // the figures that are not 0 are all in the rest
+        QCOMPARE(h.kernels.size(), std::size_t(2));
+        QCOMPARE(h.pmu.at(0, 0), 57.579f);
+        QCOMPARE(h.pmu.at(0, 1), 103643.0f);
+        QVERIFY(std::isnan(h.pmu.at(0, 2)));
+        QCOMPARE(h.pmu.at(0, 3), 1500.0f);
+        QCOMPARE(h.pmu.at(0, 4), 16777216.0f);
+        QCOMPARE(h.pmu.at(1, 0), 0.25f);
+        QCOMPARE(h.pmu.at(1, 1), 7.0f);
+        QCOMPARE(h.pmu.at(1, 2), 1e-7f);
+        QCOMPARE(h.pmu.at(1, 3), 0.0f);
+        QCOMPARE(h.pmu.at(1, 4), 12.5f);
+        QVERIFY(sh.take().empty());
+        // Every figure 0 (as the usual shape, "0" and "0.000"): the PMU is all zero; one figure that is not,
+        // in the rest: it is not.
+        writeFile(ph, QByteArray::fromStdString("Name,Start Time(us),Duration(us)," + pmu + "\n" +
+                                                "k,1.000,2.000,0,0.000,0.0,0,0\n"));
+        bs::Profile z;
+        QVERIFY(bs::readKernelTable(bstest::s(ph), bs::KernelSource::KernelDetails, z, sh, nullptr, 1).pmuAllZero);
+        writeFile(ph, QByteArray::fromStdString("Name,Start Time(us),Duration(us)," + pmu + "\n" +
+                                                "k,1.000,2.000,0,0.000,0.0,0,0\nk,3.000,2.000,0,0,0.001,0,0\n"));
+        bs::Profile nz;
+        QVERIFY(!bs::readKernelTable(bstest::s(ph), bs::KernelSource::KernelDetails, nz, sh, nullptr, 1).pmuAllZero);
+        // A PMU column named twice, once before the last text column and once after it: the later one's
+        // figure is kept, as for any column named twice.
+        writeFile(ph, "Name,Start Time(us),Duration(us),aic_x,Type,aic_x\n"
+                      "k,1.000,2.000,1.5,MatMul,2.5\n"
+                      "k,3.000,2.000,3.5,MatMul,N/A\n");
+        bs::Profile d;
+        QVERIFY(bs::readKernelTable(bstest::s(ph), bs::KernelSource::KernelDetails, d, sh, nullptr, 1).ok);
+        QCOMPARE(d.pmu.columns.size(), std::size_t(1));
+        QCOMPARE(d.pmu.at(0, 0), 2.5f);
+        QCOMPARE(d.pmu.at(1, 0), 3.5f); // N/A writes nothing: the earlier figure stays
     }
     void bomIsSkipped() {
         auto rows = readAll("\xEF\xBB\xBFStep Id,Name\n1,x\n");

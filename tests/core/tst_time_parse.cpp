@@ -134,6 +134,91 @@ class TstTimeParse : public QObject {
         QCOMPARE(*bs::parseMicrosToNs("-3.0005"), Q_INT64_C(-3001));
         QCOMPARE(*bs::parseMicrosToNs("8873.756000000001"), Q_INT64_C(8873756));
     }
+    // The scaling every time read ends in (the CSV's digits, communication.json's doubles): mantissa ×
+    // 10^exp10, half away from zero below 1, refused past int64. Values by hand.
+    void scalingRoundsHalvesAwayAndStopsAtInt64() {
+        using M = bs::TimeMantissa;
+        auto pow10 = [](int k) {
+            M v = 1;
+            while (k-- > 0)
+                v *= 10;
+            return v;
+        };
+        QCOMPARE(*bs::scaleDecimal(1234, 0), Q_INT64_C(1234));
+        QCOMPARE(*bs::scaleDecimal(1234, 3), Q_INT64_C(1234000));
+        QCOMPARE(*bs::scaleDecimal(14, -1), Q_INT64_C(1));  // 1.4
+        QCOMPARE(*bs::scaleDecimal(15, -1), Q_INT64_C(2));  // 1.5: away from zero
+        QCOMPARE(*bs::scaleDecimal(25, -1), Q_INT64_C(3));  // 2.5: away from zero, not to even
+        QCOMPARE(*bs::scaleDecimal(4999, -4), Q_INT64_C(0)); // 0.4999
+        QCOMPARE(*bs::scaleDecimal(5000, -4), Q_INT64_C(1)); // 0.5
+        QCOMPARE(*bs::scaleDecimal(1736408883686758710ULL, -3), Q_INT64_C(1736408883686759)); // .710 rounds up
+        // The smallest powers: 5 × 10^36 × 10^-37 is one half (rounds to 1); 10^37 - 1 × 10^-38 is below one
+        // half (0), as is every mantissa the type is given for below 10^-38.
+        QCOMPARE(*bs::scaleDecimal(5 * pow10(36), -37), Q_INT64_C(1));
+        QCOMPARE(*bs::scaleDecimal(5 * pow10(36) - 1, -37), Q_INT64_C(0));
+        QCOMPARE(*bs::scaleDecimal(pow10(37) - 1, -37), Q_INT64_C(1));
+        QCOMPARE(*bs::scaleDecimal(pow10(37) - 1, -38), Q_INT64_C(0));
+        QCOMPARE(*bs::scaleDecimal(pow10(37) - 1, -400), Q_INT64_C(0));
+        QCOMPARE(*bs::scaleDecimal(pow10(36), -36), Q_INT64_C(1));
+        QCOMPARE(*bs::scaleDecimal(15 * pow10(35), -36), Q_INT64_C(2)); // 1.5
+        // int64's bound: INT64_MAX = 9223372036854775807.
+        QCOMPARE(*bs::scaleDecimal(9223372036854775807ULL, 0), Q_INT64_C(9223372036854775807));
+        QVERIFY(!bs::scaleDecimal(9223372036854775808ULL, 0));
+        QCOMPARE(*bs::scaleDecimal(922337203685477580ULL, 1), Q_INT64_C(9223372036854775800));
+        QVERIFY(!bs::scaleDecimal(922337203685477581ULL, 1));
+        QCOMPARE(*bs::scaleDecimal(1, 18), Q_INT64_C(1000000000000000000));
+        QVERIFY(!bs::scaleDecimal(1, 19));
+        // INT64_MAX + 0.4 rounds down to it; INT64_MAX + 0.5 rounds past it.
+        QCOMPARE(*bs::scaleDecimal(M(9223372036854775807ULL) * 10 + 4, -1), Q_INT64_C(9223372036854775807));
+        QVERIFY(!bs::scaleDecimal(M(9223372036854775807ULL) * 10 + 5, -1));
+        QCOMPARE(*bs::scaleDecimal(0, 400), Q_INT64_C(0)); // zero never overflows
+        QCOMPARE(*bs::scaleDecimal(0, -400), Q_INT64_C(0));
+    }
+    // trimField: blanks (space, TAB, CR, LF) off both ends, then a pair of surrounding quotes and the blanks
+    // inside them, again while there is a pair. By hand, then over 200 000 texts of 0-6 bytes from blanks,
+    // quotes, '!' and '#' (either side of '"'), a control byte, a UTF-8 byte and letters, against those
+    // rules written byte by byte.
+    void fieldsLoseTheirBlanksAndSurroundingQuotes() {
+        QCOMPARE(bs::trimField("60.610"), std::string_view("60.610"));
+        QCOMPARE(bs::trimField("1736408883686758.710\t"), std::string_view("1736408883686758.710"));
+        QCOMPARE(bs::trimField("\"2048,7168\""), std::string_view("2048,7168"));
+        QCOMPARE(bs::trimField(" \" \"x\" \" "), std::string_view("x"));
+        QCOMPARE(bs::trimField("\"x"), std::string_view("\"x"));
+        QCOMPARE(bs::trimField("x\""), std::string_view("x\""));
+        QCOMPARE(bs::trimField("!x!"), std::string_view("!x!"));
+        QCOMPARE(bs::trimField("\x01x"), std::string_view("\x01x"));
+        QCOMPARE(bs::trimField("\xCE\xBCs "), std::string_view("\xCE\xBCs"));
+        QCOMPARE(bs::trimField(""), std::string_view(""));
+        QCOMPARE(bs::trimField("\"\""), std::string_view(""));
+        auto reference = [](std::string_view t) {
+            auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+            auto strip = [&](std::string_view& v) {
+                while (!v.empty() && blank(v.front()))
+                    v.remove_prefix(1);
+                while (!v.empty() && blank(v.back()))
+                    v.remove_suffix(1);
+            };
+            strip(t);
+            while (t.size() >= 2 && t.front() == '"' && t.back() == '"') {
+                t = t.substr(1, t.size() - 2);
+                strip(t);
+            }
+            return t;
+        };
+        const char bytes[] = {' ', '\t', '\r', '\n', '"', '!', '#', '\x01', '\xCE', 'a', '0'};
+        bstest::XorShift rnd{0xD1B54A32D192ED03ULL};
+        int trimmed = 0;
+        for (int i = 0; i < 200000; ++i) {
+            std::string t(rnd() % 7, ' ');
+            for (char& c : t)
+                c = bytes[rnd() % sizeof bytes];
+            const std::string_view got = bs::trimField(t), want = reference(t);
+            if (got.data() != want.data() || got.size() != want.size())
+                QFAIL(qPrintable(QStringLiteral("trimField of text %1 differs").arg(i)));
+            trimmed += got.size() != t.size();
+        }
+        QVERIFY(trimmed > 50000);
+    }
     void exponentsAreExactToo() {
         QCOMPARE(*bs::parseMicrosToNs("1.5e3"), Q_INT64_C(1500000));
         QCOMPARE(*bs::parseMicrosToNs("1736408883686740710e-3"), Q_INT64_C(1736408883686740710));
