@@ -138,53 +138,78 @@ Stage timedStage(int runs, std::uintmax_t bytes, const std::function<void()>& f)
 }
 
 // The loader's stages one by one in this process (the loader overlaps the tables with the trace).
+// The side files and the trace are compared with each other, so they are timed in rounds: each round reads
+// every one of them once, in turn, and each figure is the median over the rounds. A burst of load from
+// elsewhere on a shared machine then falls on one round of each, not on all runs of one stage.
 void stages(const bs::RankFolder& rank, const bs::RankFiles& files, const std::string& trace, int runs) {
     // The side files on 1 and on 2 threads (the loader uses 2 only with 4+ hardware threads:
     // sideFileThreads); the trace always on 2 (its reader thread and its parse).
-    Stage csv[2], comm[2];
-    for (const int threads : {1, 2}) {
-        if (!files.kernelDetails.empty()) {
-            csv[threads - 1] = timedStage(runs, sizeOf(files.kernelDetails), [&] {
-                bs::Profile p;
-                bs::FindingSink s;
-                bs::readKernelTable(files.kernelDetails, bs::KernelSource::KernelDetails, p, s, nullptr, threads);
-            });
-            printStage(threads == 1 ? "stage kernel CSV, 1 thread" : "stage kernel CSV, 2 threads",
-                       csv[threads - 1]);
-        }
-        if (!files.communication.empty()) {
-            comm[threads - 1] = timedStage(runs, sizeOf(files.communication), [&] {
-                bs::Profile p;
-                bs::FindingSink s;
-                const bs::FileBuffer fb = bs::readWholeFile(files.communication, 1ULL << 30);
-                if (!bs::commjson::readFast(files.communication, fb, p, s, bs::commjson::FastPath::Either,
-                                            threads))
-                    bs::commjson::readReference(files.communication, fb, p, s);
-            });
-            printStage(threads == 1 ? "stage comm.json, 1 thread" : "stage comm.json, 2 threads",
-                       comm[threads - 1]);
-        }
-    }
-    Stage tr;
-    if (!trace.empty()) {
-        tr = timedStage(runs, sizeOf(trace), [&] {
+    struct Timed {
+        const char* name;
+        std::uintmax_t bytes;
+        std::function<void()> f;
+        std::vector<double> sec, cpu;
+    };
+    std::vector<Timed> all;
+    auto readCsv = [&](int threads) {
+        return [&files, threads] {
             bs::Profile p;
             bs::FindingSink s;
-            bs::readTraceJson(trace, p, s);
-        });
-        printStage("stage trace JSON, 2 threads", tr);
+            bs::readKernelTable(files.kernelDetails, bs::KernelSource::KernelDetails, p, s, nullptr, threads);
+        };
+    };
+    auto readComm = [&](int threads) {
+        return [&files, threads] {
+            bs::Profile p;
+            bs::FindingSink s;
+            const bs::FileBuffer fb = bs::readWholeFile(files.communication, 1ULL << 30);
+            if (!bs::commjson::readFast(files.communication, fb, p, s, bs::commjson::FastPath::Either, threads))
+                bs::commjson::readReference(files.communication, fb, p, s);
+        };
+    };
+    enum { kCsv1 = 0, kComm1, kCsv2, kComm2, kTrace };
+    all.push_back({"stage kernel CSV, 1 thread", files.kernelDetails.empty() ? 0 : sizeOf(files.kernelDetails),
+                   readCsv(1), {}, {}});
+    all.push_back({"stage comm.json, 1 thread", files.communication.empty() ? 0 : sizeOf(files.communication),
+                   readComm(1), {}, {}});
+    all.push_back({"stage kernel CSV, 2 threads", all[kCsv1].bytes, readCsv(2), {}, {}});
+    all.push_back({"stage comm.json, 2 threads", all[kComm1].bytes, readComm(2), {}, {}});
+    all.push_back({"stage trace JSON, 2 threads", trace.empty() ? 0 : sizeOf(trace),
+                   [&trace] {
+                       bs::Profile p;
+                       bs::FindingSink s;
+                       bs::readTraceJson(trace, p, s);
+                   },
+                   {}, {}});
+    for (int r = 0; r < runs; ++r)
+        for (auto& t : all) {
+            if (!t.bytes) continue;
+            const double c0 = processCpuSeconds();
+            const auto t0 = Clock::now();
+            t.f();
+            t.sec.push_back(since(t0));
+            t.cpu.push_back(processCpuSeconds() - c0);
+        }
+    Stage st[5];
+    for (int k = 0; k < 5; ++k) {
+        if (!all[k].bytes) continue;
+        st[k] = {median(all[k].sec), median(all[k].cpu), all[k].bytes};
+        printStage(all[k].name, st[k]);
+    }
+    if (st[kTrace].bytes) {
+        const Stage& tr = st[kTrace];
         // Side files against the trace's rate (issue 18): per CPU second (what a file costs the machine,
         // whatever its threads) and per wall second with both on two threads.
-        auto verdict = [&](const char* what, const Stage* st) {
-            if (!st[0].bytes) return;
+        auto verdict = [&](const char* what, const Stage& one, const Stage& two) {
+            if (!one.bytes) return;
             fmt::print("  {:<30} per CPU-s {:.1f} vs trace {:.1f} MB ({}), wall on 2 threads {:.1f} vs "
                        "trace {:.1f} MB/s ({}); the whole file takes {:.0f} % of the trace's wall time\n",
-                       what, st[0].cpuRate(), tr.cpuRate(), st[0].cpuRate() >= tr.cpuRate() ? ">=" : "BELOW",
-                       st[1].rate(), tr.rate(), st[1].rate() >= tr.rate() ? ">=" : "BELOW",
-                       100.0 * st[0].sec / tr.sec);
+                       what, one.cpuRate(), tr.cpuRate(), one.cpuRate() >= tr.cpuRate() ? ">=" : "BELOW",
+                       two.rate(), tr.rate(), two.rate() >= tr.rate() ? ">=" : "BELOW",
+                       100.0 * one.sec / tr.sec);
         };
-        verdict("kernel CSV vs trace", csv);
-        verdict("comm.json vs trace", comm);
+        verdict("kernel CSV vs trace", st[kCsv1], st[kCsv2]);
+        verdict("comm.json vs trace", st[kComm1], st[kComm2]);
     }
     bs::LoadResult loaded;
     printStage("stage load (all files)", timedStage(runs, 0, [&] { loaded = bs::loadRank(rank); }));
