@@ -81,9 +81,10 @@ std::size_t plainRun(const char* text, std::size_t len) {
     const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'), quote = _mm_set1_epi8('"');
     for (; i + 16 <= len; i += 16) {
         const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text + i));
-        const __m128i hit =
-            _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
-        if (const int m = _mm_movemask_epi8(hit)) return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(m)));
+        const __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(v, quote),
+                                         _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
+        if (const int m = _mm_movemask_epi8(hit))
+            return i + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(m)));
     }
 #endif
     for (; i < len; ++i)
@@ -107,7 +108,8 @@ struct Window {
     for (;;) {
         const std::size_t off = p - w.base; // huge (unsigned) when p is before the window
         if (off < 64) {
-            if (const std::uint64_t m = w.m.delims >> off) return p + static_cast<std::size_t>(__builtin_ctzll(m));
+            if (const std::uint64_t m = w.m.delims >> off)
+                return p + static_cast<std::size_t>(__builtin_ctzll(m));
             p = w.base + 64;
             if (p >= text.size()) return text.size();
         }
@@ -120,9 +122,9 @@ struct Window {
 // (after a ',' that is the text's last byte, with the empty field that follows it), before a quoted field,
 // or when out is full; it returns the delimiter (or the text's end) after the last field and the end of the
 // fields written. Whether a delimiter ends the run is one bit of the window's stops, not a look at the
-// bytes around it. A function of its own, its arguments in registers and the
-// window in locals: inside next(), with the record's other state live, the compiler kept part of the
-// loop's state on the stack (~40 instructions a field; ~14 here).
+// bytes around it. A function of its own, its arguments in registers and the window in locals: inside
+// next(), with the record's other state live, the compiler kept part of the loop's state on the stack
+// (~40 instructions a field; ~14 here).
 struct RunEnd {
     std::size_t end;
     std::string_view* out;

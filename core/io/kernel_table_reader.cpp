@@ -164,8 +164,9 @@ struct Columns {
 // the tail, read before the columns ahead of it, would not keep).
 void planTail(Columns& col) {
     int last = -1;
-    for (const int c : {col.cName, col.cType, col.cTaskType, col.cCore, col.cStream, col.cStart, col.cDur, col.cWait,
-                        col.cBlock, col.cStep, col.cInShape, col.cInType, col.cOutShape, col.cOutType})
+    for (const int c :
+         {col.cName, col.cType, col.cTaskType, col.cCore, col.cStream, col.cStart, col.cDur, col.cWait,
+          col.cBlock, col.cStep, col.cInShape, col.cInType, col.cOutShape, col.cOutType})
         last = std::max(last, c);
     const std::size_t from = static_cast<std::size_t>(last + 1);
     const auto& cols = col.pmu.cols;
@@ -181,7 +182,8 @@ void planTail(Columns& col) {
         if (c < from)
             col.pmuBeforeTail = i + 1; // header order: the columns before the tail come first
         else
-            col.tailMap[c - from] = {static_cast<std::int32_t>(i), static_cast<std::int32_t>(col.pmu.target[i])};
+            col.tailMap[c - from] = {static_cast<std::int32_t>(i),
+                                     static_cast<std::int32_t>(col.pmu.target[i])};
     }
 }
 
@@ -195,11 +197,11 @@ struct TailScan {
 // The raw tail's fields cut at each ',': a PMU figure of plainDecimalToFloat's shape ("digits[.digits]" of
 // at most 9 bytes, below 2^24; "digits." too, which parseDouble reads as the integer) goes straight into
 // row; any other PMU field is left in `slow` (with its index into pmu.cols) for the general path; other
-// fields are passed over. The byte after the tail is its
-// line's CR or LF, inside the text (CsvReader::rawTail): the digit loops stop there with no bound check.
-// Out of line: inlined in readRows, its pointers went to the stack in the digit loops.
+// fields are passed over. The byte after the tail is its line's CR or LF, inside the text
+// (CsvReader::rawTail): the digit loops stop there with no bound check. Out of line: inlined in readRows,
+// its pointers went to the stack in the digit loops.
 [[gnu::noinline]] TailScan scanTail(std::string_view tail, const Columns& col, float* row,
-                  std::vector<std::pair<std::size_t, std::string_view>>& slow) {
+                                    std::vector<std::pair<std::size_t, std::string_view>>& slow) {
     const char* p = tail.data();
     const char* const e = p + tail.size();
     std::uint32_t nonZero = 0;
@@ -231,12 +233,15 @@ struct TailScan {
                 nonZero |= m; // the float is 0 exactly when m is
             } else {
                 q = fieldEnd(p);
-                slow.emplace_back(static_cast<std::size_t>(tf.pmu), std::string_view(p, static_cast<std::size_t>(q - p)));
+                slow.emplace_back(static_cast<std::size_t>(tf.pmu),
+                                  std::string_view(p, static_cast<std::size_t>(q - p)));
             }
         } else {
             q = fieldEnd(p);
         }
-        if (q == e) return {j + 1, std::string_view(fieldStart, static_cast<std::size_t>(e - fieldStart)), nonZero != 0};
+        if (q == e)
+            return {j + 1, std::string_view(fieldStart, static_cast<std::size_t>(e - fieldStart)),
+                    nonZero != 0};
         p = q + 1;
     }
 }
@@ -273,7 +278,8 @@ void readRows(CsvFileReader& csv, const std::string& path, const Columns& col, R
         slow.clear();
         if (tail) {
             out.pmuValues.insert(out.pmuValues.end(), col.pmu.nanRow.begin(), col.pmu.nanRow.end());
-            const TailScan ts = scanTail(f.back(), col, out.pmuValues.data() + out.pmuValues.size() - col.pmuColumns, slow);
+            const TailScan ts =
+                scanTail(f.back(), col, out.pmuValues.data() + out.pmuValues.size() - col.pmuColumns, slow);
             fieldCount = col.tailFrom + ts.fields;
             lastField = ts.last;
             tailNonZero = ts.nonZero;
@@ -373,7 +379,8 @@ void readRows(CsvFileReader& csv, const std::string& path, const Columns& col, R
         k.sourceLine = static_cast<std::uint32_t>(line);
         if (!col.pmu.cols.empty()) {
             // A PMU figure off the usual shape: parsed in full, range-checked, N/A left as NaN.
-            bool nonZero = tailNonZero; // kept in a register: through `row`, each figure's store was read back
+            bool nonZero =
+                tailNonZero; // kept in a register: through `row`, each figure's store was read back
             float* row = nullptr;
             auto general = [&](std::size_t i, std::string_view text) {
                 const double limit = col.pmu.limit[i];
@@ -391,9 +398,10 @@ void readRows(CsvFileReader& csv, const std::string& path, const Columns& col, R
                 row[col.pmu.target[i]] = static_cast<float>(v);
                 nonZero |= v != 0.0;
             };
-            // A copy of a row of NaN (a memcpy; resize's fill went value by value), then each value read. A raw
-            // tail's row is there already, with the tail's usual figures in it.
-            if (!tail) out.pmuValues.insert(out.pmuValues.end(), col.pmu.nanRow.begin(), col.pmu.nanRow.end());
+            // A copy of a row of NaN (a memcpy; resize's fill went value by value), then each value read. A
+            // raw tail's row is there already, with the tail's usual figures in it.
+            if (!tail)
+                out.pmuValues.insert(out.pmuValues.end(), col.pmu.nanRow.begin(), col.pmu.nanRow.end());
             k.pmuRow = static_cast<std::int32_t>(out.pmuValues.size() / col.pmuColumns - 1);
             row = out.pmuValues.data() + static_cast<std::size_t>(k.pmuRow) * col.pmuColumns;
             const std::size_t fromFields = tail ? col.pmuBeforeTail : col.pmu.cols.size();
@@ -532,10 +540,10 @@ KernelTableResult readKernelTable(const std::string& path, KernelSource kind, Pr
     const std::size_t expected = h.size();
     reserveRows(csv.estimatedLines(), pmuCols.empty() ? 0 : profile.pmu.columns.size(), profile);
     Columns columns{
-        h,       cName,     cType,    cTaskType, cCore, cStream,
-        cStart,  cDur,      cWait,    cBlock,    cStep, cInShape,
-        cInType, cOutShape, cOutType, expected,  pmu,   pmuCols.empty() ? 0 : profile.pmu.columns.size(),
-        SIZE_MAX, {},       0};
+        h,        cName,     cType,    cTaskType, cCore, cStream,
+        cStart,   cDur,      cWait,    cBlock,    cStep, cInShape,
+        cInType,  cOutShape, cOutType, expected,  pmu,   pmuCols.empty() ? 0 : profile.pmu.columns.size(),
+        SIZE_MAX, {},        0};
     planTail(columns);
     RowsOut out{profile.kernels, profile.pmu.values, profile.strings, sink};
     // A large table: its second half read on a second thread.

@@ -99,7 +99,8 @@ std::optional<std::int64_t> parseInt(std::string_view text);
 // comparisons; any other field (a control byte, '!', a UTF-8 byte at either end) is settled by the slow path.
 std::string_view trimFieldSlow(std::string_view text);
 inline std::string_view trimField(std::string_view t) {
-    if (!t.empty() && static_cast<unsigned char>(t.front()) > '"' && static_cast<unsigned char>(t.back()) > ' ')
+    if (!t.empty() && static_cast<unsigned char>(t.front()) > '"' &&
+        static_cast<unsigned char>(t.back()) > ' ')
         return t;
     return trimFieldSlow(t);
 }

@@ -163,24 +163,33 @@ void stages(const bs::RankFolder& rank, const bs::RankFiles& files, const std::s
             bs::Profile p;
             bs::FindingSink s;
             const bs::FileBuffer fb = bs::readWholeFile(files.communication, 1ULL << 30);
-            if (!bs::commjson::readFast(files.communication, fb, p, s, bs::commjson::FastPath::Either, threads))
+            if (!bs::commjson::readFast(files.communication, fb, p, s, bs::commjson::FastPath::Either,
+                                        threads))
                 bs::commjson::readReference(files.communication, fb, p, s);
         };
     };
     enum { kCsv1 = 0, kComm1, kCsv2, kComm2, kTrace };
-    all.push_back({"stage kernel CSV, 1 thread", files.kernelDetails.empty() ? 0 : sizeOf(files.kernelDetails),
-                   readCsv(1), {}, {}});
-    all.push_back({"stage comm.json, 1 thread", files.communication.empty() ? 0 : sizeOf(files.communication),
-                   readComm(1), {}, {}});
+    all.push_back({"stage kernel CSV, 1 thread",
+                   files.kernelDetails.empty() ? 0 : sizeOf(files.kernelDetails),
+                   readCsv(1),
+                   {},
+                   {}});
+    all.push_back({"stage comm.json, 1 thread",
+                   files.communication.empty() ? 0 : sizeOf(files.communication),
+                   readComm(1),
+                   {},
+                   {}});
     all.push_back({"stage kernel CSV, 2 threads", all[kCsv1].bytes, readCsv(2), {}, {}});
     all.push_back({"stage comm.json, 2 threads", all[kComm1].bytes, readComm(2), {}, {}});
-    all.push_back({"stage trace JSON, 2 threads", trace.empty() ? 0 : sizeOf(trace),
+    all.push_back({"stage trace JSON, 2 threads",
+                   trace.empty() ? 0 : sizeOf(trace),
                    [&trace] {
                        bs::Profile p;
                        bs::FindingSink s;
                        bs::readTraceJson(trace, p, s);
                    },
-                   {}, {}});
+                   {},
+                   {}});
     for (int r = 0; r < runs; ++r)
         for (auto& t : all) {
             if (!t.bytes) continue;

@@ -334,14 +334,15 @@ class TstCsv : public QObject {
                 got.push_back({{f.begin(), f.end()}, r.line()});
             if (got != want) QFAIL(qPrintable(QStringLiteral("whole text differs: %1").arg(QString::fromStdString(t))));
             // With the fields from `from` on handed out uncut when they are plain: a raw tail is the record's
-            // fields from `from` on joined by ',', followed in the text by the CR or LF that ends it, and has no
-            // quote, CR or LF in it; every other record is the one cut as usual.
+            // fields from `from` on joined by ',', followed in the text by the CR or LF that ends it, and has
+            // no quote, CR or LF in it; every other record is the one cut as usual.
             for (const std::size_t from : {std::size_t(1), std::size_t(2), std::size_t(4)}) {
                 bs::CsvReader raw(t, false, false);
                 raw.setRawTailFrom(from);
                 std::size_t k = 0;
                 while (raw.next(f)) {
-                    if (k >= want.size() || raw.line() != want[k].line) QFAIL("raw tail: records or lines differ");
+                    if (k >= want.size() || raw.line() != want[k].line)
+                        QFAIL("raw tail: records or lines differ");
                     Record rec{{f.begin(), f.end()}, raw.line()};
                     if (raw.rawTail()) {
                         ++rawTails;
@@ -349,7 +350,8 @@ class TstCsv : public QObject {
                         const std::size_t at = static_cast<std::size_t>(tail.data() - t.data()) + tail.size();
                         if (f.size() != from + 1 || at >= t.size() || (t[at] != '\n' && t[at] != '\r') ||
                             tail.find_first_of("\"\r\n") != std::string_view::npos)
-                            QFAIL(qPrintable(QStringLiteral("raw tail not plain: %1").arg(QString::fromStdString(t))));
+                            QFAIL(qPrintable(
+                                QStringLiteral("raw tail not plain: %1").arg(QString::fromStdString(t))));
                         rec.fields.pop_back();
                         for (std::size_t a = 0;;) { // the tail cut at each ','
                             const std::size_t b = std::min(tail.find(',', a), tail.size());
@@ -359,7 +361,9 @@ class TstCsv : public QObject {
                         }
                     }
                     if (rec != want[k])
-                        QFAIL(qPrintable(QStringLiteral("raw tail from %1 differs: %2").arg(from).arg(QString::fromStdString(t))));
+                        QFAIL(qPrintable(QStringLiteral("raw tail from %1 differs: %2")
+                                             .arg(from)
+                                             .arg(QString::fromStdString(t))));
                     ++k;
                 }
                 if (k != want.size()) QFAIL("raw tail: records missing");
@@ -403,25 +407,27 @@ class TstCsv : public QObject {
     // or with a trailing comma, LF and CRLF. Both readings give the same kernels, the same PMU values bit
     // for bit (NaN where there is none) and the same findings.
     void pmuFiguresOfTheUncutRestAreThoseOfTheCutFields() {
-        const char* figures[] = {"0",          "0.000",   "57.579",  "103643",    "16777215", "16777216",
-                                 "0.0000001",  "1.5e3",   "N/A",     "",          " 1.5",     "1.",
-                                 ".5",         "-0.5",    "123456789", "1234567890", "99999999.9", "1e40",
-                                 "abc",        "\"3.5\"", "12.5\t",  "4.32",      "00000001", "1.2.3",
-                                 "3.4e38",     "1e9",     "1000000001", "0.0",     "7",
-                                 "0.00000001", "0000000001", "1677721.5", "16777.216"};
-        const std::string pmu = "aic_mac_ratio,aic_total_cycles,aiv_time(us),aicore_time(us),cube_utilization(%)";
+        const char* figures[] = {
+            "0",         "0.000",      "57.579",     "103643",    "16777215", "16777216",   "0.0000001",
+            "1.5e3",     "N/A",        "",           " 1.5",      "1.",       ".5",         "-0.5",
+            "123456789", "1234567890", "99999999.9", "1e40",      "abc",      "\"3.5\"",    "12.5\t",
+            "4.32",      "00000001",   "1.2.3",      "3.4e38",    "1e9",      "1000000001", "0.0",
+            "7",         "0.00000001", "0000000001", "1677721.5", "16777.216"};
+        const std::string pmu =
+            "aic_mac_ratio,aic_total_cycles,aiv_time(us),aicore_time(us),cube_utilization(%)";
         std::string a = "Name,Start Time(us),Duration(us)," + pmu + "\n";
         std::string b = "Name,Start Time(us),Duration(us)," + pmu + ",Type\n";
         bstest::XorShift rnd{0x9E3779B97F4A7C15ULL};
         const int n = 3000;
         for (int i = 0; i < n; ++i) {
-            std::string head = "k" + std::to_string(i % 5) + "," + std::to_string(1736408883000000LL + 10LL * i) +
-                               ".000,5.000";
+            std::string head = "k" + std::to_string(i % 5) + "," +
+                               std::to_string(1736408883000000LL + 10LL * i) + ".000,5.000";
             std::vector<std::string> figs;
             for (int c = 0; c < 5; ++c)
                 figs.emplace_back(figures[rnd() % (sizeof figures / sizeof *figures)]);
-            const unsigned shape = static_cast<unsigned>(rnd() % 20); // 0: one figure short; 1: one more field;
-                                                                      // 2: a trailing comma; else as the header
+            const unsigned shape =
+                static_cast<unsigned>(rnd() % 20); // 0: one figure short; 1: one more field;
+                                                   // 2: a trailing comma; else as the header
             if (shape == 0) figs.pop_back();
             std::string ra = head, rb = head;
             for (const auto& fig : figs) {
@@ -435,7 +441,8 @@ class TstCsv : public QObject {
             a += ra + end;
             b += rb + end;
         }
-        const QString pa = tmp.filePath(QStringLiteral("tail_a.csv")), pb = tmp.filePath(QStringLiteral("tail_b.csv"));
+        const QString pa = tmp.filePath(QStringLiteral("tail_a.csv")),
+                      pb = tmp.filePath(QStringLiteral("tail_b.csv"));
         writeFile(pa, QByteArray::fromStdString(a));
         writeFile(pb, QByteArray::fromStdString(b));
         bs::Profile A, B;
@@ -452,7 +459,8 @@ class TstCsv : public QObject {
                 QFAIL(qPrintable(QStringLiteral("kernel %1 differs").arg(k)));
         }
         QCOMPARE(A.pmu.values.size(), B.pmu.values.size());
-        QVERIFY(std::memcmp(A.pmu.values.data(), B.pmu.values.data(), A.pmu.values.size() * sizeof(float)) == 0);
+        QVERIFY(std::memcmp(A.pmu.values.data(), B.pmu.values.data(), A.pmu.values.size() * sizeof(float)) ==
+                0);
         std::size_t values = 0, none = 0;
         for (const float v : A.pmu.values)
             std::isnan(v) ? ++none : ++values;
@@ -468,7 +476,8 @@ class TstCsv : public QObject {
                 continue;
             }
             ++outOfRange;
-            QCOMPARE(QString::fromStdString(bs::english(fa[k].seen)), QString::fromStdString(bs::english(fb[k].seen)));
+            QCOMPARE(QString::fromStdString(bs::english(fa[k].seen)),
+                     QString::fromStdString(bs::english(fb[k].seen)));
         }
         QVERIFY(outOfRange > 500 && fieldCount > 100);
         // Values by hand, from the uncut rest: the usual shape, an integer, N/A, an exponent, 2^24 (past the
@@ -479,7 +488,8 @@ class TstCsv : public QObject {
                                                 "k,3.000,2.000,0.25,\"7\",0.0000001,0,12.5\n"));
         bs::Profile h;
         bs::FindingSink sh;
-        const auto hr = bs::readKernelTable(bstest::s(ph), bs::KernelSource::KernelDetails, h, sh, nullptr, 1);
+        const auto hr =
+            bs::readKernelTable(bstest::s(ph), bs::KernelSource::KernelDetails, h, sh, nullptr, 1);
         QVERIFY(hr.ok);
         QVERIFY(!hr.pmuAllZero); // the figures that are not 0 are all in the rest
         QCOMPARE(h.kernels.size(), std::size_t(2));
@@ -499,11 +509,14 @@ class TstCsv : public QObject {
         writeFile(ph, QByteArray::fromStdString("Name,Start Time(us),Duration(us)," + pmu + "\n" +
                                                 "k,1.000,2.000,0,0.000,0.0,0,0\n"));
         bs::Profile z;
-        QVERIFY(bs::readKernelTable(bstest::s(ph), bs::KernelSource::KernelDetails, z, sh, nullptr, 1).pmuAllZero);
-        writeFile(ph, QByteArray::fromStdString("Name,Start Time(us),Duration(us)," + pmu + "\n" +
-                                                "k,1.000,2.000,0,0.000,0.0,0,0\nk,3.000,2.000,0,0,0.001,0,0\n"));
+        QVERIFY(bs::readKernelTable(bstest::s(ph), bs::KernelSource::KernelDetails, z, sh, nullptr, 1)
+                    .pmuAllZero);
+        writeFile(ph,
+                  QByteArray::fromStdString("Name,Start Time(us),Duration(us)," + pmu + "\n" +
+                                            "k,1.000,2.000,0,0.000,0.0,0,0\nk,3.000,2.000,0,0,0.001,0,0\n"));
         bs::Profile nz;
-        QVERIFY(!bs::readKernelTable(bstest::s(ph), bs::KernelSource::KernelDetails, nz, sh, nullptr, 1).pmuAllZero);
+        QVERIFY(!bs::readKernelTable(bstest::s(ph), bs::KernelSource::KernelDetails, nz, sh, nullptr, 1)
+                     .pmuAllZero);
         // A PMU column named twice, once before the last text column and once after it: the later one's
         // figure is kept, as for any column named twice.
         writeFile(ph, "Name,Start Time(us),Duration(us),aic_x,Type,aic_x\n"

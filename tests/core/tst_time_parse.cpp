@@ -146,12 +146,13 @@ class TstTimeParse : public QObject {
         };
         QCOMPARE(*bs::scaleDecimal(1234, 0), Q_INT64_C(1234));
         QCOMPARE(*bs::scaleDecimal(1234, 3), Q_INT64_C(1234000));
-        QCOMPARE(*bs::scaleDecimal(14, -1), Q_INT64_C(1));  // 1.4
-        QCOMPARE(*bs::scaleDecimal(15, -1), Q_INT64_C(2));  // 1.5: away from zero
-        QCOMPARE(*bs::scaleDecimal(25, -1), Q_INT64_C(3));  // 2.5: away from zero, not to even
+        QCOMPARE(*bs::scaleDecimal(14, -1), Q_INT64_C(1));   // 1.4
+        QCOMPARE(*bs::scaleDecimal(15, -1), Q_INT64_C(2));   // 1.5: away from zero
+        QCOMPARE(*bs::scaleDecimal(25, -1), Q_INT64_C(3));   // 2.5: away from zero, not to even
         QCOMPARE(*bs::scaleDecimal(4999, -4), Q_INT64_C(0)); // 0.4999
         QCOMPARE(*bs::scaleDecimal(5000, -4), Q_INT64_C(1)); // 0.5
-        QCOMPARE(*bs::scaleDecimal(1736408883686758710ULL, -3), Q_INT64_C(1736408883686759)); // .710 rounds up
+        QCOMPARE(*bs::scaleDecimal(1736408883686758710ULL, -3),
+                 Q_INT64_C(1736408883686759)); // .710 rounds up
         // The smallest powers: 5 × 10^36 × 10^-37 is one half (rounds to 1); 10^37 - 1 × 10^-38 is below one
         // half (0), as is every mantissa the type is given for below 10^-38.
         QCOMPARE(*bs::scaleDecimal(5 * pow10(36), -37), Q_INT64_C(1));
