@@ -49,14 +49,20 @@ void sortKeepingLast(Members& m) {
     m.resize(kept);
 }
 
-// An object's members as nlohmann's std::map holds them.
-Members members(element e) {
-    Members m;
+// An object's members as nlohmann's std::map holds them, into m (its room reused); false when e is not
+// an object.
+bool membersInto(element e, Members& m) {
+    m.clear();
     simdjson::dom::object o;
-    if (e.get_object().get(o)) return m;
+    if (e.get_object().get(o)) return false;
     for (auto kv : o)
         m.emplace_back(kv.key, kv.value);
     sortKeepingLast(m);
+    return true;
+}
+Members members(element e) {
+    Members m;
+    membersInto(e, m);
     return m;
 }
 
@@ -276,12 +282,18 @@ bool leftToReference(std::string_view text) {
 // --- The split reader -------------------------------------------------------------------------------
 // The file is {step: {kind: {op: {...}}}}. Parsed as one document, simdjson's tape, index and strings are
 // ~2.5 x the file in fresh memory, and page faults on it cost as much as the parse. So the two outer
-// levels are cut by hand (json_value_scanner finds where each value ends) and each op is parsed alone by a
-// parser reused from op to op (on two threads where a core is free for it): the memory touched is that of the largest op.
-// The result is the whole-document reader's: every byte is still validated by simdjson — each op as its
-// own document, and the keys of every outer object in a skeleton copy ({"key":0,…}) — and the bytes the
-// hand cut reads itself are only JSON whitespace, ':', ',', '{' and '}'. Any other shape (an outer value
-// that is not an object) is left to the whole-document reader.
+// levels are cut by hand (json_value_scanner finds where each value ends) and each kind's object of ops is
+// parsed as one document by a parser reused from kind to kind (on two threads where a core is free for
+// it). A kind over kWholeKindBytes is cut into its ops as well, each op then its own document: the memory
+// touched is that of the largest kind up to that bound, else of the largest op. (Ops one by one cost
+// simdjson ~1.3-1.6 x the time of the same bytes in kind-sized documents, and the cut more.)
+// The result is the whole-document reader's: every byte is still validated by simdjson — each kind or op
+// as its own document, and the keys of every object cut by hand in a skeleton copy ({"key":0,…}) — and
+// the bytes the hand cut reads itself are only JSON whitespace, ':', ',', '{' and '}'. Any other shape
+// (an outer value that is not an object) is left to the whole-document reader.
+
+// A kind's object up to this size is one document; a larger one is cut into its ops.
+constexpr std::size_t kWholeKindBytes = std::size_t(1) << 20;
 
 struct Span {
     std::size_t begin = 0, end = 0; // a value's bytes [begin, end) in the file
@@ -291,10 +303,12 @@ struct Member {
     std::string key;
     Span value;
     std::size_t child = 0; // the object it holds (levels 0 and 1), an index into Cutter::objects
+    bool whole = false;    // a kind read as one document (not cut: child unused)
 };
 
-// One pass over the file: the three object levels are read by hand, each op's end is found by
-// json_value_scanner (the only bytes scanned twice are the ops', by it and by simdjson).
+// One pass over the file: the outer object levels are read by hand, each kind's end (or, in a kind over
+// kWholeKindBytes, each op's) is found by json_value_scanner; the bytes it scans are scanned again by
+// simdjson (and a large kind's twice by json_value_scanner).
 struct Cutter {
     const char* text;
     std::size_t len; // the file's length (text is zero-padded past it)
@@ -330,8 +344,15 @@ struct Cutter {
                 if (p >= len || text[p] != ':') return kScanIncomplete;
                 p = skipWs(p + 1);
                 Member m;
-                const std::size_t valueEnd =
-                    level < 2 ? object(p, level + 1, m.child) : p < len ? scanJsonValue(text, p, len) : kScanIncomplete;
+                std::size_t valueEnd = kScanIncomplete;
+                if (level == 1 && p < len && text[p] == '{') { // a kind: one document, unless it is large
+                    valueEnd = scanJsonValue(text, p, len);
+                    m.whole = valueEnd != kScanIncomplete && valueEnd - p <= kWholeKindBytes;
+                }
+                if (!m.whole)
+                    valueEnd = level < 2 ? object(p, level + 1, m.child)
+                               : p < len ? scanJsonValue(text, p, len)
+                                         : kScanIncomplete;
                 if (valueEnd == kScanIncomplete) return kScanIncomplete;
                 m.value = {p, valueEnd};
                 values.push_back(std::move(m));
@@ -380,29 +401,40 @@ struct Cutter {
 struct Leaf {
     const std::string* step;
     const std::string* kind;
-    std::string* name; // moved into the op read from it (each leaf is read once)
+    std::string* name; // moved into the op read from it (each leaf is read once); null: value is the kind's
+                       // whole object of ops
     Span value;
 };
 
-// Reads leaves [from, to) into ops and sink; false when one is not valid JSON.
+// Reads leaves [from, to) into ops and sink; false when one is not valid JSON (or a whole kind is not an
+// object).
 bool readLeaves(const char* text, const std::vector<Leaf>& leaves, std::size_t from, std::size_t to,
                 const std::string& path, std::vector<CommOp>& ops, FindingSink& sink) {
     simdjson::dom::parser parser;
-    Members all;
-    ops.reserve(to - from);
-    for (std::size_t i = from; i < to; ++i) {
-        const Leaf& l = leaves[i];
-        element op, ti, bw;
+    Members all, kindOps;
+    const auto readOp = [&](const Leaf& l, element op, std::string&& name) {
+        element ti, bw;
         bool hasBw = false;
-        // The bytes after an op are the rest of the file and its padding: readable, as simdjson needs.
-        if (parser.parse(text + l.value.begin, l.value.end - l.value.begin, false).get(op)) return false;
-        if (!OpReader::parts(op, ti, bw, hasBw)) continue;
+        if (!OpReader::parts(op, ti, bw, hasBw)) return;
         OpReader r{path, sink, all, {}};
         r.c.step = *l.step;
         r.c.kind = *l.kind;
-        r.c.name = std::move(*l.name);
+        r.c.name = std::move(name);
         r.read(ti, bw, hasBw);
         ops.push_back(std::move(r.c));
+    };
+    for (std::size_t i = from; i < to; ++i) {
+        const Leaf& l = leaves[i];
+        element e;
+        // The bytes after a value are the rest of the file and its padding: readable, as simdjson needs.
+        if (parser.parse(text + l.value.begin, l.value.end - l.value.begin, false).get(e)) return false;
+        if (l.name) {
+            readOp(l, e, std::move(*l.name));
+            continue;
+        }
+        if (!membersInto(e, kindOps)) return false;
+        for (const auto& [name, op] : kindOps)
+            readOp(l, op, std::string(name));
     }
     return true;
 }
@@ -418,11 +450,17 @@ bool readSplit(const std::string& path, const FileBuffer& fb, Profile& profile, 
     std::vector<Leaf> leaves;
     std::size_t bytes = 0;
     for (const auto& step : cut.objects[top])
-        for (const auto& kind : cut.objects[step.child])
+        for (const auto& kind : cut.objects[step.child]) {
+            if (kind.whole) {
+                leaves.push_back({&step.key, &kind.key, nullptr, kind.value});
+                bytes += kind.value.end - kind.value.begin;
+                continue;
+            }
             for (auto& op : cut.objects[kind.child]) {
                 leaves.push_back({&step.key, &kind.key, &op.key, op.value});
                 bytes += op.value.end - op.value.begin;
             }
+        }
     // Two halves of about equal bytes, each with its own parser, ops and findings; joined in order.
     std::size_t mid = leaves.size(), acc = 0;
     if (bytes >= kParallelBytes && sideFileThreads(threads) > 1)

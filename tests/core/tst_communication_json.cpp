@@ -156,14 +156,18 @@ class TstCommunicationJson : public QObject {
     }
 
     // Over 1 MB of ops: the split reader's two threads each read half; their ops and findings are joined
-    // in file order, and the per-id cap (20) applies to the whole file as in the reference.
+    // in file order, and the per-id cap (20) applies to the whole file as in the reference. Step 2's kind
+    // is over 1 MB (~1.2 MB), so the split reader cuts it into its ops; the other two (~0.9 MB) are each
+    // read as one document.
     void twoThreadsGiveTheOrderAndTheFindingsOfOne() {
         QByteArray text = "{";
         int ops = 0;
+        std::vector<qsizetype> kindBytes;
         for (int step = 1; step <= 3; ++step) {
             text += (step > 1 ? "," : "") + QByteArray("\"step") + QByteArray::number(step) +
                     "\":{\"collective\":{";
-            for (int i = 0; i < 2500; ++i, ++ops) {
+            const qsizetype kindBegin = text.size() - 1;
+            for (int i = 0; i < (step == 2 ? 3500 : 2500); ++i, ++ops) {
                 if (i) text += ',';
                 // Every 97th op has a negative elapse (a finding); names sort as numbers padded to 5 digits.
                 const QByteArray elapse =
@@ -179,25 +183,28 @@ class TstCommunicationJson : public QObject {
                         "\"Size Distribution\":{\"1.5\":[1,0.01]}},\"RDMA\":{\"Transit Size(MB)\":0.0,"
                         "\"Size Distribution\":{}}}}";
             }
+            kindBytes.push_back(text.size() + 1 - kindBegin);
             text += "}}";
         }
         text += "}";
         QVERIFY(text.size() > (1 << 20));
+        QVERIFY(kindBytes[0] < (1 << 20) && kindBytes[1] > (1 << 20) && kindBytes[2] < (1 << 20));
         const auto path = file("large.json", text);
         Read ref;
         agree(path, true, ref);
         if (QTest::currentTestFailed()) return;
-        QCOMPARE(ref.profile.commOps.size(), std::size_t(7500));
+        QCOMPARE(ref.profile.commOps.size(), std::size_t(8500));
         QCOMPARE(ref.profile.commOps[2500].step, std::string("step2"));
-        QCOMPARE(ref.profile.commOps[7499].start, bs::TimeNs((1736408883000000LL + 7499 * 100LL) * 1000));
+        QCOMPARE(ref.profile.commOps[6000].step, std::string("step3"));
+        QCOMPARE(ref.profile.commOps[8499].start, bs::TimeNs((1736408883000000LL + 8499 * 100LL) * 1000));
         QCOMPARE(ref.profile.commOps[1].elapse, bs::TimeNs(2000)); // op 1: 0.002 ms
-        // ceil(7500 / 97) = 78 negative elapses: 20 kept, the rest counted in one summary finding.
+        // ceil(8500 / 97) = 88 negative elapses: 20 kept, the rest counted in one summary finding.
         int kept = 0;
         for (const auto& f : ref.findings)
             kept += f.id == "json_value_out_of_range";
         QCOMPARE(kept, 20);
         QCOMPARE(ref.findings.size(), std::size_t(21));
-        QVERIFY(bs::english(ref.findings.back().seen).find("58") != std::string::npos);
+        QVERIFY(bs::english(ref.findings.back().seen).find("68") != std::string::npos);
     }
 
     // Starts as the fast readers read them (grisu2's shortest digits of the double, scaled to ns without
