@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <string>
 #include <utility>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -167,6 +169,42 @@ CheckedFile openCheckedFile(const std::string& path, std::uint64_t maxBytes, boo
     return cf;
 }
 
+void BufferRelease::operator()(char* p) const noexcept {
+    if (mappedBytes)
+        ::munmap(p, mappedBytes);
+    else
+        delete[] p;
+}
+
+namespace {
+
+// From this size on, a buffer is mapped on its own and advised to take huge pages (2 MiB on x86-64):
+// read() into fresh 4 KiB pages faults once per page, and the faults cost about as much as the copy
+// (communication.json of a 1 GB profile: 72 MB, 17 600 faults). The kernel may give small pages anyway
+// (transparent huge pages off): the buffer is the same, only slower to fill.
+constexpr std::size_t kHugeBufferBytes = std::size_t(8) << 20;
+
+std::unique_ptr<char[], BufferRelease> allocateBuffer(std::size_t bytes) {
+    if (bytes >= kHugeBufferBytes) {
+        constexpr std::size_t kHuge = std::size_t(2) << 20;
+        const std::size_t mapped = (bytes + kHuge - 1) / kHuge * kHuge;
+        // Room for aligning the start to a huge page, given back right after.
+        void* raw = ::mmap(nullptr, mapped + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (raw != MAP_FAILED) {
+            const auto addr = reinterpret_cast<std::uintptr_t>(raw);
+            const std::uintptr_t aligned = (addr + kHuge - 1) / kHuge * kHuge;
+            if (aligned > addr) ::munmap(raw, aligned - addr);
+            if (const std::size_t tail = addr + kHuge - aligned) ::munmap(reinterpret_cast<char*>(aligned + mapped), tail);
+            char* p = reinterpret_cast<char*>(aligned);
+            ::madvise(p, mapped, MADV_HUGEPAGE); // advice only: small pages when refused
+            return std::unique_ptr<char[], BufferRelease>(p, BufferRelease{mapped});
+        }
+    }
+    return std::unique_ptr<char[], BufferRelease>(new char[bytes], BufferRelease{});
+}
+
+} // namespace
+
 FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes, bool rejectBinary) {
     FileBuffer fb;
     const CheckedFile cf = openCheckedFile(path, maxBytes, rejectBinary);
@@ -181,7 +219,7 @@ FileBuffer readWholeFile(const std::string& path, std::uint64_t maxBytes, bool r
         return fb;
     }
     const std::size_t size = static_cast<std::size_t>(cf.size);
-    fb.data.reset(new char[size + kReadPadding]);
+    fb.data = allocateBuffer(size + kReadPadding);
     std::size_t got = 0;
     while (got < size) {
         const ssize_t n = ::read(cf.fd, fb.data.get() + got, size - got);

@@ -8,8 +8,16 @@
 
 namespace bs {
 
+// Frees a FileBuffer's bytes: munmap for a large buffer (mapped on its own, in huge pages where the
+// kernel gives them), delete[] otherwise.
+struct BufferRelease {
+    std::size_t mappedBytes = 0; // 0: allocated with new[]
+    void operator()(char* p) const noexcept;
+};
+
 struct FileBuffer {
-    std::unique_ptr<char[]> data; // length + kReadPadding bytes; not value-initialised (no extra pass)
+    std::unique_ptr<char[], BufferRelease> data; // length + kReadPadding bytes; not value-initialised
+                                                 // (no extra pass)
     std::size_t length = 0;
     std::string error; // non-empty when the read failed
     const char* begin() const { return data.get(); }

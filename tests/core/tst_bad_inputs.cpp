@@ -16,7 +16,9 @@
 
 #include <csignal>
 #include <poll.h>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -103,6 +105,38 @@ class TstBadInputs : public QObject {
         QVERIFY(f);
         QVERIFY(bs::english(f->seen).find("NUL bytes") != std::string::npos);
         QCOMPARE(run.load.profile->inventory.kernelSource, bs::KernelSource::TraceDevice);
+    }
+    // A side file of 8 MiB or more is read into a buffer mapped on its own at a 2 MiB boundary (huge
+    // pages where the kernel gives them); a smaller one into an ordinary allocation. Both hold the file's
+    // bytes exactly, then 64 zero bytes.
+    void largeAndSmallFilesAreReadExactlyWithTheirPadding() {
+        for (const qsizetype size : {qsizetype(3000), qsizetype((9 << 20) + 123), qsizetype(8 << 20)}) {
+            QByteArray text(size, ' ');
+            std::uint64_t x = 0x9E3779B97F4A7C15ULL;
+            for (qsizetype i = 0; i < size; ++i) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                text[i] = static_cast<char>(1 + x % 255); // any byte but NUL
+            }
+            const QString path = tmp.filePath(QStringLiteral("big%1.json").arg(size));
+            writeFile(path, text);
+            const bs::FileBuffer fb = bs::readWholeFile(bstest::s(path));
+            QVERIFY(fb.error.empty());
+            QCOMPARE(fb.length, static_cast<std::size_t>(size));
+            QVERIFY(std::memcmp(fb.begin(), text.constData(), fb.length) == 0);
+            for (std::size_t i = 0; i < bs::kReadPadding; ++i)
+                QCOMPARE(fb.begin()[fb.length + i], '\0');
+            const std::size_t mapped = fb.data.get_deleter().mappedBytes;
+            if (size < (8 << 20)) {
+                QCOMPARE(mapped, std::size_t(0));
+            } else {
+                QCOMPARE(mapped % (2 << 20), std::size_t(0));
+                QVERIFY(mapped >= fb.length + bs::kReadPadding && mapped < fb.length + bs::kReadPadding + (2 << 20));
+                QCOMPARE(reinterpret_cast<std::uintptr_t>(fb.begin()) % (2 << 20), std::uintptr_t(0));
+            }
+            QFile::remove(path);
+        }
     }
     void fourGigabyteSparseFileIsNotReadIntoMemory() {
         const QString dir = rank(QByteArray(), true);
