@@ -32,15 +32,30 @@ using simdjson::dom::element;
 using simdjson::dom::element_type;
 using Members = std::vector<std::pair<std::string_view, element>>;
 
+// Whether key k is the literal lit: its length known when compiling, so that the bytes are compared
+// inline (a few loads) rather than by a call to memcmp for each of an op's ~40 keys.
+template <std::size_t N>
+bool keyIs(std::string_view k, const char (&lit)[N]) {
+    return k.size() == N - 1 && std::memcmp(k.data(), lit, N - 1) == 0;
+}
+
+// a < b as std::string_view orders them (bytes as unsigned char), the first bytes compared inline: an
+// op's transports and a kind's ops mostly differ there or soon after.
+bool keyLess(std::string_view a, std::string_view b) {
+    if (!a.empty() && !b.empty() && a[0] != b[0])
+        return static_cast<unsigned char>(a[0]) < static_cast<unsigned char>(b[0]);
+    return a < b;
+}
+
 // Sorts by key and keeps the last of equal keys, as nlohmann's std::map holds an object's members. The sort
 // keeps equal keys in file order (std::stable_sort's result): by insertion for the few members an op's
 // objects have (no temporary buffer), by std::stable_sort past that.
 void sortKeepingLast(Members& m) {
     if (m.size() > 16) {
-        std::stable_sort(m.begin(), m.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::stable_sort(m.begin(), m.end(), [](const auto& a, const auto& b) { return keyLess(a.first, b.first); });
     } else {
         for (std::size_t i = 1; i < m.size(); ++i)
-            for (std::size_t j = i; j > 0 && m[j].first < m[j - 1].first; --j)
+            for (std::size_t j = i; j > 0 && keyLess(m[j].first, m[j - 1].first); --j)
                 std::swap(m[j], m[j - 1]);
     }
     std::size_t kept = 0;
@@ -66,13 +81,13 @@ Members members(element e) {
     return m;
 }
 
-// The value of `key` in object `obj` (the last one, as nlohmann keeps it); false when absent.
-bool field(element obj, std::string_view key, element& out) {
+// A transport's "Transit Size(MB)": the last one, as nlohmann keeps a repeated key; false when absent.
+bool transitSize(element info, element& out) {
     simdjson::dom::object o;
-    if (obj.get_object().get(o)) return false;
+    if (info.get_object().get(o)) return false;
     bool found = false;
     for (auto kv : o)
-        if (kv.key == key) {
+        if (keyIs(kv.key, "Transit Size(MB)")) {
             out = kv.value;
             found = true;
         }
@@ -145,18 +160,21 @@ std::optional<TimeNs> startNsOfPositive(double x) {
 constexpr std::string_view kTimeKeys[] = {"Start Timestamp(us)", "Elapse Time(ms)",          "Transit Time(ms)",
                                           "Wait Time(ms)",       "Synchronization Time(ms)", "Idle Time(ms)"};
 // By length first (most keys are then one integer comparison), the lengths taken from the keys themselves.
+// Key I's bytes compared at k (whose length is key I's): I, or -1.
+template <int I>
+int timeKeyAt(std::string_view k) {
+    return std::memcmp(k.data(), kTimeKeys[I].data(), kTimeKeys[I].size()) == 0 ? I : -1;
+}
 int timeKey(std::string_view k) {
     static_assert(kTimeKeys[3].size() == kTimeKeys[5].size(), "Wait and Idle share a length; no other two do");
-    int i;
     switch (k.size()) {
-    case kTimeKeys[0].size(): i = 0; break;
-    case kTimeKeys[1].size(): i = 1; break;
-    case kTimeKeys[2].size(): i = 2; break;
-    case kTimeKeys[3].size(): return k == kTimeKeys[3] ? 3 : k == kTimeKeys[5] ? 5 : -1;
-    case kTimeKeys[4].size(): i = 4; break;
+    case kTimeKeys[0].size(): return timeKeyAt<0>(k);
+    case kTimeKeys[1].size(): return timeKeyAt<1>(k);
+    case kTimeKeys[2].size(): return timeKeyAt<2>(k);
+    case kTimeKeys[3].size(): return timeKeyAt<3>(k) >= 0 ? 3 : timeKeyAt<5>(k);
+    case kTimeKeys[4].size(): return timeKeyAt<4>(k);
     default: return -1;
     }
-    return k == kTimeKeys[i] ? i : -1;
 }
 
 struct OpReader {
@@ -215,11 +233,11 @@ struct OpReader {
         if (bw.get_object().get(o)) return;
         all.clear();
         for (auto kv : o)
-            if (kv.key != "SDMA") all.emplace_back(kv.key, kv.value);
+            if (!keyIs(kv.key, "SDMA")) all.emplace_back(kv.key, kv.value);
         sortKeepingLast(all);
         for (const auto& [transport, info] : all) {
             element sz;
-            if (!isObject(info) || !field(info, "Transit Size(MB)", sz) || !isNumber(sz)) continue;
+            if (!isObject(info) || !transitSize(info, sz) || !isNumber(sz)) continue;
             const double mb = asDouble(sz);
             if (mb >= 0 && mb <= kMaxTransitMB)
                 c.transitSizeMB += mb;
@@ -232,18 +250,18 @@ struct OpReader {
         }
     }
 
-    // The op's two objects in one pass over its members (the last of a repeated key, as field() finds
-    // it); false when it has no "Communication Time Info" object (the reference skips such an op).
+    // The op's two objects in one pass over its members (the last of a repeated key, as
+    // nlohmann keeps it); false when it has no "Communication Time Info" object (the reference skips such an op).
     static bool parts(element op, element& ti, element& bw, bool& hasBw) {
         simdjson::dom::object o;
         if (op.get_object().get(o)) return false;
         bool hasTi = false;
         hasBw = false;
         for (auto kv : o) {
-            if (kv.key.size() == 23 && kv.key == "Communication Time Info") {
+            if (keyIs(kv.key, "Communication Time Info")) {
                 ti = kv.value;
                 hasTi = true;
-            } else if (kv.key.size() == 28 && kv.key == "Communication Bandwidth Info") {
+            } else if (keyIs(kv.key, "Communication Bandwidth Info")) {
                 bw = kv.value;
                 hasBw = true;
             }
@@ -252,7 +270,7 @@ struct OpReader {
     }
 
     void read(element ti, element bw, bool hasBw) {
-        // The six values in one pass over the object (the last of a repeated key, as field() finds it).
+        // The six values in one pass over the object (the last of a repeated key, as nlohmann keeps it).
         element v[6];
         bool has[6] = {};
         simdjson::dom::object o;

@@ -77,10 +77,14 @@ void outOfRange(FindingSink& sink, const std::string& path, const std::string& p
 
 // Bounded like every duration: 0 … 1000 s. A double is exact enough for durations (not timestamps), and
 // the bound is checked before the conversion, which would otherwise overflow.
+static_assert(kMaxDurationNs < (TimeNs(1) << 53), "durationNs rounds by x - trunc(x), exact below 2^53");
 std::optional<TimeNs> durationNs(double ms) {
     if (ms < 0 && ms > -1e-3) return 0; // rounding noise of a difference (Idle = Elapse − …), below 1 µs
     if (!(ms >= 0 && ms * 1e6 <= static_cast<double>(kMaxDurationNs))) return std::nullopt;
-    return static_cast<TimeNs>(std::llround(ms * 1e6));
+    // std::llround without the call: x < 2^53, so x - trunc(x) is exact and a half rounds up (away from 0).
+    const double x = ms * 1e6;
+    const auto whole = static_cast<TimeNs>(x);
+    return whole + (x - static_cast<double>(whole) >= 0.5 ? 1 : 0);
 }
 
 } // namespace commjson

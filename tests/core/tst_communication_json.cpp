@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -98,7 +99,9 @@ class TstCommunicationJson : public QObject {
             "  \"step2\" : {\"collective\": {\"hcom_b\": {\"Communication Time Info\": {\"Start "
             "Timestamp(us)\": 1736408883700598,\n"
             "      \"Elapse Time(ms)\": 9.0, \"Elapse Time(ms)\": 0.5, \"Transit Time(ms)\": \"N/A\", \"Wait Time(ms)\": null, \"Idle "
-            "Time(ms)\": -5}}}},\n"
+            "Time(ms)\": -5}}},\n"
+            "    \"p2p\": {\"send_x\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 3.0}},\n"
+            "            \"Recv_y\": {\"Communication Time Info\": {\"Elapse Time(ms)\": 4.0}}}},\n"
             "  \"step1\": {\n"
             "    \"p2p\": {},\n"
             "    \"collective\": {\n"
@@ -123,7 +126,7 @@ class TstCommunicationJson : public QObject {
         QVERIFY(ref.ok);
         // step1 before step2; within step1 "hcom_\"q\"" < "hcom_a" (0x22 < 0x61); skipped: no_info,
         // not_an_object.
-        QCOMPARE(ref.profile.commOps.size(), std::size_t(3));
+        QCOMPARE(ref.profile.commOps.size(), std::size_t(5));
         const auto& q = ref.profile.commOps[0];
         QCOMPARE(QString::fromStdString(q.step + "/" + q.kind + "/" + q.name),
                  QStringLiteral("step1/collective/hcom_\"q\""));
@@ -146,6 +149,11 @@ class TstCommunicationJson : public QObject {
         QCOMPARE(b.elapse, bs::TimeNs(500000)); // the second of two Elapse Time(ms)
         QCOMPARE(b.transit, bs::TimeNs(0)); // N/A
         QCOMPARE(b.idle, bs::TimeNs(0));    // -5 ms: out of range, counted as 0 with a finding
+        // step2's p2p after its collective; "Recv_y" before "send_x" ('R' 0x52 < 's' 0x73).
+        QCOMPARE(QString::fromStdString(ref.profile.commOps[3].kind + "/" + ref.profile.commOps[3].name),
+                 QStringLiteral("p2p/Recv_y"));
+        QCOMPARE(ref.profile.commOps[3].elapse, bs::TimeNs(4000000));
+        QCOMPARE(QString::fromStdString(ref.profile.commOps[4].name), QStringLiteral("send_x"));
         QCOMPARE(ref.findings.size(), std::size_t(2));
         QCOMPARE(QString::fromStdString(ref.findings[0].id), QStringLiteral("json_value_out_of_range"));
         QVERIFY(bs::english(ref.findings[0].seen)
@@ -248,6 +256,27 @@ class TstCommunicationJson : public QObject {
         QCOMPARE(ref.profile.commOps[5].start, bs::TimeNs(0));
         QCOMPARE(ref.profile.commOps[13].start, bs::TimeNs(4000000000000000000));
         QCOMPARE(ref.profile.commOps[15].start, bs::TimeNs(1736408883700598500));
+    }
+
+    // A duration in ms to ns as llround does it (half away from zero), bounded to [0, 1000 s]; a small
+    // negative (rounding noise of a difference, above -1 µs) is 0. Each product below is exact as written.
+    void durationsRoundHalfAwayFromZero() {
+        using bs::commjson::durationNs;
+        QCOMPARE(2.5e-6 * 1e6, 2.5);
+        QCOMPARE(durationNs(2.5e-6), std::optional<bs::TimeNs>(3));
+        QCOMPARE(durationNs(1.5e-6), std::optional<bs::TimeNs>(2));
+        QCOMPARE(durationNs(0.5e-6), std::optional<bs::TimeNs>(1));
+        QCOMPARE(1000.0000005 * 1e6, 1000000000.5);
+        QCOMPARE(durationNs(1000.0000005), std::optional<bs::TimeNs>(1000000001));
+        QCOMPARE(4.999999999999999e-07 * 1e6, 0.4999999999999999);
+        QCOMPARE(durationNs(4.999999999999999e-07), std::optional<bs::TimeNs>(0));
+        QCOMPARE(durationNs(0.687542), std::optional<bs::TimeNs>(687542));
+        QCOMPARE(durationNs(0.0), std::optional<bs::TimeNs>(0));
+        QCOMPARE(durationNs(-0.0005), std::optional<bs::TimeNs>(0));
+        QCOMPARE(durationNs(-0.001), std::optional<bs::TimeNs>());
+        QCOMPARE(durationNs(1e6), std::optional<bs::TimeNs>(1000000000000));
+        QCOMPARE(durationNs(1000000.000001), std::optional<bs::TimeNs>());
+        QCOMPARE(durationNs(std::nan("")), std::optional<bs::TimeNs>());
     }
 
     // Files that are not valid JSON: the split reader refuses them (nothing read or said), and so does
