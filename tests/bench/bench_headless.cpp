@@ -140,7 +140,11 @@ Stage timedStage(int runs, std::uintmax_t bytes, const std::function<void()>& f)
 // The loader's stages one by one in this process (the loader overlaps the tables with the trace).
 // The side files and the trace are compared with each other, so they are timed in rounds: each round reads
 // every one of them once, in turn, and each figure is the median over the rounds. A burst of load from
-// elsewhere on a shared machine then falls on one round of each, not on all runs of one stage.
+// elsewhere on a shared machine then falls on one round of each, not on all runs of one stage. Stages are
+// short (0.02-2 s), so there are at least kStageRounds rounds whatever --runs says; and each side file is
+// also compared with the trace round by round (its rate over the trace's in the same round), which a slow
+// round moves less than it moves either median.
+constexpr int kStageRounds = 7;
 void stages(const bs::RankFolder& rank, const bs::RankFiles& files, const std::string& trace, int runs) {
     // The side files on 1 and on 2 threads (the loader uses 2 only with 4+ hardware threads:
     // sideFileThreads); the trace always on 2 (its reader thread and its parse).
@@ -190,7 +194,8 @@ void stages(const bs::RankFolder& rank, const bs::RankFiles& files, const std::s
                    },
                    {},
                    {}});
-    for (int r = 0; r < runs; ++r)
+    const int rounds = std::max(runs, kStageRounds);
+    for (int r = 0; r < rounds; ++r)
         for (auto& t : all) {
             if (!t.bytes) continue;
             const double c0 = processCpuSeconds();
@@ -209,16 +214,27 @@ void stages(const bs::RankFolder& rank, const bs::RankFiles& files, const std::s
         const Stage& tr = st[kTrace];
         // Side files against the trace's rate (issue 18): per CPU second (what a file costs the machine,
         // whatever its threads) and per wall second with both on two threads.
-        auto verdict = [&](const char* what, const Stage& one, const Stage& two) {
+        auto verdict = [&](const char* what, int k1, const Stage& one, const Stage& two) {
             if (!one.bytes) return;
             fmt::print("  {:<30} per CPU-s {:.1f} vs trace {:.1f} MB ({}), wall on 2 threads {:.1f} vs "
                        "trace {:.1f} MB/s ({}); the whole file takes {:.0f} % of the trace's wall time\n",
                        what, one.cpuRate(), tr.cpuRate(), one.cpuRate() >= tr.cpuRate() ? ">=" : "BELOW",
                        two.rate(), tr.rate(), two.rate() >= tr.rate() ? ">=" : "BELOW",
                        100.0 * one.sec / tr.sec);
+            // Round by round: (file MB per CPU-s) / (trace MB per CPU-s) of the same round.
+            std::vector<double> ratio;
+            for (std::size_t r = 0; r < all[k1].cpu.size() && r < all[kTrace].cpu.size(); ++r)
+                if (all[k1].cpu[r] > 0 && all[kTrace].cpu[r] > 0)
+                    ratio.push_back((static_cast<double>(one.bytes) / all[k1].cpu[r]) /
+                                    (static_cast<double>(tr.bytes) / all[kTrace].cpu[r]));
+            if (ratio.empty()) return;
+            const auto [lo, hi] = std::minmax_element(ratio.begin(), ratio.end());
+            fmt::print("  {:<30} per CPU-s, round by round: {:.2f} x the trace's rate (median of {} rounds; "
+                       "{:.2f}-{:.2f}) ({})\n",
+                       "", median(ratio), ratio.size(), *lo, *hi, median(ratio) >= 1.0 ? ">=" : "BELOW");
         };
-        verdict("kernel CSV vs trace", st[kCsv1], st[kCsv2]);
-        verdict("comm.json vs trace", st[kComm1], st[kComm2]);
+        verdict("kernel CSV vs trace", kCsv1, st[kCsv1], st[kCsv2]);
+        verdict("comm.json vs trace", kComm1, st[kComm1], st[kComm2]);
     }
     bs::LoadResult loaded;
     printStage("stage load (all files)", timedStage(runs, 0, [&] { loaded = bs::loadRank(rank); }));
