@@ -178,27 +178,22 @@ void BufferRelease::operator()(char* p) const noexcept {
 
 namespace {
 
-// From this size on, a buffer is mapped on its own and advised to take huge pages (2 MiB on x86-64):
-// read() into fresh 4 KiB pages faults once per page, and the faults cost about as much as the copy
-// (communication.json of a 1 GB profile: 72 MB, 17 600 faults). The kernel may give small pages anyway
-// (transparent huge pages off): the buffer is the same, only slower to fill.
-constexpr std::size_t kHugeBufferBytes = std::size_t(8) << 20;
+// From this size on, a buffer is mapped on its own with all its pages made present at once (MAP_POPULATE):
+// read() into fresh pages otherwise faults once per 4 KiB page, and the faults cost about as much as the
+// copy (communication.json of a 1 GB profile: 72 MB, 17 600 faults). Small pages, not huge ones: on VMs
+// whose host takes freed memory back (free page reporting) huge pages come from the blocks handed back and
+// sometimes cost 30-50 x more to fill (core/README.md, "Whole-file buffers"). Populating is best effort:
+// a page the kernel could not make present is faulted in by read() as before.
+constexpr std::size_t kMappedBufferBytes = std::size_t(8) << 20;
 
 std::unique_ptr<char[], BufferRelease> allocateBuffer(std::size_t bytes) {
-    if (bytes >= kHugeBufferBytes) {
-        constexpr std::size_t kHuge = std::size_t(2) << 20;
-        const std::size_t mapped = (bytes + kHuge - 1) / kHuge * kHuge;
-        // Room for aligning the start to a huge page, given back right after.
-        void* raw = ::mmap(nullptr, mapped + kHuge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (raw != MAP_FAILED) {
-            const auto addr = reinterpret_cast<std::uintptr_t>(raw);
-            const std::uintptr_t aligned = (addr + kHuge - 1) / kHuge * kHuge;
-            if (aligned > addr) ::munmap(raw, aligned - addr);
-            if (const std::size_t tail = addr + kHuge - aligned) ::munmap(reinterpret_cast<char*>(aligned + mapped), tail);
-            char* p = reinterpret_cast<char*>(aligned);
-            ::madvise(p, mapped, MADV_HUGEPAGE); // advice only: small pages when refused
-            return std::unique_ptr<char[], BufferRelease>(p, BufferRelease{mapped});
-        }
+    if (bytes >= kMappedBufferBytes) {
+        const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+        const std::size_t mapped = (bytes + page - 1) / page * page;
+        void* p = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+                         -1, 0);
+        if (p != MAP_FAILED)
+            return std::unique_ptr<char[], BufferRelease>(static_cast<char*>(p), BufferRelease{mapped});
     }
     return std::unique_ptr<char[], BufferRelease>(new char[bytes], BufferRelease{});
 }

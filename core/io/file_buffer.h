@@ -8,8 +8,8 @@
 
 namespace bs {
 
-// Frees a FileBuffer's bytes: munmap for a large buffer (mapped on its own, in huge pages where the
-// kernel gives them), delete[] otherwise.
+// Frees a FileBuffer's bytes: munmap for a large buffer (mapped on its own, its pages made present
+// before the read), delete[] otherwise.
 struct BufferRelease {
     std::size_t mappedBytes = 0; // 0: allocated with new[]
     void operator()(char* p) const noexcept;

@@ -12,6 +12,9 @@ struct Figures {
     std::string label, path;
     std::vector<double> processRuns, cpuRuns; // wall and CPU (user + system) seconds of each run
     std::vector<long> rssRuns;                // peak RSS of each run, kB
+    std::vector<double> diskMbRuns;           // MB each run read from the disk (wait4's ru_inblock)
+    double folderMb = 0;                      // the profile folder's files
+    double cachedMbBeforeProcesses = 0, cachedMbBeforeStages = 0; // of them in the page cache before warming
     std::uintmax_t traceBytes = 0;
     std::size_t events = 0;
     double processSec = 0, cpuSec = 0, bareSec = 0;
@@ -26,6 +29,11 @@ struct Figures {
 // The limit: simdjson On Demand over the whole file (read included), touching every key of every event.
 // Returns the number of events; `seconds` receives the wall time.
 std::size_t barePass(const std::string& path, double& seconds);
+
+// Reads every file of the profile folder once, so that no timed run reads the disk (on a VM that pages
+// out cold page cache, a file not read for a minute is gone). Returns the MB of the files and, in
+// cachedMb, how many of them were in the page cache before (mincore).
+double warmPageCache(const std::string& folder, double& cachedMb);
 
 // Runs `exe analyze PATH --json … -q` `runs` times, then once without --json (textOnlyRssKb). Call it for every profile before anything large is
 // loaded in this process: a forked child's peak RSS (wait4) counts the pages it shared with its parent

@@ -106,9 +106,9 @@ class TstBadInputs : public QObject {
         QVERIFY(bs::english(f->seen).find("NUL bytes") != std::string::npos);
         QCOMPARE(run.load.profile->inventory.kernelSource, bs::KernelSource::TraceDevice);
     }
-    // A side file of 8 MiB or more is read into a buffer mapped on its own at a 2 MiB boundary (huge
-    // pages where the kernel gives them); a smaller one into an ordinary allocation. Both hold the file's
-    // bytes exactly, then 64 zero bytes.
+    // A side file of 8 MiB or more is read into a buffer mapped on its own (whole pages, made present
+    // before the read); a smaller one into an ordinary allocation. Both hold the file's bytes exactly,
+    // then 64 zero bytes.
     void largeAndSmallFilesAreReadExactlyWithTheirPadding() {
         for (const qsizetype size : {qsizetype(3000), qsizetype((9 << 20) + 123), qsizetype(8 << 20)}) {
             QByteArray text(size, ' ');
@@ -131,9 +131,11 @@ class TstBadInputs : public QObject {
             if (size < (8 << 20)) {
                 QCOMPARE(mapped, std::size_t(0));
             } else {
-                QCOMPARE(mapped % (2 << 20), std::size_t(0));
-                QVERIFY(mapped >= fb.length + bs::kReadPadding && mapped < fb.length + bs::kReadPadding + (2 << 20));
-                QCOMPARE(reinterpret_cast<std::uintptr_t>(fb.begin()) % (2 << 20), std::uintptr_t(0));
+                const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+                QCOMPARE(mapped % page, std::size_t(0));
+                QVERIFY(mapped >= fb.length + bs::kReadPadding &&
+                        mapped < fb.length + bs::kReadPadding + page);
+                QCOMPARE(reinterpret_cast<std::uintptr_t>(fb.begin()) % page, std::uintptr_t(0));
             }
             QFile::remove(path);
         }
