@@ -34,6 +34,13 @@ enum class FastPath { Either, Split, Whole };
 bool readFast(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink,
               FastPath how = FastPath::Either, int threads = 0);
 
+// The split reader's answer read straight from the file through a window of windowBytes (grown for a kind
+// larger than it): no buffer of the whole file. False, without touching profile or sink, for a file it
+// cannot open or leaves to the others (the whole-file readers then read it and say what is wrong).
+constexpr std::size_t kStreamWindowBytes = std::size_t(4) << 20;
+bool readStreamed(const std::string& path, Profile& profile, FindingSink& sink,
+                  std::size_t windowBytes = kStreamWindowBytes);
+
 // The reference reader (nlohmann DOM), for every file; side_file_readers.cpp.
 bool readReference(const std::string& path, const FileBuffer& fb, Profile& profile, FindingSink& sink);
 

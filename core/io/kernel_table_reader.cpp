@@ -379,8 +379,8 @@ void readRows(CsvFileReader& csv, const std::string& path, const Columns& col, R
         k.sourceLine = static_cast<std::uint32_t>(line);
         if (!col.pmu.cols.empty()) {
             // A PMU figure off the usual shape: parsed in full, range-checked, N/A left as NaN.
-            bool nonZero =
-                tailNonZero; // kept in a register: through `row`, each figure's store was read back
+            // Kept in a register: through `row`, each figure's store was read back.
+            bool nonZero = tailNonZero;
             float* row = nullptr;
             auto general = [&](std::size_t i, std::string_view text) {
                 const double limit = col.pmu.limit[i];

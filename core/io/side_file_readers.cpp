@@ -1,9 +1,10 @@
 #include "io/side_file_readers.h"
 
+#include "i18n/message.h"
 #include "io/communication_json.h"
 #include "io/csv_reader.h"
 #include "io/file_buffer.h"
-#include "i18n/message.h"
+#include "io/load_control.h"
 
 #include <nlohmann/json.hpp>
 
@@ -194,10 +195,14 @@ bool commjson::readReference(const std::string& path, const FileBuffer& fb, Prof
     return true;
 }
 
-bool readCommunicationJson(const std::string& path, Profile& profile, FindingSink& sink) {
+bool readCommunicationJson(const std::string& path, Profile& profile, FindingSink& sink, int threads) {
+    // One thread: streamed, without a buffer of the whole file. Two (4+ cores): the split reader, whose
+    // halves need the whole file at once. Files either leaves go to the whole-document reader, then to
+    // the reference.
+    if (sideFileThreads(threads) == 1 && commjson::readStreamed(path, profile, sink)) return true;
     FileBuffer fb;
     if (!readOrReport(path, fb, sink)) return false;
-    if (commjson::readFast(path, fb, profile, sink)) return true;
+    if (commjson::readFast(path, fb, profile, sink, commjson::FastPath::Either, threads)) return true;
     return commjson::readReference(path, fb, profile, sink);
 }
 

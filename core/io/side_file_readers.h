@@ -8,7 +8,8 @@
 namespace bs {
 
 bool readStepTraceTime(const std::string& path, Profile& profile, FindingSink& sink);
-bool readCommunicationJson(const std::string& path, Profile& profile, FindingSink& sink);
+// threads: 0 decides (sideFileThreads); 1 reads the file streamed, 2 in two halves at once.
+bool readCommunicationJson(const std::string& path, Profile& profile, FindingSink& sink, int threads = 0);
 // Fills inventory.profilerLevel / recordShapes / withStack / rankLabel when present.
 bool readProfilerInfo(const std::string& path, Profile& profile, FindingSink& sink);
 // Returns the number of op rows (statistics are not part of the interval model).

@@ -170,10 +170,7 @@ void stages(const bs::RankFolder& rank, const bs::RankFiles& files, const std::s
         return [&files, threads] {
             bs::Profile p;
             bs::FindingSink s;
-            const bs::FileBuffer fb = bs::readWholeFile(files.communication, 1ULL << 30);
-            if (!bs::commjson::readFast(files.communication, fb, p, s, bs::commjson::FastPath::Either,
-                                        threads))
-                bs::commjson::readReference(files.communication, fb, p, s);
+            bs::readCommunicationJson(files.communication, p, s, threads);
         };
     };
     enum { kCsv1 = 0, kComm1, kCsv2, kComm2, kTrace };

@@ -1,6 +1,8 @@
-// communication.json has three readers that must give one answer: the reference (nlohmann DOM), the
-// whole-document simdjson reader and the split reader (ops parsed one by one, on two threads). Each case
-// is read by all three; the values asserted are worked out by hand from the text in the test.
+// communication.json has four readers that must give one answer: the reference (nlohmann DOM), the
+// whole-document simdjson reader, the split reader (kinds or ops parsed one by one, on two threads) and
+// the streamed reader (the split reader's cut, read through a window of the file: here the usual 4 MiB
+// and 16 bytes, which makes every value cross the window's end and the window grow). Each case is read by
+// all of them; the values asserted are worked out by hand from the text in the test.
 #include "i18n/message.h"
 #include "io/communication_json.h"
 #include "io/file_buffer.h"
@@ -27,7 +29,7 @@ struct Read {
     std::vector<bs::Finding> findings; // after take(): the per-id cap and its summary applied
 };
 
-enum class Reader { Reference, Whole, Split };
+enum class Reader { Reference, Whole, Split, Streamed, StreamedTiny };
 
 Read readWith(const std::string& path, Reader how) {
     Read r;
@@ -35,6 +37,9 @@ Read readWith(const std::string& path, Reader how) {
     const bs::FileBuffer fb = bs::readWholeFile(path, 1ULL << 30);
     if (how == Reader::Reference)
         r.ok = bs::commjson::readReference(path, fb, r.profile, sink);
+    else if (how == Reader::Streamed || how == Reader::StreamedTiny)
+        r.ok = bs::commjson::readStreamed(path, r.profile, sink,
+                                          how == Reader::Streamed ? bs::commjson::kStreamWindowBytes : 16);
     else
         r.ok = bs::commjson::readFast(path, fb, r.profile, sink,
                                       how == Reader::Whole ? FastPath::Whole : FastPath::Split, 2);
@@ -71,20 +76,21 @@ class TstCommunicationJson : public QObject {
     void agree(const std::string& path, bool splitMustAccept, Read& ref) {
         ref = readWith(path, Reader::Reference);
         const Read whole = readWith(path, Reader::Whole);
-        const Read split = readWith(path, Reader::Split);
         if (whole.ok) {
             const std::string w = dump(whole), r = dump(ref);
             QCOMPARE(QString::fromStdString(w), QString::fromStdString(r));
         }
-        if (split.ok) {
-            const std::string s = dump(split), r = dump(ref);
-            QCOMPARE(QString::fromStdString(s), QString::fromStdString(r));
+        for (const Reader how : {Reader::Split, Reader::Streamed, Reader::StreamedTiny}) {
+            const Read cut = readWith(path, how);
+            if (cut.ok) {
+                const std::string c = dump(cut), r = dump(ref);
+                QCOMPARE(QString::fromStdString(c), QString::fromStdString(r));
+            } else { // refused without a trace: nothing read, nothing said
+                QVERIFY(cut.profile.commOps.empty());
+                QVERIFY(cut.findings.empty());
+            }
+            QCOMPARE(cut.ok, splitMustAccept);
         }
-        if (!split.ok) { // refused without a trace: nothing read, nothing said
-            QVERIFY(split.profile.commOps.empty());
-            QVERIFY(split.findings.empty());
-        }
-        QCOMPARE(split.ok, splitMustAccept);
     }
 
   private slots:
@@ -161,6 +167,33 @@ class TstCommunicationJson : public QObject {
                           "Size(MB)") != std::string::npos);
         QVERIFY(bs::english(ref.findings[1].seen).find("step2 › collective › hcom_b › Idle Time(ms)") !=
                 std::string::npos);
+    }
+
+    // A repeated step and a repeated kind: the last of each counts, as in nlohmann's map; the ops and the
+    // findings of the earlier ones are dropped (the streamed reader reads them before it knows). An escaped
+    // quote in a kind's key.
+    void repeatedStepsAndKindsKeepTheLast() {
+        const auto path =
+            file("repeated.json",
+                 "{\"s2\":{\"c\":{\"a\":{\"Communication Time Info\":{\"Elapse Time(ms)\":1.0}}},"
+                 "\"c\":{\"b\":{\"Communication Time Info\":{\"Elapse Time(ms)\":2.0}}}},"
+                 "\"s1\":{\"c\":{\"x\":{\"Communication Time Info\":{\"Elapse Time(ms)\":-7}}}},"
+                 "\"s1\":{\"k\\\"q\":{\"y\":{\"Communication Time Info\":{\"Elapse Time(ms)\":3.0}}},"
+                 "\"c\":{\"z\":{\"Communication Time Info\":{\"Elapse Time(ms)\":-4}}}}}");
+        Read ref;
+        agree(path, true, ref);
+        if (QTest::currentTestFailed()) return;
+        // s1 (the second) before s2; in it "c" (0x63) before "k\"q" (0x6B); in s2 the second "c".
+        QCOMPARE(ref.profile.commOps.size(), std::size_t(3));
+        const auto& o = ref.profile.commOps;
+        QCOMPARE(o[0].step + "|" + o[0].kind + "|" + o[0].name, std::string("s1|c|z"));
+        QCOMPARE(o[0].elapse, bs::TimeNs(0)); // -4 ms: out of range, counted as 0
+        QCOMPARE(o[1].step + "|" + o[1].kind + "|" + o[1].name, std::string("s1|k\"q|y"));
+        QCOMPARE(o[1].elapse, bs::TimeNs(3000000));
+        QCOMPARE(o[2].step + "|" + o[2].kind + "|" + o[2].name, std::string("s2|c|b"));
+        QCOMPARE(o[2].elapse, bs::TimeNs(2000000));
+        QCOMPARE(ref.findings.size(), std::size_t(1)); // the dropped s1's -7 says nothing
+        QVERIFY(bs::english(ref.findings[0].seen).find("s1 › c › z › Elapse Time(ms)") != std::string::npos);
     }
 
     // Over 1 MB of ops: the split reader's two threads each read half; their ops and findings are joined
@@ -310,6 +343,48 @@ class TstCommunicationJson : public QObject {
             QVERIFY2(!ref.ok, c);
             QVERIFY2(!readWith(path, Reader::Whole).ok, c);
             QCOMPARE(QString::fromStdString(ref.findings.at(0).id), QStringLiteral("json_invalid"));
+        }
+        // A kind over 1 MB, cut into its ops, with no comma between two of them (the cut finds it).
+        QByteArray large = "{\"s\":{\"c\":{";
+        for (int i = 0; i < 14000; ++i)
+            large += (i == 0      ? ""
+                      : i == 7000 ? " "
+                                  : ",") +
+                     QByteArray("\"op") + QByteArray::number(i) +
+                     "\":{\"Communication Time Info\":{\"Elapse Time(ms)\":1.0,\"Wait Time(ms)\":0.0}}";
+        large += "}}}";
+        QVERIFY(large.size() > (1 << 20));
+        const auto path = file("broken_large.json", large);
+        Read ref;
+        agree(path, false, ref);
+        if (QTest::currentTestFailed()) return;
+        QVERIFY(!ref.ok);
+    }
+
+    // \u escapes (the two libraries differ on unpaired surrogates) anywhere, in a kind's key or an op's
+    // name: the fast readers leave the file to the reference, which reads it.
+    void escapedUnicodeGoesToTheReference() {
+        const char* cases[] = {
+            "{\"s\":{\"\\u0063oll\":{\"a\":{\"Communication Time Info\":{\"Elapse Time(ms)\":1.0}}}}}",
+            "{\"s\":{\"coll\":{\"\\u0061\":{\"Communication Time Info\":{\"Elapse Time(ms)\":1.0}}}}}",
+        };
+        const char* kinds[] = {"coll", "coll"};
+        const char* names[] = {"a", "a"};
+        for (int n = 0; n < 2; ++n) {
+            const auto path = file(("escaped" + std::to_string(n) + ".json").c_str(), QByteArray(cases[n]));
+            Read ref;
+            agree(path, false, ref);
+            if (QTest::currentTestFailed()) return;
+            QVERIFY(ref.ok);
+            QCOMPARE(ref.profile.commOps.size(), std::size_t(1));
+            QCOMPARE(ref.profile.commOps[0].kind, std::string(kinds[n]));
+            QCOMPARE(ref.profile.commOps[0].name, std::string(names[n]));
+            QCOMPARE(ref.profile.commOps[0].elapse, bs::TimeNs(1000000));
+            bs::Profile p;
+            bs::FindingSink sink;
+            QVERIFY(bs::readCommunicationJson(path, p, sink));
+            QCOMPARE(p.commOps.size(), std::size_t(1));
+            QCOMPARE(p.commOps[0].kind, std::string(kinds[n]));
         }
     }
 
