@@ -50,21 +50,28 @@ bool keyLess(std::string_view a, std::string_view b) {
     return a < b;
 }
 
-// Sorts by key and keeps the last of equal keys, as nlohmann's std::map holds an object's members. The sort
-// keeps equal keys in file order (std::stable_sort's result): by insertion for the few members an op's
-// objects have (no temporary buffer), by std::stable_sort past that.
-void sortKeepingLast(Members& m) {
+// Sorts by key (key(x): x's key as a string_view) and keeps the last of equal keys, as nlohmann's std::map
+// holds an object's members. The sort keeps equal keys in file order (std::stable_sort's result): by
+// insertion for the few members an op's objects have (no temporary buffer), by std::stable_sort past that.
+template <class T, class KeyOf> void sortKeepingLast(std::vector<T>& m, KeyOf key) {
+    const auto less = [&](const T& a, const T& b) { return keyLess(key(a), key(b)); };
     if (m.size() > 16) {
-        std::stable_sort(m.begin(), m.end(), [](const auto& a, const auto& b) { return keyLess(a.first, b.first); });
+        std::stable_sort(m.begin(), m.end(), less);
     } else {
         for (std::size_t i = 1; i < m.size(); ++i)
-            for (std::size_t j = i; j > 0 && keyLess(m[j].first, m[j - 1].first); --j)
+            for (std::size_t j = i; j > 0 && less(m[j], m[j - 1]); --j)
                 std::swap(m[j], m[j - 1]);
     }
     std::size_t kept = 0;
     for (std::size_t i = 0; i < m.size(); ++i)
-        if (i + 1 == m.size() || m[i + 1].first != m[i].first) m[kept++] = m[i];
-    m.resize(kept);
+        if (i + 1 == m.size() || key(m[i + 1]) != key(m[i])) {
+            if (kept != i) m[kept] = std::move(m[i]);
+            ++kept;
+        }
+    m.erase(m.begin() + static_cast<std::ptrdiff_t>(kept), m.end());
+}
+void sortKeepingLast(Members& m) {
+    sortKeepingLast(m, [](const auto& kv) { return kv.first; });
 }
 
 // An object's members as nlohmann's std::map holds them, into m (its room reused); false when e is not
@@ -588,19 +595,6 @@ struct StepRead {
     std::vector<KindRead> kinds;
 };
 
-// Indices of v's items in key order, the last of equal keys kept (nlohmann's std::map).
-template <class T> std::vector<std::size_t> keptInKeyOrder(const std::vector<T>& v) {
-    std::vector<std::size_t> order(v.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return v[a].key < v[b].key; });
-    std::vector<std::size_t> kept;
-    for (std::size_t i = 0; i < order.size(); ++i)
-        if (i + 1 == order.size() || v[order[i + 1]].key != v[order[i]].key) kept.push_back(order[i]);
-    return kept;
-}
-
 } // namespace
 
 bool readStreamed(const std::string& path, Profile& profile, FindingSink& sink, std::size_t windowBytes) {
@@ -643,7 +637,7 @@ bool readStreamed(const std::string& path, Profile& profile, FindingSink& sink, 
         const std::size_t e = valueEnd();
         if (e == kScanIncomplete) return false;
         const std::string raw(win.data() + pos, e - pos);
-        if (raw.find("\\u") != std::string::npos) return false; // left to the reference, as leftToReference
+        if (leftToReference(raw)) return false;
         element k;
         std::string_view text;
         if (parser.parse(raw).get(k) || k.get_string().get(text)) return false;
@@ -670,15 +664,15 @@ bool readStreamed(const std::string& path, Profile& profile, FindingSink& sink, 
                     const std::size_t e = valueEnd();
                     if (e == kScanIncomplete) return false;
                     const std::string_view bytes(win.data() + pos, e - pos);
-                    if (bytes.find("\\u") != std::string_view::npos) return false;
+                    if (leftToReference(bytes)) return false;
                     leaves.clear();
-                    Cutter cut(win.data(), win.size());
+                    std::optional<Cutter> cut; // holds the op names the leaves point to
                     if (bytes.size() <= kWholeKindBytes) {
                         leaves.push_back({&step.key, &kind.key, nullptr, {pos, e}});
                     } else {
                         std::size_t ops = 0;
-                        if (cut.object(pos, 2, ops) != e) return false;
-                        for (auto& op : cut.objects[ops])
+                        if (cut.emplace(win.data(), win.size()).object(pos, 2, ops) != e) return false;
+                        for (auto& op : cut->objects[ops])
                             leaves.push_back({&step.key, &kind.key, &op.key, op.value});
                     }
                     if (!readLeaves(win.data(), leaves, 0, leaves.size(), path, kind.ops, kind.sink, parser))
@@ -696,18 +690,18 @@ bool readStreamed(const std::string& path, Profile& profile, FindingSink& sink, 
     ++pos; // the file's '}'
     skipWs();
     if (pos < win.size() || win.failed()) return false; // text after the object, or a read error
+    // The reference's order: steps by key, then kinds by key, the last of a repeated key kept.
+    const auto keyOf = [](const auto& x) { return std::string_view(x.key); };
+    sortKeepingLast(steps, keyOf);
     std::size_t total = 0;
-    const auto keptSteps = keptInKeyOrder(steps);
-    std::vector<std::vector<std::size_t>> keptKinds;
-    for (const std::size_t s : keptSteps) {
-        keptKinds.push_back(keptInKeyOrder(steps[s].kinds));
-        for (const std::size_t k : keptKinds.back())
-            total += steps[s].kinds[k].ops.size();
+    for (auto& step : steps) {
+        sortKeepingLast(step.kinds, keyOf);
+        for (const auto& kind : step.kinds)
+            total += kind.ops.size();
     }
     profile.commOps.reserve(profile.commOps.size() + total);
-    for (std::size_t i = 0; i < keptSteps.size(); ++i)
-        for (const std::size_t k : keptKinds[i]) {
-            KindRead& kind = steps[keptSteps[i]].kinds[k];
+    for (auto& step : steps)
+        for (auto& kind : step.kinds) {
             for (auto& c : kind.ops)
                 profile.commOps.push_back(std::move(c));
             sink.join(kind.sink);
