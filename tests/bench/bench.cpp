@@ -159,6 +159,7 @@ int main(int argc, char** argv) {
     int runs = 3;
     bool stages = true;
     std::vector<benchheadless::Figures> figures;
+    std::vector<benchheadless::Profile> profiles;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a.rfind("--headless=", 0) == 0) {
@@ -179,8 +180,9 @@ int main(int argc, char** argv) {
         if (headless.empty())
             benchRank(label, path);
         else
-            figures.push_back(benchheadless::measureProcesses(headless, label, path, runs));
+            profiles.emplace_back(label, path);
     }
+    if (!headless.empty()) figures = benchheadless::measureProcesses(headless, profiles, runs);
     for (auto& f : figures)
         benchheadless::benchHeadless(f, runs, stages);
     if (!figures.empty()) benchheadless::printSummary(figures);

@@ -307,13 +307,24 @@ int runAll(const std::string& self, const std::string& headlessExe, int runs, in
         const auto eq = a.find('=');
         profiles.push_back({eq == std::string::npos ? a : a.substr(0, eq), eq == std::string::npos ? a : a.substr(eq + 1), {}});
     }
-    // The headless processes first: nothing large is loaded in this process yet (see measureProcesses).
-    for (auto& p : profiles)
-        p.headless = benchheadless::measureProcesses(headlessExe, p.label, p.path, runs);
-    for (auto& p : profiles) {
-        std::vector<Result> gui;
-        for (int i = 0; i < runs; ++i)
-            gui.push_back(runChild(self, p.path, i == 0));
+    // Each window run beside a headless run of the same profile, so that the ratio of the two compares runs
+    // seconds apart. All processes first: nothing large is loaded in this process yet (see
+    // measureProcesses); the bare pass below allocates the whole trace.
+    std::vector<std::vector<Result>> guiRuns(profiles.size());
+    for (std::size_t k = 0; k < profiles.size(); ++k) {
+        auto& p = profiles[k];
+        p.headless = benchheadless::startProcesses(p.label, p.path);
+        for (int i = 0; i < runs; ++i) {
+            benchheadless::runProcessOnce(headlessExe, p.headless);
+            double cached = 0;
+            benchheadless::warmPageCache(p.path, cached);
+            guiRuns[k].push_back(runChild(self, p.path, i == 0));
+        }
+        benchheadless::finishProcesses(headlessExe, p.headless);
+    }
+    for (std::size_t k = 0; k < profiles.size(); ++k) {
+        auto& p = profiles[k];
+        const std::vector<Result>& gui = guiRuns[k];
         auto col = [&](const std::string& key) {
             std::vector<double> v;
             for (const auto& r : gui)
@@ -352,8 +363,17 @@ int runAll(const std::string& self, const std::string& headlessExe, int runs, in
         }
         const double paint = median(col("firstPaint")), fin = median(col("finished"));
         fmt::print("  {:<36} {} (median {:.3f} s)\n", "GUI loadFinished (s)", list(col("finished"), 1, "{:.3f}"), fin);
-        fmt::print("  {:<36} {} (median {:.3f} s)  {:.2f} x headless (target <= 1.3)\n", "GUI first painted timeline (s)",
-                   list(col("firstPaint"), 1, "{:.3f}"), paint, headless > 0 ? paint / headless : 0.0);
+        // Run i of the window against run i of the headless process, seconds apart (failed window runs
+        // skipped).
+        std::vector<double> paired;
+        for (std::size_t i = 0; i < gui.size() && i < p.headless.processRuns.size(); ++i)
+            if (gui[i].count("firstPaint") && gui[i].count("failed") && gui[i].at("failed") == 0 &&
+                p.headless.processRuns[i] > 0)
+                paired.push_back(gui[i].at("firstPaint") / p.headless.processRuns[i]);
+        fmt::print("  {:<36} {} (median {:.3f} s)  {:.2f} x headless (target <= 1.3); run by run {} (median "
+                   "{:.2f} x)\n",
+                   "GUI first painted timeline (s)", list(col("firstPaint"), 1, "{:.3f}"), paint,
+                   headless > 0 ? paint / headless : 0.0, list(paired, 1, "{:.2f}"), median(paired));
         fmt::print("  {:<36} {} (median {:.0f} ms; target <= 100)\n", "longest stall during load (ms)",
                    list(col("stallLoad"), 1, "{:.0f}"), median(col("stallLoad")));
         fmt::print("  {:<36} {}\n", "  ... it ended at (s after open)", list(col("stallLoadEnd"), 1, "{:.3f}"));

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace benchheadless {
@@ -35,10 +36,22 @@ std::size_t barePass(const std::string& path, double& seconds);
 // cachedMb, how many of them were in the page cache before (mincore).
 double warmPageCache(const std::string& folder, double& cachedMb);
 
-// Runs `exe analyze PATH --json … -q` `runs` times, then once without --json (textOnlyRssKb). Call it for every profile before anything large is
-// loaded in this process: a forked child's peak RSS (wait4) counts the pages it shared with its parent
-// until exec, so a parent that has held a profile would inflate it.
-Figures measureProcesses(const std::string& exe, const std::string& label, const std::string& path, int runs);
+using Profile = std::pair<std::string, std::string>; // label, path
+
+// The headless processes, in three steps so that a caller can put other runs between them (the GUI bench
+// alternates a headless and a window run). Call them before anything large is loaded in this process: a
+// forked child's peak RSS (wait4) counts the pages it shared with its parent until exec, so a parent that
+// has held a profile would inflate it.
+// startProcesses reads the folder once (what was cached is noted); runProcessOnce runs
+// `exe analyze PATH --json … -q` once (the folder read again first if it ran before) and appends the
+// figures; finishProcesses runs `exe analyze PATH -q` once (textOnlyRssKb) and takes the medians.
+Figures startProcesses(const std::string& label, const std::string& path);
+void runProcessOnce(const std::string& exe, Figures& fig);
+void finishProcesses(const std::string& exe, Figures& fig);
+
+// The three steps for every profile, `runs` runs each, round by round (run i of every profile before
+// run i + 1 of any).
+std::vector<Figures> measureProcesses(const std::string& exe, const std::vector<Profile>& profiles, int runs);
 
 // The bare pass (`runs` times) and the shape beside the process figures; prints them and (withStages) the
 // loader's stages timed in this process.
