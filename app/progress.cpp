@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -86,6 +87,18 @@ int terminalColumns() {
 ProgressMode chooseProgressMode(bool quiet, bool lines) {
     if (quiet) return ProgressMode::Off;
     if (lines) return ProgressMode::Lines;
+    // BUBBLESCOPE_PROGRESS sets what the options leave open: a log viewer that renders carriage returns
+    // wants the redrawn line without a terminal; a batch setup wants lines without adding --progress to
+    // every call.
+    if (const char* env = std::getenv("BUBBLESCOPE_PROGRESS"); env && *env) {
+        const std::string v(env);
+        if (v == "terminal") return ProgressMode::Terminal;
+        if (v == "lines") return ProgressMode::Lines;
+        if (v == "off") return ProgressMode::Off;
+        std::fprintf(
+            stderr,
+            "bubblescope: BUBBLESCOPE_PROGRESS=%s is not one of terminal, lines, off; it is ignored\n", env);
+    }
     return ::isatty(2) ? ProgressMode::Terminal : ProgressMode::Off;
 }
 

@@ -3,7 +3,8 @@
 //
 // Progress: on a terminal, one line redrawn in place (at most 10 times a second) and cleared at the end;
 // with --progress, plain lines (a line per phase, per 10 % of a file read, per rank) for batch logs;
-// nothing when standard error is not a terminal or with --quiet.
+// nothing when standard error is not a terminal or with --quiet. BUBBLESCOPE_PROGRESS (terminal, lines,
+// off) chooses when neither option is given.
 //
 // Interruption: SIGINT/SIGTERM set the cancel flag that LoadControl::cancel points to. Loading and
 // analysing write no file, so the handler ends the process at once (exit 130). While an output file is
@@ -24,7 +25,8 @@ constexpr int kExitInterrupted = 130; // 128 + SIGINT, as shells report it
 
 enum class ProgressMode { Off, Terminal, Lines };
 
-// Off with --quiet; Lines with --progress; else Terminal when standard error is a terminal.
+// Off with --quiet; Lines with --progress; else what BUBBLESCOPE_PROGRESS says (terminal, lines, off; any
+// other value is named on standard error and ignored); else Terminal when standard error is a terminal.
 ProgressMode chooseProgressMode(bool quiet, bool lines);
 
 class Progress {

@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
@@ -59,9 +60,45 @@ Run analyze(const QStringList& args) { return run(QStringLiteral(BS_BINARY), QSt
 
 QString quoted(const QString& s) { return QLatin1Char('\'') + s + QLatin1Char('\''); }
 
+// `bubblescope analyze ARGS` with BUBBLESCOPE_PROGRESS set to `progress` (unset when empty); standard
+// output to /dev/null, standard error captured (in Run::err).
+Run analyzeWithProgressVariable(const QString& progress, const QStringList& args) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("BUBBLESCOPE_PROGRESS"));
+    if (!progress.isEmpty()) env.insert(QStringLiteral("BUBBLESCOPE_PROGRESS"), progress);
+    p.setProcessEnvironment(env);
+    p.setStandardOutputFile(QProcess::nullDevice());
+    p.start(QStringLiteral(BS_BINARY), QStringList{QStringLiteral("analyze")} + args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, {}, p.readAllStandardError()};
+}
+
+// Whether script(1) can make a pseudo-terminal here: not in a chroot without /dev/pts (a fresh debootstrap
+// with /dev bound but not /dev/pts). Any other failure of script counts as "yes", so that it shows.
+bool pseudoTerminals() {
+    static const bool yes = [] {
+        const Run r = run(QStringLiteral("script"),
+                          {QStringLiteral("-qec"), QStringLiteral("true"), QStringLiteral("/dev/null")});
+        if (r.code == 0 || !(r.err + r.out).contains("pseudo-terminal")) return true;
+        qInfo("script(1) cannot make a pseudo-terminal here (%s): what a terminal shows is taken with "
+              "BUBBLESCOPE_PROGRESS=terminal instead; everything shown is checked, isatty's answer is not",
+              (r.err + r.out).trimmed().constData());
+        return false;
+    }();
+    return yes;
+}
+
 // `bubblescope analyze ARGS >/dev/null` under a pseudo-terminal (script(1)): what the terminal shows is
-// standard error only.
+// standard error only. Without pseudo-terminals, the same run with BUBBLESCOPE_PROGRESS=terminal and its
+// standard error as the terminal would show it (each LF as CR LF, the terminal's output translation).
 Run analyzeOnTerminal(const QStringList& args) {
+    if (!pseudoTerminals()) {
+        Run r = analyzeWithProgressVariable(QStringLiteral("terminal"), args);
+        r.out = r.err.replace("\n", "\r\n");
+        r.err.clear();
+        return r;
+    }
     QString cmd = quoted(QStringLiteral(BS_BINARY)) + QStringLiteral(" analyze");
     for (const auto& a : args)
         cmd += QLatin1Char(' ') + quoted(a);
@@ -212,6 +249,57 @@ class TstCliProgress : public QObject {
 
     // SIGINT 0.5 s into a run on the 200 MB profile (~2-5 s of work on two shared cores; 1 GB would
     // take ~15 s just to generate).
+    // BUBBLESCOPE_PROGRESS chooses when neither --quiet nor --progress does; standard error is a pipe here.
+    void theProgressVariableChoosesWhenNoOptionDoes() {
+        const QString json = out(QStringLiteral("env.json"));
+        const QString wrote = QStringLiteral("bubblescope: wrote ") + json + QLatin1Char('\n');
+        // terminal: the redrawn line without a terminal (the large profile: a few redraws), cleared before
+        // the final line
+        Run r =
+            analyzeWithProgressVariable(QStringLiteral("terminal"), {QStringLiteral("--json"), json, big});
+        QCOMPARE(r.code, 0);
+        QString err = QString::fromUtf8(r.err);
+        QVERIFY2(err.startsWith(QStringLiteral("\rbubblescope: ")), qPrintable(err.left(200)));
+        QVERIFY2(err.contains(QRegularExpression(
+                     QStringLiteral("\rbubblescope: reading trace [1-9]\\d?% \\(\\d+ of 205 MB\\)"))),
+                 qPrintable(err.left(2000)));
+        QVERIFY(!err.contains(QLatin1Char('\n')) ||
+                err.indexOf(QLatin1Char('\n')) == err.size() - 1); // one line
+        QVERIFY2(err.endsWith(QStringLiteral("\r\x1b[K") + wrote), qPrintable(err.right(200)));
+        // lines: as --progress
+        r = analyzeWithProgressVariable(QStringLiteral("lines"), {QStringLiteral("--json"), json, small});
+        QCOMPARE(r.code, 0);
+        err = QString::fromUtf8(r.err);
+        QVERIFY(!err.contains(QLatin1Char('\r')));
+        QVERIFY2(err.startsWith(QStringLiteral("bubblescope: [0:00] discovering profiles under ") + small +
+                                QLatin1Char('\n')),
+                 qPrintable(err.left(300)));
+        QVERIFY(err.contains(QStringLiteral("] analysing\n")));
+        QVERIFY(err.endsWith(wrote));
+        // off: the final lines only
+        r = analyzeWithProgressVariable(QStringLiteral("off"), {QStringLiteral("--json"), json, small});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(QString::fromUtf8(r.err), wrote);
+        // the options win over it
+        r = analyzeWithProgressVariable(QStringLiteral("terminal"),
+                                        {QStringLiteral("-q"), QStringLiteral("--json"), json, small});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.err, QByteArray());
+        r = analyzeWithProgressVariable(QStringLiteral("terminal"), {QStringLiteral("--progress"),
+                                                                     QStringLiteral("--json"), json, small});
+        QCOMPARE(r.code, 0);
+        QVERIFY(!r.err.contains('\r'));
+        QVERIFY(r.err.startsWith("bubblescope: [0:00] discovering profiles under "));
+        // any other value: named, then ignored (standard error is not a terminal: no progress)
+        r = analyzeWithProgressVariable(QStringLiteral("sideways"), {QStringLiteral("--json"), json, small});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(QString::fromUtf8(r.err),
+                 QStringLiteral(
+                     "bubblescope: BUBBLESCOPE_PROGRESS=sideways is not one of terminal, lines, off; it is "
+                     "ignored\n") +
+                     wrote);
+    }
+
     void ctrlCStopsWithinASecondLeavingNoFile_data() {
         QTest::addColumn<int>("sig");
         QTest::newRow("SIGINT") << int(SIGINT);
