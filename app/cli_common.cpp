@@ -11,8 +11,19 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <sys/stat.h>
 
 namespace bs::cli {
+
+bool printToStandardOutput(const char* command, const std::function<void()>& print) {
+    // The first failing write sets errno (a full buffer is flushed inside print); nothing after it resets it.
+    errno = 0;
+    print();
+    if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return true;
+    std::fprintf(stderr, "%s: cannot write to standard output: %s\n", command, std::strerror(errno ? errno : EIO));
+    return false;
+}
 
 std::optional<int> parseCommandLine(int argc, char** argv, const CommandSpec& spec, CommandLine& out) {
     const char* cmd = spec.command;
@@ -47,8 +58,7 @@ std::optional<int> parseCommandLine(int argc, char** argv, const CommandSpec& sp
         } else if (!optionsEnded && std::find(spec.flags.begin(), spec.flags.end(), a) != spec.flags.end()) {
             out.flags.insert(a);
         } else if (!optionsEnded && (a == "-h" || a == "--help")) {
-            spec.usage(stdout);
-            return kExitOk;
+            return printToStandardOutput(cmd, [&] { spec.usage(stdout); }) ? kExitOk : kExitWriteFailed;
         } else if (!optionsEnded && a.size() > 1 && a[0] == '-') {
             std::fprintf(stderr, "%s: unknown option '%s' (a %s starting with '-' goes after --).\n", cmd,
                          term(a).c_str(), spec.operands.empty() ? "name" : spec.operands.front().c_str());
@@ -129,7 +139,7 @@ int StandardOutput::finish() {
 
 std::optional<int> checkClusterOutputs(const char* command,
                                        const std::vector<std::pair<const char*, std::string>>& outputs,
-                                       std::vector<std::string> seen) {
+                                       std::vector<std::string> seen, const std::vector<std::string>& inputs) {
     for (const auto& [option, given] : outputs) {
         if (given.empty()) continue;
         const OutputTarget t = resolveOutputTarget(given);
@@ -149,6 +159,13 @@ std::optional<int> checkClusterOutputs(const char* command,
             return kExitUsage;
         }
         seen.push_back(id);
+        for (const auto& input : inputs) {
+            struct stat st {};
+            if (!t.exists || ::stat(input.c_str(), &st) != 0 || st.st_dev != t.dev || st.st_ino != t.ino) continue;
+            std::fprintf(stderr, "%s: %s %s is one of the files being read (%s); choose another output.\n", command,
+                         option, term(given).c_str(), term(input).c_str());
+            return kExitUsage;
+        }
         if (const std::string why = knownWriteProblem(t); !why.empty()) {
             std::fprintf(stderr, "bubblescope: %s %s cannot be written: %s\n", option, term(given).c_str(),
                          term(why).c_str());

@@ -4,6 +4,7 @@
 #include "i18n/message.h"
 
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -48,6 +49,11 @@ struct CommandLine {
     }
     bool has(const std::string& flag) const { return flags.count(flag) != 0; }
 };
+// Runs `print` (text for standard output) and flushes; false (said on standard error with the system's
+// reason, prefixed by `command`) when it could not be written (/dev/full, a closed pipe), so --help,
+// --version and the like do not claim success for text nobody got.
+bool printToStandardOutput(const char* command, const std::function<void()>& print);
+
 // Reads argv[2…]; an exit status when the command must stop here (help printed: 0; a usage error: 2, said).
 std::optional<int> parseCommandLine(int argc, char** argv, const CommandSpec& spec, CommandLine& out);
 
@@ -75,10 +81,11 @@ class StandardOutput {
 
 // The cluster JSON / report outputs (--cluster-json/--cluster-report of analyze, --json/--report of cluster):
 // refused before anything is read when unwritable, a stream, or the same as another output (`seen`: the
-// identities of the other outputs). `command` prefixes the messages ("bubblescope analyze").
+// identities of the other outputs), or one of the files read (`inputs`: the summaries being merged).
+// `command` prefixes the messages ("bubblescope analyze").
 std::optional<int> checkClusterOutputs(const char* command,
                                        const std::vector<std::pair<const char*, std::string>>& outputs,
-                                       std::vector<std::string> seen);
+                                       std::vector<std::string> seen, const std::vector<std::string>& inputs = {});
 
 // Writes one output (a file atomically; Ctrl+C waits for it, see progress.h); prints "wrote NAME" or the
 // error. False when it was not written.

@@ -40,10 +40,13 @@ void usage(std::FILE* to) {
     std::fputs(bs::cli::kLangUsage, to);
     std::fputs(
         "  -h, --help      this help\n"
-        "A summary is refused, by name, when it is unreadable, written by another BubbleScope version, a\n"
-        "second summary of one rank, or of another collection (its capture does not overlap the others').\n"
+        "A summary is refused, by name, when it is unreadable, written by another BubbleScope version, holds\n"
+        "a value no analysis writes (a negative duration, a reversed capture, a rank id below -1, ...), records\n"
+        "another collection, is of a rank the collection does not have, does not overlap the others' capture,\n"
+        "or is a second summary of one rank.\n"
         "Exit status: 0 ok, 2 usage error, 3 nothing to merge or compare, 4 output not written,\n"
-        "5 merged and written, but a rank has no summary or a summary was refused (named in the output),\n"
+        "5 merged and written, but a rank has no summary, a summary was refused, or a rank could not be analysed\n"
+        "(named in the output),\n"
         "130 interrupted.\n",
         to);
 }
@@ -71,7 +74,7 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
 }
 
 int merge(const Options& o, const std::vector<std::string>& files) {
-    if (auto stop = checkClusterOutputs("bubblescope cluster", {{"--json", o.json}, {"--report", o.report}}, {}))
+    if (auto stop = checkClusterOutputs("bubblescope cluster", {{"--json", o.json}, {"--report", o.report}}, {}, files))
         return *stop;
     if (!o.expect.empty()) {
         std::error_code ec;
@@ -84,6 +87,7 @@ int merge(const Options& o, const std::vector<std::string>& files) {
     clearLineOnInterrupt(mode == ProgressMode::Terminal);
     Progress progress(mode, o.quiet);
     progress.note("bubblescope: merging " + std::to_string(files.size()) + " rank summaries from " + bs::term(o.source));
+    progress.setRankCount(files.size()); // "comparing N ranks": one summary per rank
     progress.comparingRanks();
     bs::SummaryMergeOptions options;
     options.producer = bs::summaryProducer();
@@ -112,7 +116,9 @@ int merge(const Options& o, const std::vector<std::string>& files) {
         progress.error(std::string("bubblescope: cannot write to standard output: ") + std::strerror(e));
         code = kExitWriteFailed;
     }
-    if (code == kExitOk && (!m.missing.empty() || !m.refused.empty())) code = kExitIncomplete;
+    const bool rankFailed = std::any_of(m.cluster.ranks.begin(), m.cluster.ranks.end(),
+                                        [](const bs::RankSummary& r) { return !r.error.empty(); });
+    if (code == kExitOk && (!m.missing.empty() || !m.refused.empty() || rankFailed)) code = kExitIncomplete;
     return code;
 }
 

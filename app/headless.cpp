@@ -92,6 +92,7 @@ void usage(std::FILE* to) {
         "  with a Cluster section, the one JSON document has \"cluster\", a shared report stream ends with it;\n"
         "  --cluster-json FILE writes {\"cluster\": {…}} and --cluster-report FILE its Markdown.\n"
         "Exit status: 0 ok, 2 usage error, 3 no profiling data / unreadable, 4 output not written,\n"
+        "5 several ranks: the outputs were written, but a rank could not be analysed (named on standard error),\n"
         "130 interrupted (Ctrl+C, SIGTERM; no output is left half written).\n",
         to);
 }
@@ -214,6 +215,9 @@ class AnalyzeRun {
             progress_.error(std::string("bubblescope: cannot write to standard output: ") + std::strerror(e));
             exitCode_ = kExitWriteFailed;
         }
+        // Several ranks, some not analysed (each named above): the outputs hold the others, but a script
+        // must not take them for the whole collection.
+        if (exitCode_ == kExitOk && failedRanks_ > 0) exitCode_ = bs::cli::kExitIncomplete;
         return exitCode_;
     }
 
@@ -303,6 +307,7 @@ class AnalyzeRun {
     }
 
     void noteFailure(std::size_t r, const std::string& failure) {
+        if (bs::isRankFolder(ranks_[r])) ++failedRanks_;
         if (bs::isRankFolder(ranks_[r]) && !o_.summary.empty()) writeSummary(bs::failedRank(ranks_[r], failure));
         if (!several_) return;
         if (comparing() && bs::isRankFolder(ranks_[r])) summaries_.add(bs::failedRank(ranks_[r], failure));
@@ -386,6 +391,7 @@ class AnalyzeRun {
     bool clusterRan_ = false;
     std::string clusterJson_; // empty unless several ranks were compared
     int exitCode_ = kExitOk;
+    std::size_t failedRanks_ = 0; // rank folders not analysed (a loose folder beside them is not a rank)
 };
 
 } // namespace
@@ -423,7 +429,13 @@ int runAnalysis(const Options& o, const bs::Rulebook& rules, const char* command
         StandardOutput out;
         for (const auto& r : o.shardCount > 0 ? ranks : rankFolders)
             out.put(r.label + "\n");
-        if (out.finish() != 0) return kExitWriteFailed;
+        if (const int e = out.finish(); e != 0) {
+            std::fprintf(stderr, "%s: cannot write the rank list to standard output: %s\n", command, std::strerror(e));
+            return kExitWriteFailed;
+        }
+        if (rankFolders.empty())
+            std::fprintf(stderr, "%s: %s holds no rank folder (only loose profile files).\n", command,
+                         bs::term(o.path).c_str());
         return rankFolders.empty() ? kExitNoData : kExitOk;
     }
     if (o.clusterOnly && rankFolders.size() < 2) {

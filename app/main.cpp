@@ -1,4 +1,5 @@
 // Entry point: `bubblescope [PATH]` opens the window; `bubblescope analyze …` runs headless.
+#include "cli_common.h"
 #include "cluster_command.h"
 #include "compare_command.h"
 #include "headless.h"
@@ -14,7 +15,11 @@
 #include <QLocale>
 #include <QSettings>
 
+#include "report/escape.h"
+
 #include <cstdio>
+#include <optional>
+#include <string>
 #include <cstring>
 #include <sys/stat.h>
 
@@ -40,10 +45,65 @@ void printHelp() {
 
 // `bubblescope WORD` where WORD is neither a command nor an existing file or folder: a mistyped or
 // not-yet-existing subcommand. Starting the window on it would hang a headless caller. A name with a
-// '/' is a path (the window says what is missing); options go to Qt.
+// '/' is a path (the window says what is missing).
 bool isUnknownCommand(const char* arg) {
     struct stat st {};
     return arg[0] != '-' && std::strchr(arg, '/') == nullptr && ::stat(arg, &st) != 0;
+}
+
+// Qt's own options, which QApplication takes out of the arguments (QGuiApplication / QApplication
+// documentation): the window accepts these and nothing else beside one PATH.
+constexpr const char* kQtValueOptions[] = {"-platform", "-platformpluginpath", "-platformtheme", "-plugin",
+                                           "-qwindowgeometry", "-qwindowicon", "-qwindowtitle", "-session",
+                                           "-style", "-stylesheet", "-display", "-geometry", "-title", "-name",
+                                           "-qmljsdebugger"};
+constexpr const char* kQtFlags[] = {"-reverse", "-widgetcount", "-nograb", "-dograb", "-sync"};
+
+bool isQtOption(const char* arg, bool& takesValue) {
+    for (const char* o : kQtFlags)
+        if (std::strcmp(arg, o) == 0) return !(takesValue = false);
+    for (const char* o : kQtValueOptions) {
+        const std::size_t n = std::strlen(o);
+        if (std::strncmp(arg, o, n) != 0) continue;
+        if (arg[n] == '\0') return takesValue = true;
+        if (arg[n] == '=') return !(takesValue = false);
+    }
+    return false;
+}
+
+// What the window is started with: no argument, one PATH, Qt's options. Anything else (an option of a
+// command given without it, a typo) is a usage error, said here: a window started on it would abort
+// without a display or never end under a batch caller. `path` receives the PATH (empty: the sample).
+std::optional<int> windowArguments(int argc, char** argv, std::string& path) {
+    bool operandsOnly = false;
+    for (int i = 1; i < argc; ++i) {
+        const char* a = argv[i];
+        bool takesValue = false;
+        if (!operandsOnly && std::strcmp(a, "--") == 0) {
+            operandsOnly = true;
+        } else if (!operandsOnly && a[0] == '-' && a[1] != '\0') {
+            if (!isQtOption(a, takesValue)) {
+                std::fprintf(stderr,
+                             "bubblescope: unknown option '%s'. The window takes a PATH (and Qt's own options such as "
+                             "-platform or -style); options such as --json or -q belong to a command: "
+                             "bubblescope analyze PATH --json FILE. See 'bubblescope --help'.\n",
+                             bs::term(a).c_str());
+                return 2;
+            }
+            if (takesValue && ++i >= argc) {
+                std::fprintf(stderr, "bubblescope: %s needs a value.\n", a);
+                return 2;
+            }
+        } else if (!path.empty()) {
+            std::fprintf(stderr, "bubblescope: the window opens one PATH, not '%s' and '%s'; compare two profiles with "
+                                 "'bubblescope compare BASE NEW'.\n",
+                         bs::term(path).c_str(), bs::term(a).c_str());
+            return 2;
+        } else {
+            path = a;
+        }
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -68,12 +128,12 @@ int main(int argc, char** argv) {
         return runClusterCommand(argc, argv);
     }
     if (argc >= 2 && (std::strcmp(argv[1], "--version") == 0 || std::strcmp(argv[1], "-v") == 0)) {
-        std::puts("bubblescope " BUBBLESCOPE_VERSION);
-        return 0;
+        return bs::cli::printToStandardOutput("bubblescope", [] { std::puts("bubblescope " BUBBLESCOPE_VERSION); })
+                   ? 0
+                   : bs::cli::kExitWriteFailed;
     }
     if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
-        printHelp();
-        return 0;
+        return bs::cli::printToStandardOutput("bubblescope", printHelp) ? 0 : bs::cli::kExitWriteFailed;
     }
     if (argc >= 2 && isUnknownCommand(argv[1])) {
         std::fprintf(
@@ -83,6 +143,8 @@ int main(int argc, char** argv) {
             argv[1]);
         return 2;
     }
+    std::string path;
+    if (auto stop = windowArguments(argc, argv, path)) return *stop;
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("BubbleScope"));
     QApplication::setOrganizationName(QStringLiteral("BubbleScope"));
@@ -93,9 +155,8 @@ int main(int argc, char** argv) {
     bs::ui::applyLanguage(QSettings().value(QStringLiteral("language")).toString());
     bs::ui::MainWindow window;
     window.show();
-    const QStringList args = QApplication::arguments();
-    if (args.size() >= 2) {
-        window.openPath(args.at(1));
+    if (!path.empty()) {
+        window.openPath(QString::fromLocal8Bit(path.c_str()));
     } else {
         QString error;
         const QString sample = bs::ui::extractSampleProfile(&error);

@@ -103,7 +103,27 @@ ProgressMode chooseProgressMode(bool quiet, bool lines) {
 }
 
 Progress::Progress(ProgressMode mode, bool quiet) : mode_(mode), quiet_(quiet) {
-    if (mode_ == ProgressMode::Terminal) ticker_ = std::thread([this] { tick(); });
+    if (const char* env = std::getenv("BUBBLESCOPE_PROGRESS_TICK_MS"); env && *env) {
+        char* end = nullptr;
+        const long ms = std::strtol(env, &end, 10);
+        if (*end == '\0' && ms > 0 && ms <= 60000) tick_ = std::chrono::milliseconds(ms);
+    }
+    if (mode_ == ProgressMode::Terminal && tick_.count() == 0) ticker_ = std::thread([this] { tick(); });
+}
+
+Progress::Clock::time_point Progress::now() const { return tick_.count() ? drivenNow_ : Clock::now(); }
+
+// The driven clock's redraw: on a new phase at once, else at most every 100 ms of its time, as tick() does.
+void Progress::redraw(bool phaseChanged) {
+    if (mode_ != ProgressMode::Terminal || tick_.count() == 0 || phase_ == Phase::Idle) return;
+    if (!phaseChanged && now() - lastDraw_ < std::chrono::milliseconds(100)) return;
+    const std::string line = fitColumns(describe(now()), terminalColumns() - 1);
+    if (line == lastLine_ && shown_) return;
+    std::fprintf(stderr, "\r%s\033[K", line.c_str());
+    std::fflush(stderr);
+    shown_ = true;
+    lastLine_ = line;
+    lastDraw_ = now();
 }
 
 Progress::~Progress() { finish(); }
@@ -139,7 +159,7 @@ void Progress::startRank(std::size_t index, const std::string& label) {
     std::lock_guard lock(mutex_);
     rank_ = index;
     rankLabel_ = label;
-    rankStart_ = Clock::now();
+    rankStart_ = now();
     done_ = total_ = 0;
     phase_ = Phase::Idle; // a line for the new rank in Lines mode even when its first phase is the same
     setPhase(Phase::ReadingTables, "");
@@ -148,10 +168,11 @@ void Progress::startRank(std::size_t index, const std::string& label) {
 void Progress::loaded(const std::string& stage, std::uint64_t done, std::uint64_t total) {
     std::lock_guard lock(mutex_);
     if (stage == "trace" && total > 0) {
+        drivenNow_ += tick_;
         // Rounded: the last report of a file may stop a byte short of its size (a final newline).
         if ((done * 100 + total / 2) / total >= 100) return setPhase(Phase::ReadingTables, "");
         if (phase_ != Phase::ReadingTrace || total != total_) {
-            readStart_ = Clock::now();
+            readStart_ = now();
             lastTenth_ = -1;
         }
         done_ = done;
@@ -159,9 +180,10 @@ void Progress::loaded(const std::string& stage, std::uint64_t done, std::uint64_
         setPhase(Phase::ReadingTrace, "");
         const int tenth = static_cast<int>(done * 10 / total);
         if (tenth > lastTenth_) {
-            if (lastTenth_ >= 0 && mode_ == ProgressMode::Lines) emitLine(describe(Clock::now()));
+            if (lastTenth_ >= 0 && mode_ == ProgressMode::Lines) emitLine(describe(now()));
             lastTenth_ = tenth;
         }
+        redraw(false);
     } else if (stage.rfind("sqlite ", 0) == 0) {
         setPhase(Phase::ReadingDatabase, stage.substr(7));
     } else if (stage == "done") {
@@ -215,7 +237,8 @@ void Progress::setPhase(Phase p, const std::string& detail) {
     if (p == phase_ && detail == detail_) return;
     phase_ = p;
     detail_ = detail;
-    if (mode_ == ProgressMode::Lines) emitLine(describe(Clock::now()));
+    if (mode_ == ProgressMode::Lines) emitLine(describe(now()));
+    redraw(true);
 }
 
 std::string Progress::describe(Clock::time_point now) const {

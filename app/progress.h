@@ -69,6 +69,8 @@ class Progress {
     void clearLine();                                  // with mutex_ held
     void emitLine(const std::string& text);            // Lines mode, with mutex_ held
     void tick();                                       // Terminal mode: the redraw thread
+    Clock::time_point now() const;                     // the wall clock, or the driven one
+    void redraw(bool phaseChanged);                    // Terminal mode, with mutex_ held
 
     const ProgressMode mode_;
     const bool quiet_;
@@ -84,6 +86,12 @@ class Progress {
     Clock::time_point rankStart_ = start_, readStart_ = start_;
     std::uint64_t done_ = 0, total_ = 0;
     int lastTenth_ = -1; // Lines mode: the last 10 % step printed
+    // BUBBLESCOPE_PROGRESS_TICK_MS: a clock driven by the input instead of the wall clock (tests): it
+    // advances this much at each report of the trace reader, and the line is redrawn at the reports, so
+    // what is shown depends on the input only, never on the machine's speed. Zero: the wall clock.
+    Clock::duration tick_{0};
+    Clock::time_point drivenNow_ = start_, lastDraw_ = start_;
+    std::string lastLine_;
     std::thread ticker_;
 };
 

@@ -15,6 +15,26 @@ QString pictureFormatFor(const QString& fileName) {
     return ext == QLatin1String("png") || ext == QLatin1String("svg") ? ext : QString();
 }
 
+namespace {
+
+// XML 1.0 has no place for C0 controls other than tab, LF and CR, not even as character references, and
+// QSvgGenerator writes the text it is given as it is: a kernel or thread name holding ESC or BEL would
+// make the whole picture unreadable. Each such byte becomes U+FFFD (the painted PNG shows a box for it).
+void replaceXmlForbiddenBytes(QByteArray& svg) {
+    QByteArray out;
+    out.reserve(svg.size());
+    for (const char ch : std::as_const(svg)) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+            out.append("\xEF\xBF\xBD", 3);
+        else
+            out.append(ch);
+    }
+    svg.swap(out);
+}
+
+} // namespace
+
 QByteArray timelinePicture(TimelineWidget& timeline, const QString& format, QString* error) {
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -28,6 +48,9 @@ QByteArray timelinePicture(TimelineWidget& timeline, const QString& format, QStr
         svg.setTitle(QStringLiteral("BubbleScope timeline"));
         QPainter p(&svg);
         timeline.render(&p, QPoint(), QRegion(), QWidget::DrawChildren); // vectors, not a bitmap
+        p.end();
+        buffer.close();
+        replaceXmlForbiddenBytes(bytes);
     } else if (format == QLatin1String("png")) {
         QImage img(size * timeline.devicePixelRatioF(), QImage::Format_ARGB32_Premultiplied);
         img.setDevicePixelRatio(timeline.devicePixelRatioF());

@@ -116,6 +116,11 @@ std::vector<BubbleWindow> findBubbleWindows(const Profile& p, const StepSet& ste
     std::sort(byEnd.begin(), byEnd.end());
     const std::size_t n = static_cast<std::size_t>(std::max(0, rules.neighbour_kernels));
     const StackEvidenceBuilder stacks(p, host);
+    std::vector<Interval> spans; // the host evidence of all windows at once (one sweep, host_evidence.h)
+    spans.reserve(out.size());
+    for (const auto& w : out)
+        spans.push_back(w.span);
+    std::vector<HostEvidence> evidence = host.evidence(spans);
     for (std::size_t i = 0; i < out.size(); ++i) {
         auto& w = out[i];
         w.id = fmt::format("b{:04}", i + 1);
@@ -127,7 +132,7 @@ std::vector<BubbleWindow> findBubbleWindows(const Profile& p, const StepSet& ste
                                   [](const Kernel& k, TimeNs t) { return k.start < t; });
         for (std::size_t k = 0; k < n && s != p.kernels.end(); ++k, ++s)
             w.after.push_back(neighbour(p, static_cast<std::size_t>(s - p.kernels.begin())));
-        w.evidence = host.evidence(w.span);
+        w.evidence = std::move(evidence[i]);
         w.stacks = stacks.evidence(w.span);
         attributeWindow(w, rules);
     }

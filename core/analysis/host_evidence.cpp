@@ -76,6 +76,7 @@ HostIndex::HostIndex(const Profile& p, const StepSet& steps) : p_(p) {
     }
     all.reserve(p.hostEvents.size());
     used_.reserve(p.hostEvents.size());
+    byEnd_.reserve(p.hostEvents.size());
     std::vector<signed char>& cls = nameClass_;
     cls.assign(p.strings.size(), -1); // per name: bit0 sync, bit1 comm, 4 = marker
     if (hostTraceExists_) traceStart_ = INT64_MAX, traceEnd_ = INT64_MIN;
@@ -92,7 +93,11 @@ HostIndex::HostIndex(const Profile& p, const StepSet& steps) : p_(p) {
         if (c & 4) continue;
         if (e.dur >= minService && enclosesAStep(e)) continue;
         used_.push_back(i);
-        if (e.dur > kLong) longEvents_.push_back(i);
+        if (e.dur > 0)
+            byEnd_.push_back(static_cast<std::uint32_t>(i));
+        else
+            instants_.push_back(e.ts);
+        if (e.stack) stackEvents_.push_back(i);
         const Interval iv{e.ts, e.end()};
         all.push_back(iv);
         lanes[e.lane].push_back(iv);
@@ -145,35 +150,38 @@ HostIndex::HostIndex(const Profile& p, const StepSet& steps) : p_(p) {
         laneDepth_.push_back(depth);
         laneArea_.push_back(area);
     }
-    // Long events, which can reach a window from far before it: a segment tree of their latest ends over
-    // ts order finds those overlapping a window without scanning all of them for every window.
-    longMaxEnd_.assign(longEvents_.empty() ? 0 : 4 * longEvents_.size(), INT64_MIN);
-    if (!longEvents_.empty()) buildLongIndex(1, 0, longEvents_.size());
+    std::sort(byEnd_.begin(), byEnd_.end(), [&](std::uint32_t x, std::uint32_t y) {
+        return p.hostEvents[x].end() < p.hostEvents[y].end();
+    });
+    // Events with a call stack: a segment tree of their latest ends over ts order finds those enclosing a
+    // window without scanning all of them for every window.
+    stackMaxEnd_.assign(stackEvents_.empty() ? 0 : 4 * stackEvents_.size(), INT64_MIN);
+    if (!stackEvents_.empty()) buildStackIndex(1, 0, stackEvents_.size());
 }
 
-void HostIndex::buildLongIndex(std::size_t node, std::size_t lo, std::size_t hi) {
+void HostIndex::buildStackIndex(std::size_t node, std::size_t lo, std::size_t hi) {
     if (hi - lo == 1) {
-        longMaxEnd_[node] = p_.hostEvents[longEvents_[lo]].end();
+        stackMaxEnd_[node] = p_.hostEvents[stackEvents_[lo]].end();
         return;
     }
     const std::size_t mid = lo + (hi - lo) / 2;
-    buildLongIndex(2 * node, lo, mid);
-    buildLongIndex(2 * node + 1, mid, hi);
-    longMaxEnd_[node] = std::max(longMaxEnd_[2 * node], longMaxEnd_[2 * node + 1]);
+    buildStackIndex(2 * node, lo, mid);
+    buildStackIndex(2 * node + 1, mid, hi);
+    stackMaxEnd_[node] = std::max(stackMaxEnd_[2 * node], stackMaxEnd_[2 * node + 1]);
 }
 
-// Appends, in longEvents_ order, the long events among the first `before` (those starting before w.b)
-// that end after w.a: O((k + 1) log n) for k found.
-void HostIndex::longOverlapping(std::size_t node, std::size_t lo, std::size_t hi, std::size_t before,
-                                Interval w, std::vector<std::size_t>& out) const {
-    if (lo >= before || longMaxEnd_[node] <= w.a) return;
+// Appends, in stackEvents_ order, the events among the first `before` (those starting at or before w.a)
+// that end at or after w.b — those enclosing w: O((k + 1) log n) for k found.
+void HostIndex::stackEnclosing(std::size_t node, std::size_t lo, std::size_t hi, std::size_t before,
+                               Interval w, std::vector<std::size_t>& out) const {
+    if (lo >= before || stackMaxEnd_[node] < w.b) return;
     if (hi - lo == 1) {
-        out.push_back(longEvents_[lo]);
+        out.push_back(stackEvents_[lo]);
         return;
     }
     const std::size_t mid = lo + (hi - lo) / 2;
-    longOverlapping(2 * node, lo, mid, before, w, out);
-    longOverlapping(2 * node + 1, mid, hi, before, w, out);
+    stackEnclosing(2 * node, lo, mid, before, w, out);
+    stackEnclosing(2 * node + 1, mid, hi, before, w, out);
 }
 
 HostIndex::LaneArea HostIndex::laneAreaBefore(TimeNs t) const {
@@ -183,32 +191,181 @@ HostIndex::LaneArea HostIndex::laneAreaBefore(TimeNs t) const {
     return laneArea_[i] + static_cast<LaneArea>(laneDepth_[i]) * (t - laneEdges_[i]);
 }
 
-std::vector<std::pair<TimeNs, std::size_t>> HostIndex::overlapping(Interval w) const {
-    // Short events near the window, plus the few long ones.
-    std::vector<std::pair<TimeNs, std::size_t>> hits;
-    auto consider = [&](std::size_t idx) {
-        const auto& e = p_.hostEvents[idx];
-        const TimeNs o = std::min(e.end(), w.b) - std::max(e.ts, w.a);
-        if (o > 0) hits.emplace_back(o, idx);
-    };
-    auto lo = std::lower_bound(used_.begin(), used_.end(), w.a - kLong,
-                               [&](std::size_t i, TimeNs t) { return p_.hostEvents[i].ts < t; });
-    for (auto it = lo; it != used_.end() && p_.hostEvents[*it].ts < w.b; ++it)
-        if (p_.hostEvents[*it].dur <= kLong) consider(*it);
-    if (!longEvents_.empty()) {
-        const auto before = static_cast<std::size_t>(
-            std::lower_bound(longEvents_.begin(), longEvents_.end(), w.b,
-                             [&](std::size_t i, TimeNs t) { return p_.hostEvents[i].ts < t; }) -
-            longEvents_.begin());
-        std::vector<std::size_t> longHits;
-        longOverlapping(1, 0, longEvents_.size(), before, w, longHits);
-        for (std::size_t idx : longHits)
-            consider(idx);
+std::size_t HostIndex::countOverlapping(Interval w) const {
+    if (w.b <= w.a) return 0;
+    // Events with a duration starting before w.b, less those of them ending by w.a.
+    const auto started = static_cast<std::size_t>(
+        std::lower_bound(used_.begin(), used_.end(), w.b,
+                         [&](std::size_t i, TimeNs t) { return p_.hostEvents[i].ts < t; }) -
+        used_.begin());
+    const auto instants = static_cast<std::size_t>(std::lower_bound(instants_.begin(), instants_.end(), w.b) -
+                                                   instants_.begin());
+    const auto ended = static_cast<std::size_t>(
+        std::upper_bound(byEnd_.begin(), byEnd_.end(), w.a,
+                         [&](TimeNs t, std::uint32_t i) { return t < p_.hostEvents[i].end(); }) -
+        byEnd_.begin());
+    return started - instants - ended;
+}
+
+void HostIndex::partialHits(Interval w, bool withStackOnly,
+                            std::vector<std::pair<TimeNs, std::size_t>>& out) const {
+    // Starting inside w (after w.a) …
+    auto s = std::upper_bound(used_.begin(), used_.end(), w.a,
+                              [&](TimeNs t, std::size_t i) { return t < p_.hostEvents[i].ts; });
+    for (; s != used_.end() && p_.hostEvents[*s].ts < w.b; ++s) {
+        const TraceEvent& e = p_.hostEvents[*s];
+        if (e.dur > 0 && (!withStackOnly || e.stack)) out.emplace_back(std::min(e.end(), w.b) - e.ts, *s);
     }
+    // … or starting by w.a and ending inside w.
+    auto f = std::upper_bound(byEnd_.begin(), byEnd_.end(), w.a,
+                              [&](TimeNs t, std::uint32_t i) { return t < p_.hostEvents[i].end(); });
+    for (; f != byEnd_.end() && p_.hostEvents[*f].end() < w.b; ++f) {
+        const TraceEvent& e = p_.hostEvents[*f];
+        if (e.ts <= w.a && (!withStackOnly || e.stack)) out.emplace_back(e.end() - w.a, *f);
+    }
+}
+
+std::vector<std::pair<TimeNs, std::size_t>> HostIndex::overlappingWithStack(Interval w) const {
+    std::vector<std::pair<TimeNs, std::size_t>> hits;
+    if (w.b <= w.a || stackEvents_.empty()) return hits;
+    partialHits(w, true, hits);
+    const auto before = static_cast<std::size_t>(
+        std::upper_bound(stackEvents_.begin(), stackEvents_.end(), w.a,
+                         [&](TimeNs t, std::size_t i) { return t < p_.hostEvents[i].ts; }) -
+        stackEvents_.begin());
+    std::vector<std::size_t> enclosing;
+    stackEnclosing(1, 0, stackEvents_.size(), before, w, enclosing);
+    for (std::size_t i : enclosing)
+        hits.emplace_back(w.length(), i);
+    std::sort(hits.begin(), hits.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
     return hits;
 }
 
-HostEvidence HostIndex::evidence(Interval w) const {
+// ---- Events enclosing a window: one sweep for all windows ------------------------------------------------
+//
+// An event encloses window w when it starts at or before w.a and ends at or after w.b; its overlap is then
+// the whole window, more than any other event's, so the enclosing events come first in a window's ranking
+// (overlap, then the shorter, then the earlier start, then the lower index). Only the best three of them
+// are ever shown, and for the markers the best one per thread (two markers enclosing one window on a thread
+// are a nest: only its first counts). The windows are swept by start while the events are inserted as the
+// sweep passes their start, into a tree over the windows' ends: an event sits under the latest window end
+// it reaches, and a window asks the part of the tree from its own end on. Each node keeps its best three:
+// O((events + windows) log windows), memory O(windows).
+
+namespace {
+
+constexpr std::uint32_t kNoEvent = UINT32_MAX;
+
+struct Best3 {
+    std::uint32_t e[3] = {kNoEvent, kNoEvent, kNoEvent};
+};
+
+class EnclosingTree {
+  public:
+    EnclosingTree(const Profile& p, const std::vector<TimeNs>& windowEnds, bool onePerLane)
+        : p_(p), ends_(windowEnds), onePerLane_(onePerLane), tree_(2 * windowEnds.size()) {}
+    // The window ends are sorted; the event goes under the last one it reaches (none: it encloses no window).
+    void insert(std::uint32_t event) {
+        const auto reach = std::upper_bound(ends_.begin(), ends_.end(), p_.hostEvents[event].end());
+        if (reach == ends_.begin()) return;
+        std::size_t node = static_cast<std::size_t>(reach - ends_.begin()) - 1 + ends_.size();
+        Best3 one;
+        one.e[0] = event;
+        tree_[node] = merge(tree_[node], one);
+        for (node /= 2; node >= 1; node /= 2)
+            tree_[node] = merge(tree_[2 * node], tree_[2 * node + 1]);
+    }
+    // The best three inserted events ending at or after the window end of rank `rank`.
+    Best3 from(std::size_t rank) const {
+        Best3 out;
+        for (std::size_t l = rank + ends_.size(), r = 2 * ends_.size(); l < r; l /= 2, r /= 2) {
+            if (l & 1) out = merge(out, tree_[l++]);
+            if (r & 1) out = merge(out, tree_[--r]);
+        }
+        return out;
+    }
+
+  private:
+    bool before(std::uint32_t x, std::uint32_t y) const {
+        const TraceEvent &a = p_.hostEvents[x], &b = p_.hostEvents[y];
+        if (a.dur != b.dur) return a.dur < b.dur;
+        if (a.ts != b.ts) return a.ts < b.ts;
+        return x < y;
+    }
+    // The best three of both (each sorted, best first); with onePerLane_, the best of each lane only. Kept
+    // per node this is exact: a lane missing from a part's best three has three better lanes there.
+    Best3 merge(const Best3& x, const Best3& y) const {
+        Best3 out;
+        std::size_t i = 0, j = 0, k = 0;
+        while (k < 3) {
+            const bool hx = i < 3 && x.e[i] != kNoEvent, hy = j < 3 && y.e[j] != kNoEvent;
+            if (!hx && !hy) break;
+            const std::uint32_t e = hx && (!hy || before(x.e[i], y.e[j])) ? x.e[i++] : y.e[j++];
+            if (onePerLane_ && std::any_of(out.e, out.e + k, [&](std::uint32_t o) {
+                    return p_.hostEvents[o].lane == p_.hostEvents[e].lane;
+                }))
+                continue;
+            out.e[k++] = e;
+        }
+        return out;
+    }
+    const Profile& p_;
+    const std::vector<TimeNs>& ends_;
+    bool onePerLane_;
+    std::vector<Best3> tree_;
+};
+
+} // namespace
+
+struct HostIndex::Enclosing {
+    Best3 all, sync, comm;
+};
+
+std::vector<HostIndex::Enclosing> HostIndex::findEnclosing(const std::vector<Interval>& windows) const {
+    std::vector<Enclosing> out(windows.size());
+    std::vector<std::size_t> byStart; // the windows with a length, by start
+    std::vector<TimeNs> ends;
+    TimeNs shortest = INT64_MAX;
+    for (std::size_t i = 0; i < windows.size(); ++i)
+        if (windows[i].length() > 0) {
+            byStart.push_back(i);
+            ends.push_back(windows[i].b);
+            shortest = std::min(shortest, windows[i].length());
+        }
+    if (byStart.empty()) return out;
+    std::sort(byStart.begin(), byStart.end(),
+              [&](std::size_t x, std::size_t y) { return windows[x].a < windows[y].a; });
+    std::sort(ends.begin(), ends.end());
+    EnclosingTree all(p_, ends, false), sync(p_, ends, true), comm(p_, ends, true);
+    std::size_t next = 0;
+    for (std::size_t wi : byStart) {
+        const Interval w = windows[wi];
+        for (; next < used_.size() && p_.hostEvents[used_[next]].ts <= w.a; ++next) {
+            const TraceEvent& e = p_.hostEvents[used_[next]];
+            if (e.dur < shortest) continue; // encloses no window
+            const auto idx = static_cast<std::uint32_t>(used_[next]);
+            all.insert(idx);
+            if (nameClass_[e.name] & 1) sync.insert(idx);
+            if (nameClass_[e.name] & 2) comm.insert(idx);
+        }
+        const auto rank =
+            static_cast<std::size_t>(std::lower_bound(ends.begin(), ends.end(), w.b) - ends.begin());
+        out[wi] = {all.from(rank), sync.from(rank), comm.from(rank)};
+    }
+    return out;
+}
+
+std::vector<HostEvidence> HostIndex::evidence(const std::vector<Interval>& windows) const {
+    std::vector<HostEvidence> out;
+    out.reserve(windows.size());
+    const std::vector<Enclosing> around =
+        hostTraceExists_ ? findEnclosing(windows) : std::vector<Enclosing>(windows.size());
+    for (std::size_t i = 0; i < windows.size(); ++i)
+        out.push_back(windowEvidence(windows[i], around[i]));
+    return out;
+}
+
+HostEvidence HostIndex::windowEvidence(Interval w, const Enclosing& enclosing) const {
     HostEvidence ev;
     ev.hostTraceExists = hostTraceExists_;
     const double len = static_cast<double>(w.length());
@@ -224,18 +381,20 @@ HostEvidence HostIndex::evidence(Interval w) const {
         const TimeNs sum = area > INT64_MAX ? INT64_MAX : static_cast<TimeNs>(area);
         ev.parallelism = static_cast<double>(sum) / static_cast<double>(covered);
     }
-    // Top 3 events by overlap.
-    std::vector<std::pair<TimeNs, std::size_t>> hits = overlapping(w);
+    // Ranked by overlap: the enclosing events (the whole window each), then the others. Equal overlap: the
+    // shorter (innermost, more specific) event first, then the earlier, then the lower index.
+    std::vector<std::pair<TimeNs, std::size_t>> hits;
+    partialHits(w, false, hits);
     std::sort(hits.begin(), hits.end(), [&](const auto& x, const auto& y) {
         if (x.first != y.first) return x.first > y.first;
-        // Equal overlap: the shorter (innermost, more specific) event first.
         const auto& ex = p_.hostEvents[x.second];
         const auto& ey = p_.hostEvents[y.second];
         if (ex.dur != ey.dur) return ex.dur < ey.dur;
-        return ex.ts < ey.ts;
+        if (ex.ts != ey.ts) return ex.ts < ey.ts;
+        return x.second < y.second;
     });
-    auto overlapOf = [&](const std::pair<TimeNs, std::size_t>& h) {
-        const auto& e = p_.hostEvents[h.second];
+    auto overlapOf = [&](std::size_t idx, TimeNs overlap) {
+        const auto& e = p_.hostEvents[idx];
         const auto& lane = p_.lanes[e.lane];
         std::string thread;
         auto pit = p_.processes.find(lane.pid);
@@ -243,15 +402,20 @@ HostEvidence HostIndex::evidence(Interval w) const {
         auto tit = p_.threads.find({lane.pid, lane.tid});
         thread += tit != p_.threads.end() && !tit->second.name.empty() ? tit->second.name
                                                                        : "thread " + std::to_string(lane.tid);
-        return HostEventOverlap{std::string(p_.str(e.name)), thread, h.first};
+        return HostEventOverlap{std::string(p_.str(e.name)), thread, overlap};
     };
-    for (std::size_t k = 0; k < hits.size() && k < 3; ++k)
-        ev.topEvents.push_back(overlapOf(hits[k]));
+    for (std::uint32_t idx : enclosing.all.e)
+        if (idx != kNoEvent) ev.topEvents.push_back(overlapOf(idx, w.length()));
+    for (std::size_t k = 0; k < hits.size() && ev.topEvents.size() < 3; ++k)
+        ev.topEvents.push_back(overlapOf(hits[k].second, hits[k].first));
     // The markers behind the sync and communication ratios, top 3 each. Frames of one call nest on their
     // thread (a Python `to` ⊃ aten::to ⊃ aten::_to_copy ⊃ aten::copy_): only the first of a nest counts,
     // so that one call does not hide a marker on another thread (the CANN aclrtSynchronize* beside it).
-    auto markers = [&](int bit, std::vector<HostEventOverlap>& out) {
+    // Enclosing markers on one thread are such a nest: the sweep kept the best of each thread.
+    auto markers = [&](int bit, const Best3& enclosingMarkers, std::vector<HostEventOverlap>& out) {
         std::vector<std::size_t> chosen;
+        for (std::uint32_t idx : enclosingMarkers.e)
+            if (idx != kNoEvent) chosen.push_back(idx), out.push_back(overlapOf(idx, w.length()));
         for (const auto& h : hits) {
             if (out.size() >= 3) break;
             const auto& e = p_.hostEvents[h.second];
@@ -262,11 +426,11 @@ HostEvidence HostIndex::evidence(Interval w) const {
             });
             if (nested) continue;
             chosen.push_back(h.second);
-            out.push_back(overlapOf(h));
+            out.push_back(overlapOf(h.second, h.first));
         }
     };
-    markers(1, ev.topSyncMarkers);
-    markers(2, ev.topCommMarkers);
+    markers(1, enclosing.sync, ev.topSyncMarkers);
+    markers(2, enclosing.comm, ev.topCommMarkers);
     return ev;
 }
 

@@ -66,10 +66,10 @@ struct PmuColumns {
 // kernel's row far from the previous one (at 1 GB of trace the table no longer fits a cache).
 void addPmu(Acc& a, const Profile& p, const Kernel& k, const PmuColumns& cols) {
     if (k.pmuRow < 0 || !cols.available) return;
-    const float* row = p.pmu.values.data() + static_cast<std::size_t>(k.pmuRow) * p.pmu.columns.size();
+    const auto row = static_cast<std::size_t>(k.pmuRow);
     for (std::size_t c = 0; c < kPmuCount; ++c) {
         if (!cols.column[c]) continue;
-        const float v = row[*cols.column[c]];
+        const float v = p.pmu.at(row, *cols.column[c]);
         if (std::isnan(v)) continue;
         a.pmuSum[c] += static_cast<double>(v) * static_cast<double>(k.dur);
         a.pmuWeight[c] += static_cast<double>(k.dur);

@@ -145,8 +145,10 @@ StackEvidence StackEvidenceBuilder::evidence(Interval w) const {
     StackEvidence ev;
     ev.collected = collected_;
     if (w.length() <= 0) return ev;
-    const auto hits = host_.overlapping(w);
-    ev.eventsInWindow = hits.size();
+    // Every overlapping event is counted; only those with a call stack are attributed to frames (a nest
+    // of events without stacks costs two binary searches here, however deep).
+    ev.eventsInWindow = host_.countOverlapping(w);
+    const auto hits = host_.overlappingWithStack(w);
     std::map<std::string_view, Accumulator> user, innermost;
     auto add = [&](Accumulator& acc, const TraceEvent& e, TimeNs overlap, std::size_t idx,
                    std::size_t frame) {

@@ -74,6 +74,11 @@ void findDifferentRanks(ClusterResult& c) {
             c.findings.push_back({"rank_not_analysed", "error", msg("{} ({}) was not analysed: {}", rankName(c.ranks[i]),
                                                                          c.ranks[i].label, c.ranks[i].error)});
     }
+    // Analysed, but without part of its data: its figures rest on what could be read.
+    for (const auto& r : c.ranks)
+        for (const auto& problem : r.dataProblems)
+            c.findings.push_back({"rank_data_quality", "warning",
+                                  msg("{} ({}) was analysed without part of its data: {}", rankName(r), r.label, problem)});
     if (ok.empty()) return;
     std::vector<std::vector<std::int64_t>> steps;
     std::vector<std::string> configs;

@@ -40,6 +40,8 @@ struct RankCollective {
     TimeNs start = 0, elapse = 0, wait = 0, transit = 0;
 };
 
+inline constexpr std::size_t kMaxDataProblems = 8;
+
 struct RankSummary {
     std::string label, folder;
     int rankId = -1;    // from profiler_info's rank_id, else the folder name's digits
@@ -52,6 +54,9 @@ struct RankSummary {
     std::vector<RankCollective> collectives;
     bool hasCommunicationJson = false;
     bool hiddenIssue = false;
+    // Files the rank was analysed without (an error of its load: a trace that could not be read, where the
+    // kernel table stood in): "FILE: what was seen", at most kMaxDataProblems. The cluster names each.
+    std::vector<std::string> dataProblems;
     // The rank's own step_trace_time.csv figures beside ours: number of steps matched / mismatched.
     std::size_t crossCheckRows = 0, crossCheckMismatches = 0;
     // First kernel start and last kernel end (absolute ns): ranks of one collection overlap in time.

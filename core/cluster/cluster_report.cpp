@@ -201,6 +201,8 @@ struct Section {
     std::string out;
     void heading(const std::string& t) { out += md ? "\n## " + t + "\n\n" : "\n" + t + "\n"; }
     void line(const std::string& t) { out += (md ? "- " : "  ") + t + "\n"; }
+    // A line under the one before it: a nested bullet, or two more spaces of indent.
+    void subLine(const std::string& t) { out += (md ? "  - " : "    ") + t + "\n"; }
     std::string text(const std::string& s) const { return md ? mdText(s) : term(s); }
 };
 
@@ -230,7 +232,7 @@ void renderInto(Section& s, const ClusterResult& c) {
                 if (verdicts[v].find(e.evidence[k]) != std::string::npos) continue; // the verdict says it
                 if (std::find(said.begin(), said.end(), e.evidence[k]) != said.end()) continue;
                 said.push_back(e.evidence[k]);
-                s.line(s.text("  " + e.evidence[k]));
+                s.subLine(s.text(e.evidence[k]));
             }
         }
     }
@@ -246,7 +248,13 @@ void renderInto(Section& s, const ClusterResult& c) {
         s.out += "  " + hdr + "\n";
     for (const auto& r : c.ranks) {
         if (!r.error.empty()) {
-            s.line(s.text(msg("{} ({}) was not analysed: {}", rankName(r), r.label, r.error)));
+            const std::string why = msg("{} ({}) was not analysed: {}", rankName(r), r.label, r.error);
+            // In Markdown a row of the table, which a list line would end.
+            if (s.md)
+                s.out += "| " + mdText(rankName(r), MdPlace::TableCell) + " | " + mdText(why, MdPlace::TableCell) +
+                         " | | | | | | |\n";
+            else
+                s.line(term(why));
             continue;
         }
         for (const auto& row : r.steps) {

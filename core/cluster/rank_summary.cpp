@@ -1,6 +1,7 @@
 // What the cluster keeps of one analysed rank (its model is freed afterwards).
 #include "analysis/analysis_run.h"
 #include "cluster/cluster_analysis.h"
+#include "i18n/message.h"
 #include "model/profile.h"
 
 #include <algorithm>
@@ -180,6 +181,9 @@ RankSummary summarizeRank(const RankFolder& rank, const Profile& p, const Analys
     }
     s.hasCommunicationJson = p.hasCommunicationJson;
     s.hiddenIssue = r.anomaly.hiddenIssuePresent;
+    for (const auto& f : p.loadFindings)
+        if (f.severity == Severity::Error && s.dataProblems.size() < kMaxDataProblems)
+            s.dataProblems.push_back(f.file.empty() ? f.seen : msg("{}: {}", f.file, f.seen));
     for (const auto& row : r.crossCheck.rows)
         s.crossCheckRows += row.matched ? 1 : 0;
     s.crossCheckMismatches = r.crossCheck.mismatches;

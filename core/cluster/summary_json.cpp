@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <utility>
 
 namespace bs {
@@ -39,9 +40,14 @@ void stepJson(std::string& o, const RankStepRow& r) {
 // Reading: every field is checked; the first problem names the field.
 struct Reader {
     std::string error;
+    bool implausible = false; // the error is a value no analysis writes, not a field missing or mistyped
 
     bool fail(const std::string& what) {
         if (error.empty()) error = what;
+        return false;
+    }
+    bool refuse(const std::string& what) {
+        if (error.empty()) error = what, implausible = true;
         return false;
     }
     template <class T> bool field(simdjson::dom::object o, const char* key, T& out, const char* where) {
@@ -72,6 +78,102 @@ struct Reader {
         return true;
     }
 };
+
+// What a summary may hold (core/cluster/README.md, "What a merge refuses"). Beside the profile readers' own
+// bounds (an absolute time 0 … kMaxAbsoluteNs, one collective's durations 0 … kMaxDurationNs):
+constexpr TimeNs kMaxCaptureNs = 7LL * 24 * 3600 * 1'000'000'000LL; // no capture lasts a week
+constexpr std::int64_t kMaxStepNumber = 1'000'000'000'000LL;      // 10^12 steps of 1 ms: 30 years
+constexpr int kMaxRankId = 999'999'999;                              // the writer reads at most 9 digits
+
+enum class Limit { Week, Collective, Capture, Service };
+
+std::string implausible(std::string_view place, std::int64_t value, const std::string& why) {
+    return msg("{} is {}: {}", place, value, why);
+}
+std::string notATime() {
+    return msg("an absolute time is from 0 to {} ns (1970 to ~2096)", kMaxAbsoluteNs);
+}
+std::string tooLong(Limit limit, TimeNs bound) {
+    switch (limit) {
+    case Limit::Week: return msg("more than {} ns (7 days): no capture lasts that long", kMaxCaptureNs);
+    case Limit::Collective:
+        return msg("more than {} ns (1000 s), the most the profile readers take for one collective", kMaxDurationNs);
+    case Limit::Capture:
+        return msg("more than the capture's span ({} ns), which holds all of the rank's kernel time", bound);
+    case Limit::Service: return msg("more than the step's service_ns ({} ns)", bound);
+    }
+    return {};
+}
+// A duration 0 … bound; `place` names it (called only when the value is refused).
+template <class Place> bool duration(Reader& rd, Place place, TimeNs v, TimeNs bound, Limit limit) {
+    if (v >= 0 && v <= bound) return true;
+    return rd.refuse(implausible(place(), v, v < 0 ? msg("a duration is never negative") : tooLong(limit, bound)));
+}
+template <class Place> bool stepNumber(Reader& rd, Place place, std::int64_t n) {
+    if (n >= -1 && n <= kMaxStepNumber) return true;
+    return rd.refuse(implausible(place(), n, msg("a step number is -1 (the whole capture) or from 0 to 10^12")));
+}
+
+// The capture and the rank id: read in both passes of the merge.
+bool checkHeader(Reader& rd, TimeNs start, TimeNs end, std::int64_t rankId, const std::string& folder) {
+    if (!plausibleStart(start)) return rd.refuse(implausible("capture.start_ns", start, notATime()));
+    if (!plausibleStart(end)) return rd.refuse(implausible("capture.end_ns", end, notATime()));
+    if (end < start) return rd.refuse(implausible("capture.end_ns", end, msg("before capture.start_ns ({})", start)));
+    if (end - start > kMaxCaptureNs)
+        return rd.refuse(implausible("capture.end_ns", end, msg("{} ns after capture.start_ns: {}", end - start,
+                                                                  tooLong(Limit::Week, kMaxCaptureNs))));
+    if (rankId < -1 || rankId > kMaxRankId)
+        return rd.refuse(implausible("rank_id", rankId, msg("a rank id is -1 (unknown) or from 0 to {}", kMaxRankId)));
+    if (rankId == -1) {
+        // -1: the writer found no profiler_info_N.json and no number in the folder's name (failedRank reads the
+        // name as the writer does), so a name that gives one belies it.
+        const int named = failedRank(RankFolder{folder, {}, {}, {}}, {}).rankId;
+        if (named >= 0)
+            return rd.refuse(implausible("rank_id", -1, msg("-1 means no rank id was found, yet the folder's name {} gives rank {}",
+                                                            std::filesystem::path(folder).filename().string(), named)));
+    }
+    return true;
+}
+
+// Time of the rank's kernels (their busy union and its parts, the gaps between them) lies inside the capture;
+// the step's own span (service, prelaunch, tail) may reach past it on the host, so it is only bounded by a week.
+bool checkStep(Reader& rd, const RankStepRow& r, std::size_t i, TimeNs capture) {
+    const auto at = [i](const char* key) { return [i, key] { return fmt::format("steps[{}].{}", i, key); }; };
+    if (!stepNumber(rd, at("step"), r.step) || !duration(rd, at("service_ns"), r.service, kMaxCaptureNs, Limit::Week) ||
+        !duration(rd, at("preparing_ns"), r.preparing, r.service, Limit::Service) ||
+        !duration(rd, at("tail_ns"), r.tail, r.service, Limit::Service))
+        return false;
+    const std::pair<const char*, TimeNs> kernelTime[] = {
+        {"computing_ns", r.computing}, {"comm_not_overlapped_ns", r.commNotOverlapped}, {"overlapped_ns", r.overlapped},
+        {"communication_ns", r.communication}, {"free_ns", r.free}, {"stage_ns", r.stage}, {"bubble_ns", r.bubble},
+        {"comm_not_overlapped_excl_receive_ns", r.commNotOverlappedExclReceive}};
+    for (const auto& [key, v] : kernelTime)
+        if (!duration(rd, at(key), v, capture, Limit::Capture)) return false;
+    return duration(rd, at("comm_wait_ns"), r.commWait, kMaxCaptureNs, Limit::Week) &&
+           duration(rd, at("comm_transit_ns"), r.commTransit, kMaxCaptureNs, Limit::Week);
+}
+
+bool checkWindow(Reader& rd, const RankWindow& w, std::size_t i) {
+    if (!plausibleStart(w.start)) return rd.refuse(implausible(fmt::format("top_windows[{}].start_ns", i), w.start, notATime()));
+    return duration(rd, [i] { return fmt::format("top_windows[{}].dur_ns", i); }, w.dur, kMaxCaptureNs, Limit::Week);
+}
+
+// A collectives row [key index, step, start, elapse, wait, transit]: the profile readers' bounds.
+bool checkCollective(Reader& rd, const std::int64_t* v, std::size_t row) {
+    const auto at = [row](const char* what) { return [row, what] { return fmt::format("collectives.rows[{}] {}", row, what); }; };
+    if (!stepNumber(rd, at("step"), v[1])) return false;
+    if (!plausibleStart(v[2])) return rd.refuse(implausible(at("start")(), v[2], notATime()));
+    return duration(rd, at("elapse"), v[3], kMaxDurationNs, Limit::Collective) &&
+           duration(rd, at("wait"), v[4], kMaxDurationNs, Limit::Collective) &&
+           duration(rd, at("transit"), v[5], kMaxDurationNs, Limit::Collective);
+}
+
+// The message for a file the reader stopped at; a value no analysis writes also says what to do.
+std::string refusalOf(const std::string& file, const Reader& rd) {
+    if (!rd.implausible) return file + ": " + rd.error;
+    return msg("{}: {}. No analysis writes that (the summary was damaged or edited): write it again ({}) and merge again.",
+               file, rd.error, "bubblescope analyze RANK_FOLDER --summary DIR");
+}
 
 bool readStep(Reader& rd, simdjson::dom::element e, RankStepRow& r) {
     simdjson::dom::object o;
@@ -117,7 +219,8 @@ template <class Sink> bool readCollectives(Reader& rd, simdjson::dom::object o, 
         if (k.get_string().get(v)) return rd.fail("collectives.keys holds a non-string");
         names.push_back(v);
     }
-    for (int pass = 0; pass < 2; ++pass)
+    for (int pass = 0; pass < 2; ++pass) {
+        std::size_t index = 0;
         for (auto row : rows) {
             simdjson::dom::array a;
             std::int64_t v[6];
@@ -129,8 +232,11 @@ template <class Sink> bool readCollectives(Reader& rd, simdjson::dom::object o, 
             }
             if (n != 6 || v[0] < 0 || static_cast<std::uint64_t>(v[0]) >= names.size())
                 return rd.fail("a collectives.rows entry is not [key index, step, start, elapse, wait, transit]");
+            if (pass == 0 && !checkCollective(rd, v, index)) return false;
             if (pass == 1) sink(names[static_cast<std::size_t>(v[0])], v);
+            ++index;
         }
+    }
     return true;
 }
 
@@ -155,6 +261,7 @@ bool readSummary(Reader& rd, simdjson::dom::element doc, ParsedRankSummary& out,
           rd.field(o, "has_communication_json", s.hasCommunicationJson, "the summary") &&
           rd.field(o, "hidden_issue", s.hiddenIssue, "the summary")))
         return false;
+    if (!checkHeader(rd, s.captureStart, s.captureEnd, s.rankId, s.folder)) return false;
     if (std::string_view c; !o.at_key("collection").get_string().get(c)) out.collection.assign(c);
     if (o.at_key("config").get_object().get(config)) return rd.fail("the summary has no config object");
     if (!(rd.field(config, "profiler_level", s.profilerLevel, "config") &&
@@ -164,16 +271,23 @@ bool readSummary(Reader& rd, simdjson::dom::element doc, ParsedRankSummary& out,
     if (!(rd.field(cross, "rows", s.crossCheckRows, "cross_check") &&
           rd.field(cross, "mismatches", s.crossCheckMismatches, "cross_check")))
         return false;
-    simdjson::dom::array steps, windows;
+    simdjson::dom::array steps, windows, problems;
+    if (!rd.array(o, "data_problems", problems, "the summary")) return false;
+    for (auto p : problems) {
+        std::string_view v;
+        if (p.get_string().get(v)) return rd.fail("data_problems holds a non-string");
+        if (s.dataProblems.size() == kMaxDataProblems) return rd.fail(msg("data_problems holds more than {} entries", kMaxDataProblems));
+        s.dataProblems.emplace_back(v);
+    }
     if (!rd.array(o, "steps", steps, "the summary") || !rd.array(o, "top_windows", windows, "the summary")) return false;
     for (auto e : steps) {
         RankStepRow r;
-        if (!readStep(rd, e, r)) return false;
+        if (!readStep(rd, e, r) || !checkStep(rd, r, s.steps.size(), s.captureEnd - s.captureStart)) return false;
         s.steps.push_back(r);
     }
     for (auto e : windows) {
         RankWindow w;
-        if (!readWindow(rd, e, w)) return false;
+        if (!readWindow(rd, e, w) || !checkWindow(rd, w, s.topWindows.size())) return false;
         s.topWindows.push_back(std::move(w));
     }
     if (!withCollectives) return true;
@@ -214,15 +328,25 @@ ParsedRankSummary parseHeader(simdjson::ondemand::parser& parser, const FileBuff
         out.error = msg("{}: summary format {} (this program reads format {})", file, format, kRankSummaryFormat);
         return out;
     }
-    std::string_view producer, label;
+    std::string_view producer, label, folder;
+    std::int64_t rankId = 0;
     simdjson::ondemand::object capture;
-    if (doc["producer"].get_string().get(producer) || doc["label"].get_string().get(label) ||
-        doc["capture"].get_object().get(capture) ||
-        capture["start_ns"].get_int64().get(out.summary.captureStart) ||
+    if (doc["producer"].get_string().get(producer) || doc["label"].get_string().get(label))
+        return bad("the summary has no producer or capture span");
+    if (doc["folder"].get_string().get(folder)) return bad(msg("{} has no \"{}\"", "the summary", "folder"));
+    if (doc["rank_id"].get_int64().get(rankId)) return bad(msg("{}.{} is not an integer", "the summary", "rank_id"));
+    if (doc["capture"].get_object().get(capture) || capture["start_ns"].get_int64().get(out.summary.captureStart) ||
         capture["end_ns"].get_int64().get(out.summary.captureEnd))
         return bad("the summary has no producer or capture span");
     out.producer.assign(producer);
     out.summary.label.assign(label);
+    out.summary.folder.assign(folder);
+    Reader rd;
+    if (!checkHeader(rd, out.summary.captureStart, out.summary.captureEnd, rankId, out.summary.folder)) {
+        out.error = refusalOf(file, rd);
+        return out;
+    }
+    out.summary.rankId = static_cast<int>(rankId);
     std::string_view collection; // absent in summaries of a rank analysed on its own: empty
     if (!doc["collection"].get_string().get(collection)) out.collection.assign(collection);
     return out;
@@ -249,6 +373,10 @@ std::string renderRankSummaryJson(const RankSummary& s, std::string_view produce
                    "\"has_communication_json\":{},\"hidden_issue\":{},\"cross_check\":{{\"rows\":{},\"mismatches\":{}}},",
                    q(s.profilerLevel), q(s.aicMetrics), q(s.activities), s.hasCommunicationJson, s.hiddenIssue,
                    s.crossCheckRows, s.crossCheckMismatches);
+    o += "\"data_problems\":[";
+    for (std::size_t i = 0; i < s.dataProblems.size(); ++i)
+        o += (i ? "," : "") + q(s.dataProblems[i]);
+    o += "],";
     o += "\"steps\":[";
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
         if (i) o += ',';
@@ -293,7 +421,7 @@ ParsedRankSummary parseRankSummaryJson(std::string_view text, const std::string&
     }
     Reader rd;
     if (!readSummary(rd, doc, out, false)) {
-        out.error = file + ": " + rd.error;
+        out.error = refusalOf(file, rd);
         out.summary = {};
     }
     return out;
@@ -346,22 +474,129 @@ SummaryMerge mergeSummaries(const std::vector<std::string>& files, const Summary
 
 namespace {
 
+// A summary as pass 1 of the merge knows it (file: npos for an expected rank without a summary).
+struct Head {
+    std::size_t file;
+    TimeNs a, b;
+    std::string label;
+    const RankFolder* missing;
+    std::string collection, folder; // as the summary records them
+    Head(std::size_t file, TimeNs a, TimeNs b, std::string label, const RankFolder* missing = nullptr,
+         std::string collection = {}, std::string folder = {})
+        : file(file), a(a), b(b), label(std::move(label)), missing(missing), collection(std::move(collection)),
+          folder(std::move(folder)) {}
+};
+
+// One folder however a task wrote its path ("job", "./job/", "/abs/job"): resolved here when it exists; else
+// as written, normalised (a relative path then stays relative: it was relative to the task's folder).
+std::string folderKey(const std::string& path) {
+    std::error_code ec;
+    std::filesystem::path p(path);
+    if (std::filesystem::exists(p, ec)) p = std::filesystem::canonical(p, ec);
+    if (ec || p.empty()) p = path;
+    std::string key = p.lexically_normal().string();
+    while (key.size() > 1 && key.back() == '/')
+        key.pop_back();
+    return key;
+}
+
+// Whether two folder keys may name one folder: equal, or one is relative (not found here) and the other ends in it.
+bool sameFolder(const std::string& x, const std::string& y) {
+    const auto endsIn = [](const std::string& full, const std::string& rel) {
+        return !rel.empty() && rel.front() != '/' && full.size() > rel.size() && full[full.size() - rel.size() - 1] == '/' &&
+               full.compare(full.size() - rel.size(), rel.size(), rel) == 0;
+    };
+    return x == y || endsIn(x, y) || endsIn(y, x);
+}
+
+// Refuses the summaries that record another collection than the one merged, whatever their capture, and
+// returns the merged one as recorded ("" when no summary records one). The one merged: the --expect folder
+// when a summary records it, else the one most summaries record (a tie: one listable here, then by name).
+std::string refuseOtherCollections(std::vector<Head>& heads, const std::vector<std::string>& files,
+                                   const std::string& expect, std::vector<std::string>& refused) {
+    struct Recorded {
+        std::string path; // as the first summary recording it wrote it
+        std::size_t count = 0;
+        bool here = false;
+    };
+    std::map<std::string, std::string> keyOf; // recorded path → folderKey
+    std::map<std::string, Recorded> byKey;
+    std::size_t recording = 0;
+    for (const Head& h : heads) {
+        if (h.collection.empty()) continue; // a rank analysed on its own records none
+        auto [it, fresh] = keyOf.try_emplace(h.collection);
+        if (fresh) it->second = folderKey(h.collection);
+        Recorded& r = byKey[it->second];
+        if (r.count++ == 0) r.path = h.collection;
+        ++recording;
+    }
+    if (byKey.empty()) return {};
+    auto chosen = byKey.end();
+    if (!expect.empty()) {
+        const std::string given = folderKey(expect);
+        for (auto it = byKey.begin(); it != byKey.end(); ++it)
+            if (sameFolder(it->first, given) && (chosen == byKey.end() || it->second.count > chosen->second.count))
+                chosen = it;
+    }
+    const bool byExpect = chosen != byKey.end();
+    if (!byExpect) {
+        std::error_code ec;
+        for (auto& [key, r] : byKey)
+            r.here = std::filesystem::is_directory(r.path, ec);
+        chosen = std::max_element(byKey.begin(), byKey.end(), [](const auto& x, const auto& y) {
+            return std::pair(x.second.count, x.second.here) < std::pair(y.second.count, y.second.here);
+        });
+    }
+    const Recorded& kept = chosen->second;
+    std::erase_if(heads, [&](const Head& h) {
+        if (h.collection.empty() || sameFolder(keyOf[h.collection], chosen->first)) return false;
+        refused.push_back(byExpect ? msg("{} is of another collection: it records {}, not {} (--expect); keep one "
+                                         "collection's summaries in the folder (merge each on its own).",
+                                         files[h.file], h.collection, expect)
+                                   : msg("{} is of another collection: it records {}, while {} of the {} summaries "
+                                         "record {}; keep one collection's summaries in the folder (merge each on its own).",
+                                         files[h.file], h.collection, kept.count, recording, kept.path));
+        return true;
+    });
+    return kept.path;
+}
+
+// With the collection listed here: a summary whose rank is none of its rank folders is refused. It is one by its
+// label, or, for a rank analysed on its own (labelled by its folder's name), by its folder. A folder listing no
+// rank folder tells nothing: nothing is refused.
+void refuseStrangers(std::vector<Head>& heads, const DiscoveryResult& expected, const std::string& parentDir,
+                     const std::vector<std::string>& files, std::vector<std::string>& refused) {
+    std::set<std::string_view> labels;
+    for (const RankFolder& r : expected.ranks)
+        if (isRankFolder(r)) labels.insert(r.label);
+    if (labels.empty()) return;
+    std::set<std::string> roots; // built at the first summary whose label is not listed
+    std::erase_if(heads, [&](const Head& h) {
+        if (labels.count(h.label)) return false;
+        if (roots.empty())
+            for (const RankFolder& r : expected.ranks)
+                if (isRankFolder(r)) roots.insert(folderKey(r.root));
+        if (!h.folder.empty() && h.label == std::filesystem::path(h.folder).filename().string() &&
+            roots.count(folderKey(h.folder)))
+            return false;
+        refused.push_back(msg("{} is the summary of {}, which is not a rank folder of {} ({} rank folders there): keep "
+                              "only that collection's summaries in the folder, or give the collection they come from "
+                              "(--expect PARENT).",
+                              files[h.file], h.label, parentDir, labels.size()));
+        return true;
+    });
+}
+
 SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMergeOptions& options, bool nameMissing) {
     simdjson::ondemand::parser headParser;
     simdjson::dom::parser parser;
     SummaryMerge out;
     std::vector<std::string>& refused = out.refused;
-    // Pass 1: the headers. A file is of this collection when its capture overlaps the span that most
-    // captures share: the capture overlapping the most others sets it.
-    struct Head {
-        std::size_t file; // npos: an expected rank without a summary
-        TimeNs a, b;
-        std::string label;
-        const RankFolder* missing = nullptr;
-    };
+    // Pass 1: the headers. Each is checked alone (readable, this program's, plausible capture and rank id), then
+    // against the others: of the collection merged, one of its ranks, its capture overlapping the span most
+    // captures share, one summary per rank.
     constexpr std::size_t kNoFile = static_cast<std::size_t>(-1);
     std::vector<Head> heads;
-    std::map<std::string, std::size_t> collections; // recorded collection folder → summaries naming it
     for (std::size_t i = 0; i < files.size(); ++i) {
         std::string readError;
         const FileBuffer fb = readSummaryFile(files[i], readError);
@@ -375,8 +610,37 @@ SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMerge
                                           files[i], h.producer.empty() ? msg("an unnamed program") : h.producer,
                                           options.producer));
         } else {
-            heads.push_back({i, h.summary.captureStart, h.summary.captureEnd, h.summary.label});
-            if (!h.collection.empty()) ++collections[h.collection];
+            heads.push_back({i, h.summary.captureStart, h.summary.captureEnd, h.summary.label, nullptr,
+                             std::move(h.collection), std::move(h.summary.folder)});
+        }
+    }
+    const std::string recorded = refuseOtherCollections(heads, files, options.expectParent, refused);
+    // The collection: given, else the folder the summaries record (when this machine can list it).
+    std::string parentDir = options.expectParent;
+    DiscoveryResult expected;
+    std::size_t expectedRanks = 0;
+    std::error_code ec;
+    if (nameMissing) {
+        if (parentDir.empty() && !recorded.empty()) {
+            if (std::filesystem::is_directory(recorded, ec)) {
+                parentDir = recorded;
+            } else {
+                out.cluster.findings.push_back(
+                    {"summary_collection_unreachable", "warning",
+                     msg("The summaries were written from {}, which cannot be listed here: ranks without a "
+                                 "summary cannot be named. Give the collection folder (--expect PARENT).",
+                                 recorded)});
+            }
+        } else if (parentDir.empty()) {
+            out.cluster.findings.push_back(
+                {"summary_collection_unknown", "warning",
+                 msg("The summaries do not record their collection folder (each rank was analysed on its own): ranks "
+                     "without a summary cannot be named. Give the collection folder (--expect PARENT).")});
+        }
+        if (!parentDir.empty()) {
+            expected = discoverProfiles(parentDir);
+            out.collection = parentDir;
+            refuseStrangers(heads, expected, parentDir, files, refused);
         }
     }
     // The order `analyze PARENT` takes the ranks in: by label, folder by folder in natural order.
@@ -423,44 +687,17 @@ SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMerge
             ++k;
         }
     }
-    // The collection: given, else the folder most summaries record (when this machine can list it).
-    std::string parentDir = options.expectParent;
-    DiscoveryResult expected;
-    std::size_t expectedRanks = 0;
-    std::error_code ec;
-    if (nameMissing) {
-        if (parentDir.empty() && !collections.empty()) {
-            const auto most = std::max_element(collections.begin(), collections.end(),
-                                               [](const auto& x, const auto& y) { return x.second < y.second; });
-            if (std::filesystem::is_directory(most->first, ec)) {
-                parentDir = most->first;
-            } else {
-                out.cluster.findings.push_back(
-                    {"summary_collection_unreachable", "warning",
-                     msg("The summaries were written from {}, which cannot be listed here: ranks without a "
-                                 "summary cannot be named. Give the collection folder (--expect PARENT).",
-                                 most->first)});
-            }
-        } else if (parentDir.empty()) {
-            out.cluster.findings.push_back(
-                {"summary_collection_unknown", "warning",
-                 msg("The summaries do not record their collection folder (each rank was analysed on its own): ranks "
-                     "without a summary cannot be named. Give the collection folder (--expect PARENT).")});
+    // Each rank of the collection without a summary joins in its place, as not analysed.
+    if (!parentDir.empty() && nameMissing) {
+        std::map<std::string_view, bool> present;
+        for (const auto& h : heads)
+            present[h.label] = true;
+        for (const RankFolder& r : expected.ranks) {
+            if (!isRankFolder(r)) continue;
+            ++expectedRanks;
+            if (!present.count(r.label)) heads.push_back({kNoFile, 0, 0, r.label, &r});
         }
-        if (!parentDir.empty()) {
-            expected = discoverProfiles(parentDir);
-            out.collection = parentDir;
-            std::map<std::string_view, bool> present;
-            for (const auto& h : heads)
-                present[h.label] = true;
-            for (const RankFolder& r : expected.ranks) {
-                if (!isRankFolder(r)) continue;
-                ++expectedRanks;
-                if (!present.count(r.label)) heads.push_back({kNoFile, 0, 0, r.label, &r});
-            }
-            std::stable_sort(heads.begin(), heads.end(),
-                             [](const Head& x, const Head& y) { return labelLess(x.label, y.label); });
-        }
+        std::stable_sort(heads.begin(), heads.end(), [](const Head& x, const Head& y) { return labelLess(x.label, y.label); });
     }
     const auto missingMessage = [&](const std::string& why) {
         return msg("{}; analyse it again ({}) and merge again.", why, "bubblescope analyze RANK_FOLDER --summary DIR");
@@ -485,7 +722,7 @@ SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMerge
         simdjson::dom::object o;
         if (error.empty() && (!readSummary(rd, doc, s, false, false) || doc.get_object().get(o) ||
                               !readCollectives(rd, o, [](std::string_view, const std::int64_t*) {})))
-            error = files[h.file] + ": " + rd.error;
+            error = refusalOf(files[h.file], rd);
         if (!error.empty()) {
             refused.push_back(error);
             for (const RankFolder& r : expected.ranks)

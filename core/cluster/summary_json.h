@@ -11,7 +11,7 @@
 namespace bs {
 
 // The "bubblescope_rank_summary" field: bumped whenever a field changes meaning.
-inline constexpr int kRankSummaryFormat = 1;
+inline constexpr int kRankSummaryFormat = 2; // 2: data_problems
 
 // `producer` is the writing program and version ("bubblescope 0.1.0"); the merge accepts only its own.
 // `collection` is the folder of the whole collection the rank was found under (`analyze PARENT --shard`),
@@ -30,7 +30,8 @@ ParsedRankSummary parseRankSummaryJson(std::string_view text, const std::string&
 // Merges summary files through ClusterBuilder (one file in memory at a time), in the order `analyze PARENT`
 // takes the ranks (by label, folder by folder in natural order), whatever the order of `files`. A file is refused — named in
 // a `summary_refused` finding, never silently dropped — when it is unreadable, of another format or
-// producer, or of another collection (its capture does not overlap the time span most summaries share).
+// producer, holds a value no analysis writes (a negative duration, a reversed capture, rank_id < -1, …), records
+// another collection, or its capture does not overlap the time span most summaries share (core/cluster/README.md).
 // `parentDir` as in ClusterBuilder::finish (empty: no cluster CSV cross-check).
 ClusterResult mergeRankSummaryFiles(const std::vector<std::string>& files, std::string_view producer,
                                     const std::string& parentDir);
@@ -48,7 +49,8 @@ struct SummaryMerge {
     std::size_t merged = 0;       // summaries folded in
     std::vector<std::string> missing, refused; // labels without a summary; refusal messages
 };
-// A rank without a summary joins as not analysed ("no summary …", finding `summary_missing`), in its place.
+// A rank without a summary joins as not analysed ("no summary …", finding `summary_missing`), in its place; a
+// summary of a rank the listed collection does not have is refused.
 SummaryMerge mergeSummaries(const std::vector<std::string>& files, const SummaryMergeOptions& options);
 
 // "bubblescope <version>": what this program writes as a summary's producer and accepts in a merge.

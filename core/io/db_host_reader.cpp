@@ -131,8 +131,7 @@ void DbReader::mergeHost() {
     torchLinks_ = std::move(h.torchLinks_);
     cannLinks_ = std::move(h.cannLinks_);
     for (auto& [c, cats] : h.flowCats_)
-        for (StrId& cat : cats)
-            cat = str[cat];
+        cats.first = str[cats.first];
     flowCats_ = std::move(h.flowCats_);
     byApi_ = std::move(h.byApi_);
     for (auto& r : hp.stepTrace)
@@ -285,7 +284,14 @@ void DbReader::readFlowTables(const SqliteDb& db) {
     if (db.hasTable("connectionCats") && select(db, "connectionCats", {"connectionId", "cat"}, 2, q)) {
         while (q->next() && !cancelled()) {
             std::int64_t c = 0;
-            if (q->integer(0, c)) flowCats_[c].push_back(prof_.strings.intern(q->text(1)));
+            if (!q->integer(0, c)) continue;
+            const std::string_view text = q->text(1);
+            // Every row's interned: string ids keep the order of first use.
+            const StrId cat = prof_.strings.intern(text);
+            const auto [it, fresh] = flowCats_.try_emplace(c);
+            if (fresh) it->second.first = cat;
+            it->second.hostToDevice |= text == "HostToDevice";
+            it->second.npu |= text == "async_npu";
         }
         endTable(db, "connectionCats", *q);
     }
@@ -301,15 +307,19 @@ void DbReader::readFlowTables(const SqliteDb& db) {
         endTable(db, "CONNECTION_IDS", *q);
     }
     if (!std::is_sorted(byApi_.begin(), byApi_.end())) std::sort(byApi_.begin(), byApi_.end());
+    // A row repeated says nothing more (it would only repeat the flow).
+    byApi_.erase(std::unique(byApi_.begin(), byApi_.end()), byApi_.end());
 }
 
 void DbReader::buildFlows() {
     const auto& cats = flowCats_;
     const StrId h2d = prof_.strings.intern("HostToDevice"), npu = prof_.strings.intern("async_npu"),
                 queue = prof_.strings.intern("async_task_queue");
-    auto catsOf = [&](std::int64_t c, StrId fallback) {
+    // Whether connection c is of a category (HostToDevice / async_npu): connectionCats names it for c, or
+    // has no row for c (the category then follows the ends).
+    auto carries = [&](std::int64_t c, bool FlowCategories::*category) {
         auto it = cats.find(c);
-        return it != cats.end() ? it->second : std::vector<StrId>{fallback};
+        return it == cats.end() || it->second.*category;
     };
     // Connection ids of device tasks, sorted: a binary search finds whether (and where) a host row launched
     // one.
@@ -324,26 +334,36 @@ void DbReader::buildFlows() {
         return it != deviceConn.end() && *it == c ? it - deviceConn.begin() : -1;
     };
     std::vector<unsigned char> started(deviceConn.size(), 0); // bit 0: HostToDevice, bit 1: async_npu
-    auto has = [](const std::vector<StrId>& v, StrId s) {
-        return std::find(v.begin(), v.end(), s) != v.end();
-    };
     // CANN launches: HostToDevice from the call's start.
     for (const auto& l : cannLinks_) {
         const auto d = devIndex(l.connectionId);
         if (d < 0) continue;
-        if (!cats.empty() && !has(catsOf(l.connectionId, h2d), h2d)) continue;
+        if (!carries(l.connectionId, &FlowCategories::hostToDevice)) continue;
         prof_.flows.push_back({l.ts, static_cast<std::uint64_t>(l.connectionId), h2d, l.lane, 's'});
         started[static_cast<std::size_t>(d)] |= 1;
     }
     flowRuns_.push_back(prof_.flows.size());
     const auto& byApi = byApi_;
     std::map<std::int64_t, std::vector<std::pair<TimeNs, std::uint32_t>>> hostOnly; // both ends on the host
+    // An API id is one op's (CONNECTION_IDS lists that op's connections): when PYTORCH_API rows repeat an id,
+    // its connections are the first row's, in table order, and the later rows launch nothing — linking each
+    // of them to each connection gave rows x connections flows.
+    std::vector<char> claimed(byApi.size(), 0); // per CONNECTION_IDS row: a PyTorch op has taken it
+    std::uint64_t repeated = 0;
+    std::int64_t repeatedId = 0;
     for (const auto& l : torchLinks_) {
         auto it = std::lower_bound(byApi.begin(), byApi.end(), std::make_pair(l.connectionId, INT64_MIN));
+        if (it == byApi.end() || it->first != l.connectionId) continue;
+        char& taken = claimed[static_cast<std::size_t>(it - byApi.begin())];
+        if (taken) {
+            if (repeated++ == 0) repeatedId = l.connectionId;
+            continue;
+        }
+        taken = 1;
         for (; it != byApi.end() && it->first == l.connectionId; ++it) {
             const std::int64_t c = it->second;
             if (const auto d = devIndex(c); d >= 0) {
-                if (cats.empty() || has(catsOf(c, npu), npu)) {
+                if (carries(c, &FlowCategories::npu)) {
                     prof_.flows.push_back({l.end, static_cast<std::uint64_t>(c), npu, l.lane, 's'});
                     started[static_cast<std::size_t>(d)] |= 2;
                 }
@@ -352,11 +372,18 @@ void DbReader::buildFlows() {
             }
         }
     }
+    if (repeated)
+        bad_.push_back({files_.profilerDb, "PYTORCH_API", "connectionId",
+                        msg("id {} is also an earlier row's", repeatedId),
+                        msg("an id no other row has (CONNECTION_IDS lists the connections of one op); the "
+                            "connections go to the first row with the id"),
+                        repeated});
     flowRuns_.push_back(prof_.flows.size());
     for (auto& [c, ends] : hostOnly) {
         if (ends.size() < 2) continue;
         std::sort(ends.begin(), ends.end());
-        const StrId cat = catsOf(c, queue).front();
+        const auto known = cats.find(c);
+        const StrId cat = known != cats.end() ? known->second.first : queue;
         for (std::size_t i = 0; i < ends.size(); ++i)
             prof_.flows.push_back(
                 {ends[i].first, static_cast<std::uint64_t>(c), cat, ends[i].second, i ? 'f' : 's'});
@@ -447,7 +474,11 @@ void DbReader::readAnalysisDb() {
         return;
     }
     SqliteDb db(files_.analysisDb);
+    walFindings(db,
+                msg("There is no profiler cross-check (StepTraceTime) and no per-collective wait / transit "
+                    "(CommAnalyzerTime); the profiler database itself is read."));
     if (!db.ok()) {
+        if (!db.walPath().empty()) return;
         sink_.add(
             {"db_unreadable", Severity::Error, files_.analysisDb, -1, -1,
              msg("{} cannot be read as a SQLite database: {}.", "analysis.db", db.error()),

@@ -10,6 +10,7 @@
 #include <exception>
 #include <filesystem>
 #include <limits>
+#include <system_error>
 #include <unordered_map>
 
 namespace bs {
@@ -137,6 +138,40 @@ void DbReader::badValue(const SqliteDb& db, const std::string& table, const std:
     bad_.push_back({db.path(), table, column, msg("row {} holds {}", row, example), expected, 1});
 }
 
+void DbReader::walFindings(const SqliteDb& db, const std::string& lost) {
+    if (db.walPath().empty()) return;
+    const std::string name = std::filesystem::path(db.path()).filename().string(),
+                      wal = std::filesystem::path(db.walPath()).filename().string();
+    if (!db.ok()) {
+        sink_.add(
+            {"db_wal_unreadable", Severity::Error, db.walPath(), -1, -1,
+             msg("{} cannot be read with its write-ahead log {}: {}.", name, wal, db.error()),
+             msg("{} The .db file alone lacks what was committed to the log since its last checkpoint "
+                 "(rows added or deleted, or every table), so it is not read without it.",
+                 lost),
+             msg("Where the folder can be written and the profiler has stopped, merge the log into the "
+                 "database: `sqlite3 {} \"PRAGMA wal_checkpoint(TRUNCATE);\"` in its folder; or give the user "
+                 "running BubbleScope read access to {}; or copy the folder again from the machine that "
+                 "collected it, the -wal file with the .db.",
+                 name, wal),
+             "collection-problems.md#sqlite-export"});
+        return;
+    }
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(db.walPath(), ec);
+    sink_.add(
+        {"db_wal_read", Severity::Info, db.walPath(), -1, -1,
+         msg("{} was read with its write-ahead log {} ({} bytes): what was committed there since the last "
+             "checkpoint is included.",
+             name, wal, ec ? 0 : size),
+         msg("None: the tables are read as SQLite reads them, with every committed row. Nothing was written "
+             "beside the database (no -shm file, no checkpoint)."),
+         msg("Nothing to fix. A tool that opens the .db file alone sees older content; to merge the log into "
+             "it, run `sqlite3 {} \"PRAGMA wal_checkpoint(TRUNCATE);\"` in a writable copy of its folder.",
+             name),
+         "collection-problems.md#sqlite-export"});
+}
+
 void DbReader::readStrings(const SqliteDb& db) {
     std::unique_ptr<SqliteQuery> q;
     if (!select(db, "STRING_IDS", {"id", "value"}, 2, q)) return;
@@ -213,7 +248,13 @@ void DbReader::readTasks(const SqliteDb& db) {
         t.start = s;
         t.end = e;
         if (q->integer(2, v)) t.globalTaskId = v;
-        if (q->integer(3, v) && v >= 0 && v < (1LL << 31)) t.stream = static_cast<std::int32_t>(v);
+        if (q->integer(3, v)) {
+            // Out of range, the task would land on the "unknown" stream with every other such task: said.
+            if (v >= 0 && v < (1LL << 31))
+                t.stream = static_cast<std::int32_t>(v);
+            else
+                badValue(db, "TASK", "streamId", q->rows(), *q, 3, msg("a stream id from 0 to 2147483647").c_str());
+        }
         t.taskType = sid(*q, 4);
         if (q->integer(5, v)) t.connectionId = v;
         if (q->integer(6, v) && v >= 0 && v < (1LL << 31)) t.device = static_cast<std::int32_t>(v);
@@ -541,19 +582,27 @@ void DbReader::buildKernelsAndDeviceEvents() {
 // most of a Level1 database), from the start of the load: which tasks are kernels is not known yet, so every
 // run of rows of one globalTaskId becomes a row here, and applyPmu() keeps the kernels' rows — with the
 // columns, bad values and order a read that knew the kernels gives. It touches no shared state.
+// A row keeps its values in the order their names first appear in it (a later value of a name replaces the
+// earlier one) and that order as a pattern shared by every row with the same one: a float per value however
+// many distinct names the table holds — never a names x rows matrix (16 000 names, one per kernel, made
+// that 1 GB here and as much again in the PmuTable).
 struct PmuRead {
     bool present = false;
     std::string missingColumn, error;
     std::vector<std::int64_t> nameIds; // STRING_IDS id of each column, by first appearance in the table
-    std::vector<float> values;         // row-major, `stride` slots per row (NaN: no value)
-    std::size_t stride = 8, rows = 0;
-    std::vector<std::int64_t> gids; // globalTaskId of each row
-    // Rows whose columns first appear out of column order: that order (the columns are numbered in it).
-    std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> order;
+    std::vector<std::int64_t> gids;    // globalTaskId of each row
+    // Row r: values[rowStart[r] … rowStart[r + 1]), of the columns of pattern rowPattern[r]; pattern p:
+    // patternColumns[patternStart[p] … patternStart[p + 1]).
+    std::vector<float> values;
+    std::vector<std::size_t> rowStart{0};
+    std::vector<std::uint32_t> rowPattern;
+    std::vector<std::uint32_t> patternColumns;
+    std::vector<std::size_t> patternStart{0};
     std::vector<std::uint32_t> badRows;                             // the row of each bad value
     std::vector<std::pair<std::uint32_t, std::string>> badExamples; // the first bad value of the first rows
     std::uint64_t tableRows = 0;
     std::exception_ptr exception; // of the thread (out of memory), rethrown on the caller's thread
+    std::size_t rows() const { return gids.size(); }
 };
 
 static void readPmuTable(const std::string& path, const LoadControl& control, PmuRead& out) {
@@ -565,28 +614,52 @@ static void readPmuTable(const std::string& path, const LoadControl& control, Pm
         if (std::find(have.begin(), have.end(), c) == have.end()) return void(out.missingColumn = c);
     SqliteQuery q(db, "SELECT \"globalTaskId\", \"name\", \"value\" FROM \"TASK_PMU_INFO\"");
     if (!q.ok()) return void(out.error = q.error());
-    std::unordered_map<std::int64_t, std::size_t> colOf;
-    std::int64_t lastGid = -1, lastName = -1;
-    std::size_t row = 0, col = 0;
-    std::vector<std::uint32_t> firstSeen; // columns of the current row in order of first appearance
-    bool inOrder = true;
-    auto endRow = [&] {
-        if (!inOrder) out.order.emplace(static_cast<std::uint32_t>(row), firstSeen);
-        firstSeen.clear();
-        inOrder = true;
+    std::unordered_map<std::int64_t, std::uint32_t> colOf;
+    std::unordered_map<std::string, std::uint32_t> patternOf; // a pattern's columns (their bytes) → pattern
+    std::vector<std::uint32_t> rowCols; // the current row's columns, in order of first appearance
+    // Per column: the row (+ 1) it last had a value in, and its slot in that row.
+    std::vector<std::size_t> seenIn, seenAt;
+    std::uint32_t lastPattern = UINT32_MAX;
+    // The rows of one task come alike (the same names in the same order): the previous row's pattern is tried
+    // before the map.
+    auto patternFor = [&]() -> std::uint32_t {
+        auto columnsOf = [&](std::uint32_t p) {
+            return std::pair(out.patternColumns.begin() + static_cast<std::ptrdiff_t>(out.patternStart[p]),
+                             out.patternColumns.begin() +
+                                 static_cast<std::ptrdiff_t>(out.patternStart[p + 1]));
+        };
+        if (lastPattern != UINT32_MAX) {
+            const auto [b, e] = columnsOf(lastPattern);
+            if (std::equal(b, e, rowCols.begin(), rowCols.end())) return lastPattern;
+        }
+        std::string key(reinterpret_cast<const char*>(rowCols.data()),
+                        rowCols.size() * sizeof(std::uint32_t));
+        const auto [it, fresh] =
+            patternOf.try_emplace(std::move(key), static_cast<std::uint32_t>(out.patternStart.size() - 1));
+        if (fresh) {
+            out.patternColumns.insert(out.patternColumns.end(), rowCols.begin(), rowCols.end());
+            out.patternStart.push_back(out.patternColumns.size());
+        }
+        return lastPattern = it->second;
     };
+    auto endRow = [&] {
+        out.rowPattern.push_back(patternFor());
+        out.rowStart.push_back(out.values.size());
+        rowCols.clear();
+    };
+    std::int64_t lastGid = -1, lastName = -1;
+    std::uint32_t col = 0;
     std::uint64_t tick = 0;
     while (q.next()) {
         if ((++tick & 0xFFFF) == 0 && control.cancelled()) break;
         std::int64_t gid = 0, name = 0;
         if (!q.integer(0, gid) || !q.integer(1, name)) continue;
-        if (gid != lastGid || out.rows == 0) {
-            if (out.rows > 0) endRow();
+        if (gid != lastGid || out.gids.empty()) {
+            if (!out.gids.empty()) endRow();
             lastGid = gid;
-            row = out.rows++;
             out.gids.push_back(gid);
-            out.values.resize(out.rows * out.stride, std::numeric_limits<float>::quiet_NaN());
         }
+        const std::size_t row = out.gids.size() - 1;
         const auto type = q.type(2);
         if (type == SqliteQuery::Type::Null) continue;
         const double v = q.f64(2);
@@ -603,31 +676,24 @@ static void readPmuTable(const std::string& path, const LoadControl& control, Pm
         }
         if (name != lastName) {
             lastName = name;
-            auto it = colOf.find(name);
-            if (it != colOf.end()) {
-                col = it->second;
-            } else {
+            const auto [it, fresh] = colOf.try_emplace(name, static_cast<std::uint32_t>(out.nameIds.size()));
+            if (fresh) {
                 out.nameIds.push_back(name);
-                col = colOf[name] = out.nameIds.size() - 1;
-                if (out.nameIds.size() > out.stride) { // widen the rows read so far (amortised: doubling)
-                    const std::size_t wider = out.stride * 2;
-                    std::vector<float> w(out.rows * wider, std::numeric_limits<float>::quiet_NaN());
-                    for (std::size_t r = 0; r < out.rows; ++r)
-                        std::copy_n(out.values.begin() + static_cast<long>(r * out.stride), out.stride,
-                                    w.begin() + static_cast<long>(r * wider));
-                    out.values.swap(w);
-                    out.stride = wider;
-                }
+                seenIn.push_back(0);
+                seenAt.push_back(0);
             }
+            col = it->second;
         }
-        float& slot = out.values[row * out.stride + col];
-        if (std::isnan(slot)) {
-            if (!firstSeen.empty() && firstSeen.back() > col) inOrder = false;
-            firstSeen.push_back(static_cast<std::uint32_t>(col));
+        if (seenIn[col] == row + 1) {
+            out.values[out.rowStart.back() + seenAt[col]] = static_cast<float>(v);
+        } else {
+            seenIn[col] = row + 1;
+            seenAt[col] = rowCols.size();
+            rowCols.push_back(col);
+            out.values.push_back(static_cast<float>(v));
         }
-        slot = static_cast<float>(v);
     }
-    if (out.rows > 0) endRow();
+    if (!out.gids.empty()) endRow();
     out.tableRows = q.rows();
     if (!q.error().empty()) out.error = q.error();
 }
@@ -682,9 +748,9 @@ void DbReader::applyPmu(const SqliteDb& db) {
              "collection-problems.md#sqlite-export"});
     tablesRead_.emplace_back(name + ":TASK_PMU_INFO", r.tableRows);
     // The kernels' rows, numbered in table order; the others are PMU of tasks that are not kernels.
-    std::vector<std::int32_t> keptAs(r.rows, -1);
+    std::vector<std::int32_t> keptAs(r.rows(), -1);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> kernelRows; // kernel index, local row
-    for (std::size_t row = 0; row < r.rows; ++row)
+    for (std::size_t row = 0; row < r.rows(); ++row)
         if (auto k = kernelByTask_.find(r.gids[row]); k != kernelByTask_.end()) {
             keptAs[row] = static_cast<std::int32_t>(kernelRows.size());
             kernelRows.emplace_back(k->second, static_cast<std::uint32_t>(row));
@@ -698,22 +764,19 @@ void DbReader::applyPmu(const SqliteDb& db) {
     if (bad)
         bad_.push_back({db.path(), "TASK_PMU_INFO", "value", badExample,
                         msg("a non-negative number that fits a float"), bad});
-    // Columns in order of first value in a kernel's row.
-    const std::size_t nameCount = r.nameIds.size();
+    // Columns in order of first value in a kernel's row (a pattern is that order).
     std::vector<std::uint32_t> cols;
-    std::vector<char> used(nameCount, 0);
+    std::vector<std::int64_t> outCol(r.nameIds.size(), -1); // a name's column in the PmuTable
+    std::vector<char> patternSeen(r.patternStart.size() - 1, 0);
+    std::size_t cells = 0;
     for (const auto& [k, row] : kernelRows) {
-        if (cols.size() == nameCount) break;
-        const float* v = r.values.data() + static_cast<std::size_t>(row) * r.stride;
-        auto use = [&](std::uint32_t c) {
-            if (!used[c] && !std::isnan(v[c])) used[c] = 1, cols.push_back(c);
-        };
-        if (auto o = r.order.find(row); o != r.order.end())
-            for (std::uint32_t c : o->second)
-                use(c);
-        else
-            for (std::uint32_t c = 0; c < nameCount; ++c)
-                use(c);
+        cells += r.rowStart[row + 1] - r.rowStart[row];
+        const std::uint32_t p = r.rowPattern[row];
+        if (patternSeen[p]) continue;
+        patternSeen[p] = 1;
+        for (std::size_t i = r.patternStart[p]; i < r.patternStart[p + 1]; ++i)
+            if (const std::uint32_t c = r.patternColumns[i]; outCol[c] < 0)
+                outCol[c] = static_cast<std::int64_t>(cols.size()), cols.push_back(c);
     }
     // Column names as kernel_details writes them: times carry their unit (aic_mac_time → aic_mac_time(us));
     // the totals are kernel_details' aicore_time(us) / aiv_time(us).
@@ -725,15 +788,39 @@ void DbReader::applyPmu(const SqliteDb& db) {
         if (n.size() > 5 && n.compare(n.size() - 5, 5, "_time") == 0) n += "(us)";
         pmu.columns.push_back(n);
     }
+    // Dense when at least half the slots hold a value (every real export: each kernel has the same ~25
+    // names), else sparse: O(values) either way.
     const std::size_t n = cols.size();
-    pmu.values.assign(kernelRows.size() * n, 0.0f);
+    const bool dense = kernelRows.size() * n <= 2 * cells;
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    if (dense) {
+        pmu.values.assign(kernelRows.size() * n, nan);
+    } else {
+        pmu.values.reserve(cells);
+        pmu.cellColumn.reserve(cells);
+        pmu.rowStart.reserve(kernelRows.size() + 1);
+        pmu.rowStart.push_back(0);
+    }
     bool anyNonZero = false;
+    std::vector<std::pair<std::uint32_t, float>> rowCells; // sparse: a row's (column, value), by column
     for (std::size_t i = 0; i < kernelRows.size(); ++i) {
-        const float* v = r.values.data() + static_cast<std::size_t>(kernelRows[i].second) * r.stride;
-        float* out = pmu.values.data() + i * n;
-        for (std::size_t j = 0; j < n; ++j) {
-            out[j] = v[cols[j]];
-            if (out[j] != 0 && !std::isnan(out[j])) anyNonZero = true;
+        const std::uint32_t row = kernelRows[i].second, p = r.rowPattern[row];
+        const std::size_t first = r.rowStart[row], count = r.rowStart[row + 1] - first;
+        rowCells.clear();
+        for (std::size_t j = 0; j < count; ++j) {
+            const float v = r.values[first + j];
+            const auto c = static_cast<std::uint32_t>(outCol[r.patternColumns[r.patternStart[p] + j]]);
+            if (v != 0) anyNonZero = true; // values read are numbers, never NaN
+            if (dense)
+                pmu.values[i * n + c] = v;
+            else
+                rowCells.emplace_back(c, v);
+        }
+        if (!dense) {
+            std::sort(rowCells.begin(), rowCells.end());
+            for (const auto& [c, v] : rowCells)
+                pmu.cellColumn.push_back(c), pmu.values.push_back(v);
+            pmu.rowStart.push_back(pmu.values.size());
         }
         prof_.kernels[kernelRows[i].first].pmuRow = static_cast<std::int32_t>(i);
     }
@@ -777,7 +864,18 @@ void DbReader::finish() {
         if (a.id != b.id) return a.id < b.id;
         return a.phase < b.phase;
     });
-    for (const auto& b : bad_)
+    for (const auto& b : bad_) {
+        // In a file that is cut, rows near the cut read as zeros or garbage: that is the cut, said as such.
+        if (truncated_ && b.file == files_.profilerDb) {
+            sink_.add({"db_truncated", Severity::Warning, b.file, -1, -1,
+                       msg("{} row(s) of table {} in {} could not be read whole in column {}, near the cut (first: {}).",
+                           b.count, b.table, std::filesystem::path(b.file).filename().string(), b.column, b.example),
+                       msg("Those rows are skipped (or that value is left out); the other rows are read."),
+                       msg("The file was copied or written incompletely: copy it again from the machine that collected "
+                           "it, or export again with the profiler."),
+                       "collection-problems.md#sqlite-export"});
+            continue;
+        }
         sink_.add(
             {"db_bad_value", Severity::Warning, b.file, -1, -1,
              msg("{} row(s) of table {} in {} have an unexpected value in column {} (expected {}; first: "
@@ -788,6 +886,7 @@ void DbReader::finish() {
              msg("The file was edited or written by an unknown profiler version: export it again with the "
                  "profiler."),
              "collection-problems.md#sqlite-export"});
+    }
     auto& inv = prof_.inventory;
     inv.source = "sqlite";
     inv.kernelSource = prof_.kernels.empty() ? KernelSource::None : KernelSource::SqliteTasks;
@@ -823,7 +922,9 @@ void DbReader::finish() {
 
 DbReadResult DbReader::run() {
     SqliteDb db(files_.profilerDb);
+    walFindings(db, msg("Nothing is read from it (no kernels, host activity or step markers)."));
     if (!db.ok()) {
+        if (!db.walPath().empty()) return res_;
         sink_.add({"db_unreadable", Severity::Error, files_.profilerDb, -1, -1,
                    msg("{} cannot be read as a SQLite database: {}.",
                        std::filesystem::path(files_.profilerDb).filename().string(), db.error()),
@@ -835,7 +936,8 @@ DbReadResult DbReader::run() {
         return res_;
     }
     res_.ok = true;
-    if (db.truncated()) {
+    truncated_ = db.truncated();
+    if (truncated_) {
         std::error_code ec;
         const auto size = std::filesystem::file_size(files_.profilerDb, ec);
         sink_.add(

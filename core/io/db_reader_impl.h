@@ -88,6 +88,9 @@ class DbReader {
     void endTable(const SqliteDb& db, const std::string& table, const SqliteQuery& q);
     void badValue(const SqliteDb& db, const std::string& table, const std::string& column, std::uint64_t row,
                   const SqliteQuery& q, int col, const char* expected);
+    // A database with a -wal file (db.walPath() set): read with it (Info), or refused by the -wal's name
+    // (Error; `lost`: what the analysis then lacks). Reading the .db alone would give older content.
+    void walFindings(const SqliteDb& db, const std::string& lost);
     bool cancelled() {
         if ((++tick_ & 0xFFFF) == 0 && control_.cancelled()) cancelled_ = true;
         return cancelled_;
@@ -131,6 +134,7 @@ class DbReader {
         std::uint64_t count = 0;
     };
     std::vector<BadCount> bad_;
+    bool truncated_ = false; // the profiler database is cut: its bad values are the cut's
     std::vector<std::pair<TimeNs, TimeNs>> stepTimes_; // STEP_TIME (start, end), by start
     std::vector<std::int64_t> stepIds_;
     std::vector<TaskRow> tasks_;
@@ -150,8 +154,14 @@ class DbReader {
     std::unique_ptr<HostSide> host_;
     std::thread hostThread_;
     bool onHostThread_ = false; // no progress reports from there: the callback belongs to the caller's thread
-    std::unordered_map<std::int64_t, std::vector<StrId>>
-        flowCats_;                                             // connectionCats: connectionId → categories
+    // connectionCats, per connectionId: its first category and whether any row names HostToDevice /
+    // async_npu. Rows repeat a connection any number of times; a list of them per connection, copied for
+    // every launch, made many rows sharing one connection quadratic.
+    struct FlowCategories {
+        StrId first = 0;
+        bool hostToDevice = false, npu = false;
+    };
+    std::unordered_map<std::int64_t, FlowCategories> flowCats_;
     std::vector<std::pair<std::int64_t, std::int64_t>> byApi_; // CONNECTION_IDS (id, connectionId), sorted
     struct HostLink {
         std::int64_t connectionId;

@@ -3,6 +3,10 @@
 #include "i18n/message.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <filesystem>
 #include <system_error>
 
@@ -210,6 +214,75 @@ bool naturalLess(const std::string& a, const std::string& b) {
     }
     if ((a.size() - i) != (b.size() - j)) return a.size() - i < b.size() - j;
     return a < b;
+}
+
+namespace {
+
+bool isProfilerOwnName(const std::string& n) {
+    return isDataFileName(n) || n == "communication.json" || n == "communication_matrix.json" ||
+           (startsWith(n, "op_statistic") && endsWith(n, ".csv")) ||
+           (startsWith(n, "profiler_") && endsWith(n, ".json"));
+}
+
+// A folder that is a rank's root by its name or by its output folder, without listing it: cheap enough to
+// ask of every folder above an output.
+bool isRankRootByShape(const fs::path& dir) {
+    const std::string name = dir.filename().string();
+    return endsWith(name, "_ascend_pt") || startsWith(name, "PROF_") || isDir(dir / "ASCEND_PROFILER_OUTPUT") ||
+           isDir(dir / "mindstudio_profiler_output");
+}
+
+} // namespace
+
+std::string folderReadProblem(const RankFolder& rank) {
+    for (const std::string* dir : {&rank.root, &rank.outputDir}) {
+        if (dir->empty()) continue;
+        DIR* d = ::opendir(dir->c_str());
+        if (!d) return msg("cannot open the folder {}: {}", *dir, std::strerror(errno));
+        ::closedir(d);
+    }
+    return {};
+}
+
+std::string irregularDataFile(const RankFolder& rank) {
+    for (const std::string* dir : {&rank.outputDir, &rank.root}) {
+        if (dir->empty()) continue;
+        std::error_code ec;
+        for (fs::directory_iterator it(*dir, fs::directory_options::skip_permission_denied, ec), end;
+             !ec && it != end; it.increment(ec)) {
+            const std::string name = it->path().filename().string();
+            if (!isDataFileName(name) && name != "communication.json") continue;
+            const std::string path = it->path().string();
+            struct stat st {};
+            if (::stat(path.c_str(), &st) != 0) return msg("{} cannot be opened: {}", path, std::strerror(errno));
+            if (S_ISREG(st.st_mode)) continue;
+            const std::string kind = S_ISDIR(st.st_mode)    ? msg("a folder")
+                                     : S_ISFIFO(st.st_mode) ? msg("a FIFO")
+                                     : S_ISCHR(st.st_mode)  ? msg("a character device")
+                                     : S_ISBLK(st.st_mode)  ? msg("a block device")
+                                                            : msg("a socket");
+            return msg("{} is {}, not a regular file", path, kind);
+        }
+    }
+    return {};
+}
+
+std::string profileOwningFile(const std::string& canonicalFile) {
+    const fs::path file(canonicalFile);
+    const fs::path dir = file.parent_path();
+    const std::string name = file.filename().string();
+    // Inside an output folder, or in any sub-folder of a rank: the profiler's, whatever its name. At the top
+    // of a rank folder only the profiler's own names are (an analysis.json written there is ours), unless
+    // that folder sits inside another rank (PROF_* inside *_ascend_pt).
+    for (fs::path a = dir; !a.empty(); a = a.parent_path()) {
+        const std::string an = a.filename().string();
+        if (an == "ASCEND_PROFILER_OUTPUT" || an == "mindstudio_profiler_output") return a.parent_path().string();
+        if (isRankRootByShape(a) && (a != dir || isProfilerOwnName(name) || endsWith(name, ".db"))) return a.string();
+        if (a == a.root_path()) break;
+    }
+    // A loose folder: its data files and the profiler's files beside them.
+    if (isProfilerOwnName(name) && holdsDataFiles(dir)) return dir.string();
+    return {};
 }
 
 } // namespace bs

@@ -32,4 +32,24 @@ struct RankFiles {
 };
 RankFiles listRankFiles(const RankFolder& rank);
 
+// Why the rank's folders cannot be listed ("cannot open the folder …: Permission denied"), or "" when
+// they can. A folder that cannot be listed looks empty to a directory walk; this names the real error.
+std::string folderReadProblem(const RankFolder& rank);
+
+// A data file of the rank (by its name: kernel_details.csv, trace_view.json, the SQLite export, …) that is
+// not a regular file: a folder, a FIFO, a device, or a link that leads nowhere or in a loop. Said as a
+// sentence naming it ("… is a FIFO, not a regular file"); "" when there is none. The file lists above keep
+// only regular files, so without this such a rank would look like an empty output folder.
+std::string irregularDataFile(const RankFolder& rank);
+
+// The profile an existing file belongs to (its rank folder, or the loose folder holding it), or "" when
+// it is nobody's. A profile's files are everything inside a rank folder's sub-folders
+// (ASCEND_PROFILER_OUTPUT, FRAMEWORK, PROF_*/device_*, mindstudio_profiler_output, …), the profiler's own
+// files at the top of a rank folder (profiler_*, *.db, the data files), and the data files of a loose
+// folder (trace_view.json, kernel_details.csv, … and their neighbours communication.json, op_statistic,
+// profiler_info). Decided from the path alone, whatever command is running: every output is checked
+// against it (report/output_target.cpp), so no writer can replace a profile's file. `canonicalFile` has no
+// symbolic link left.
+std::string profileOwningFile(const std::string& canonicalFile);
+
 } // namespace bs

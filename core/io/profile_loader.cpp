@@ -1,5 +1,7 @@
 #include "io/profile_loader.h"
 
+#include "io/memory_estimate.h"
+
 #include "i18n/message.h"
 #include "io/db_reader.h"
 #include "io/file_buffer.h"
@@ -297,42 +299,10 @@ LoadResult loadRankUnguarded(const RankFolder& rank, const LoadControl& control)
 
     // Refuse, before reading anything large, a profile whose model would not fit in memory.
     {
-        std::uint64_t traceBytes = 0, tableBytes = 0, sideBytes = 0, jsonBytes = 0;
-        if (!files.traceView.empty()) traceBytes += fileSize(files.traceView);
-        for (const auto& p : files.msprofJson)
-            traceBytes += fileSize(p);
-        if (!files.kernelDetails.empty())
-            tableBytes += fileSize(files.kernelDetails);
-        else {
-            for (const auto& p : files.opSummary)
-                tableBytes += fileSize(p);
-            for (const auto& p : files.taskTime)
-                tableBytes += fileSize(p);
-        }
-        // Side tables (step_trace_time, op_statistic) become a name → value map per row: a 40 MB
-        // step_trace_time.csv reached 2.5 GB, ~62 x its text: 64 x.
-        if (!files.stepTraceTime.empty()) sideBytes += fileSize(files.stepTraceTime);
-        if (!files.opStatistic.empty()) sideBytes += fileSize(files.opStatistic);
-        if (!files.communication.empty()) jsonBytes += fileSize(files.communication);
-        // A SQLite export: measured on a 1.1 GB generated database, the model plus the join tables peak at
-        // ~1.8 x the file (its pages are mapped too, but those are page cache, reclaimable): 2 x.
-        std::uint64_t dbBytes = 0;
-        if (control.source == DataSource::Db || (control.source == DataSource::Auto && !hasTextExport(files)))
-            for (const auto& p : files.sqliteExports)
-                dbBytes += fileSize(p);
-        for (const auto& p : files.profilerInfo)
-            jsonBytes += fileSize(p);
-        // Measured on generated profiles: model ~0.4 x trace; kernels (80 B each) and their PMU floats ~0.5 x
-        // the table's text (1 GB default shape: 0.47 x; the file is read in 4 MB chunks, never whole); a JSON
-        // DOM (communication.json, nlohmann) up to ~34 x its text (a 150 MB file reached 5 GB): 36 x.
-        // Where a table is read in two parts (sideFileThreads > 1), its second half's kernels are held
-        // beside the profile's reserved vectors until they are joined: 0.5 x more of the kernels, 0.85 x.
-        // 10 % margin.
-        const double tableFactor = sideFileThreads(0) > 1 ? 0.85 : 0.6;
-        const double need = (0.45 * static_cast<double>(traceBytes) + tableFactor * static_cast<double>(tableBytes) +
-                             64.0 * static_cast<double>(sideBytes) + 36.0 * static_cast<double>(jsonBytes) +
-                             2.0 * static_cast<double>(dbBytes)) *
-                            1.1;
+        const MemoryEstimate estimate = estimateLoadMemory(files, control.source);
+        const double need = estimate.needBytes;
+        const auto traceBytes = estimate.traceBytes, tableBytes = estimate.tableBytes, sideBytes = estimate.sideBytes,
+                   jsonBytes = estimate.jsonBytes + estimate.commBytes, dbBytes = estimate.dbBytes;
         const double avail = static_cast<double>(availableMemoryBytes());
         if (need > avail) {
             sink.add(
@@ -503,6 +473,14 @@ std::string noDataMessage(const RankFolder& rank, const LoadResult& loaded) {
                        f.seen, f.impact, f.fix);
         }
     }
+    if (const std::string problem = folderReadProblem(rank); !problem.empty())
+        return msg("{} could not be read: {}. Give the user running BubbleScope read access to it (its owner can run "
+                   "chmod -R a+rX on the folder), or copy the collection somewhere readable.",
+                   rank.root, problem);
+    if (const std::string problem = irregularDataFile(rank); !problem.empty())
+        return msg("{} holds no readable profiling data: {}. Copy the profiler's own files into the output folder "
+                   "again (a link must lead to a regular file).",
+                   rank.root, problem);
     const DbFiles db = pickDbFiles(listRankFiles(rank));
     if (!db.profilerDb.empty())
         return msg("{} holds no text export (kernel_details.csv, trace_view.json), only the SQLite export {}, "

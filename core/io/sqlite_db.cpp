@@ -6,6 +6,10 @@
 #include <sqlite3.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
 
 namespace bs {
 
@@ -25,25 +29,101 @@ std::string fileUri(const std::string& path) {
             u += static_cast<char>(c);
         }
     }
-    return u + "?immutable=1";
+    return u;
+}
+
+// The log SQLite reads with `path`: it resolves symbolic links before appending "-wal".
+std::string walBeside(const std::string& path) {
+    std::error_code ec;
+    const auto real = std::filesystem::canonical(path, ec);
+    return (ec ? path : real.string()) + "-wal";
+}
+
+// Whether `wal` may hold committed transactions: anything there but an empty file. A folder or a dangling
+// link counts, so that SQLite's error names it rather than the .db being read without it.
+bool walPresent(const std::string& wal) {
+    std::error_code ec;
+    const auto st = std::filesystem::symlink_status(wal, ec);
+    if (ec || st.type() == std::filesystem::file_type::not_found) return false;
+    const bool file = std::filesystem::is_regular_file(wal, ec);
+    return !(file && std::filesystem::file_size(wal, ec) == 0 && !ec);
+}
+
+// The VFS of a database read with its -wal: SQLite's "unix-none" (no locks: `immutable` takes none either)
+// with the files beside the database (itself, its -wal, a journal) opened read-only and never created, and
+// no file deleted. Whatever SQLite attempts (a checkpoint, removing a log it finds stale), nothing beside the
+// user's database is written, created or removed. Temporary files (large sorts) still go to the temp folder.
+sqlite3_vfs* baseVfs = nullptr;
+
+int openReadOnly(sqlite3_vfs*, const char* name, sqlite3_file* file, int flags, int* outFlags) {
+    constexpr int beside =
+        SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_WAL | SQLITE_OPEN_MAIN_JOURNAL | SQLITE_OPEN_SUPER_JOURNAL;
+    if (flags & beside)
+        flags = (flags & ~(SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) | SQLITE_OPEN_READONLY;
+    return baseVfs->xOpen(baseVfs, name, file, flags, outFlags);
+}
+
+int refuseDelete(sqlite3_vfs*, const char*, int) {
+    return SQLITE_IOERR_DELETE;
+}
+
+// Registered once (thread-safe: the reader opens its connections on three threads); nullptr when this SQLite
+// has no lock-free VFS to build on.
+const char* readOnlyWalVfs() {
+    static const char* const name = []() -> const char* {
+        static sqlite3_vfs vfs;
+        baseVfs = sqlite3_vfs_find("unix-none");
+        if (!baseVfs) baseVfs = sqlite3_vfs_find("win32-none");
+        if (!baseVfs) return nullptr;
+        vfs = *baseVfs;
+        vfs.pNext = nullptr;
+        vfs.zName = "bubblescope-readonly-wal";
+        vfs.xOpen = openReadOnly;
+        vfs.xDelete = refuseDelete;
+        return sqlite3_vfs_register(&vfs, 0) == SQLITE_OK ? vfs.zName : nullptr;
+    }();
+    return name;
+}
+
+// The header's page size (offset 16, big-endian; 1 means 65536) times its page count (offset 28, valid when
+// the version-valid-for number at 92 equals the change counter at 24) is the file's length; a file shorter
+// than that, or not a whole number of pages long, was cut (sqlite.org/fileformat2.html, "The Database Header").
+bool shorterThanItsHeader(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rbe");
+    if (!f) return false;
+    unsigned char h[100] = {};
+    const bool read = std::fread(h, 1, sizeof h, f) == sizeof h;
+    std::fclose(f);
+    if (!read) return false;
+    auto be = [&](int at, int n) {
+        std::uint64_t v = 0;
+        for (int i = 0; i < n; ++i)
+            v = v << 8 | h[at + i];
+        return v;
+    };
+    std::uint64_t pageSize = be(16, 2);
+    if (pageSize == 1) pageSize = 65536;
+    if (pageSize < 512 || (pageSize & (pageSize - 1)) != 0) return false;
+    std::error_code ec;
+    const std::uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec) return false;
+    const std::uint64_t pages = be(28, 4);
+    if (be(92, 4) == be(24, 4) && pages > 0) return size < pages * pageSize;
+    return size % pageSize != 0; // a header from an old writer: its count is not kept, only whole pages are
+
 }
 
 } // namespace
 
 SqliteDb::SqliteDb(const std::string& path) : path_(path) {
-    const int rc = sqlite3_open_v2(fileUri(path).c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
-    if (rc != SQLITE_OK) {
-        error_ = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
-        if (db_) sqlite3_close_v2(db_);
-        db_ = nullptr;
-        return;
-    }
+    if (const std::string wal = walBeside(path); walPresent(wal)) wal_ = wal;
+    if (!open()) return;
     // Large sequential reads: map the file instead of copying every page through the page cache.
     sqlite3_exec(db_, "PRAGMA mmap_size=1099511627776; PRAGMA cache_size=-65536;", nullptr, nullptr, nullptr);
     // The first read of the schema is where a file that is not a database fails. A file cut short (copied
     // while being written) fails here too, on the page count of its header; read with writable_schema, which
-    // lets SQLite go on (the connection stays read-only and immutable: nothing is written), its tables read
-    // up to the cut and each stops with an error of its own.
+    // lets SQLite go on (the connection stays read-only: nothing is written), its tables read up to the cut
+    // and each stops with an error of its own.
     if (!readSchema() && sqlite3_errcode(db_) == SQLITE_CORRUPT) {
         const std::string first = error_;
         error_.clear();
@@ -54,6 +134,33 @@ SqliteDb::SqliteDb(const std::string& path) : path_(path) {
         else
             error_ = first;
     }
+    // A cut inside the last page passes the schema read (SQLite counts whole pages only); the header says
+    // how long the file must be.
+    if (ok() && !truncated_ && shorterThanItsHeader(path_)) truncated_ = true;
+}
+
+// Without a -wal holding anything, `immutable`: SQLite never writes, locks or creates a file. With one, the
+// committed transactions in it are part of the database (SQLite's own reading of them; `immutable` would
+// ignore them). Read-only SQLite would then map a -shm file beside the database, creating it if missing;
+// in exclusive locking mode, set before the first read, it keeps that WAL index in this connection's memory
+// instead, and without the checkpoint on close it never writes the log back (core/README.md, "SQLite
+// export").
+bool SqliteDb::open() {
+    const char* vfs = wal_.empty() ? nullptr : readOnlyWalVfs();
+    if (!wal_.empty() && !vfs)
+        return error_ = msg("this SQLite cannot read a log without writing beside it"), false;
+    const std::string uri = fileUri(path_) + (wal_.empty() ? "?immutable=1" : "");
+    int rc =
+        sqlite3_open_v2(uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, vfs);
+    if (rc == SQLITE_OK && vfs) {
+        sqlite3_db_config(db_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+        rc = sqlite3_exec(db_, "PRAGMA locking_mode=EXCLUSIVE;", nullptr, nullptr, nullptr);
+    }
+    if (rc == SQLITE_OK) return true;
+    error_ = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    sqlite3_close_v2(db_);
+    db_ = nullptr;
+    return false;
 }
 
 bool SqliteDb::readSchema() {

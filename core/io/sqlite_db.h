@@ -1,7 +1,9 @@
 #pragma once
 // A thin read-only view of a SQLite file (the profiler's `export_type=db` output). Opened through a
 // `file:` URI with `immutable=1`: SQLite then never writes, never takes a lock and never creates a -wal or
-// -shm file beside the user's database. The header stays free of <sqlite3.h>.
+// -shm file beside the user's database. A database whose -wal file holds anything is read with it, still
+// without writing, locking or creating anything beside it (sqlite_db.cpp, SqliteDb::open). The header stays
+// free of <sqlite3.h>.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -15,7 +17,8 @@ namespace bs {
 
 class SqliteDb {
   public:
-    // Opens `path` read-only and immutable. On failure ok() is false and error() says why.
+    // Opens `path` read-only (immutable unless a -wal file is read with it). On failure ok() is false and
+    // error() says why.
     explicit SqliteDb(const std::string& path);
     ~SqliteDb();
     SqliteDb(const SqliteDb&) = delete;
@@ -32,11 +35,15 @@ class SqliteDb {
     sqlite3* handle() const { return db_; }
     // The file is shorter than its header says (cut): tables are read up to the cut.
     bool truncated() const { return truncated_; }
+    // The -wal file read with the database (its committed transactions are part of it), or empty when there
+    // is none or it is empty. When set and ok() is false, the database could not be read with it.
+    const std::string& walPath() const { return wal_; }
 
   private:
+    bool open();
     bool readSchema();
     bool truncated_ = false;
-    std::string path_, error_;
+    std::string path_, error_, wal_;
     sqlite3* db_ = nullptr;
     std::vector<std::string> tables_;
 };

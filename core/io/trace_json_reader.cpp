@@ -238,6 +238,7 @@ struct PreEvent {
     std::uint64_t pid = 0, tid = 0, flowId = 0;
     std::int64_t sortIndex = 0;
     std::int32_t streamArg = -1;
+    bool badStreamArg = false; // a "Stream Id" that is not an integer from 0 to 2^31 - 1
     Text name, cat, taskType, stack, pidText, tidText, argName, argLabels; // arg*: metadata events only
 };
 
@@ -299,8 +300,12 @@ void prepareEvent(const RawEvent& r, std::uint64_t off, bool repairedUtf8, Prepa
     };
     idOf(r.pid, p.hasPid, p.pidIsText, p.pid, p.pidText);
     idOf(r.tid, p.hasTid, p.tidIsText, p.tid, p.tidText);
-    if (!r.streamId.empty())
-        if (auto x = parseInt(r.streamId); x && *x >= 0 && *x < (1LL << 31)) p.streamArg = static_cast<std::int32_t>(*x);
+    if (!r.streamId.empty()) {
+        if (auto x = parseInt(r.streamId); x && *x >= 0 && *x < (1LL << 31))
+            p.streamArg = static_cast<std::int32_t>(*x);
+        else
+            p.badStreamArg = true;
+    }
     p.hasStack = r.hasStack;
     p.hasShapes = r.hasShapes;
     if (!r.stack.empty()) {
@@ -334,6 +339,8 @@ class TraceBuilder {
 
     std::size_t counters = 0, metadata = 0, ignored = 0, unmatchedEnd = 0, invalidUtf8 = 0;
     std::size_t stacksCut = 0, stacksDropped = 0;
+    std::size_t badStreams = 0; // events whose "Stream Id" is out of range: placed by their thread id
+    std::uint64_t badStreamExample = 0;
 
   private:
     StrId stackOf(std::string_view text);
@@ -411,6 +418,7 @@ bool TraceBuilder::build(const PreEvent& p, const Prepared& chunk) {
     if (p.hasStack) flags |= EvHasStack;
     if (p.hasShapes) flags |= EvHasShapes;
     if (p.stackCut) ++stacksCut;
+    if (p.badStreamArg && ++badStreams == 1) badStreamExample = off;
     const StrId stack = p.stack.len == 0 ? 0 : stackOf(chunk.view(p.stack));
     switch (ph) {
     case 'X':
@@ -515,6 +523,16 @@ void TraceBuilder::finish() {
              msg("Unclosed ranges are shown as zero-length markers; unmatched ends are ignored."),
              msg("Usually a capture stopped mid-range; see collection-problems.md, \"Truncated timeline\"."),
              "collection-problems.md#truncated-timeline"});
+    }
+    if (badStreams) {
+        sink_.add({"trace_bad_stream_id", Severity::Warning, path_, -1, static_cast<std::int64_t>(badStreamExample),
+                   msg("{} event(s) have a 'Stream Id' that is not an integer from 0 to 2147483647 (the first at "
+                       "byte {}).",
+                       badStreams, badStreamExample),
+                   msg("Those events are placed on the lane of their thread id instead of a stream lane."),
+                   msg("The file was edited or written by an unknown profiler version: export it again with the "
+                       "profiler."),
+                   ""});
     }
     if (stacksCut || stacksDropped) {
         sink_.add(

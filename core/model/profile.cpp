@@ -33,10 +33,11 @@ const char* kernelSourceName(KernelSource s) {
 }
 
 std::size_t Profile::modelBytes() const {
-    return kernels.size() * sizeof(Kernel) + pmu.values.size() * sizeof(float) + lanes.size() * sizeof(Lane) +
-           hostEvents.size() * sizeof(TraceEvent) + deviceEvents.size() * sizeof(TraceEvent) +
-           hcclEvents.size() * sizeof(TraceEvent) + overlapEvents.size() * sizeof(TraceEvent) +
-           flows.size() * sizeof(FlowEvent) + strings.bytes();
+    return kernels.size() * sizeof(Kernel) + pmu.values.size() * sizeof(float) +
+           pmu.cellColumn.size() * sizeof(std::uint32_t) + pmu.rowStart.size() * sizeof(std::size_t) +
+           lanes.size() * sizeof(Lane) + hostEvents.size() * sizeof(TraceEvent) +
+           deviceEvents.size() * sizeof(TraceEvent) + hcclEvents.size() * sizeof(TraceEvent) +
+           overlapEvents.size() * sizeof(TraceEvent) + flows.size() * sizeof(FlowEvent) + strings.bytes();
 }
 
 } // namespace bs

@@ -5,7 +5,9 @@
 #include "model/task_type.h"
 #include "model/time.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -41,11 +43,25 @@ struct Kernel {
     TimeNs end() const { return start + dur; }
 };
 
-// PMU columns kept by name, values row-major (NaN when N/A).
+// PMU columns kept by name (NaN when N/A). Dense — `values` row-major, a slot per column — when rows carry
+// most columns (a kernel table's rows carry all of its header's). Sparse when they do not (an SQLite
+// export's TASK_PMU_INFO may give each kernel a name of its own: a names x kernels matrix is then almost
+// all NaN, 2.65 GB for a 3 MB file): row r's values are values[rowStart[r] … rowStart[r + 1]), their
+// columns in cellColumn, ascending. Only the SQLite reader writes the sparse form (core/README.md).
 struct PmuTable {
     std::vector<std::string> columns;
     std::vector<float> values;
-    float at(std::size_t row, std::size_t col) const { return values[row * columns.size() + col]; }
+    std::vector<std::uint32_t> cellColumn; // sparse: the column of each value
+    std::vector<std::size_t> rowStart;     // sparse: rows + 1 offsets into values; empty when dense
+    bool sparse() const { return !rowStart.empty(); }
+    float at(std::size_t row, std::size_t col) const {
+        if (!sparse()) return values[row * columns.size() + col];
+        const auto first = cellColumn.begin() + static_cast<std::ptrdiff_t>(rowStart[row]);
+        const auto last = cellColumn.begin() + static_cast<std::ptrdiff_t>(rowStart[row + 1]);
+        const auto it = std::lower_bound(first, last, col);
+        return it != last && *it == col ? values[static_cast<std::size_t>(it - cellColumn.begin())]
+                                        : std::numeric_limits<float>::quiet_NaN();
+    }
     std::optional<std::size_t> column(std::string_view name) const {
         for (std::size_t i = 0; i < columns.size(); ++i)
             if (columns[i] == name) return i;

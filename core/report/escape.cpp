@@ -41,11 +41,16 @@ std::size_t utf8Length(std::string_view s, std::size_t i) {
     return n;
 }
 
-// C0, DEL and C1 (U+0080–U+009F is 0xC2 0x80–0x9F in UTF-8).
+// C0, DEL and C1 (U+0080–U+009F is 0xC2 0x80–0x9F in UTF-8), and the bidirectional controls (U+061C,
+// U+200E–U+200F, U+202A–U+202E, U+2066–U+2069): an invisible U+202E reverses what follows it on a
+// terminal or a rendered page, so a name could make a line read other than it is ("Trojan Source").
 bool isControl(std::string_view unit) {
     const unsigned char c = byteAt(unit, 0);
     if (unit.size() == 1) return c < 0x20 || c == 0x7F;
-    return unit.size() == 2 && c == 0xC2 && byteAt(unit, 1) <= 0x9F;
+    if (unit.size() == 2) return (c == 0xC2 && byteAt(unit, 1) <= 0x9F) || (c == 0xD8 && byteAt(unit, 1) == 0x9C);
+    if (unit.size() != 3 || c != 0xE2) return false;
+    const unsigned char b = byteAt(unit, 1), d = byteAt(unit, 2);
+    return (b == 0x80 && (d == 0x8E || d == 0x8F || (d >= 0xAA && d <= 0xAE))) || (b == 0x81 && d >= 0xA6 && d <= 0xA9);
 }
 
 void appendHex(std::string& o, std::string_view bytes) {

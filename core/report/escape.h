@@ -4,8 +4,9 @@
 // backticks, HTML, newlines, terminal control sequences or invalid UTF-8.
 //
 // Shared rule of every escaper: C0 controls (U+0000–U+001F), DEL, C1 controls (U+0080–U+009F, i.e. UTF-8
-// 0xC2 0x80–0x9F) and every byte that is not part of valid UTF-8 are shown as the text `\xNN` (one per
-// byte, lower-case hex), so no control byte ever reaches a file or a terminal. Printable text, including
+// 0xC2 0x80–0x9F), the bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) and
+// every byte that is not part of valid UTF-8 are shown as the text `\xNN` (one per byte, lower-case hex),
+// so no control byte ever reaches a file or a terminal and no name reorders the text around it. Printable text, including
 // all other Unicode, passes unchanged.
 #include <string>
 #include <string_view>

@@ -2,6 +2,8 @@
 
 #include "report/atomic_write.h"
 
+#include "io/discovery.h"
+
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -105,6 +107,12 @@ OutputTarget classify(const std::string& given, const std::string& canonical, st
     t.dev = st.st_dev;
     t.ino = st.st_ino;
     if (S_ISREG(st.st_mode)) {
+        // The one guard every writer passes: whatever the command and option, a profile's file is never
+        // replaced by an output (the profile would be lost with exit 0).
+        if (const std::string profile = profileOwningFile(canonical); !profile.empty()) {
+            t.refusal = "is a file of the profile " + profile + "; choose another output";
+            return t;
+        }
         t.kind = OutputTarget::Kind::File;
         t.exists = true;
     } else if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {

@@ -2,14 +2,18 @@
 // quadratic (issue 19, item 11), load + analyse it at size n and 8n and print the time ratios (wall and
 // CPU; best of 3 runs, each in a fresh process). An O(n log n) pipeline gives a ratio near 8-9; the goal
 // is <= 10, and the exit status is 1 when a CPU-time ratio is above it (CPU time, because wall time on a
-// shared 2-core machine moves with whatever else runs). Never part of ctest: timing belongs here, not in
-// unit tests.
+// shared 2-core machine moves with whatever else runs). Each run's peak RSS is printed beside its times
+// (VmHWM, the largest of the runs), and its ratio: memory must grow linearly. Never part of ctest: timing
+// belongs here, not in unit tests.
 //
 //   bubblescope-bench-complexity [--scale F] [--size N] [SHAPE...]
-//   SHAPE: numbers pmu dups oneop streams steps hosts (default: all)
+//   SHAPE: numbers pmu dups oneop streams steps hosts pmunames sharedconn sharedapi nestx nestbe nestdb
+//   (default: all)
 //
 // --scale multiplies every n (e.g. 0.125 for a quick look; the ratio is less stable on tiny inputs);
 // --size N times that one size only (for a profiler).
+#include "bench_util.h"
+#include "complexity_db_shapes.h"
 #include "complexity_shapes.h"
 
 #include "analysis/analysis_run.h"
@@ -27,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include <cstdio>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,35 +54,50 @@ double cpuSeconds() {
 
 struct Timing {
     double wall = 1e30, cpu = 1e30;
+    long rssKb = 0; // peak resident set (VmHWM) of the process that loaded and analysed
 };
 
-// Load and analyse the one rank under `dir` once, in a child process, so that every run starts from a
-// fresh heap: a warm allocator would hand a small input recycled pages and a large one new pages to zero,
-// which is not the algorithm's growth. Wall and CPU seconds (CPU of all threads, which other jobs on a
-// shared machine disturb far less than wall time) come back through a pipe.
+// `--run-one DIR`: load and analyse the one rank under DIR, then write wall seconds, CPU seconds and the
+// peak RSS in kB to standard output.
+int runOneHere(const std::string& dir) {
+    const auto t = Clock::now();
+    const double c = cpuSeconds();
+    auto found = bs::discoverProfiles(dir);
+    for (const auto& rank : found.ranks) {
+        auto loaded = bs::loadRank(rank);
+        if (loaded.profile && loaded.hasAnyData) (void)bs::analyzeProfile(*loaded.profile);
+    }
+    const double wall = std::chrono::duration<double>(Clock::now() - t).count(), cpu = cpuSeconds() - c;
+    fmt::print("{} {} {}\n", wall, cpu, benchutil::peakRssKb());
+    return 0;
+}
+
+// Load and analyse the one rank under `dir` once, in a fresh process (this program again, `--run-one`), so
+// that every run starts from a fresh heap: a warm allocator would hand a small input recycled pages and a
+// large one new pages to zero, which is not the algorithm's growth. A forked child would also count the
+// pages it shares with this process (the shapes' text was built here) in its peak RSS. Wall and CPU seconds
+// (CPU of all threads, which other jobs on a shared machine disturb far less than wall time) and the peak
+// RSS come back through a pipe.
 Timing runOnce(const std::string& dir) {
     int fd[2];
     if (pipe(fd) != 0) return {};
     const pid_t pid = fork();
     if (pid == 0) {
         close(fd[0]);
-        const auto t = Clock::now();
-        const double c = cpuSeconds();
-        auto found = bs::discoverProfiles(dir);
-        for (const auto& rank : found.ranks) {
-            auto loaded = bs::loadRank(rank);
-            if (loaded.profile && loaded.hasAnyData) (void)bs::analyzeProfile(*loaded.profile);
-        }
-        const double out[2] = {std::chrono::duration<double>(Clock::now() - t).count(), cpuSeconds() - c};
-        const bool ok = write(fd[1], out, sizeof out) == static_cast<ssize_t>(sizeof out);
-        _exit(ok ? 0 : 1);
+        if (dup2(fd[1], STDOUT_FILENO) < 0) _exit(1);
+        execl("/proc/self/exe", "bubblescope-bench-complexity", "--run-one", dir.c_str(), nullptr);
+        _exit(1);
     }
     close(fd[1]);
-    double in[2] = {1e30, 1e30};
-    const bool ok = pid > 0 && read(fd[0], in, sizeof in) == static_cast<ssize_t>(sizeof in);
+    std::string text;
+    char buf[256];
+    for (ssize_t got; pid > 0 && (got = read(fd[0], buf, sizeof buf)) > 0;)
+        text.append(buf, static_cast<std::size_t>(got));
     close(fd[0]);
     if (pid > 0) waitpid(pid, nullptr, 0);
-    return ok ? Timing{in[0], in[1]} : Timing{};
+    Timing t;
+    if (std::sscanf(text.c_str(), "%lf %lf %ld", &t.wall, &t.cpu, &t.rssKb) != 3) return {};
+    return t;
 }
 
 // The best of `runs` fresh runs.
@@ -87,6 +107,7 @@ Timing timeLoadAndAnalyze(const std::string& dir, int runs) {
         const Timing t = runOnce(dir);
         best.wall = std::min(best.wall, t.wall);
         best.cpu = std::min(best.cpu, t.cpu);
+        best.rssKb = std::max(best.rssKb, t.rssKb);
     }
     return best;
 }
@@ -94,6 +115,7 @@ Timing timeLoadAndAnalyze(const std::string& dir, int runs) {
 } // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--run-one") return runOneHere(argv[2]);
     double scale = 1.0;
     std::size_t fixedSize = 0;
     std::vector<std::string> only;
@@ -104,8 +126,10 @@ int main(int argc, char** argv) {
         else if (a == "--size" && i + 1 < argc) // one size only, for a profiler: no ratio
             fixedSize = static_cast<std::size_t>(std::atoll(argv[++i]));
         else if (a == "--help" || a == "-h") {
-            fmt::print("usage: bubblescope-bench-complexity [--scale F] [--size N] "
-                       "[numbers|pmu|dups|oneop|streams|steps|hosts]...\n");
+            fmt::print(
+                "usage: bubblescope-bench-complexity [--scale F] [--size N] "
+                "[numbers|pmu|dups|oneop|streams|steps|hosts|pmunames|sharedconn|sharedapi|nestx|nestbe|"
+                "nestdb]...\n");
             return 0;
         } else
             only.push_back(a);
@@ -125,12 +149,27 @@ int main(int argc, char** argv) {
          [](const std::string& r, std::size_t n) { return shapes::manySteps(r, n); }},
         {"hosts", "(g) bubble windows under many host threads and long host events", 5000,
          [](const std::string& r, std::size_t n) { return shapes::hostLanes(r, n); }},
+        // Issue 45, item 4. pmunames from 16 000 kernels: below 20 000 kernels a step's repeating-pattern search
+        // tries periods up to n / 3 (at most 4096), which grows faster than this shape's reading.
+        {"pmunames", "(h) SQLite: distinct TASK_PMU_INFO names, one kernel each", 16000,
+         [](const std::string& r, std::size_t n) { return shapes::dbPmuNames(r, n); }},
+        {"sharedconn", "(i) SQLite: PyTorch ops sharing one connection (CONNECTION_IDS, connectionCats)",
+         12500, [](const std::string& r, std::size_t n) { return shapes::dbSharedConnection(r, n); }},
+        {"sharedapi", "(j) SQLite: PYTORCH_API + CONNECTION_IDS rows sharing one API id", 1000,
+         [](const std::string& r, std::size_t n) { return shapes::dbSharedApiId(r, n); }},
+        {"nestx", "(l) trace: 'X' events nested on one host thread", 10000,
+         [](const std::string& r, std::size_t n) { return shapes::nestedTrace(r, n, false); }},
+        {"nestbe", "(l) trace: B/E pairs nested on one host thread", 10000,
+         [](const std::string& r, std::size_t n) { return shapes::nestedTrace(r, n, true); }},
+        {"nestdb", "(k) SQLite: PYTORCH_API ops nested on one host thread", 10000,
+         [](const std::string& r, std::size_t n) { return shapes::dbNested(r, n); }},
     };
     const std::string root =
         (std::filesystem::temp_directory_path() / ("bs-bench-complexity-" + std::to_string(::getpid())))
             .string();
-    fmt::print("{:<8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>8} {:>6} {:>6}   {}\n", "shape", "n", "wall s",
-               "cpu s", "8n", "wall s", "cpu s", "wall x", "cpu x", "what");
+    fmt::print("{:<10} {:>9} {:>8} {:>8} {:>8} {:>9} {:>8} {:>8} {:>8} {:>6} {:>6} {:>6}   {}\n", "shape",
+               "n", "wall s", "cpu s", "rss MB", "8n", "wall s", "cpu s", "rss MB", "wall x", "cpu x",
+               "rss x", "what");
     bool fail = false;
     for (const auto& s : shapes) {
         if (!only.empty() && std::find(only.begin(), only.end(), s.name) == only.end()) continue;
@@ -138,7 +177,8 @@ int main(int argc, char** argv) {
             const std::string dir = root + "/" + s.name;
             const Timing t = timeLoadAndAnalyze(s.make(dir, fixedSize), 1);
             std::filesystem::remove_all(dir);
-            fmt::print("{:<8} {:>10} wall {:.3f} s, cpu {:.3f} s\n", s.name, fixedSize, t.wall, t.cpu);
+            fmt::print("{:<10} {:>10} wall {:.3f} s, cpu {:.3f} s, rss {:.1f} MB\n", s.name, fixedSize,
+                       t.wall, t.cpu, static_cast<double>(t.rssKb) / 1024);
             continue;
         }
         const std::size_t n =
@@ -154,9 +194,13 @@ int main(int argc, char** argv) {
         const double cpuRatio = t[0].cpu > 0 ? t[1].cpu / t[0].cpu : 0;
         const bool bad = cpuRatio > 10.0;
         fail |= bad;
-        fmt::print("{:<8} {:>9} {:>8.3f} {:>8.3f} {:>9} {:>8.3f} {:>8.3f} {:>6.2f} {:>6.2f}{} {}\n", s.name,
-                   n, t[0].wall, t[0].cpu, 8 * n, t[1].wall, t[1].cpu, wallRatio, cpuRatio, bad ? " !" : "  ",
-                   s.what);
+        const double rssRatio =
+            t[0].rssKb > 0 ? static_cast<double>(t[1].rssKb) / static_cast<double>(t[0].rssKb) : 0;
+        fmt::print("{:<10} {:>9} {:>8.3f} {:>8.3f} {:>8.1f} {:>9} {:>8.3f} {:>8.3f} {:>8.1f} {:>6.2f} "
+                   "{:>6.2f} {:>6.2f}{} {}\n",
+                   s.name, n, t[0].wall, t[0].cpu, static_cast<double>(t[0].rssKb) / 1024, 8 * n, t[1].wall,
+                   t[1].cpu, static_cast<double>(t[1].rssKb) / 1024, wallRatio, cpuRatio, rssRatio,
+                   bad ? " !" : "  ", s.what);
         std::fflush(stdout);
     }
     std::filesystem::remove_all(root);

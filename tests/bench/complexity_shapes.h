@@ -146,4 +146,37 @@ inline std::string hostLanes(const std::string& root, std::size_t windows) {
     return dir;
 }
 
+// (l) `events` host events nested on one thread of trace_view.json: event i, named "f<i mod 4096>" (distinct
+// within any 4096 in a row, and no string pool of a million names), starts i µs after the capture start and
+// ends 2 x events - i µs after it (event i + 1 inside event i), as 'X' events or as B/E pairs (all B in start
+// order, then all E innermost first). Kernels every 128 µs, 32 µs long, and one more 64 µs after the nest (so
+// that no event encloses the step): the device gaps under the nest are windows whose host evidence is the
+// whole chain above them.
+inline std::string nestedTrace(const std::string& root, std::size_t events, bool beginEnd) {
+    const std::string dir = rankDir(root, beginEnd ? "nestbe" : "nestx");
+    const auto n = static_cast<long long>(events);
+    std::string t = std::string(kHeader) + "\n";
+    for (long long s = 0; s < 2 * n * 1000; s += 128000)
+        t += "1,2,MatMul_1,MatMul,AI_CORE," + us(s) + ",32,0\n";
+    t += "1,2,MatMul_1,MatMul,AI_CORE," + us(2 * n * 1000 + 64000) + ",32,0\n";
+    write(kernelCsv(dir), t);
+    std::string j = "[";
+    j.reserve(static_cast<std::size_t>(n) * (beginEnd ? 180 : 120));
+    auto event = [&](char ph, long long i, long long tsNs) {
+        j += "{\"ph\":\"";
+        j += ph;
+        j += "\",\"name\":\"f" + std::to_string(i % 4096) +
+             "\",\"cat\":\"cpu_op\",\"pid\":1,\"tid\":1,\"ts\":\"" + us(tsNs) + "\"";
+        if (ph == 'X') j += ",\"dur\":" + std::to_string(2 * n - 2 * i);
+        j += "},";
+    };
+    for (long long i = 0; i < n; ++i)
+        event(beginEnd ? 'B' : 'X', i, i * 1000);
+    for (long long i = beginEnd ? n - 1 : -1; i >= 0; --i)
+        event('E', i, (2 * n - i) * 1000);
+    j += "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"Python\"}}]";
+    write(dir + "/ASCEND_PROFILER_OUTPUT/trace_view.json", j);
+    return dir;
+}
+
 } // namespace shapes

@@ -60,12 +60,18 @@ Run analyze(const QStringList& args) { return run(QStringLiteral(BS_BINARY), QSt
 
 QString quoted(const QString& s) { return QLatin1Char('\'') + s + QLatin1Char('\''); }
 
+// The progress clock is driven by the reader (BUBBLESCOPE_PROGRESS_TICK_MS): 5 ms per 512 KiB chunk, so
+// the 205 MB trace reads in 2.05 s of that clock on any machine (~20 redraws at 10 a second), and what
+// the terminal shows depends on the input only.
+constexpr int kTickMs = 5;
+
 // `bubblescope analyze ARGS` with BUBBLESCOPE_PROGRESS set to `progress` (unset when empty); standard
 // output to /dev/null, standard error captured (in Run::err).
 Run analyzeWithProgressVariable(const QString& progress, const QStringList& args) {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("BUBBLESCOPE_PROGRESS"));
+    env.insert(QStringLiteral("BUBBLESCOPE_PROGRESS_TICK_MS"), QString::number(kTickMs));
     if (!progress.isEmpty()) env.insert(QStringLiteral("BUBBLESCOPE_PROGRESS"), progress);
     p.setProcessEnvironment(env);
     p.setStandardOutputFile(QProcess::nullDevice());
@@ -99,7 +105,8 @@ Run analyzeOnTerminal(const QStringList& args) {
         r.err.clear();
         return r;
     }
-    QString cmd = quoted(QStringLiteral(BS_BINARY)) + QStringLiteral(" analyze");
+    QString cmd = QStringLiteral("BUBBLESCOPE_PROGRESS_TICK_MS=%1 ").arg(kTickMs) + quoted(QStringLiteral(BS_BINARY)) +
+                  QStringLiteral(" analyze");
     for (const auto& a : args)
         cmd += QLatin1Char(' ') + quoted(a);
     cmd += QStringLiteral(" >/dev/null");
@@ -179,11 +186,11 @@ class TstCliProgress : public QObject {
                  qPrintable(shown.left(2000)));
         QVERIFY(shown.contains(QStringLiteral("bubblescope: analysing")));
         QVERIFY(shown.contains(QStringLiteral("\x1b[K")));
-        // An estimate needs 0.3 s of reading: when the read was drawn 6 times or more (≥ 0.5 s at 10 redraws a
-        // second), one of those lines carries it. A machine that reads the 205 MB faster shows no estimate.
+        // 2.05 s of the driven clock at one redraw per 100 ms: ~20 lines of the read; an estimate needs 0.3 s
+        // of reading, so the later ones carry it.
         const qsizetype readDraws = shown.count(QStringLiteral("bubblescope: reading trace "));
-        if (readDraws >= 6)
-            QVERIFY2(shown.contains(QRegularExpression(QStringLiteral(", ETA \\d+:\\d\\d"))), qPrintable(shown.left(2000)));
+        QVERIFY2(readDraws >= 15 && readDraws <= 25, qPrintable(QString::number(readDraws)));
+        QVERIFY2(shown.contains(QRegularExpression(QStringLiteral(", ETA \\d+:\\d\\d"))), qPrintable(shown.left(2000)));
         QVERIFY(shown.contains(QStringLiteral("\r\x1b[Kbubblescope: wrote ") + json));
         // Cleared at the end: nothing visible after the last carriage return.
         const QString tail = shown.mid(shown.lastIndexOf(QLatin1Char('\r')));

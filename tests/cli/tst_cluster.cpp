@@ -12,6 +12,8 @@
 #include <sqlite3.h>
 
 #include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -133,6 +135,76 @@ class TstCluster : public QObject {
             return {};
         }
         return out;
+    }
+
+
+    // Issue 45: what a merge refuses. One generated collection of 4 ranks (rank 2 planted slow) and the
+    // summaries `analyze PARENT --summary DIR` writes of it; each case copies them, spoils or adds files, and
+    // merges the copy.
+    struct Guarded {
+        QString parent, sums;
+        QStringList files; // by name: rank 0 … 3
+        QJsonArray verdicts; // of the four, merged
+    } guard_;
+
+    static QJsonArray verdictsOf(const Run& r) {
+        return QJsonDocument::fromJson(r.out.toUtf8()).object()[QStringLiteral("cluster")].toObject()
+            [QStringLiteral("verdicts")].toArray();
+    }
+    static QByteArray bytesOf(const QString& file) {
+        QFile f(file);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+    static bool writeBytes(const QString& file, const QByteArray& bytes) {
+        QFile f(file);
+        return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+    }
+    // The first match of `pattern` replaced by `with`, where %1, %2, … stand for its captures.
+    static QByteArray replaceFirst(const QByteArray& text, const QString& pattern, QString with) {
+        const QString t = QString::fromUtf8(text);
+        const QRegularExpressionMatch m = QRegularExpression(pattern).match(t);
+        if (!m.hasMatch()) return {};
+        for (int k = m.lastCapturedIndex(); k >= 1; --k)
+            with.replace(QStringLiteral("%") + QString::number(k), m.captured(k));
+        return (t.left(m.capturedStart()) + with + t.mid(m.capturedEnd())).toUtf8();
+    }
+
+    bool guardReady() {
+        if (!guard_.parent.isEmpty()) return true;
+        const QString parent = generate(QStringLiteral("guard4"),
+                                        {QStringLiteral("--ranks"), QStringLiteral("4"), QStringLiteral("--slow-rank"),
+                                         QStringLiteral("2"), QStringLiteral("--slow-ms"), QStringLiteral("3"),
+                                         QStringLiteral("--steps"), QStringLiteral("2"), QStringLiteral("--dense"),
+                                         QStringLiteral("1"), QStringLiteral("--dfc"), QStringLiteral("1"),
+                                         QStringLiteral("--gmm"), QStringLiteral("0"), QStringLiteral("--prefill"),
+                                         QStringLiteral("1"), QStringLiteral("--decode"), QStringLiteral("1")});
+        if (parent.isEmpty()) return false;
+        const QString sums = tmp.filePath(QStringLiteral("guard4_summaries"));
+        if (runBinary({QStringLiteral("analyze"), parent, QStringLiteral("--summary"), sums, QStringLiteral("-q")}).code != 0)
+            return false;
+        const Run merged = runBinary({QStringLiteral("cluster"), sums, QStringLiteral("-q"), QStringLiteral("--format"),
+                                      QStringLiteral("json")});
+        const QStringList files = QDir(sums).entryList(QDir::Files, QDir::Name);
+        if (merged.code != 0 || files.size() != 4) {
+            qWarning("guard4: merge exit %d, %d summaries: %s", merged.code, int(files.size()), qPrintable(merged.err));
+            return false;
+        }
+        guard_ = {parent, sums, files, verdictsOf(merged)};
+        return guard_.verdicts.size() == 1 && guard_.verdicts.at(0).toString().startsWith(QStringLiteral("rank 2 is slow"));
+    }
+
+    // A folder holding the four summaries but `without` (a file name).
+    QString summariesCopy(const QString& name, const QString& without = {}) {
+        const QString dir = tmp.filePath(name);
+        QDir().mkpath(dir);
+        for (const QString& f : guard_.files)
+            if (f != without) QFile::copy(guard_.sums + QLatin1Char('/') + f, dir + QLatin1Char('/') + f);
+        return dir;
+    }
+
+    static Run mergeJson(const QString& dir, const QStringList& more = {}) {
+        return runBinary(QStringList{QStringLiteral("cluster"), dir, QStringLiteral("-q"), QStringLiteral("--format"),
+                                     QStringLiteral("json")} + more);
     }
 
   private slots:
@@ -654,6 +726,12 @@ class TstCluster : public QObject {
                                       out + QStringLiteral("/direct.json"), QStringLiteral("--cluster-report"),
                                       out + QStringLiteral("/direct.md")});
         QCOMPARE(direct.code, 0);
+        // The verdict's evidence is a nested bullet under it, not a bullet of its own starting with an escaped
+        // space (issue 45, item 8).
+        const QByteArray directMd = bytes(out + QStringLiteral("/direct.md"));
+        QVERIFY2(directMd.contains("\n- rank 4 is slow: ") && directMd.contains("\n  - Its largest idle window"),
+                 directMd.left(1500).constData());
+        QVERIFY(!directMd.contains("&#32;"));
         const QByteArray directJson = bytes(out + QStringLiteral("/direct.json"));
         QVERIFY(QJsonDocument::fromJson(directJson).object().contains(QStringLiteral("cluster")));
         // The profiler's cluster table was compared (the merge must find it through the recorded collection).
@@ -674,7 +752,7 @@ class TstCluster : public QObject {
             expectedFiles << l + QStringLiteral(".summary.json");
         QCOMPARE(QDir(sums).entryList(QDir::Files, QDir::Name), expectedFiles);
         const QJsonObject one = QJsonDocument::fromJson(bytes(sums + QLatin1Char('/') + expectedFiles[2])).object();
-        QCOMPARE(one[QStringLiteral("bubblescope_rank_summary")].toInt(), 1);
+        QCOMPARE(one[QStringLiteral("bubblescope_rank_summary")].toInt(), 2);
         QCOMPARE(one[QStringLiteral("label")].toString(), labels[2]);
         QCOMPARE(one[QStringLiteral("collection")].toString(), parent);
 
@@ -849,6 +927,162 @@ class TstCluster : public QObject {
         QCOMPARE(changed.crossCheck.mismatches, std::size_t(1));
         QVERIFY2(bs::english(changed.crossCheck.mismatchNotes.at(0)).rfind("rank 0 step 1 Preparing: ours ", 0) == 0,
                  bs::english(changed.crossCheck.mismatchNotes.at(0)).c_str());
+    }
+
+    // Values no analysis writes (issue 45): the spoilt summary is refused by name with what is wrong, its rank is
+    // listed as without a summary, exit 5, and the verdict is the one of the same folder without that file.
+    void aSummaryWithAnImpossibleValueIsRefusedByName_data() {
+        QTest::addColumn<int>("rank");
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QString>("with");
+        QTest::addColumn<QString>("said");
+        QTest::newRow("a negative step duration") << 1 << QStringLiteral("\"free_ns\":\\d+") << QStringLiteral("\"free_ns\":-1000000")
+                                                  << QStringLiteral("steps[0].free_ns is -1000000: a duration is never negative");
+        QTest::newRow("a negative collective wait")
+            << 3 << QStringLiteral("\\n\\[(\\d+),(-?\\d+),(\\d+),(\\d+),(\\d+),(\\d+)\\]") << QStringLiteral("\n[%1,%2,%3,%4,-5000,%6]")
+            << QStringLiteral("collectives.rows[0] wait is -5000: a duration is never negative");
+        QTest::newRow("INT64_MAX as a step's service")
+            << 0 << QStringLiteral("\"service_ns\":\\d+") << QStringLiteral("\"service_ns\":9223372036854775807")
+            << QStringLiteral("steps[0].service_ns is 9223372036854775807: more than 604800000000000 ns (7 days)");
+        QTest::newRow("INT64_MIN as a collective's start")
+            << 1 << QStringLiteral("\\n\\[(\\d+),(-?\\d+),(\\d+),(\\d+),(\\d+),(\\d+)\\]")
+            << QStringLiteral("\n[%1,%2,-9223372036854775808,%4,%5,%6]")
+            << QStringLiteral("collectives.rows[0] start is -9223372036854775808: an absolute time is from 0 to");
+        QTest::newRow("INT64 extremes as the capture")
+            << 3 << QStringLiteral("\"capture\":\\{\"start_ns\":(\\d+),\"end_ns\":(\\d+)\\}")
+            << QStringLiteral("\"capture\":{\"start_ns\":-9223372036854775808,\"end_ns\":9223372036854775807}")
+            << QStringLiteral("capture.start_ns is -9223372036854775808: an absolute time is from 0 to");
+        QTest::newRow("a reversed capture")
+            << 3 << QStringLiteral("\"capture\":\\{\"start_ns\":(\\d+),\"end_ns\":(\\d+)\\}")
+            << QStringLiteral("\"capture\":{\"start_ns\":%2,\"end_ns\":%1}")
+            << QStringLiteral("capture.end_ns is …: before capture.start_ns (…)");
+        QTest::newRow("kernel time longer than the capture")
+            << 0 << QStringLiteral("\"computing_ns\":\\d+") << QStringLiteral("\"computing_ns\":5000000000000")
+            << QStringLiteral("steps[0].computing_ns is 5000000000000: more than the capture's span");
+        QTest::newRow("rank_id -1 on a folder named for its rank")
+            << 2 << QStringLiteral("\"rank_id\":2,") << QStringLiteral("\"rank_id\":-1,")
+            << QStringLiteral("rank_id is -1: -1 means no rank id was found, yet the folder's name guard4_rank2_ascend_pt gives rank 2");
+        QTest::newRow("a negative rank_id") << 2 << QStringLiteral("\"rank_id\":2,") << QStringLiteral("\"rank_id\":-7,")
+                                            << QStringLiteral("rank_id is -7: a rank id is -1 (unknown) or from 0 to 999999999");
+    }
+    void aSummaryWithAnImpossibleValueIsRefusedByName() {
+        QFETCH(int, rank);
+        QFETCH(QString, pattern);
+        QFETCH(QString, with);
+        QFETCH(QString, said);
+        QVERIFY(guardReady());
+        const QString name = guard_.files[rank];
+        const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('_'));
+        const QString dir = summariesCopy(QStringLiteral("spoilt_") + tag);
+        const QByteArray spoilt = replaceFirst(bytesOf(dir + QLatin1Char('/') + name), pattern, with);
+        QVERIFY(!spoilt.isEmpty());
+        QVERIFY(writeBytes(dir + QLatin1Char('/') + name, spoilt));
+        const Run r = mergeJson(dir);
+        QCOMPARE(r.code, 5);
+        // The file, then what is wrong ("…" stands for a figure of the generated data).
+        QStringList parts = said.split(QStringLiteral("…"));
+        for (QString& p : parts)
+            p = QRegularExpression::escape(p);
+        const QRegularExpression message(QRegularExpression::escape(dir + QLatin1Char('/') + name + QStringLiteral(": ")) +
+                                         parts.join(QStringLiteral("[^\n]*")));
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("write it again (bubblescope analyze RANK_FOLDER --summary DIR) and merge again")),
+                 qPrintable(r.err));
+        const Run without = mergeJson(summariesCopy(QStringLiteral("without_") + tag, name));
+        QCOMPARE(without.code, 5); // that rank has no summary
+        QCOMPARE(verdictsOf(r), verdictsOf(without));
+        QVERIFY(!verdictsOf(r).isEmpty());
+    }
+
+    // Summaries of ranks the collection does not have (2,500 of them beside an 8-rank job in the issue; 300
+    // here, copies of rank 0's with other labels and ids, half of them still naming rank 0's folder) are
+    // refused, each by name; the verdict stays.
+    void summariesOfRanksTheCollectionDoesNotHaveAreRefusedByName() {
+        QVERIFY(guardReady());
+        const QString dir = summariesCopy(QStringLiteral("strangers"));
+        const QByteArray rank0 = bytesOf(dir + QLatin1Char('/') + guard_.files[0]);
+        for (int k = 4; k < 304; ++k) {
+            const QString label = QStringLiteral("guard4_rank%1_ascend_pt").arg(k);
+            QByteArray t = replaceFirst(rank0, QStringLiteral("\"label\":\"guard4_rank0_ascend_pt\""),
+                                        QStringLiteral("\"label\":\"%1\"").arg(label));
+            t = replaceFirst(t, QStringLiteral("\"rank_id\":0,"), QStringLiteral("\"rank_id\":%1,").arg(k));
+            if (k % 2 == 0)
+                t = replaceFirst(t, QStringLiteral("(\"folder\":\"[^\"]*/)guard4_rank0_ascend_pt\""),
+                                 QStringLiteral("%1%2\"").arg(QStringLiteral("%1"), label));
+            QVERIFY(!t.isEmpty());
+            QVERIFY(writeBytes(dir + QLatin1Char('/') + label + QStringLiteral(".summary.json"), t));
+        }
+        const Run r = mergeJson(dir);
+        QCOMPARE(r.code, 5);
+        QCOMPARE(r.err.count(QStringLiteral(", which is not a rank folder of %1 (4 rank folders there): ").arg(guard_.parent)), 300);
+        QVERIFY2(r.err.contains(QStringLiteral("%1/guard4_rank303_ascend_pt.summary.json is the summary of "
+                                               "guard4_rank303_ascend_pt, which is not a rank folder of ").arg(dir)),
+                 qPrintable(r.err.left(2000)));
+        const QJsonObject c = QJsonDocument::fromJson(r.out.toUtf8()).object()[QStringLiteral("cluster")].toObject();
+        QCOMPARE(c[QStringLiteral("ranks")].toArray().size(), 4);
+        QCOMPARE(verdictsOf(r), guard_.verdicts);
+    }
+
+    // A summary of another collection whose capture overlaps this one's (the overlap check alone lets it in):
+    // its recorded `collection` differs from the one most summaries record, or from --expect PARENT.
+    void aSummaryOfAnotherCollectionIsRefusedEvenWhenItsCaptureOverlaps() {
+        QVERIFY(guardReady());
+        const QString other = tmp.filePath(QStringLiteral("other_job"));
+        auto foreign = [&](const QString& dir, int rank, int as) {
+            QByteArray t = bytesOf(dir + QLatin1Char('/') + guard_.files[rank]);
+            t = replaceFirst(t, QStringLiteral("\"collection\":\"[^\"]*\""), QStringLiteral("\"collection\":\"%1\"").arg(other));
+            const QString label = QStringLiteral("other_job_rank%1_ascend_pt").arg(as);
+            t = replaceFirst(t, QStringLiteral("\"label\":\"[^\"]*\""), QStringLiteral("\"label\":\"%1\"").arg(label));
+            const QString file = dir + QLatin1Char('/') + label + QStringLiteral(".summary.json");
+            return !t.isEmpty() && writeBytes(file, t) ? file : QString();
+        };
+        const QString dir = summariesCopy(QStringLiteral("two_collections"));
+        const QString file = foreign(dir, 3, 3);
+        QVERIFY(!file.isEmpty());
+        const Run r = mergeJson(dir);
+        QCOMPARE(r.code, 5);
+        QVERIFY2(r.err.contains(QStringLiteral("%1 is of another collection: it records %2, while 4 of the 5 summaries "
+                                               "record %3").arg(file, other, guard_.parent)),
+                 qPrintable(r.err));
+        QCOMPARE(verdictsOf(r), guard_.verdicts);
+
+        // Five of the other collection outnumber the four: --expect PARENT says which collection is merged.
+        const QString many = summariesCopy(QStringLiteral("two_collections_expect"));
+        QStringList foreigners;
+        for (int k = 0; k < 5; ++k)
+            foreigners << foreign(many, k % 4, k);
+        QVERIFY(!foreigners.contains(QString()));
+        const Run e = mergeJson(many, {QStringLiteral("--expect"), guard_.parent});
+        QCOMPARE(e.code, 5);
+        for (const QString& f : foreigners)
+            QVERIFY2(e.err.contains(QStringLiteral("%1 is of another collection: it records %2, not %3 (--expect)")
+                                        .arg(f, other, guard_.parent)),
+                     qPrintable(e.err));
+        QCOMPARE(verdictsOf(e), guard_.verdicts);
+    }
+
+    // Not refused: a rank whose id is unknown (no profiler_info_N.json, no digits in its folder's name) writes
+    // rank_id -1, and its summary merges (exit 0).
+    void aSummaryOfARankWithoutAnIdIsMerged() {
+        QVERIFY(guardReady());
+        const QString from = guard_.parent + QStringLiteral("/guard4_rank0_ascend_pt");
+        const QString root = tmp.filePath(QStringLiteral("lone/alpha_ascend_pt"));
+        QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString f = it.next();
+            if (QFileInfo(f).fileName().startsWith(QStringLiteral("profiler_info"))) continue;
+            const QString to = root + QLatin1Char('/') + QDir(from).relativeFilePath(f);
+            QVERIFY(QDir().mkpath(QFileInfo(to).path()));
+            QVERIFY(QFile::copy(f, to));
+        }
+        const QString sums = tmp.filePath(QStringLiteral("lone_summaries"));
+        QCOMPARE(runBinary({QStringLiteral("analyze"), root, QStringLiteral("--summary"), sums + QLatin1Char('/'),
+                            QStringLiteral("-q")}).code, 0);
+        const QByteArray written = bytesOf(sums + QStringLiteral("/alpha_ascend_pt.summary.json"));
+        QVERIFY2(written.contains("\"rank_id\":-1,"), written.left(300).constData());
+        const Run r = mergeJson(sums);
+        QCOMPARE(r.code, 0);
+        QVERIFY2(!r.err.contains(QStringLiteral("refused")) && !r.err.contains(QStringLiteral("rank_id")), qPrintable(r.err));
     }
 };
 

@@ -7,6 +7,7 @@
 #include "report/json_export.h"
 #include "test_support.h"
 
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -18,6 +19,7 @@
 #include <atomic>
 #include <cmath>
 #include <filesystem>
+#include <map>
 
 namespace {
 
@@ -44,6 +46,50 @@ bool sqliteExec(const QString& db, const std::string& sql) {
     const bool ok = sqlite3_exec(h, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK;
     sqlite3_close(h);
     return ok;
+}
+
+// Runs SQL on a (copied) database with automatic checkpoints off and closes it without the checkpoint SQLite
+// makes on close: the committed transactions stay in its -wal file, as in a folder copied while the
+// profiler still held the database.
+bool sqliteExecKeepingWal(const QString& db, const std::string& sql) {
+    sqlite3* h = nullptr;
+    if (sqlite3_open(bstest::s(db).c_str(), &h) != SQLITE_OK) return sqlite3_close(h), false;
+    sqlite3_db_config(h, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+    const std::string all = "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; " + sql;
+    const bool ok = sqlite3_exec(h, all.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK;
+    sqlite3_close(h);
+    return ok;
+}
+
+// Writes the database `from` page by page into a new WAL-mode database `to` and keeps every page in
+// `to`-wal: the main file holds only its first, empty page (a profiler killed before its first checkpoint).
+bool copyIntoWalOnly(const QString& from, const QString& to) {
+    sqlite3 *src = nullptr, *dst = nullptr;
+    const std::string uri = "file:" + bstest::s(from) + "?immutable=1";
+    bool ok =
+        sqlite3_open_v2(uri.c_str(), &src, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) == SQLITE_OK &&
+        sqlite3_open(bstest::s(to).c_str(), &dst) == SQLITE_OK;
+    if (ok) sqlite3_db_config(dst, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr);
+    ok = ok && sqlite3_exec(dst, "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0;", nullptr, nullptr,
+                            nullptr) == SQLITE_OK;
+    if (ok) {
+        sqlite3_backup* b = sqlite3_backup_init(dst, "main", src, "main");
+        ok = b && sqlite3_backup_step(b, -1) == SQLITE_DONE;
+        sqlite3_backup_finish(b);
+    }
+    sqlite3_close(dst);
+    sqlite3_close(src);
+    return ok;
+}
+
+// Every file and folder under `dir` with its bytes: what reading must leave exactly as it was.
+std::map<std::string, QByteArray> folderBytes(const QString& dir) {
+    std::map<std::string, QByteArray> out;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(bstest::s(dir)))
+        out[e.path().string()] = e.is_regular_file()
+                                     ? bstest::readFile(QString::fromStdString(e.path().string()))
+                                     : QByteArray("(not a file)");
+    return out;
 }
 
 struct Run {
@@ -284,6 +330,23 @@ class TstDbReader : public QObject {
         QVERIFY(run.r.crossCheck.mismatches > 0);
     }
 
+    // Issue 45, item 8: a cut inside the last page (which SQLite's schema read does not notice) is a cut too;
+    // at its boundary: one byte short is cut, the whole file is not, a byte appended is not.
+    void aDatabaseCutInsideItsLastPageIsTruncated() {
+        for (const long long change : {-100LL, -1LL, 0LL, 1LL}) {
+            QTemporaryDir tmp;
+            const QString dir = copyRank(tmp);
+            const auto db = bstest::s(profilerDb(dir));
+            const auto size = static_cast<long long>(std::filesystem::file_size(db));
+            std::filesystem::resize_file(db, static_cast<std::uintmax_t>(size + change));
+            const Run run = analyse(dir);
+            const bs::Finding* cut = finding(run, "db_truncated");
+            QVERIFY2((cut != nullptr) == (change < 0), qPrintable(QString::number(change)));
+            if (cut) QCOMPARE(cut->byteOffset, size + change);
+            QVERIFY2(!finding(run, "db_bad_value") || change >= 0, qPrintable(QString::number(change)));
+        }
+    }
+
     void aLockedDatabaseIsStillRead() {
         QTemporaryDir tmp;
         const QString dir = copyRank(tmp);
@@ -305,6 +368,92 @@ class TstDbReader : public QObject {
         QCOMPARE(run.r.metrics.at(0).kernelCount, std::size_t(191));
         QVERIFY(std::abs(bs::nsToUs(run.r.metrics.at(0).internalBubbleTotal) - 25258.144) <= 1.0);
         QCOMPARE(bstest::readFile(db), before); // never written
+    }
+
+    // ---- A database in WAL mode (issue 45): the committed content of its -wal file is read, and nothing is
+    // written beside it. The L1 rank 0 database is in WAL mode (header bytes 18/19 = 2, an empty -wal). ----
+
+    // TASK holds 552 rows, rowids 1..552 (sqlite3 on the real file): deleting the even rowids keeps 276.
+    void committedRowsInTheWalAreRead() {
+        QTemporaryDir tmp;
+        const QString dir = copyRank(tmp), db = profilerDb(dir);
+        QVERIFY(sqliteExecKeepingWal(db, "DELETE FROM TASK WHERE rowid % 2 = 0;"));
+        QVERIFY(QFileInfo(db + QStringLiteral("-wal")).size() > 0);
+        QCOMPARE(sqliteRow(db, "SELECT count(*) AS n FROM TASK").at("n"), 552.0); // the .db alone is stale
+        const auto before = folderBytes(dir);
+        const Run run = analyse(dir);
+        QVERIFY(run.load.hasAnyData);
+        const auto& read = run.load.profile->inventory.dbTablesRead;
+        QVERIFY2(std::find(read.begin(), read.end(), "ascend_pytorch_profiler_0.db:TASK (276 rows)") !=
+                     read.end(),
+                 fmt::format("{}", fmt::join(read, ", ")).c_str());
+        const bs::Finding* f = finding(run, "db_wal_read");
+        QVERIFY(f);
+        QCOMPARE(f->severity, bs::Severity::Info);
+        QVERIFY2(bs::english(f->seen).find("ascend_pytorch_profiler_0.db-wal") != std::string::npos,
+                 bs::english(f->seen).c_str());
+        QVERIFY(folderBytes(dir) == before); // no -shm, no -wal written, nothing checkpointed
+    }
+
+    // Every table is only in the -wal: the immutable read found no TASK table at all (exit 3).
+    void aDatabaseWhollyInItsWalIsRead() {
+        QTemporaryDir tmp;
+        const QString dir = copyRank(tmp), db = profilerDb(dir);
+        for (const char* ext : {"", "-wal", "-shm"})
+            QVERIFY(QFile::remove(db + QLatin1String(ext)));
+        QVERIFY(copyIntoWalOnly(
+            bstest::realdata(QStringLiteral("torch_npu_resnet_ddp_db/level1/rank0_ascend_pt")) +
+                QStringLiteral("/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db"),
+            db));
+        // The .db alone is empty: its one page holds no table.
+        QCOMPARE(sqliteRow(db, "SELECT count(*) AS n FROM sqlite_master").at("n"), 0.0);
+        const auto before = folderBytes(dir);
+        const Run run = analyse(dir);
+        QVERIFY(run.load.hasAnyData);
+        QVERIFY(!finding(run, "db_no_tasks"));
+        // The golden figures of level1Rank0GoldenFigures: the whole database was read.
+        const auto& m = run.r.metrics.at(0);
+        QCOMPARE(m.kernelCount, std::size_t(191));
+        QVERIFY(std::abs(bs::nsToUs(m.internalBubbleTotal) - 25258.144) <= 1.0);
+        QVERIFY(std::abs(bs::nsToUs(m.busyUnion) - 106975.378) <= 1.0);
+        QVERIFY(folderBytes(dir) == before);
+    }
+
+    // Only the .db and its -wal were copied (no -shm): SQLite reading read-only would create the -shm beside
+    // them; the reader keeps its WAL index in memory instead.
+    void aWalWithoutItsShmIsReadWithoutCreatingOne() {
+        QTemporaryDir tmp;
+        const QString dir = copyRank(tmp), db = profilerDb(dir);
+        QVERIFY(sqliteExecKeepingWal(db, "DELETE FROM TASK WHERE rowid % 2 = 0;"));
+        QVERIFY(QFile::remove(db + QStringLiteral("-shm")));
+        const auto before = folderBytes(dir);
+        const Run run = analyse(dir);
+        QVERIFY(run.load.hasAnyData);
+        const auto& read = run.load.profile->inventory.dbTablesRead;
+        QVERIFY(std::find(read.begin(), read.end(), "ascend_pytorch_profiler_0.db:TASK (276 rows)") !=
+                read.end());
+        QVERIFY(!QFileInfo::exists(db + QStringLiteral("-shm")));
+        QVERIFY(folderBytes(dir) == before);
+    }
+
+    // A -wal SQLite cannot open (here a folder in its place; a file without read permission is another)
+    // refuses the database with the -wal named, rather than reading the .db without it.
+    void anUnreadableWalIsRefusedByName() {
+        QTemporaryDir tmp;
+        const QString dir = copyRank(tmp), db = profilerDb(dir), wal = db + QStringLiteral("-wal");
+        QVERIFY(QFile::remove(wal));
+        QVERIFY(QDir().mkdir(wal));
+        const Run run = analyse(dir);
+        QVERIFY(!run.load.hasAnyData);
+        const bs::Finding* f = finding(run, "db_wal_unreadable");
+        QVERIFY(f);
+        QCOMPARE(f->severity, bs::Severity::Error);
+        QCOMPARE(f->file, bstest::s(wal));
+        QVERIFY2(bs::english(f->fix).find("PRAGMA wal_checkpoint(TRUNCATE)") != std::string::npos,
+                 bs::english(f->fix).c_str());
+        auto found = bs::discoverProfiles(bstest::s(dir));
+        const std::string msg = bs::english(bs::noDataMessage(found.ranks.at(0), run.load));
+        QVERIFY2(msg.find("ascend_pytorch_profiler_0.db-wal") != std::string::npos, msg.c_str());
     }
 
     void aMissingTableIsNamedAndTheRestIsRead() {

@@ -8,6 +8,7 @@
 #include "analysis/bubble_metrics.h"
 #include "analysis/op_analysis.h"
 #include "architecture/structures.h"
+#include "io/discovery.h"
 #include "io/kernel_checks.h"
 #include "io/kernel_table_reader.h"
 #include "io/profile_loader.h"
@@ -19,6 +20,9 @@
 #include <QTemporaryDir>
 
 #include <cmath>
+#include <functional>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -409,6 +413,68 @@ class InputBoundsTest : public QObject {
                     QCOMPARE(*f.profilerUs, row.stepId == 5 ? 20.0 : 10.0);
         }
         QCOMPARE(run.r.crossCheck.mismatches, std::size_t(1)); // step 5's 20 µs against our 10 µs
+    }
+
+    // Issue 45, item 8: a rank whose only data file is not a regular file is told so, by name and kind,
+    // instead of being taken for an empty output folder (which blames the training script).
+    void aDataFileThatIsNotARegularFileIsNamedWithItsKind() {
+        QTemporaryDir tmp;
+        struct Case {
+            const char* name;
+            std::function<bool(const std::string&)> make;
+            const char* said;
+        };
+        const std::vector<Case> cases{
+            {"zero", [](const std::string& p) { return ::symlink("/dev/zero", p.c_str()) == 0; },
+             "is a character device, not a regular file"},
+            {"fifo", [](const std::string& p) { return ::mkfifo(p.c_str(), 0600) == 0; }, "is a FIFO, not a regular file"},
+            {"folder", [](const std::string& p) { return std::filesystem::create_directory(p); },
+             "is a folder, not a regular file"},
+            {"loop", [](const std::string& p) { return ::symlink(p.c_str(), p.c_str()) == 0; },
+             "cannot be opened: Too many levels of symbolic links"},
+            {"dangling", [](const std::string& p) { return ::symlink((p + ".gone").c_str(), p.c_str()) == 0; },
+             "cannot be opened: No such file or directory"}};
+        for (const Case& c : cases) {
+            const std::string out = bstest::s(tmp.filePath(QString::fromLatin1(c.name))) + "/r_ascend_pt/ASCEND_PROFILER_OUTPUT";
+            std::filesystem::create_directories(out);
+            const std::string db = out + "/ascend_pytorch_profiler_0.db";
+            QVERIFY2(c.make(db), c.name);
+            const bs::DiscoveryResult found = bs::discoverProfiles(out);
+            QCOMPARE(found.ranks.size(), std::size_t(1));
+            const bs::LoadResult loaded = bs::loadRank(found.ranks[0]);
+            QVERIFY(!loaded.hasAnyData);
+            const std::string m = bs::english(bs::noDataMessage(found.ranks[0], loaded));
+            QVERIFY2(m.find(db + " " + c.said) != std::string::npos, m.c_str());
+            QVERIFY2(m.find("prof.step()") == std::string::npos, m.c_str());
+        }
+    }
+
+    // Issue 45, item 8: a "Stream Id" outside int32 is a finding naming the count and the first byte; the
+    // event stays, on its thread's lane. The bounds themselves are tested: 2^31 - 1 is a stream, 2^31 and
+    // -1 are not.
+    void aStreamIdOutsideInt32IsAFindingAtItsBoundary() {
+        auto event = [](long long tsUs, const char* stream) {
+            return QByteArray("{\"name\": \"k\", \"ph\": \"X\", \"pid\": 7, \"tid\": 3, \"ts\": \"") +
+                   QByteArray::number(1736408883000000LL + tsUs) + ".000\", \"dur\": 1.0, \"args\": {\"Stream Id\": " +
+                   stream + "}}";
+        };
+        const QByteArray trace = "[" + event(0, "2147483647") + ",\n" + event(10, "2147483648") + ",\n" +
+                                 event(20, "-1") + ",\n" + event(30, "99999999999999999999") + "]";
+        const std::string dir = rank({{"trace_view.json", trace}});
+        const auto load = bs::loadRank({dir, dir + "/ASCEND_PROFILER_OUTPUT", "torch_npu", "bounds"});
+        const bs::Finding* f = nullptr;
+        for (const auto& x : load.profile->loadFindings)
+            if (x.id == "trace_bad_stream_id") f = &x;
+        QVERIFY(f);
+        const std::string seen = bs::english(f->seen);
+        QVERIFY2(contains(seen, "3 event(s) have a 'Stream Id'"), seen.c_str());
+        QCOMPARE(f->byteOffset, static_cast<long long>(trace.indexOf(event(10, "2147483648"))));
+        std::size_t onStream = 0;
+        for (const auto& e : load.profile->deviceEvents)
+            onStream += e.streamArg == 2147483647 ? 1 : 0;
+        for (const auto& e : load.profile->hostEvents)
+            onStream += e.streamArg == 2147483647 ? 1 : 0;
+        QCOMPARE(onStream, std::size_t(1));
     }
 };
 

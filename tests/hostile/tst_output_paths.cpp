@@ -84,6 +84,29 @@ QStringList leftovers(const QString& dir) {
                                QDir::Files | QDir::Hidden | QDir::System);
 }
 
+
+// A writable copy of the real two-rank collection (level1: rank0 and rank1).
+QString copyCollection(const QString& to) {
+    std::error_code ec;
+    std::filesystem::create_directories(to.toStdString(), ec);
+    std::filesystem::copy(bstest::realdata(QStringLiteral("torch_npu_resnet_ddp/level1")).toStdString(),
+                          to.toStdString(), std::filesystem::copy_options::recursive, ec);
+    return ec ? QString() : to;
+}
+
+// One writer of one command pointed at a profile's file: refused as a usage error before anything is
+// written, the file byte for byte and inode for inode what it was.
+void refusesAndKeeps(const QStringList& args, const QString& file, const QString& option) {
+    const QByteArray before = bstest::readFile(file);
+    const ino_t inode = statOf(file).st_ino;
+    QVERIFY2(!before.isEmpty(), qPrintable(file));
+    const Run r = run(args);
+    QVERIFY2(r.code == 2, qPrintable(QString::number(r.code) + QLatin1Char(' ') + r.err));
+    QVERIFY2(r.err.contains(option + QLatin1Char(' ')) && r.err.contains(QStringLiteral(" is a file of the profile ")),
+             qPrintable(r.err));
+    QCOMPARE(bstest::readFile(file), before);
+    QCOMPARE(statOf(file).st_ino, inode);
+}
 } // namespace
 
 class OutputPathsTest : public QObject {
@@ -181,8 +204,8 @@ class OutputPathsTest : public QObject {
         const ino_t traceInode = statOf(trace).st_ino;
         Run r = run(analyze(rank, {QStringLiteral("--json"), trace}));
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains(QStringLiteral("is a file of the profile being analysed (") + trace +
-                                QStringLiteral("); choose another output.")),
+        QVERIFY2(r.err.contains(QStringLiteral("--json ") + trace + QStringLiteral(" is a file of the profile ") + rank +
+                                QStringLiteral("; choose another output.")),
                  qPrintable(r.err));
         // The same file under other names: a symbolic link, a hard link, a path through "..".
         const QString link = tmp.filePath(QStringLiteral("own/link.json"));
@@ -218,7 +241,7 @@ class OutputPathsTest : public QObject {
         // But the profiler's own files beside the output folder are: profiler_info_0.json is refused.
         const Run info = run(analyze(rank, {QStringLiteral("--json"), rank + QStringLiteral("/profiler_info_0.json")}));
         QCOMPARE(info.code, 2);
-        QVERIFY2(info.err.contains(QStringLiteral("is a file of the profile being analysed")), qPrintable(info.err));
+        QVERIFY2(info.err.contains(QStringLiteral("is a file of the profile ")), qPrintable(info.err));
     }
 
     // Item 3 -----------------------------------------------------------------------------------------
@@ -297,7 +320,7 @@ class OutputPathsTest : public QObject {
         QVERIFY(!copyRank(parent + QStringLiteral("/good_ascend_pt")).isEmpty());
         QVERIFY(QDir().mkpath(parent + QStringLiteral("/broken_ascend_pt/ASCEND_PROFILER_OUTPUT")));
         Run r = run(analyze(parent, {QStringLiteral("--format"), QStringLiteral("json")}));
-        QCOMPARE(r.code, 0);
+        QCOMPARE(r.code, 5); // written, but a rank could not be analysed (issue 45, item 7)
         QJsonParseError e{};
         QJsonArray ranks =
             QJsonDocument::fromJson(r.out, &e).object().value(QStringLiteral("ranks")).toArray();
@@ -396,6 +419,79 @@ class OutputPathsTest : public QObject {
         QVERIFY(tooLong.out.isEmpty());
     }
 
+
+    // Issue 45, item 1: every writer of every command, one by one, on a profile's file ----------------
+    void everyWriterOfEveryCommandRefusesAProfilesFile() {
+        const QString parent = copyCollection(tmp.filePath(QStringLiteral("guard/job")));
+        QVERIFY(!parent.isEmpty());
+        const QString r0 = parent + QStringLiteral("/rank0_ascend_pt");
+        const QString out0 = r0 + QStringLiteral("/ASCEND_PROFILER_OUTPUT");
+        const QString trace = out0 + QStringLiteral("/trace_view.json");
+        const QString kernels = out0 + QStringLiteral("/kernel_details.csv");
+        const QString steps = out0 + QStringLiteral("/step_trace_time.csv");
+        const QString comm = out0 + QStringLiteral("/communication.json");
+        const QString a = QStringLiteral("analyze"), c = QStringLiteral("cluster");
+        refusesAndKeeps({a, r0, QStringLiteral("--summary"), trace}, trace, QStringLiteral("--summary"));
+        refusesAndKeeps({a, parent, QStringLiteral("--cluster-report"), kernels}, kernels, QStringLiteral("--cluster-report"));
+        refusesAndKeeps({a, parent, QStringLiteral("--cluster-json"), comm}, comm, QStringLiteral("--cluster-json"));
+        refusesAndKeeps({c, parent, QStringLiteral("--json"), trace}, trace, QStringLiteral("--json"));
+        refusesAndKeeps({c, parent, QStringLiteral("--report"), steps}, steps, QStringLiteral("--report"));
+        // A profile that is not the one being analysed is protected too: the guard knows profiles by their
+        // shape, not by the command's inputs.
+        const QString sample = QStringLiteral(BS_SOURCE_DIR "/resources/sample/sample_ascend_pt");
+        refusesAndKeeps({a, sample, QStringLiteral("--json"), trace}, trace, QStringLiteral("--json"));
+        refusesAndKeeps({a, sample, QStringLiteral("--report"), steps}, steps, QStringLiteral("--report"));
+        refusesAndKeeps({a, sample, QStringLiteral("--arch"), kernels}, kernels, QStringLiteral("--arch"));
+        // The merge of summaries, with --expect naming the collection, directly and through a symbolic link.
+        const QString sums = tmp.filePath(QStringLiteral("guard/sums"));
+        const Run wrote = run({a, parent, QStringLiteral("--summary"), sums});
+        QVERIFY2(wrote.code == 0, qPrintable(wrote.err));
+        refusesAndKeeps({c, sums, QStringLiteral("--expect"), parent, QStringLiteral("--json"), trace}, trace,
+                        QStringLiteral("--json"));
+        const QString link = tmp.filePath(QStringLiteral("guard/innocent.json"));
+        QVERIFY(QFile::link(trace, link));
+        refusesAndKeeps({c, sums, QStringLiteral("--expect"), parent, QStringLiteral("--report"), link}, trace,
+                        QStringLiteral("--report"));
+        // compare, onto a third profile's file.
+        refusesAndKeeps({QStringLiteral("compare"), sample, parent + QStringLiteral("/rank1_ascend_pt"), QStringLiteral("--json"), comm}, comm,
+                        QStringLiteral("--json"));
+        // The window's picture: a file inside a rank folder, whatever its name.
+        const QString picture = r0 + QStringLiteral("/FRAMEWORK/timeline.png");
+        QVERIFY(QDir().mkpath(r0 + QStringLiteral("/FRAMEWORK")));
+        { QFile f(picture); QVERIFY(f.open(QIODevice::WriteOnly)); f.write("not ours"); }
+        refusesAndKeeps({QStringLiteral("screenshot"), sample, QStringLiteral("--out"), picture}, picture,
+                        QStringLiteral("--out"));
+        // The profiler's own files at the top of a rank folder: profiler_info, the SQLite export.
+        const QString info = r0 + QStringLiteral("/profiler_info_0.json");
+        refusesAndKeeps({a, sample, QStringLiteral("--json"), info}, info, QStringLiteral("--json"));
+    }
+    void theMergeRefusesToWriteOverOneOfItsSummaries() {
+        const QString parent = copyCollection(tmp.filePath(QStringLiteral("guard2/job")));
+        QVERIFY(!parent.isEmpty());
+        const QString sums = tmp.filePath(QStringLiteral("guard2/sums"));
+        QCOMPARE(run({QStringLiteral("analyze"), parent, QStringLiteral("--summary"), sums}).code, 0);
+        const QStringList files = QDir(sums).entryList({QStringLiteral("*.summary.json")}, QDir::Files);
+        QCOMPARE(files.size(), 2);
+        const QString victim = sums + QLatin1Char('/') + files.first();
+        const QByteArray before = bstest::readFile(victim);
+        const Run r = run({QStringLiteral("cluster"), sums, QStringLiteral("--json"), victim});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("is one of the files being read")), qPrintable(r.err));
+        QCOMPARE(bstest::readFile(victim), before);
+    }
+    // Our own outputs beside a rank (not the profiler's) are still ours to replace, and a loose folder's
+    // neighbours that are not profile files too.
+    void ourOwnOutputsBesideAProfileAreReplacedAsBefore() {
+        const QString parent = copyCollection(tmp.filePath(QStringLiteral("guard3/job")));
+        QVERIFY(!parent.isEmpty());
+        const QString sample = QStringLiteral(BS_SOURCE_DIR "/resources/sample/sample_ascend_pt");
+        for (const QString& name : {parent + QStringLiteral("/cluster.json"), parent + QStringLiteral("/rank0_ascend_pt/analysis.json")}) {
+            QCOMPARE(run({QStringLiteral("analyze"), sample, QStringLiteral("--json"), name}).code, 0);
+            QCOMPARE(run({QStringLiteral("analyze"), sample, QStringLiteral("--json"), name}).code, 0);
+            QVERIFY(isJsonObject(bstest::readFile(name)));
+        }
+    }
+
     // Item 5 -----------------------------------------------------------------------------------------
     void anUnknownCommandIsAUsageErrorWithoutTouchingTheDisplay() {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -409,6 +505,52 @@ class OutputPathsTest : public QObject {
         QVERIFY2(r.err.contains(QStringLiteral("unknown command 'frobnicate'")), qPrintable(r.err));
         QVERIFY(r.err.contains(QStringLiteral("commands: analyze")));
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+    }
+
+    // Issue 45, item 5: the window starts only with no argument, one PATH, or Qt's own options. Without a
+    // display and with the xcb platform forced, a window would abort: a usage error must come first.
+    void optionsWithoutACommandAreAUsageErrorNotAWindow_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("said");
+        const QString sample = QStringLiteral(BS_SOURCE_DIR "/resources/sample/sample_ascend_pt");
+        QTest::newRow("-x") << QStringList{QStringLiteral("-x")} << QStringLiteral("unknown option '-x'");
+        QTest::newRow("--frobnicate") << QStringList{QStringLiteral("--frobnicate")}
+                                      << QStringLiteral("unknown option '--frobnicate'");
+        QTest::newRow("-q") << QStringList{QStringLiteral("-q"), sample} << QStringLiteral("unknown option '-q'");
+        QTest::newRow("--json without analyze")
+            << QStringList{QStringLiteral("--json"), QStringLiteral("o.json"), sample}
+            << QStringLiteral("bubblescope analyze PATH --json FILE");
+        QTest::newRow("two paths") << QStringList{sample, sample} << QStringLiteral("the window opens one PATH");
+        QTest::newRow("-style without its value") << QStringList{QStringLiteral("-style")}
+                                                  << QStringLiteral("-style needs a value");
+    }
+    void optionsWithoutACommandAreAUsageErrorNotAWindow() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, said);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("xcb"));
+        const Run r = run(args, {{}, tmp.path(), env});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(said), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QVERIFY(!QFile::exists(tmp.filePath(QStringLiteral("o.json"))));
+    }
+    // Issue 45, item 8: help, version and the rank list on a full standard output are a write failure.
+    void helpVersionAndTheRankListOnAFullStandardOutputAreExitFour() {
+        QVERIFY(QFile::exists(QStringLiteral("/dev/full")));
+        const QString parent = copyCollection(tmp.filePath(QStringLiteral("full/job")));
+        QVERIFY(!parent.isEmpty());
+        const QList<QStringList> commands{{QStringLiteral("--help")}, {QStringLiteral("--version")},
+                                          {QStringLiteral("analyze"), QStringLiteral("--help")},
+                                          {QStringLiteral("cluster"), QStringLiteral("-h")},
+                                          {QStringLiteral("analyze"), parent, QStringLiteral("--list-ranks")}};
+        for (const QStringList& args : commands) {
+            const Run r = run(args, {QStringLiteral("/dev/full"), {}, QProcessEnvironment::systemEnvironment()});
+            QVERIFY2(r.code == 4, qPrintable(args.join(QLatin1Char(' ')) + QStringLiteral(": ") + QString::number(r.code)));
+            QVERIFY2(r.err.contains(QStringLiteral("No space left on device")), qPrintable(r.err));
+        }
     }
     void doubleDashEndsOptionsForAFolderNamedLikeAnOption() {
         QVERIFY(!copyRank(tmp.filePath(QStringLiteral("dash/-x"))).isEmpty());

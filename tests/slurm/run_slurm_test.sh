@@ -284,6 +284,30 @@ echo "--- the report's lines on them"
 grep -F -e "${missing[0]}" "$work/out3/cluster_report.md"
 echo "ok   run 3: ${missing[*]} named in task 3's log, cluster_report.md and cluster.json; merge FAILED 5:0"
 
+# 4. Task 3 is cancelled mid-run (scancel, as an operator or a time limit would): the merge never runs, and the
+# driver names the task that did not complete, its state and its log.
+say "run 4: task 3 cancelled mid-run"
+start_run 4 --ranks-per-task 4 --throttle 1 --retries 0
+pattern4="--shard 3/4 --summary $work/out4/summaries"
+deadline=$((SECONDS + 300))
+until pid4=$(pgrep -o -f -- "$pattern4"); do
+  kill -0 "$driver" 2>/dev/null || fail "run 4 ended before task 3 started"
+  [ "$SECONDS" -lt "$deadline" ] || fail "run 4: task 3 did not start within 300 s"
+  sleep 0.02
+done
+# Stopped first, so that the cancel finds it running however fast the machine is (scancel's signals end it).
+kill -STOP "$pid4" 2>/dev/null || fail "run 4: task 3's bubblescope ended before it could be stopped"
+a4=$(array_job "$work/driver4.txt")
+scancel "${a4}_3" || fail "run 4: scancel ${a4}_3 failed"
+finish_run 4
+cat "$work/driver4.txt"
+[ "$rc" -eq 1 ] || fail "run 4: the driver exited with $rc, not 1 (the merge was cancelled)"
+grep -q "^merge job [0-9]*: CANCELLED" "$work/driver4.txt" || fail "run 4: the driver does not say the merge was cancelled"
+grep -q "^  task 3: CANCELLED, exit status [0-9]*; log: $work/out4/logs/task-${a4}_3.log\$" "$work/driver4.txt" ||
+  fail "run 4: the driver does not name task 3, its state and its log"
+[ "$(grep -c '^  task [0-9]*:' "$work/driver4.txt")" -eq 1 ] || fail "run 4: tasks that completed are named too"
+echo "ok   run 4: the cancelled merge names task 3 (CANCELLED) and its log"
+
 # Accounting: sacct from the job completion records (no slurmdbd), which do not know array task ids
 # (sacct prints "Unknown type ArrayJobId" for them, dropped here); the jobcomp file maps them.
 say "sacct --completion"
