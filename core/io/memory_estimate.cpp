@@ -22,15 +22,22 @@ bool hasText(const RankFiles& f) {
 }
 
 // Per byte of each file (peak RSS of `bubblescope analyze --json` over the file's share, generated
-// profiles; core/README.md, "Memory estimate"):
-constexpr double kBaseBytes = 40.0 * 1048576; // the process itself: Qt, the libraries, the string pool
-constexpr double kTrace = 0.45;               // the timeline's events and flows (1 GB shape: 0.45 x)
-constexpr double kTable = 1.2;    // kernels and their PMU floats; with the JSON export in memory (1.1-1.7 x)
-constexpr double kSide = 64.0;    // step_trace_time / op_statistic: a name → value map per row (~62 x)
-constexpr double kComm = 1.5;     // communication.json, streamed: its ops and the windows they make (1.2 x)
-constexpr double kJsonDom = 36.0; // profiler_info: a JSON DOM (nlohmann, up to ~34 x)
-constexpr double kDb = 3.0; // the SQLite export: the model, the join tables and its mapped pages (3.1 x)
-constexpr double kMargin = 1.1;
+// profiles; core/README.md, "Memory estimate"), as exact fractions so that a limit compares at its byte:
+constexpr std::uint64_t kBaseBytes = 30ull << 20; // the process itself: Qt, the libraries, the string pool
+struct Factor {
+    std::uint64_t num, den;
+};
+constexpr Factor kTrace{45, 100}; // the timeline's events and flows (1-10 GB shapes: 0.45 x)
+constexpr Factor kTable{12, 10};  // kernels and their PMU floats, with the JSON export in memory (1.1-1.7 x)
+constexpr Factor kSide{64, 1};    // step_trace_time / op_statistic: a name → value map per row (~62 x)
+constexpr Factor kComm{15, 10};   // communication.json, streamed: its ops and the windows they make (1.2 x)
+constexpr Factor kJsonDom{36, 1}; // profiler_info: a JSON DOM (nlohmann, up to ~34 x)
+constexpr Factor kDb{3, 1};       // the SQLite export: the model, the join tables and its mapped pages (3.1 x)
+constexpr Factor kMargin{11, 10};
+
+std::uint64_t times(std::uint64_t bytes, Factor f) {
+    return bytes / f.den * f.num + bytes % f.den * f.num / f.den;
+}
 
 } // namespace
 
@@ -55,10 +62,10 @@ MemoryEstimate estimateLoadMemory(const RankFiles& files, DataSource source) {
     if (source == DataSource::Db || (source == DataSource::Auto && !hasText(files)))
         for (const auto& p : files.sqliteExports)
             e.dbBytes += sizeOf(p);
-    const auto d = [](std::uint64_t v) { return static_cast<double>(v); };
-    e.needBytes = (kBaseBytes + kTrace * d(e.traceBytes) + kTable * d(e.tableBytes) + kSide * d(e.sideBytes) +
-                   kComm * d(e.commBytes) + kJsonDom * d(e.jsonBytes) + kDb * d(e.dbBytes)) *
-                  kMargin;
+    e.needBytes = times(kBaseBytes + times(e.traceBytes, kTrace) + times(e.tableBytes, kTable) +
+                            times(e.sideBytes, kSide) + times(e.commBytes, kComm) + times(e.jsonBytes, kJsonDom) +
+                            times(e.dbBytes, kDb),
+                        kMargin);
     return e;
 }
 

@@ -11,7 +11,7 @@ enum class DataSource;
 
 struct MemoryEstimate {
     std::uint64_t traceBytes = 0, tableBytes = 0, sideBytes = 0, jsonBytes = 0, commBytes = 0, dbBytes = 0;
-    double needBytes = 0; // the peak resident set the load and the analysis are expected to reach
+    std::uint64_t needBytes = 0; // the peak resident set the load and the analysis are expected to reach
 };
 
 MemoryEstimate estimateLoadMemory(const RankFiles& files, DataSource source);

@@ -300,11 +300,12 @@ LoadResult loadRankUnguarded(const RankFolder& rank, const LoadControl& control)
     // Refuse, before reading anything large, a profile whose model would not fit in memory.
     {
         const MemoryEstimate estimate = estimateLoadMemory(files, control.source);
-        const double need = estimate.needBytes;
+        const double need = static_cast<double>(estimate.needBytes);
         const auto traceBytes = estimate.traceBytes, tableBytes = estimate.tableBytes, sideBytes = estimate.sideBytes,
                    jsonBytes = estimate.jsonBytes + estimate.commBytes, dbBytes = estimate.dbBytes;
-        const double avail = static_cast<double>(availableMemoryBytes());
-        if (need > avail) {
+        const std::uint64_t availBytes = availableMemoryBytes();
+        const double avail = static_cast<double>(availBytes);
+        if (estimate.needBytes > availBytes) {
             sink.add(
                 {"profile_too_large", Severity::Error, rank.root, -1, -1,
                  msg("Loading this profile needs about {:.0f} MiB (trace {:.0f} MiB, kernel tables "

@@ -59,12 +59,13 @@ int main(int argc, char** argv) {
         const bs::MemoryEstimate e =
             bs::estimateLoadMemory(bs::listRankFiles(found.ranks[0]), bs::DataSource::Auto);
         const double peak = peakOf(argv[1], found.ranks[0].root);
-        const double ratio = peak > 0 ? e.needBytes / peak : 0;
+        const double need = static_cast<double>(e.needBytes);
+        const double ratio = peak > 0 ? need / peak : 0;
         ok = ok && ratio >= 0.8 && ratio <= 1.5;
         std::puts(fmt::format("| {} | {:.0f} | {:.0f} | {:.0f} | {:.0f} | {:.0f} | {:.0f} | {:.2f} |",
                               argv[i], mib(static_cast<double>(e.traceBytes)),
                               mib(static_cast<double>(e.tableBytes)), mib(static_cast<double>(e.commBytes)),
-                              mib(static_cast<double>(e.dbBytes)), mib(e.needBytes), mib(peak), ratio)
+                              mib(static_cast<double>(e.dbBytes)), mib(need), mib(peak), ratio)
                       .c_str());
         std::fflush(stdout);
     }

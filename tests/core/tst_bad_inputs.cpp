@@ -14,7 +14,10 @@
 #include <QJsonDocument>
 #include <QTemporaryDir>
 
+#include <atomic>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <poll.h>
 #include <cstdint>
 #include <cstdio>
@@ -335,6 +338,48 @@ class TstBadInputs : public QObject {
         QVERIFY(found.ranks.empty());
         QVERIFY(bs::english(found.error).find("holds no Ascend profiling data") != std::string::npos);
         QDir(dir).removeRecursively();
+    }
+    // Issue 45, item 6: the estimate at its boundary, per share (sizes only: the refusal comes before any
+    // read, so the files' bytes do not matter). Hand-computed: (30 MiB + factor x size) x 1.1.
+    //   SQLite export of 100 MiB:        (30 + 3 x 100) x 1.1 = 363 MiB
+    //   communication.json of 100 MiB:   (30 + 1.5 x 100) x 1.1 = 198 MiB (not the 36 x of a DOM)
+    //   trace of 200 MiB + table 100 MiB: (30 + 0.45 x 200 + 1.2 x 100) x 1.1 = 264 MiB
+    void theMemoryEstimateRefusesAtItsBoundaryByte_data() {
+        QTest::addColumn<QStringList>("files");
+        QTest::addColumn<QList<int>>("mib");
+        QTest::addColumn<int>("needMib");
+        QTest::newRow("sqlite") << QStringList{QStringLiteral("ascend_pytorch_profiler_0.db")} << QList<int>{100} << 363;
+        QTest::newRow("communication.json") << QStringList{QStringLiteral("kernel_details.csv"), QStringLiteral("communication.json")}
+                                            << QList<int>{0, 100} << 198;
+        QTest::newRow("trace and table") << QStringList{QStringLiteral("trace_view.json"), QStringLiteral("kernel_details.csv")}
+                                         << QList<int>{200, 100} << 264;
+    }
+    void theMemoryEstimateRefusesAtItsBoundaryByte() {
+        QFETCH(QStringList, files);
+        QFETCH(QList<int>, mib);
+        QFETCH(int, needMib);
+        QTemporaryDir tmp;
+        std::atomic<bool> cancelNow{true};
+        const QString out = tmp.filePath(QStringLiteral("r_ascend_pt/ASCEND_PROFILER_OUTPUT"));
+        QVERIFY(QDir().mkpath(out));
+        for (qsizetype i = 0; i < files.size(); ++i) {
+            const std::string path = bstest::s(out + QLatin1Char('/') + files[i]);
+            { std::ofstream f(path); }
+            std::filesystem::resize_file(path, static_cast<std::uintmax_t>(mib[i]) << 20); // sparse
+        }
+        const bs::RankFolder rank{bstest::s(tmp.filePath(QStringLiteral("r_ascend_pt"))), bstest::s(out), "torch_npu", "r"};
+        for (const int limit : {needMib - 1, needMib, needMib + 1}) {
+            qputenv("BUBBLESCOPE_MEMORY_LIMIT_MB", QByteArray::number(limit));
+            bs::LoadControl control;
+            control.cancel = &cancelNow; // accepted: stop at the first check, nothing of the sparse files is read
+            const bs::LoadResult loaded = bs::loadRank(rank, control);
+            qunsetenv("BUBBLESCOPE_MEMORY_LIMIT_MB");
+            QVERIFY2(loaded.tooLarge == (limit < needMib), qPrintable(QString::number(limit)));
+            if (loaded.tooLarge)
+                QVERIFY2(bs::english(loaded.profile->loadFindings.front().seen)
+                                 .find("needs about " + std::to_string(needMib) + " MiB") != std::string::npos,
+                         bs::english(loaded.profile->loadFindings.front().seen).c_str());
+        }
     }
     void aProfileLargerThanMemoryIsRefusedBeforeLoading() {
         const QString dir = rank(QByteArray(), true);
