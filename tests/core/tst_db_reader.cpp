@@ -370,6 +370,34 @@ class TstDbReader : public QObject {
         QCOMPARE(bstest::readFile(db), before); // never written
     }
 
+    // Issue 45, item 8: a TASK streamId outside int32 is a db_bad_value, at the boundary: 2^31 - 1 is a
+    // stream, 2^31 and -1 are not (2 rows), instead of every such task silently landing on "unknown".
+    void aStreamIdOutsideInt32IsABadValueAtItsBoundary() {
+        QTemporaryDir tmp;
+        const QString dir = copyRank(tmp), db = profilerDb(dir);
+        sqlite3* h = nullptr;
+        QCOMPARE(sqlite3_open(bstest::s(db).c_str(), &h), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(h,
+                              "UPDATE TASK SET streamId = 2147483647 WHERE rowid = 1;"
+                              "UPDATE TASK SET streamId = 2147483648 WHERE rowid = 2;"
+                              "UPDATE TASK SET streamId = -1 WHERE rowid = 3;"
+                              "PRAGMA wal_checkpoint(TRUNCATE);",
+                              nullptr, nullptr, nullptr),
+                 SQLITE_OK);
+        sqlite3_close(h);
+        const Run run = analyse(dir);
+        QVERIFY(run.load.hasAnyData);
+        std::string seen;
+        for (const auto& f : run.load.profile->loadFindings)
+            if (f.id == "db_bad_value" && bs::english(f.seen).find("column streamId") != std::string::npos)
+                seen = bs::english(f.seen);
+        QVERIFY2(seen.rfind("2 row(s) of table TASK in ascend_pytorch_profiler_0.db have an unexpected value in "
+                            "column streamId (expected a stream id from 0 to 2147483647; first: ",
+                            0) == 0,
+                 seen.c_str());
+        QVERIFY2(seen.find("2147483648") != std::string::npos, seen.c_str());
+    }
+
     // ---- A database in WAL mode (issue 45): the committed content of its -wal file is read, and nothing is
     // written beside it. The L1 rank 0 database is in WAL mode (header bytes 18/19 = 2, an empty -wal). ----
 
