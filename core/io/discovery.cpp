@@ -271,13 +271,12 @@ std::string profileOwningFile(const std::string& canonicalFile) {
     const fs::path file(canonicalFile);
     const fs::path dir = file.parent_path();
     const std::string name = file.filename().string();
-    // Inside an output folder, or in any sub-folder of a rank: the profiler's, whatever its name. At the top
-    // of a rank folder only the profiler's own names are (an analysis.json written there is ours), unless
-    // that folder sits inside another rank (PROF_* inside *_ascend_pt).
+    // In any sub-folder of a rank (its output folder included: a folder holding ASCEND_PROFILER_OUTPUT or
+    // mindstudio_profiler_output is a rank by its shape): the profiler's, whatever its name. At the top of a
+    // rank folder only the profiler's own names are (an analysis.json written there is ours), unless that
+    // folder sits inside another rank (PROF_* inside *_ascend_pt).
     for (fs::path a = dir; !a.empty(); a = a.parent_path()) {
-        const std::string an = a.filename().string();
-        if (an == "ASCEND_PROFILER_OUTPUT" || an == "mindstudio_profiler_output") return a.parent_path().string();
-        if (isRankRootByShape(a) && (a != dir || isProfilerOwnName(name) || endsWith(name, ".db"))) return a.string();
+        if (isRankRootByShape(a) && (a != dir || isProfilerOwnName(name))) return a.string();
         if (a == a.root_path()) break;
     }
     // A loose folder: its data files and the profiler's files beside them.

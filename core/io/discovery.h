@@ -45,7 +45,7 @@ std::string irregularDataFile(const RankFolder& rank);
 // The profile an existing file belongs to (its rank folder, or the loose folder holding it), or "" when
 // it is nobody's. A profile's files are everything inside a rank folder's sub-folders
 // (ASCEND_PROFILER_OUTPUT, FRAMEWORK, PROF_*/device_*, mindstudio_profiler_output, …), the profiler's own
-// files at the top of a rank folder (profiler_*, *.db, the data files), and the data files of a loose
+// files at the top of a rank folder (profiler_*.json, the profiler's databases and data files), and the data files of a loose
 // folder (trace_view.json, kernel_details.csv, … and their neighbours communication.json, op_statistic,
 // profiler_info). Decided from the path alone, whatever command is running: every output is checked
 // against it (report/output_target.cpp), so no writer can replace a profile's file. `canonicalFile` has no

@@ -461,9 +461,19 @@ class OutputPathsTest : public QObject {
         { QFile f(picture); QVERIFY(f.open(QIODevice::WriteOnly)); f.write("not ours"); }
         refusesAndKeeps({QStringLiteral("screenshot"), sample, QStringLiteral("--out"), picture}, picture,
                         QStringLiteral("--out"));
-        // The profiler's own files at the top of a rank folder: profiler_info, the SQLite export.
+        // The profiler's own files at the top of a rank folder: profiler_info.
         const QString info = r0 + QStringLiteral("/profiler_info_0.json");
         refusesAndKeeps({a, sample, QStringLiteral("--json"), info}, info, QStringLiteral("--json"));
+        // A loose folder (the data files alone, in a folder named like nothing): its data files and their
+        // neighbours, not its other files.
+        const QString loose = tmp.filePath(QStringLiteral("guard/loose"));
+        QVERIFY(QDir().mkpath(loose));
+        for (const char* f : {"kernel_details.csv", "communication.json"})
+            QVERIFY(QFile::copy(out0 + QLatin1Char('/') + QLatin1String(f), loose + QLatin1Char('/') + QLatin1String(f)));
+        refusesAndKeeps({a, sample, QStringLiteral("--report"), loose + QStringLiteral("/communication.json")},
+                        loose + QStringLiteral("/communication.json"), QStringLiteral("--report"));
+        bstest::writeFile(loose + QStringLiteral("/notes.md"), "ours");
+        QCOMPARE(run({a, sample, QStringLiteral("--report"), loose + QStringLiteral("/notes.md")}).code, 0);
     }
     void theMergeRefusesToWriteOverOneOfItsSummaries() {
         const QString parent = copyCollection(tmp.filePath(QStringLiteral("guard2/job")));
