@@ -117,13 +117,17 @@ Progress::Clock::time_point Progress::now() const { return tick_.count() ? drive
 void Progress::redraw(bool phaseChanged) {
     if (mode_ != ProgressMode::Terminal || tick_.count() == 0 || phase_ == Phase::Idle) return;
     if (!phaseChanged && now() - lastDraw_ < std::chrono::milliseconds(100)) return;
+    if (draw()) lastDraw_ = now();
+}
+
+bool Progress::draw() {
     const std::string line = fitColumns(describe(now()), terminalColumns() - 1);
-    if (line == lastLine_ && shown_) return;
+    if (line == lastLine_ && shown_) return false;
     std::fprintf(stderr, "\r%s\033[K", line.c_str());
     std::fflush(stderr);
     shown_ = true;
     lastLine_ = line;
-    lastDraw_ = now();
+    return true;
 }
 
 Progress::~Progress() { finish(); }
@@ -299,17 +303,8 @@ void Progress::tick() {
     std::unique_lock lock(mutex_);
     // A run done in a quarter of a second shows no line at all (no flicker).
     wake_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stop_; });
-    std::string last;
     while (!stop_) {
-        if (phase_ != Phase::Idle && !g_cancel.load()) {
-            const std::string line = fitColumns(describe(Clock::now()), terminalColumns() - 1);
-            if (line != last || !shown_) {
-                std::fprintf(stderr, "\r%s\033[K", line.c_str());
-                std::fflush(stderr);
-                shown_ = true;
-                last = line;
-            }
-        }
+        if (phase_ != Phase::Idle && !g_cancel.load()) draw();
         wake_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stop_; });
     }
 }

@@ -71,6 +71,7 @@ class Progress {
     void tick();                                       // Terminal mode: the redraw thread
     Clock::time_point now() const;                     // the wall clock, or the driven one
     void redraw(bool phaseChanged);                    // Terminal mode, with mutex_ held
+    bool draw();                                       // the line, unless it is already shown; mutex_ held
 
     const ProgressMode mode_;
     const bool quiet_;
@@ -91,7 +92,7 @@ class Progress {
     // what is shown depends on the input only, never on the machine's speed. Zero: the wall clock.
     Clock::duration tick_{0};
     Clock::time_point drivenNow_ = start_, lastDraw_ = start_;
-    std::string lastLine_;
+    std::string lastLine_; // what draw() last showed
     std::thread ticker_;
 };
 

@@ -192,6 +192,11 @@ RankFiles listRankFiles(const RankFolder& rank) {
     return f;
 }
 
+bool hasTextExport(const RankFiles& f) {
+    return !f.kernelDetails.empty() || !f.opSummary.empty() || !f.taskTime.empty() || !f.traceView.empty() ||
+           !f.msprofJson.empty();
+}
+
 // Digit runs compare as numbers ("rank2" < "rank10"), the rest byte by byte; equal runs fall back to bytes.
 bool naturalLess(const std::string& a, const std::string& b) {
     std::size_t i = 0, j = 0;

@@ -32,6 +32,9 @@ struct RankFiles {
 };
 RankFiles listRankFiles(const RankFolder& rank);
 
+// The rank has a text export (a kernel table or a timeline); without one the SQLite export is read.
+bool hasTextExport(const RankFiles& files);
+
 // Why the rank's folders cannot be listed ("cannot open the folder …: Permission denied"), or "" when
 // they can. A folder that cannot be listed looks empty to a directory walk; this names the real error.
 std::string folderReadProblem(const RankFolder& rank);

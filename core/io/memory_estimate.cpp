@@ -16,11 +16,6 @@ std::uint64_t sizeOf(const std::string& p) {
     return ec ? 0 : static_cast<std::uint64_t>(n);
 }
 
-bool hasText(const RankFiles& f) {
-    return !f.kernelDetails.empty() || !f.opSummary.empty() || !f.taskTime.empty() || !f.traceView.empty() ||
-           !f.msprofJson.empty();
-}
-
 // Per byte of each file (peak RSS of `bubblescope analyze --json` over the file's share, generated
 // profiles; core/README.md, "Memory estimate"), as exact fractions so that a limit compares at its byte:
 constexpr std::uint64_t kBaseBytes = 30ull << 20; // the process itself: Qt, the libraries, the string pool
@@ -59,7 +54,7 @@ MemoryEstimate estimateLoadMemory(const RankFiles& files, DataSource source) {
     if (!files.communication.empty()) e.commBytes = sizeOf(files.communication);
     for (const auto& p : files.profilerInfo)
         e.jsonBytes += sizeOf(p);
-    if (source == DataSource::Db || (source == DataSource::Auto && !hasText(files)))
+    if (source == DataSource::Db || (source == DataSource::Auto && !hasTextExport(files)))
         for (const auto& p : files.sqliteExports)
             e.dbBytes += sizeOf(p);
     e.needBytes = times(kBaseBytes + times(e.traceBytes, kTrace) + times(e.tableBytes, kTable) +

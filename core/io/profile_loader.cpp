@@ -244,11 +244,6 @@ DbFiles pickDbFiles(const RankFiles& files) {
     return db;
 }
 
-bool hasTextExport(const RankFiles& f) {
-    return !f.kernelDetails.empty() || !f.opSummary.empty() || !f.taskTime.empty() || !f.traceView.empty() ||
-           !f.msprofJson.empty();
-}
-
 // Reads the SQLite export instead of the text files (no text export, or `--source db`).
 LoadResult loadFromDb(const RankFiles& files, const DbFiles& db, LoadResult out, FindingSink& sink,
                       const LoadControl& control) {
