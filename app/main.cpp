@@ -34,7 +34,7 @@ void printHelp() {
         "  bubblescope cluster SOURCE …  merge rank summaries, or compare the ranks of a parent\n"
         "                                (see 'bubblescope cluster --help')\n"
         "  bubblescope compare BASE NEW  two profiles before / after a change (see 'bubblescope compare --help')\n"
-        "  bubblescope screenshot PATH --out FILE.png|svg [--bubble ID]  the timeline as a picture, off screen\n"
+        "  bubblescope screenshot PATH --out FILE.png|svg [--bubble ID | --ranks [--step N]]  the timeline (or every rank's) as a picture, off screen\n"
         "Options:\n"
         "  -h, --help       this help\n"
         "  -v, --version    the version\n"

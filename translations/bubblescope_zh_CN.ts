@@ -4,246 +4,366 @@
 <context>
     <name>ClusterText</name>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="60"/>
+        <location filename="../ui/cluster_models.cpp" line="52"/>
         <source>Service</source>
         <translation>服务时长</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="62"/>
+        <location filename="../ui/cluster_models.cpp" line="54"/>
         <source>Computing</source>
         <translation>计算</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="64"/>
+        <location filename="../ui/cluster_models.cpp" line="56"/>
         <source>Underfeed</source>
         <translation>供给不足时长</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="66"/>
+        <location filename="../ui/cluster_models.cpp" line="58"/>
         <source>Free (internal bubbles)</source>
         <translation>Free（内部气泡）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="68"/>
+        <location filename="../ui/cluster_models.cpp" line="60"/>
         <source>Prelaunch</source>
         <translation>下发前空闲</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="70"/>
+        <location filename="../ui/cluster_models.cpp" line="62"/>
         <source>Tail</source>
         <translation>尾部空闲</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="72"/>
+        <location filename="../ui/cluster_models.cpp" line="64"/>
         <source>Exposed communication</source>
         <translation>未掩盖通信</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="74"/>
+        <location filename="../ui/cluster_models.cpp" line="66"/>
         <source>Communication wait</source>
         <translation>通信等待</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="82"/>
+        <location filename="../ui/cluster_models.cpp" line="68"/>
+        <source>Lateness cost</source>
+        <translation>迟到代价</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="76"/>
         <source>The step&apos;s service window: first host launch to the step&apos;s last device work.</source>
         <translation>Step 的服务窗口：从第一次 host 下发到该 step 最后一个 device 任务结束。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="84"/>
+        <location filename="../ui/cluster_models.cpp" line="78"/>
         <source>Device busy time not covered by exposed communication.</source>
         <translation>未被暴露通信覆盖的 device 忙碌时间。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="86"/>
+        <location filename="../ui/cluster_models.cpp" line="80"/>
         <source>Service minus the device busy union: prelaunch + internal bubbles + tail.</source>
         <translation>服务时长减去 device 忙碌并集：下发前空闲 + 内部气泡 + 尾部空闲。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="88"/>
+        <location filename="../ui/cluster_models.cpp" line="82"/>
         <source>Device-idle gaps inside the step (the profiler&apos;s Free).</source>
         <translation>Step 内部的 device 空闲间隙（profiler 的 Free）。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="90"/>
+        <location filename="../ui/cluster_models.cpp" line="84"/>
         <source>From the step&apos;s start to its first device work (the profiler&apos;s Preparing).</source>
         <translation>从 step 开始到第一个 device 任务（profiler 的 Preparing）。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="92"/>
+        <location filename="../ui/cluster_models.cpp" line="86"/>
         <source>From the step&apos;s last device work to the end of its service window.</source>
         <translation>从 step 最后一个 device 任务到其服务窗口结束。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="94"/>
+        <location filename="../ui/cluster_models.cpp" line="88"/>
         <source>Communication that no computation overlaps.</source>
         <translation>没有任何计算与之重叠的通信。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="96"/>
+        <location filename="../ui/cluster_models.cpp" line="90"/>
         <source>Wait Time of the step&apos;s collectives in communication.json.</source>
         <translation>communication.json 中该 step 集合通信的 Wait Time。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="104"/>
+        <location filename="../ui/cluster_models.cpp" line="92"/>
+        <source>What the other ranks wait for this rank in the step, summed over its collectives.</source>
+        <translation>该 step 中其他 rank 等待此 rank 的时间，按其集合通信求和。</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="100"/>
         <source>rank %1 (%2)</source>
         <translation>rank %1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="104"/>
+        <location filename="../ui/cluster_models.cpp" line="100"/>
         <source>rank %1</source>
         <translation>rank %1</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="110"/>
+        <location filename="../ui/cluster_models.cpp" line="106"/>
         <source>rank %1 — %2</source>
         <translation>rank %1 — %2</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="114"/>
+        <location filename="../ui/cluster_models.cpp" line="110"/>
         <source>whole capture</source>
         <translation>整个采集</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="114"/>
+        <location filename="../ui/cluster_models.cpp" line="110"/>
         <source>step %1</source>
         <translation>step %1</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="174"/>
+        <location filename="../ui/cluster_models.cpp" line="191"/>
+        <source>step start</source>
+        <translation>step 开始</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="192"/>
+        <source>prelaunch</source>
+        <translation>下发前空闲</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="193"/>
+        <source>computing</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="194"/>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="195"/>
+        <source>exposed communication</source>
+        <translation>未掩盖通信</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="196"/>
+        <source>unexplained</source>
+        <translation>未解释</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="212"/>
         <source>Rank</source>
         <translation>Rank</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="174"/>
-        <location filename="../ui/cluster_models.cpp" line="201"/>
-        <location filename="../ui/cluster_models.cpp" line="248"/>
+        <location filename="../ui/cluster_models.cpp" line="212"/>
+        <source>Slow in</source>
+        <translation>慢的 step</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="212"/>
+        <source>Cost per step (ms)</source>
+        <translation>每 step 代价 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="213"/>
+        <source>Cluster loss (ms)</source>
+        <translation>集群损失 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="213"/>
+        <location filename="../ui/cluster_models.cpp" line="255"/>
+        <source>Lateness (ms)</source>
+        <translation>迟到 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="214"/>
+        <source>Collective</source>
+        <translation>集合通信</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="214"/>
+        <source>Cause</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="214"/>
+        <source>Cause term (ms)</source>
+        <translation>原因项 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="221"/>
+        <source>slow in %1 of %2 steps</source>
+        <translation>%2 个 step 中慢 %1 个</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="226"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="232"/>
+        <source>Per slow step: what the other ranks wait for this one (the median rank&apos;s wait, summed over the step&apos;s collectives).</source>
+        <translation>每个慢 step：其他 rank 等待此 rank 的时间（中位 rank 的等待，按该 step 的集合通信求和）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="234"/>
+        <source>Per slow step: every other rank&apos;s wait for this one, summed.</source>
+        <translation>每个慢 step：所有其他 rank 等待此 rank 的时间之和。</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="236"/>
+        <source>At its costliest collective: its arrival after the earliest rank&apos;s (aligned clocks).</source>
+        <translation>在代价最大的集合通信处：它比最早到达的 rank 晚到的时间（对齐时钟）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="245"/>
+        <source>high</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="246"/>
+        <source>medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="247"/>
+        <location filename="../ui/cluster_models.cpp" line="267"/>
+        <source>undetermined</source>
+        <translation>无法确定</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="254"/>
+        <location filename="../ui/cluster_models.cpp" line="323"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="175"/>
-        <location filename="../ui/cluster_models.cpp" line="248"/>
+        <location filename="../ui/cluster_models.cpp" line="255"/>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="256"/>
+        <source>Earliest rank&apos;s sync (ms)</source>
+        <translation>最早 rank 的同步 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="257"/>
+        <source>Aligned start (ms)</source>
+        <translation>对齐开始 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="257"/>
+        <source>Raw start (ms)</source>
+        <translation>原始开始 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="258"/>
+        <source>Sync (ms)</source>
+        <translation>同步 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="261"/>
+        <source>The rank&apos;s start on the aligned clock, after the first aligned arrival.</source>
+        <translation>该 rank 在对齐时钟上的开始时间，相对最早的对齐到达。</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="263"/>
+        <source>The rank&apos;s start on its own clock, after the earliest raw start.</source>
+        <translation>该 rank 在自身时钟上的开始时间，相对最早的原始开始。</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="283"/>
+        <source>%1 ranks have it; %2 shown.</source>
+        <translation>%1 个 rank 参与；显示 %2 个。</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="285"/>
+        <source>The last arrival after the earliest one, on the aligned clock; the next latest arrives %1 ms before the last.</source>
+        <translation>对齐时钟上最后到达比最早到达晚的时间；次晚到达者比最后到达者早 %1 ms。</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="289"/>
+        <source>The earliest rank&apos;s synchronization time: how long it waited for the others to arrive.</source>
+        <translation>最早到达 rank 的同步时间：它等待其他 rank 到达的时长。</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="303"/>
+        <source>Raw start: %1 µs on the rank&apos;s own clock.</source>
+        <translation>原始开始：该 rank 自身时钟上的 %1 µs。</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="323"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="175"/>
-        <source>Value (ms)</source>
-        <translation>数值 (ms)</translation>
-    </message>
-    <message>
-        <location filename="../ui/cluster_models.cpp" line="176"/>
-        <source>Median (ms)</source>
-        <translation>中位数 (ms)</translation>
-    </message>
-    <message>
-        <location filename="../ui/cluster_models.cpp" line="176"/>
-        <source>Excess (ms)</source>
-        <translation>超出 (ms)</translation>
-    </message>
-    <message>
-        <location filename="../ui/cluster_models.cpp" line="177"/>
-        <source>Spread</source>
-        <translation>离散度</translation>
-    </message>
-    <message>
-        <location filename="../ui/cluster_models.cpp" line="177"/>
-        <source>Last at</source>
-        <translation>最后到达</translation>
-    </message>
-    <message>
-        <location filename="../ui/cluster_models.cpp" line="188"/>
-        <source>%1 of %2 collectives</source>
-        <translation>%2 个集合通信中的 %1 个</translation>
-    </message>
-    <message>
-        <location filename="../ui/cluster_models.cpp" line="201"/>
+        <location filename="../ui/cluster_models.cpp" line="254"/>
         <source>Collective / rank</source>
         <translation>集合通信 / rank</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="202"/>
+        <location filename="../ui/cluster_models.cpp" line="254"/>
         <source>Last arriver</source>
         <translation>最后到达者</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="202"/>
+        <location filename="../ui/cluster_models.cpp" line="256"/>
         <source>Wait (ms)</source>
         <translation>等待 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="203"/>
+        <location filename="../ui/cluster_models.cpp" line="258"/>
         <source>Transit (ms)</source>
         <translation>传输 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="204"/>
-        <source>Start (ms after first)</source>
-        <translation>开始（晚于最早者 ms）</translation>
-    </message>
-    <message>
-        <location filename="../ui/cluster_models.cpp" line="205"/>
+        <location filename="../ui/cluster_models.cpp" line="258"/>
         <source>Elapse (ms)</source>
         <translation>耗时 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="205"/>
-        <source>Wait ratio</source>
-        <translation>等待占比</translation>
-    </message>
-    <message>
-        <location filename="../ui/cluster_models.cpp" line="209"/>
-        <source>none (tied)</source>
-        <translation>无（并列）</translation>
-    </message>
-    <message>
-        <location filename="../ui/cluster_models.cpp" line="222"/>
+        <location filename="../ui/cluster_models.cpp" line="291"/>
         <source>The largest wait of any rank at this collective.</source>
         <translation>各 rank 在该集合通信上的最大等待时间。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="223"/>
+        <location filename="../ui/cluster_models.cpp" line="292"/>
         <source>The largest transit time of any rank at this collective.</source>
         <translation>各 rank 在该集合通信上的最大传输时间。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="224"/>
-        <source>Skew: the last rank&apos;s start after the first one&apos;s.</source>
-        <translation>偏差：最后一个 rank 的开始时间晚于第一个 rank 的时长。</translation>
-    </message>
-    <message>
-        <location filename="../ui/cluster_models.cpp" line="229"/>
+        <location filename="../ui/cluster_models.cpp" line="297"/>
         <source>arrives last</source>
         <translation>最后到达</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="249"/>
+        <location filename="../ui/cluster_models.cpp" line="324"/>
         <source> (ms)</source>
         <translation> (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="250"/>
+        <location filename="../ui/cluster_models.cpp" line="325"/>
         <source>Median of %1 ranks (ms)</source>
         <translation>%1 个 rank 的中位数 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="250"/>
+        <location filename="../ui/cluster_models.cpp" line="325"/>
         <source>Difference (ms)</source>
         <translation>差值 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="251"/>
+        <location filename="../ui/cluster_models.cpp" line="326"/>
         <source>Median rank: %1 (ms)</source>
         <translation>中位 rank：%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="253"/>
+        <location filename="../ui/cluster_models.cpp" line="328"/>
         <source>Median rank (ms)</source>
         <translation>中位 rank (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="264"/>
-        <location filename="../ui/cluster_models.cpp" line="273"/>
+        <location filename="../ui/cluster_models.cpp" line="338"/>
+        <location filename="../ui/cluster_models.cpp" line="347"/>
         <source>—</source>
         <translation>—</translation>
     </message>
@@ -397,8 +517,8 @@
     </message>
     <message>
         <location filename="../ui/glossary.cpp" line="39"/>
-        <source>In a collective, the rank that reaches it last (the smallest wait): the others wait for it.</source>
-        <translation>集合通信中最后到达的 rank（等待最短）：其他 rank 都在等它。</translation>
+        <source>In a collective, the rank that reaches it last on the aligned clock (every rank&apos;s clock aligned on the collectives&apos; ends): the others wait for it.</source>
+        <translation>集合通信中按对齐时钟最后到达的 rank（各 rank 的时钟按集合通信的结束时刻对齐）：其他 rank 都在等它。</translation>
     </message>
 </context>
 <context>
@@ -731,102 +851,102 @@
         <translation>重复出现的 kernel 模式</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="129"/>
+        <location filename="../ui/timeline_data.cpp" line="132"/>
         <source>AI Core</source>
         <translation>AI Core</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="131"/>
+        <location filename="../ui/timeline_data.cpp" line="134"/>
         <source>AI Vector</source>
         <translation>AI Vector</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="133"/>
+        <location filename="../ui/timeline_data.cpp" line="136"/>
         <source>Mix (AIC)</source>
         <translation>Mix (AIC)</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="135"/>
+        <location filename="../ui/timeline_data.cpp" line="138"/>
         <source>AI CPU</source>
         <translation>AI CPU</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="137"/>
+        <location filename="../ui/timeline_data.cpp" line="140"/>
         <source>Communication</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="139"/>
+        <location filename="../ui/timeline_data.cpp" line="142"/>
         <source>Other</source>
         <translation>其他</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="141"/>
+        <location filename="../ui/timeline_data.cpp" line="144"/>
         <source>Host op</source>
         <translation>Host 算子</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="143"/>
+        <location filename="../ui/timeline_data.cpp" line="146"/>
         <source>Host sync / copy</source>
         <translation>Host 同步 / 拷贝</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="145"/>
+        <location filename="../ui/timeline_data.cpp" line="148"/>
         <source>Host communication</source>
         <translation>Host 通信</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="154"/>
+        <location filename="../ui/timeline_data.cpp" line="157"/>
         <source>Bubble: prelaunch</source>
         <translation>气泡：prelaunch</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="156"/>
+        <location filename="../ui/timeline_data.cpp" line="159"/>
         <source>Bubble: tail</source>
         <translation>气泡：tail</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="158"/>
+        <location filename="../ui/timeline_data.cpp" line="161"/>
         <source>Bubble: global</source>
         <translation>气泡：global</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="162"/>
+        <location filename="../ui/timeline_data.cpp" line="165"/>
         <source>Bubble: step-internal</source>
         <translation>气泡：step 内</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="311"/>
+        <location filename="../ui/timeline_data.cpp" line="314"/>
         <source>Steps</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="319"/>
+        <location filename="../ui/timeline_data.cpp" line="322"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="213"/>
+        <location filename="../ui/timeline_data.cpp" line="216"/>
         <source>Device busy</source>
         <translation>设备忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="214"/>
+        <location filename="../ui/timeline_data.cpp" line="217"/>
         <source>union of all streams</source>
         <translation>所有流的并集</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="238"/>
+        <location filename="../ui/timeline_data.cpp" line="241"/>
         <source>Stream %1</source>
         <translation>流 %1</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="239"/>
+        <location filename="../ui/timeline_data.cpp" line="242"/>
         <source>Stream ?</source>
         <translation>流 ?</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="262"/>
+        <location filename="../ui/timeline_data.cpp" line="265"/>
         <source>Thread %1</source>
         <translation>线程 %1</translation>
     </message>
@@ -903,77 +1023,77 @@
 <context>
     <name>bs::ui::ChartsPanel</name>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="183"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="246"/>
         <source>Shares of each step (100 %): one long step does not hide the bubbles of the others</source>
         <translation>按每个 step 的占比（100 %）：一个很长的 step 不会掩盖其他 step 的气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="184"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="247"/>
         <source>Idle time only (ms): prelaunch, internal bubbles and tail without the busy time</source>
         <translation>仅空闲时间（ms）：prelaunch、内部气泡和 tail，不含忙碌时间</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="83"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="136"/>
         <source>Where each step&apos;s time goes (% of the step)</source>
         <translation>每个 step 的时间去向（占 step 的 %）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="84"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="137"/>
         <source>Device idle per step (ms)</source>
         <translation>每个 step 的 device 空闲（ms）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="84"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="137"/>
         <source>Per-step device time (ms)</source>
         <translation>每个 step 的设备时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="87"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="140"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="87"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="140"/>
         <source>prelaunch</source>
         <translation>prelaunch（启动前空闲）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="87"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="140"/>
         <source>internal bubbles</source>
         <translation>内部气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="87"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="140"/>
         <source>tail</source>
         <translation>tail（尾部空闲）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="117"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="180"/>
         <source>step (click a bar to see it on the timeline)</source>
         <translation>step（点击柱形在时间线上查看）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="121"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="184"/>
         <source>% of the step</source>
         <translation>占 step 的 %</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="121"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="184"/>
         <source>ms</source>
         <translation>ms</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="135"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="198"/>
         <source>step %1 — %2: %3 ms of %4 ms (%5 %)</source>
         <translation>step %1 — %2：%3 ms / %4 ms（%5 %）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="147"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="210"/>
         <source>Top ops by total kernel time (ms)</source>
         <translation>总 kernel 时间最高的算子 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/charts_panel.cpp" line="149"/>
+        <location filename="../ui/panels/charts_panel.cpp" line="212"/>
         <source>total</source>
         <translation>总计</translation>
     </message>
@@ -1014,32 +1134,43 @@
 <context>
     <name>bs::ui::ClusterHeatmap</name>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="157"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="128"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="305"/>
+        <source>median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_heatmap.cpp" line="190"/>
         <source>%1: not measured for this rank</source>
         <translation>%1：该 rank 无此数据</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="158"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="191"/>
         <source>Not analysed: %1</source>
         <translation>未分析：%1</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="161"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="194"/>
         <source>%1: &lt;b&gt;%2 ms&lt;/b&gt;</source>
         <translation>%1：&lt;b&gt;%2 ms&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="164"/>
-        <source>Cluster median: %1 ms (%2%3 ms)</source>
-        <translation>集群中位数：%1 ms（%2%3 ms）</translation>
+        <location filename="../ui/cluster_heatmap.cpp" line="196"/>
+        <source>Step median over the ranks: %1 ms</source>
+        <translation>该 step 各 rank 的中位数：%1 ms</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="169"/>
-        <source>Named slow in this step (%1).</source>
-        <translation>在该 step 被判定为慢 rank（%1）。</translation>
+        <location filename="../ui/cluster_heatmap.cpp" line="197"/>
+        <source>Deviation: %1 ms</source>
+        <translation>偏差：%1 ms</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_heatmap.cpp" line="248"/>
+        <location filename="../ui/cluster_heatmap.cpp" line="201"/>
+        <source>Named slow in this step: %1.</source>
+        <translation>在此 step 中被判定为慢：%1。</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_heatmap.cpp" line="286"/>
         <source>Outlined: the rank is named slow in that step.</source>
         <translation>带边框：该 rank 在此 step 被判定为慢 rank。</translation>
     </message>
@@ -1055,132 +1186,245 @@
 <context>
     <name>bs::ui::ClusterView</name>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="72"/>
-        <location filename="../ui/cluster_view.cpp" line="338"/>
+        <location filename="../ui/cluster_view.cpp" line="75"/>
+        <location filename="../ui/cluster_view.cpp" line="427"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="74"/>
-        <location filename="../ui/cluster_view.cpp" line="339"/>
+        <location filename="../ui/cluster_view.cpp" line="77"/>
+        <location filename="../ui/cluster_view.cpp" line="428"/>
         <source>Open rank timeline</source>
         <translation>打开 rank 时间线</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="75"/>
-        <location filename="../ui/cluster_view.cpp" line="340"/>
+        <location filename="../ui/cluster_view.cpp" line="78"/>
+        <location filename="../ui/cluster_view.cpp" line="429"/>
         <source>Opens the selected rank in the timeline (or double-click a rank).</source>
         <translation>在时间线中打开所选 rank（或双击某个 rank）。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="76"/>
-        <location filename="../ui/cluster_view.cpp" line="341"/>
+        <location filename="../ui/cluster_view.cpp" line="79"/>
+        <location filename="../ui/cluster_view.cpp" line="430"/>
         <source>Compare with the median rank</source>
         <translation>与中位 rank 比较</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="77"/>
-        <location filename="../ui/cluster_view.cpp" line="342"/>
+        <location filename="../ui/cluster_view.cpp" line="80"/>
+        <location filename="../ui/cluster_view.cpp" line="431"/>
         <source>Shows the selected rank&apos;s step metrics beside the cluster median.</source>
         <translation>将所选 rank 的 step 指标与集群中位数并列显示。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="106"/>
+        <location filename="../ui/cluster_view.cpp" line="93"/>
+        <location filename="../ui/cluster_view.cpp" line="432"/>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="95"/>
+        <location filename="../ui/cluster_view.cpp" line="433"/>
+        <source>Ranks</source>
+        <translation>各 Rank</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="104"/>
         <source>Analysing %1 ranks, one at a time…</source>
         <translation>正在逐个分析 %1 个 rank…</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="110"/>
+        <location filename="../ui/cluster_view.cpp" line="108"/>
         <source>Analysing %1…</source>
         <translation>正在分析 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="123"/>
-        <location filename="../ui/cluster_view.cpp" line="344"/>
+        <location filename="../ui/cluster_view.cpp" line="147"/>
+        <location filename="../ui/cluster_view.cpp" line="435"/>
         <source>Rank × step</source>
         <translation>Rank × Step</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="131"/>
-        <location filename="../ui/cluster_view.cpp" line="350"/>
+        <location filename="../ui/cluster_view.cpp" line="155"/>
+        <location filename="../ui/cluster_view.cpp" line="441"/>
         <source>Metric:</source>
         <translation>指标：</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="150"/>
-        <location filename="../ui/cluster_view.cpp" line="345"/>
+        <location filename="../ui/cluster_view.cpp" line="174"/>
+        <location filename="../ui/cluster_view.cpp" line="436"/>
         <source>Per rank: where the step time goes</source>
         <translation>各 rank：step 时间的去向</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="158"/>
-        <location filename="../ui/cluster_view.cpp" line="346"/>
+        <location filename="../ui/cluster_view.cpp" line="182"/>
+        <location filename="../ui/cluster_view.cpp" line="437"/>
         <source>Slow ranks</source>
         <translation>慢 rank</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="181"/>
-        <location filename="../ui/cluster_view.cpp" line="347"/>
-        <source>Collectives matched across ranks (largest wait first)</source>
-        <translation>跨 rank 匹配的集合通信（按最大等待排序）</translation>
+        <location filename="../ui/cluster_view.cpp" line="205"/>
+        <location filename="../ui/cluster_view.cpp" line="438"/>
+        <source>Collectives matched across ranks (latest arrival first)</source>
+        <translation>跨 rank 匹配的集合通信（按最晚到达排序）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="216"/>
+        <location filename="../ui/cluster_view.cpp" line="241"/>
         <source>Looking for ranks in %1…</source>
         <translation>正在 %1 中查找 rank…</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="247"/>
+        <location filename="../ui/cluster_view.cpp" line="272"/>
         <source>Cluster analysis cancelled.</source>
         <translation>集群分析已取消。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="252"/>
+        <location filename="../ui/cluster_view.cpp" line="277"/>
         <source>One rank: no cluster to compare.</source>
         <translation>只有一个 rank：没有可比较的集群。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="289"/>
+        <location filename="../ui/cluster_view.cpp" line="310"/>
         <source>Ranks analysed: %1 of %2. Steps compared: %3. Collectives matched across ranks: %4.</source>
         <translation>已分析 rank：%1 / %2。参与比较的 step：%3。跨 rank 匹配的集合通信：%4。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="295"/>
+        <location filename="../ui/cluster_view.cpp" line="316"/>
+        <location filename="../ui/cluster_view.cpp" line="365"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="300"/>
+        <location filename="../ui/cluster_view.cpp" line="321"/>
         <source>Findings</source>
         <translation>发现</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="308"/>
+        <location filename="../ui/cluster_view.cpp" line="329"/>
         <source>%1: %2 figures compared with ours, %3 differ.</source>
         <translation>%1：与我们的结果比较了 %2 个数值，%3 个不一致。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="329"/>
-        <source>Evidence</source>
-        <translation>证据</translation>
+        <location filename="../ui/cluster_view.cpp" line="368"/>
+        <source>Why it arrives %1 ms after the step&apos;s median rank</source>
+        <translation>为何比该 step 的中位 rank 晚到 %1 ms</translation>
     </message>
     <message>
         <location filename="../ui/cluster_view.cpp" line="369"/>
+        <source>step start</source>
+        <translation>step 开始</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="370"/>
+        <source>prelaunch</source>
+        <translation>下发前空闲</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="371"/>
+        <source>computing</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="372"/>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="373"/>
+        <source>exposed communication</source>
+        <translation>未掩盖通信</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="374"/>
+        <source>rest</source>
+        <translation>其余</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="388"/>
+        <source>lateness (the sum)</source>
+        <translation>迟到（总和）</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="393"/>
+        <source>Ops that took longer</source>
+        <translation>耗时更长的算子</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="393"/>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="393"/>
+        <source>Calls per step (median rank → this rank)</source>
+        <translation>每 step 调用次数（中位 rank → 此 rank）</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="394"/>
+        <source>Δ (ms)</source>
+        <translation>Δ (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="407"/>
+        <source>Windows the median rank lacks or has shorter</source>
+        <translation>中位 rank 没有或更短的窗口</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="407"/>
+        <source>Step</source>
+        <translation>Step</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="407"/>
+        <source>Window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="408"/>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="408"/>
+        <source>Duration (ms)</source>
+        <translation>时长 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="408"/>
+        <source>Median rank (ms)</source>
+        <translation>中位 rank (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="408"/>
+        <source>Labels</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="408"/>
+        <source>User line</source>
+        <translation>用户代码行</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="416"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_view.cpp" line="461"/>
         <source>Open %1&apos;s timeline</source>
         <translation>打开 %1 的时间线</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="371"/>
+        <location filename="../ui/cluster_view.cpp" line="463"/>
         <source>Compare %1 with the median rank</source>
         <translation>将 %1 与中位 rank 比较</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="381"/>
+        <location filename="../ui/cluster_view.cpp" line="473"/>
         <source>%1 beside the cluster median</source>
         <translation>%1 与集群中位数对比</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_view.cpp" line="383"/>
+        <location filename="../ui/cluster_view.cpp" line="475"/>
         <source>%1: each step&apos;s figures beside the median over the analysed ranks, and the median rank&apos;s own (the rank whose total service is the median).</source>
         <translation>%1：每个 step 的数值与所有已分析 rank 的中位数并列，并附中位 rank（总服务时长处于中位的 rank）自身的数值。</translation>
     </message>
@@ -1504,7 +1748,7 @@
 <context>
     <name>bs::ui::LoadJob</name>
     <message>
-        <location filename="../ui/load_job.cpp" line="129"/>
+        <location filename="../ui/load_job.cpp" line="133"/>
         <source>Showing this profile needs about %1 MiB more for the timeline and its panels, but only %2 MiB of memory are left. Nothing was shown. Free memory, or analyse it without the window: bubblescope analyze %3</source>
         <translation>显示此性能数据还需要约 %1 MiB 内存用于时间线及各面板，但仅剩 %2 MiB。未显示任何内容。请释放内存，或不通过窗口进行分析：bubblescope analyze %3</translation>
     </message>
@@ -1513,239 +1757,239 @@
     <name>bs::ui::MainWindow</name>
     <message>
         <location filename="../ui/main_window.cpp" line="88"/>
-        <location filename="../ui/main_window.cpp" line="435"/>
+        <location filename="../ui/main_window.cpp" line="448"/>
         <source>BubbleScope</source>
         <translation>BubbleScope</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="96"/>
-        <location filename="../ui/main_window.cpp" line="436"/>
+        <location filename="../ui/main_window.cpp" line="449"/>
         <source>&lt;b&gt;Sample profile&lt;/b&gt; — a generated 8-layer MoE capture with every planted anomaly. Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here.</source>
         <translation>&lt;b&gt;示例 profile&lt;/b&gt; —— 生成的 8 层 MoE 采集数据，包含全部预置异常。请通过 文件 ▸ 打开文件夹…（Ctrl+O）打开自己的 profiling 目录，或将目录拖放到此处。</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="106"/>
-        <location filename="../ui/main_window.cpp" line="438"/>
+        <location filename="../ui/main_window.cpp" line="451"/>
         <source>Rank:</source>
         <translation>Rank：</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="108"/>
-        <location filename="../ui/main_window.cpp" line="439"/>
+        <location filename="../ui/main_window.cpp" line="452"/>
         <source>Rank to analyse</source>
         <translation>要分析的 rank</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="130"/>
-        <location filename="../ui/main_window.cpp" line="441"/>
+        <location filename="../ui/main_window.cpp" line="454"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="151"/>
-        <location filename="../ui/main_window.cpp" line="442"/>
+        <location filename="../ui/main_window.cpp" line="455"/>
         <source>Bubbles</source>
         <translation>气泡</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="157"/>
-        <location filename="../ui/main_window.cpp" line="443"/>
+        <location filename="../ui/main_window.cpp" line="456"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="160"/>
-        <location filename="../ui/main_window.cpp" line="444"/>
+        <location filename="../ui/main_window.cpp" line="457"/>
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="163"/>
-        <location filename="../ui/main_window.cpp" line="445"/>
+        <location filename="../ui/main_window.cpp" line="458"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="171"/>
-        <location filename="../ui/main_window.cpp" line="446"/>
+        <location filename="../ui/main_window.cpp" line="459"/>
         <source>Health</source>
         <translation>采集健康</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="175"/>
-        <location filename="../ui/main_window.cpp" line="447"/>
+        <location filename="../ui/main_window.cpp" line="460"/>
         <source>Text report</source>
         <translation>文本报告</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="193"/>
-        <location filename="../ui/main_window.cpp" line="481"/>
+        <location filename="../ui/main_window.cpp" line="494"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="198"/>
-        <location filename="../ui/main_window.cpp" line="440"/>
+        <location filename="../ui/main_window.cpp" line="453"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="230"/>
-        <location filename="../ui/main_window.cpp" line="550"/>
+        <location filename="../ui/main_window.cpp" line="239"/>
+        <location filename="../ui/main_window.cpp" line="563"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="316"/>
+        <location filename="../ui/main_window.cpp" line="325"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="317"/>
+        <location filename="../ui/main_window.cpp" line="326"/>
         <source>&amp;Open Folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="318"/>
+        <location filename="../ui/main_window.cpp" line="327"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="327"/>
+        <location filename="../ui/main_window.cpp" line="336"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="328"/>
+        <location filename="../ui/main_window.cpp" line="337"/>
         <source>Anomaly &amp;JSON…</source>
         <translation>异常 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="329"/>
+        <location filename="../ui/main_window.cpp" line="338"/>
         <source>Anomaly &amp;report (Markdown)…</source>
         <translation>异常报告(&amp;R)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="331"/>
+        <location filename="../ui/main_window.cpp" line="340"/>
         <source>&amp;Architecture report (Markdown)…</source>
         <translation>模型架构报告(&amp;A)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="356"/>
+        <location filename="../ui/main_window.cpp" line="365"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="358"/>
+        <location filename="../ui/main_window.cpp" line="367"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="359"/>
+        <location filename="../ui/main_window.cpp" line="368"/>
         <source>&amp;Fit timeline</source>
         <translation>时间线适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="375"/>
+        <location filename="../ui/main_window.cpp" line="388"/>
         <source>Show &amp;host lanes</source>
         <translation>显示 Host 泳道(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="381"/>
+        <location filename="../ui/main_window.cpp" line="394"/>
         <source>Show &amp;Overlap Analysis lanes</source>
         <translation>显示 Overlap Analysis 泳道(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="386"/>
+        <location filename="../ui/main_window.cpp" line="399"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="388"/>
+        <location filename="../ui/main_window.cpp" line="401"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="403"/>
+        <location filename="../ui/main_window.cpp" line="416"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="409"/>
+        <location filename="../ui/main_window.cpp" line="422"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="411"/>
+        <location filename="../ui/main_window.cpp" line="424"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="412"/>
+        <location filename="../ui/main_window.cpp" line="425"/>
         <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
         <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个气泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="416"/>
+        <location filename="../ui/main_window.cpp" line="429"/>
         <source>&amp;About BubbleScope</source>
         <translation>关于 BubbleScope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="417"/>
+        <location filename="../ui/main_window.cpp" line="430"/>
         <source>About BubbleScope</source>
         <translation>关于 BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="418"/>
+        <location filename="../ui/main_window.cpp" line="431"/>
         <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
         <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲气泡分析工具。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="522"/>
+        <location filename="../ui/main_window.cpp" line="535"/>
         <source>Open Profiling Folder</source>
         <translation>打开 profiling 文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="584"/>
+        <location filename="../ui/main_window.cpp" line="598"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="592"/>
+        <location filename="../ui/main_window.cpp" line="606"/>
         <source>Nothing loaded.</source>
         <translation>未加载任何数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="633"/>
+        <location filename="../ui/main_window.cpp" line="647"/>
         <source>Sample profile — BubbleScope</source>
         <translation>示例 profile — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="633"/>
+        <location filename="../ui/main_window.cpp" line="647"/>
         <source>%1 — BubbleScope</source>
         <translation>%1 — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="479"/>
-        <location filename="../ui/main_window.cpp" line="634"/>
+        <location filename="../ui/main_window.cpp" line="492"/>
+        <location filename="../ui/main_window.cpp" line="648"/>
         <source>Loaded %1</source>
         <translation>已加载 %1</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="182"/>
-        <location filename="../ui/main_window.cpp" line="448"/>
+        <location filename="../ui/main_window.cpp" line="461"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="183"/>
-        <location filename="../ui/main_window.cpp" line="449"/>
+        <location filename="../ui/main_window.cpp" line="462"/>
         <source>Rank timeline</source>
         <translation>Rank 时间线</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="185"/>
-        <location filename="../ui/main_window.cpp" line="450"/>
+        <location filename="../ui/main_window.cpp" line="463"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
@@ -1755,174 +1999,174 @@
         <translation>已比较：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="226"/>
+        <location filename="../ui/main_window.cpp" line="235"/>
         <source>Analysing…</source>
         <translation>正在分析…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="228"/>
+        <location filename="../ui/main_window.cpp" line="237"/>
         <source>Writing the text report…</source>
         <translation>正在生成文本报告…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="300"/>
+        <location filename="../ui/main_window.cpp" line="309"/>
         <source>%1: %2 ms</source>
         <translation>%1：%2 ms</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="319"/>
+        <location filename="../ui/main_window.cpp" line="328"/>
         <source>&amp;Compare with…</source>
         <translation>与…比较(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="320"/>
+        <location filename="../ui/main_window.cpp" line="329"/>
         <source>Compare the open rank (base) with…</source>
         <translation>将当前 rank（基线）与…比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="324"/>
+        <location filename="../ui/main_window.cpp" line="333"/>
         <source>Before / after: compares the open rank with another profile (also: drop a folder with Shift held).</source>
         <translation>前后对比：将当前 rank 与另一份 profile 比较（也可按住 Shift 拖入文件夹）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="333"/>
+        <location filename="../ui/main_window.cpp" line="342"/>
         <source>Timeline &amp;image (PNG or SVG)…</source>
         <translation>时间线图片(&amp;I)（PNG 或 SVG）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="334"/>
+        <location filename="../ui/main_window.cpp" line="343"/>
         <source>Export the timeline as it is shown</source>
         <translation>按当前显示导出时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="335"/>
+        <location filename="../ui/main_window.cpp" line="344"/>
         <source>PNG (*.png);;SVG (*.svg)</source>
         <translation>PNG (*.png);;SVG (*.svg)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="343"/>
+        <location filename="../ui/main_window.cpp" line="352"/>
         <source>Report with bubble &amp;pictures…</source>
         <translation>带气泡截图的报告(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="344"/>
+        <location filename="../ui/main_window.cpp" line="353"/>
         <source>Folder for the report and its pictures</source>
         <translation>报告及其图片的文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="350"/>
+        <location filename="../ui/main_window.cpp" line="359"/>
         <source>Exported the report with its pictures to %1</source>
         <translation>已将报告及其图片导出到 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="353"/>
+        <location filename="../ui/main_window.cpp" line="362"/>
         <source>Export all to &amp;folder…</source>
         <translation>全部导出到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="361"/>
+        <location filename="../ui/main_window.cpp" line="370"/>
         <source>Fin&amp;d…</source>
         <translation>查找(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="362"/>
+        <location filename="../ui/main_window.cpp" line="375"/>
         <source>Find &amp;next</source>
         <translation>查找下一个(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="363"/>
+        <location filename="../ui/main_window.cpp" line="376"/>
         <source>Find &amp;previous</source>
         <translation>查找上一个(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="364"/>
+        <location filename="../ui/main_window.cpp" line="377"/>
         <source>Show the le&amp;gend</source>
         <translation>显示图例(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="370"/>
+        <location filename="../ui/main_window.cpp" line="383"/>
         <source>Show all launch flo&amp;ws in view</source>
         <translation>显示视图内所有下发连线(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="404"/>
+        <location filename="../ui/main_window.cpp" line="417"/>
         <source>&amp;Glossary</source>
         <translation>术语表(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="405"/>
+        <location filename="../ui/main_window.cpp" line="418"/>
         <source>Glossary</source>
         <translation>术语表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="511"/>
+        <location filename="../ui/main_window.cpp" line="524"/>
         <source>Open a profile first: it is the base of the comparison.</source>
         <translation>请先打开一份 profile：它是比较的基线。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="517"/>
+        <location filename="../ui/main_window.cpp" line="530"/>
         <source>Comparing %1 with %2…</source>
         <translation>正在比较 %1 与 %2…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="544"/>
+        <location filename="../ui/main_window.cpp" line="557"/>
         <source>Merging the rank summaries in %1…</source>
         <translation>正在合并 %1 中的 rank 摘要…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="652"/>
+        <location filename="../ui/main_window.cpp" line="666"/>
         <source>Building the timeline…</source>
         <translation>正在构建时间线…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="679"/>
+        <location filename="../ui/main_window.cpp" line="705"/>
         <source>Bubbles (%1)</source>
         <translation>气泡（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="808"/>
+        <location filename="../ui/main_window.cpp" line="834"/>
         <source>Range: %1 ms, busy %2 ms, %3 kernels</source>
         <translation>区间：%1 ms，忙碌 %2 ms，%3 个 kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="826"/>
-        <location filename="../ui/main_window.cpp" line="844"/>
         <location filename="../ui/main_window.cpp" line="852"/>
+        <location filename="../ui/main_window.cpp" line="870"/>
+        <location filename="../ui/main_window.cpp" line="878"/>
         <source>Nothing is loaded.</source>
         <translation>尚未加载数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="857"/>
+        <location filename="../ui/main_window.cpp" line="883"/>
         <source>The folder %1/bubbles could not be made.</source>
         <translation>无法创建文件夹 %1/bubbles。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="876"/>
+        <location filename="../ui/main_window.cpp" line="902"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="876"/>
+        <location filename="../ui/main_window.cpp" line="902"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="877"/>
+        <location filename="../ui/main_window.cpp" line="903"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="339"/>
         <location filename="../ui/main_window.cpp" line="348"/>
-        <location filename="../ui/main_window.cpp" line="881"/>
-        <location filename="../ui/main_window.cpp" line="895"/>
+        <location filename="../ui/main_window.cpp" line="357"/>
+        <location filename="../ui/main_window.cpp" line="907"/>
+        <location filename="../ui/main_window.cpp" line="921"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="339"/>
-        <location filename="../ui/main_window.cpp" line="882"/>
-        <location filename="../ui/main_window.cpp" line="896"/>
+        <location filename="../ui/main_window.cpp" line="348"/>
+        <location filename="../ui/main_window.cpp" line="908"/>
+        <location filename="../ui/main_window.cpp" line="922"/>
         <source>The file was not written; nothing was changed.
 
 %1</source>
@@ -1931,18 +2175,18 @@
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="341"/>
-        <location filename="../ui/main_window.cpp" line="884"/>
+        <location filename="../ui/main_window.cpp" line="350"/>
+        <location filename="../ui/main_window.cpp" line="910"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="888"/>
+        <location filename="../ui/main_window.cpp" line="914"/>
         <source>Export all to folder</source>
         <translation>全部导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="901"/>
+        <location filename="../ui/main_window.cpp" line="927"/>
         <source>Exported %1 files to %2</source>
         <translation>已导出 %1 个文件到 %2</translation>
     </message>
@@ -2063,6 +2307,173 @@
         <location filename="../ui/panel_models.cpp" line="226"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
+    </message>
+</context>
+<context>
+    <name>bs::ui::RanksTab</name>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="107"/>
+        <location filename="../ui/ranks_tab.cpp" line="139"/>
+        <source>all steps</source>
+        <translation>全部 step</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="127"/>
+        <source>No rank or collective matches “%1”.</source>
+        <translation>没有与“%1”匹配的 rank 或集合通信。</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="132"/>
+        <source>Raw clocks</source>
+        <translation>原始时钟</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="134"/>
+        <source>Each rank on its own clock, as it recorded; unchecked: every rank on the aligned clock (its clock offset from the collectives&apos; ends taken off).</source>
+        <translation>勾选：每个 rank 使用其自身记录的时钟；不勾选：所有 rank 使用对齐时钟（减去由集合通信结束时刻估计的时钟偏移）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="136"/>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="137"/>
+        <source>Shows the whole capture (F).</source>
+        <translation>显示整个采集（F）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="138"/>
+        <source>Step:</source>
+        <translation>Step：</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="143"/>
+        <source>A rank number selects that rank; part of a collective&apos;s name shows it across the ranks (Enter again: the next match).</source>
+        <translation>输入 rank 编号选中该 rank；输入集合通信名称的一部分则跨 rank 显示它（再按 Enter：下一个匹配）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="145"/>
+        <source>Rank or collective (Ctrl+F)</source>
+        <translation>Rank 或集合通信（Ctrl+F）</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="151"/>
+        <source>Each collective marks its %1 earliest and %1 latest ranks.</source>
+        <translation>每个集合通信标出最早的 %1 个和最晚的 %1 个 rank。</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="163"/>
+        <source>Ctrl+wheel, +/− zoom · drag, arrows pan · double-click opens a rank</source>
+        <translation>Ctrl+滚轮、+/− 缩放 · 拖动、方向键平移 · 双击打开 rank</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="156"/>
+        <source>device busy</source>
+        <translation>设备忙碌</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="156"/>
+        <source>HCCL</source>
+        <translation>HCCL</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="157"/>
+        <source>step</source>
+        <translation>step</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="158"/>
+        <source>arrival at a collective (grey: last arriver undetermined)</source>
+        <translation>到达集合通信（灰色：最后到达者无法确定）</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="159"/>
+        <source>the last arriver</source>
+        <translation>最后到达者</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="160"/>
+        <source>wait for the last arriver</source>
+        <translation>等待最后到达者</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="160"/>
+        <source>slow rank</source>
+        <translation>慢 rank</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_tab.cpp" line="166"/>
+        <source>The ranks&apos; timelines are not available: this cluster was merged from rank summaries, which keep no device lanes. Open the parent folder of the ranks to see them.</source>
+        <translation>无法显示各 rank 的时间线：此集群由 rank 摘要合并而来，摘要不保存设备泳道。请打开各 rank 所在的父文件夹查看。</translation>
+    </message>
+</context>
+<context>
+    <name>bs::ui::RanksTimeline</name>
+    <message>
+        <location filename="../ui/ranks_timeline.cpp" line="340"/>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_timeline.cpp" line="353"/>
+        <source>Slow in %1 of %2 steps.</source>
+        <translation>%2 个 step 中慢 %1 个。</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_timeline.cpp" line="357"/>
+        <source>Clock offset: %1 µs</source>
+        <translation>时钟偏移：%1 µs</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_timeline.cpp" line="366"/>
+        <source>start %1, duration %2</source>
+        <translation>开始 %1，时长 %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_timeline.cpp" line="372"/>
+        <source>Device busy</source>
+        <translation>设备忙碌</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_timeline.cpp" line="375"/>
+        <source>Communication</source>
+        <translation>通信</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_timeline.cpp" line="391"/>
+        <source>arrives last, %1 after the earliest rank</source>
+        <translation>最后到达，比最早的 rank 晚 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_timeline.cpp" line="392"/>
+        <source>waits %1 for the last arriver</source>
+        <translation>等待最后到达者 %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_timeline_paint.cpp" line="177"/>
+        <source>%1 · slow</source>
+        <translation>%1 · 慢</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_timeline_paint.cpp" line="178"/>
+        <source>%1 (no lanes)</source>
+        <translation>%1（无泳道）</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_timeline_paint.cpp" line="216"/>
+        <source>Raw clocks</source>
+        <translation>原始时钟</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_timeline_paint.cpp" line="216"/>
+        <source>Aligned clock</source>
+        <translation>对齐时钟</translation>
+    </message>
+    <message>
+        <location filename="../ui/ranks_timeline_paint.cpp" line="193"/>
+        <source>View %1</source>
+        <translation>视图 %1</translation>
     </message>
 </context>
 <context>

@@ -16,18 +16,28 @@ constexpr int kMargin = 8;
 constexpr int kLegendBar = 14;
 constexpr double kMaxCellH = 72;
 
-// A sequential scale, light (small) to dark red (large): readable under black and white text.
-QColor scale(double t) {
-    static const QColor stops[] = {QColor(0xff, 0xf7, 0xec), QColor(0xfd, 0xbb, 0x84),
-                                   QColor(0xef, 0x65, 0x48), QColor(0x99, 0x00, 0x00)};
-    t = std::clamp(t, 0.0, 1.0) * 3;
-    const int i = std::min(2, static_cast<int>(t));
-    const double f = t - i;
-    const QColor& a = stops[i];
-    const QColor& b = stops[i + 1];
+const QColor kNeutral(0xf7, 0xf7, 0xf7); // white enough to read as "at the median", seen on a white page
+const QColor kAbove(0xb2, 0x18, 0x2b);
+const QColor kBelow(0x21, 0x66, 0xac);
+
+QColor mix(const QColor& a, const QColor& b, double f) {
     return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * f),
                             static_cast<float>(a.greenF() + (b.greenF() - a.greenF()) * f),
                             static_cast<float>(a.blueF() + (b.blueF() - a.blueF()) * f));
+}
+
+// A diverging scale: t in [−1, 1], neutral at 0, through a light tint to the full colour at ±1.
+QColor scale(double t) {
+    static const QColor aboveMid(0xf4, 0xa5, 0x82), belowMid(0x92, 0xc5, 0xde);
+    t = std::clamp(t, -1.0, 1.0);
+    const double a = std::fabs(t);
+    const QColor& mid = t >= 0 ? aboveMid : belowMid;
+    const QColor& end = t >= 0 ? kAbove : kBelow;
+    return a <= 0.5 ? mix(kNeutral, mid, a * 2) : mix(mid, end, (a - 0.5) * 2);
+}
+
+QString signedMsText(TimeNs ns) {
+    return (ns > 0 ? QStringLiteral("+") : QString()) + QString::number(nsToMs(ns), 'f', 3);
 }
 
 bool dark(const QColor& c) {
@@ -55,30 +65,52 @@ void ClusterHeatmap::setMetric(ClusterMetric metric) {
 }
 
 void ClusterHeatmap::updateRange() {
-    lo_ = hi_ = 0;
+    maxDev_ = 0;
+    medians_.clear();
     if (!cluster_) return;
-    bool first = true;
+    for (std::int64_t step : cluster_->steps)
+        medians_.push_back(clusterMedian(*cluster_, step, metric_));
     for (int r = 0; r < static_cast<int>(cluster_->ranks.size()); ++r)
         for (int s = 0; s < static_cast<int>(cluster_->steps.size()); ++s)
-            if (const auto v = cellValue(r, s)) {
-                lo_ = first ? *v : std::min(lo_, *v);
-                hi_ = first ? *v : std::max(hi_, *v);
-                first = false;
-            }
+            if (const auto v = cellValue(r, s); v && medians_[static_cast<std::size_t>(s)])
+                maxDev_ = std::max<TimeNs>(maxDev_, std::llabs(*v - *medians_[static_cast<std::size_t>(s)]));
+}
+
+std::optional<TimeNs> ClusterHeatmap::stepMedian(int stepColumn) const {
+    if (stepColumn < 0 || stepColumn >= static_cast<int>(medians_.size())) return std::nullopt;
+    return medians_[static_cast<std::size_t>(stepColumn)];
+}
+
+QColor ClusterHeatmap::cellColour(int rank, int stepColumn) const {
+    const auto v = cellValue(rank, stepColumn);
+    const auto med = stepMedian(stepColumn);
+    if (!v || !med) return QColor(0xdd, 0xdd, 0xdd);
+    return colourFor(*v - *med);
+}
+
+QColor ClusterHeatmap::neutralColour() {
+    return kNeutral;
+}
+
+QColor ClusterHeatmap::aboveColour() {
+    return kAbove;
+}
+
+QColor ClusterHeatmap::belowColour() {
+    return kBelow;
 }
 
 std::optional<TimeNs> ClusterHeatmap::cellValue(int rank, int stepColumn) const {
     if (!cluster_ || rank < 0 || rank >= static_cast<int>(cluster_->ranks.size()) || stepColumn < 0 ||
         stepColumn >= static_cast<int>(cluster_->steps.size()))
         return std::nullopt;
-    return rankMetric(cluster_->ranks[static_cast<std::size_t>(rank)],
-                      cluster_->steps[static_cast<std::size_t>(stepColumn)], metric_);
+    return cellMetric(*cluster_, rank, cluster_->steps[static_cast<std::size_t>(stepColumn)], metric_);
 }
 
-QColor ClusterHeatmap::colourFor(TimeNs v) const {
-    // Equal values (one rank, or a perfectly balanced cluster) sit in the middle of the scale.
-    if (hi_ <= lo_) return scale(0.35);
-    return scale(static_cast<double>(v - lo_) / static_cast<double>(hi_ - lo_));
+QColor ClusterHeatmap::colourFor(TimeNs deviation) const {
+    // Every cell at its median (one rank, a perfectly balanced cluster): all neutral.
+    if (maxDev_ <= 0) return kNeutral;
+    return scale(static_cast<double>(deviation) / static_cast<double>(maxDev_));
 }
 
 ClusterHeatmap::Geometry ClusterHeatmap::geometry() const {
@@ -91,8 +123,9 @@ ClusterHeatmap::Geometry ClusterHeatmap::geometry() const {
     int labelW = 0;
     for (const auto& r : cluster_->ranks)
         labelW = std::max(labelW, bfm.horizontalAdvance(ClusterText::rankFullName(r)));
-    const int legendTextW = std::max(fm.horizontalAdvance(msText(hi_) + QStringLiteral(" ms")),
-                                     fm.horizontalAdvance(msText(lo_) + QStringLiteral(" ms")));
+    const int legendTextW = std::max({fm.horizontalAdvance(signedMsText(maxDev_) + QStringLiteral(" ms")),
+                                      fm.horizontalAdvance(signedMsText(-maxDev_) + QStringLiteral(" ms")),
+                                      fm.horizontalAdvance(tr("median"))});
     g.labelRight = kMargin + labelW;
     const int top = kMargin + fm.height() + 4;
     const int right = width() - kMargin - kLegendBar - 6 - legendTextW - kMargin;
@@ -159,14 +192,13 @@ QString ClusterHeatmap::toolTipAt(const QPoint& pos) const {
         return t;
     }
     t += tr("%1: <b>%2 ms</b>").arg(ClusterText::metricName(metric_), msText(*v));
-    if (const auto med = clusterMedian(*cluster_, step, metric_))
-        t += QStringLiteral("<br>") +
-             tr("Cluster median: %1 ms (%2%3 ms)")
-                 .arg(msText(*med), *v >= *med ? QStringLiteral("+") : QString(), msText(*v - *med));
+    if (const auto med = stepMedian(s))
+        t += QStringLiteral("<br>") + tr("Step median over the ranks: %1 ms").arg(msText(*med)) +
+             QStringLiteral("<br>") + tr("Deviation: %1 ms").arg(signedMsText(*v - *med));
     for (const auto& e : cluster_->slowRanks)
-        if (e.rank == r && e.step == step)
+        if (e.rank == r && std::find(e.steps.begin(), e.steps.end(), step) != e.steps.end())
             t += QStringLiteral("<br>") +
-                 tr("Named slow in this step (%1).").arg(coreText(e.metric));
+                 tr("Named slow in this step: %1.").arg(coreText(e.verdict).toHtmlEscaped());
     return t;
 }
 
@@ -186,11 +218,11 @@ void ClusterHeatmap::paintCells(QPainter& p, const Geometry& g) const {
         for (int s = 0; s < static_cast<int>(cluster_->steps.size()); ++s) {
             const QRect cell = cellIn(g.grid, g.cellW, g.cellH, r, s);
             const auto v = cellValue(r, s);
-            const QColor fill = v ? colourFor(*v) : QColor(0xdd, 0xdd, 0xdd);
+            const QColor fill = cellColour(r, s);
             p.fillRect(cell, fill);
             if (cell.width() > 6 && cell.height() > 6) {
-                p.setPen(palette().base().color());
-                p.drawRect(cell.adjusted(0, 0, -1, -1)); // a thin gap between cells
+                p.setPen(QColor(0xc8, 0xc8, 0xc8)); // a thin line between cells: neutral cells on white
+                p.drawRect(cell.adjusted(0, 0, -1, -1));
             }
             const QString text = v ? msText(*v) : QStringLiteral("—");
             if (cell.width() >= fm.horizontalAdvance(text) + 6 && cell.height() >= fm.height() + 2) {
@@ -198,17 +230,23 @@ void ClusterHeatmap::paintCells(QPainter& p, const Geometry& g) const {
                 p.drawText(cell, Qt::AlignCenter, text);
             }
         }
-    // The cells where the core names the rank slow (any metric) are outlined.
+    // The grid's edge: rows too thin for their own lines (many ranks) still show where the grid is.
+    p.setPen(QColor(0xc8, 0xc8, 0xc8));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(g.grid.adjusted(0, 0, -1, -1));
+    // The cells where the core names the rank slow are outlined (around a cell too small to hold it).
     QPen slowPen(QColor(0x1f, 0x4e, 0xb4), 3);
     slowPen.setJoinStyle(Qt::MiterJoin);
     p.setPen(slowPen);
-    p.setBrush(Qt::NoBrush);
-    for (const auto& e : cluster_->slowRanks) {
-        const auto it = std::find(cluster_->steps.begin(), cluster_->steps.end(), e.step);
-        if (it == cluster_->steps.end()) continue;
-        p.drawRect(cellIn(g.grid, g.cellW, g.cellH, e.rank, static_cast<int>(it - cluster_->steps.begin()))
-                       .adjusted(1, 1, -2, -2));
-    }
+    for (const auto& e : cluster_->slowRanks)
+        for (std::int64_t step : e.steps) {
+            const auto it = std::find(cluster_->steps.begin(), cluster_->steps.end(), step);
+            if (it == cluster_->steps.end()) continue;
+            const QRect cell =
+                cellIn(g.grid, g.cellW, g.cellH, e.rank, static_cast<int>(it - cluster_->steps.begin()));
+            p.drawRect(cell.height() >= 10 && cell.width() >= 10 ? cell.adjusted(1, 1, -2, -2)
+                                                                 : cell.adjusted(-2, -2, 1, 1));
+        }
 }
 
 void ClusterHeatmap::paintLabels(QPainter& p, const Geometry& g) const {
@@ -252,18 +290,21 @@ void ClusterHeatmap::paintLabels(QPainter& p, const Geometry& g) const {
 void ClusterHeatmap::paintLegend(QPainter& p, const Geometry& g) const {
     const QFontMetrics fm(font());
     const QRect bar = g.legend;
+    // Top: the largest deviation above the step median; middle: the median; bottom: the largest below.
     for (int y = bar.top(); y <= bar.bottom(); ++y)
         p.fillRect(QRect(bar.left(), y, bar.width(), 1),
-                   scale(1.0 - static_cast<double>(y - bar.top()) / std::max(1, bar.height() - 1)));
+                   scale(1.0 - 2.0 * static_cast<double>(y - bar.top()) / std::max(1, bar.height() - 1)));
     p.setPen(palette().mid().color());
     p.drawRect(bar.adjusted(0, 0, -1, -1));
     p.setPen(palette().text().color());
     const int tx = bar.right() + 6;
     const int tw = width() - tx;
     p.drawText(QRect(tx, bar.top(), tw, fm.height()), Qt::AlignLeft | Qt::AlignTop,
-               msText(hi_) + QStringLiteral(" ms"));
+               signedMsText(maxDev_) + QStringLiteral(" ms"));
+    p.drawText(QRect(tx, bar.center().y() - fm.height() / 2, tw, fm.height()),
+               Qt::AlignLeft | Qt::AlignVCenter, tr("median"));
     p.drawText(QRect(tx, bar.bottom() - fm.height() + 1, tw, fm.height()), Qt::AlignLeft | Qt::AlignBottom,
-               msText(lo_) + QStringLiteral(" ms"));
+               signedMsText(-maxDev_) + QStringLiteral(" ms"));
 }
 
 } // namespace bs::ui

@@ -36,7 +36,7 @@ RankSummary summarizeOne(const RankFolder& rank, const LoadControl& ctl, bool& c
             return failedRank(rank, loaded.profile->loadFindings.front().seen);
         if (!loaded.hasAnyData || !loaded.profile) return failedRank(rank, noDataMessage(rank, loaded));
         const AnalysisResult result = analyzeProfile(*loaded.profile, Rulebook{});
-        return summarizeRank(rank, *loaded.profile, result);
+        return summarizeRank(rank, *loaded.profile, result, /*withLanes=*/true); // the Ranks tab's lanes
     } catch (const std::bad_alloc&) {
         return failedRank(rank, "memory ran out while analysing it");
     }

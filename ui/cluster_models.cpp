@@ -44,14 +44,6 @@ TimeNs medianOf(std::vector<TimeNs> v) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2; // the core's slow-rank median
 }
 
-QString metricLabel(const std::string& metric) {
-    if (metric == "computing") return ClusterText::metricName(ClusterMetric::Computing);
-    if (metric == "free") return ClusterText::metricName(ClusterMetric::Free);
-    if (metric == "prelaunch") return ClusterText::metricName(ClusterMetric::Prelaunch);
-    if (metric == "comm_not_overlapped") return ClusterText::metricName(ClusterMetric::ExposedComm);
-    return coreText(metric);
-}
-
 } // namespace
 
 QString ClusterText::metricName(ClusterMetric m) {
@@ -72,6 +64,8 @@ QString ClusterText::metricName(ClusterMetric m) {
         return tr("Exposed communication");
     case ClusterMetric::CommWait:
         return tr("Communication wait");
+    case ClusterMetric::Cost:
+        return tr("Lateness cost");
     }
     return {};
 }
@@ -94,6 +88,8 @@ QString ClusterText::metricHelp(ClusterMetric m) {
         return tr("Communication that no computation overlaps.");
     case ClusterMetric::CommWait:
         return tr("Wait Time of the step's collectives in communication.json.");
+    case ClusterMetric::Cost:
+        return tr("What the other ranks wait for this rank in the step, summed over its collectives.");
     }
     return {};
 }
@@ -132,12 +128,14 @@ TimeNs metricOf(const RankStepRow& row, ClusterMetric m) {
         return row.commNotOverlapped;
     case ClusterMetric::CommWait:
         return row.commWait;
+    case ClusterMetric::Cost:
+        return 0; // a cluster figure: cellMetric
     }
     return 0;
 }
 
 std::optional<TimeNs> rankMetric(const RankSummary& rank, std::int64_t step, ClusterMetric m) {
-    if (!rank.error.empty()) return std::nullopt;
+    if (!rank.error.empty() || m == ClusterMetric::Cost) return std::nullopt;
     for (const auto& row : rank.steps)
         if (row.step == step) {
             if (m == ClusterMetric::CommWait && !row.commFromJson) return std::nullopt;
@@ -146,10 +144,30 @@ std::optional<TimeNs> rankMetric(const RankSummary& rank, std::int64_t step, Clu
     return std::nullopt;
 }
 
+std::optional<TimeNs> cellMetric(const ClusterResult& c, int rank, std::int64_t step, ClusterMetric m) {
+    if (rank < 0 || rank >= static_cast<int>(c.ranks.size())) return std::nullopt;
+    const RankSummary& r = c.ranks[static_cast<std::size_t>(rank)];
+    if (m != ClusterMetric::Cost) return rankMetric(r, step, m);
+    if (!r.error.empty()) return std::nullopt;
+    const auto it = std::find(c.steps.begin(), c.steps.end(), step);
+    if (it == c.steps.end()) return std::nullopt;
+    const auto si = static_cast<std::size_t>(it - c.steps.begin());
+    if (si >= c.stepCost.size()) return TimeNs{0};
+    const auto& row = c.stepCost[si];
+    return static_cast<std::size_t>(rank) < row.size() ? row[static_cast<std::size_t>(rank)] : TimeNs{0};
+}
+
+bool anyCost(const ClusterResult& c) {
+    for (const auto& row : c.stepCost)
+        for (TimeNs v : row)
+            if (v > 0) return true;
+    return false;
+}
+
 std::optional<TimeNs> clusterMedian(const ClusterResult& c, std::int64_t step, ClusterMetric m) {
     std::vector<TimeNs> v;
-    for (const auto& r : c.ranks)
-        if (const auto x = rankMetric(r, step, m)) v.push_back(*x);
+    for (int r = 0; r < static_cast<int>(c.ranks.size()); ++r)
+        if (const auto x = cellMetric(c, r, step, m)) v.push_back(*x);
     if (v.empty()) return std::nullopt;
     return medianOf(std::move(v));
 }
@@ -169,67 +187,124 @@ int medianRank(const ClusterResult& c) {
     return totals[(totals.size() - 1) / 2].second;
 }
 
+QString ClusterText::causeName(const std::string& lead) {
+    if (lead == "step_start") return tr("step start");
+    if (lead == "prelaunch") return tr("prelaunch");
+    if (lead == "computing") return tr("computing");
+    if (lead == "free") return tr("idle");
+    if (lead == "comm_exposed") return tr("exposed communication");
+    if (lead == "unexplained") return tr("unexplained");
+    return coreText(lead);
+}
+
+TimeNs causeTerm(const SlowCause& k) {
+    if (k.lead == "step_start") return k.stepStart;
+    if (k.lead == "prelaunch") return k.prelaunch;
+    if (k.lead == "computing") return k.computing;
+    if (k.lead == "free") return k.free;
+    if (k.lead == "comm_exposed") return k.commExposed;
+    return k.rest;
+}
+
 void fillSlowRankModel(QStandardItemModel& model, const ClusterResult& c) {
     model.clear();
-    model.setHorizontalHeaderLabels({ClusterText::tr("Rank"), ClusterText::tr("Step"),
-                                     ClusterText::tr("Metric"), ClusterText::tr("Value (ms)"),
-                                     ClusterText::tr("Median (ms)"), ClusterText::tr("Excess (ms)"),
-                                     ClusterText::tr("Spread"), ClusterText::tr("Last at")});
-    for (const auto& e : c.slowRanks) {
+    model.setHorizontalHeaderLabels(
+        {ClusterText::tr("Rank"), ClusterText::tr("Slow in"), ClusterText::tr("Cost per step (ms)"),
+         ClusterText::tr("Cluster loss (ms)"), ClusterText::tr("Lateness (ms)"),
+         ClusterText::tr("Collective"), ClusterText::tr("Cause"), ClusterText::tr("Cause term (ms)")});
+    for (std::size_t i = 0; i < c.slowRanks.size(); ++i) {
+        const SlowRank& e = c.slowRanks[i];
         const RankSummary& r = c.ranks[static_cast<std::size_t>(e.rank)];
         QList<QStandardItem*> row;
         row << textItem(ClusterText::rankName(r), e.rank);
         row.back()->setToolTip(ClusterText::rankFullName(r));
-        row << numberItem(ClusterText::stepName(e.step), static_cast<double>(e.step), e.rank)
-            << textItem(metricLabel(e.metric), e.rank) << msItem(e.value, e.rank) << msItem(e.median, e.rank)
-            << msItem(e.excess, e.rank)
-            << numberItem(QStringLiteral("%1 %").arg(e.spread * 100, 0, 'f', 1), e.spread, e.rank)
-            << numberItem(
-                   ClusterText::tr("%1 of %2 collectives").arg(e.lastAtCollectives).arg(e.collectivesInStep),
-                   static_cast<double>(e.lastAtCollectives), e.rank);
-        QStringList evidence;
-        for (const auto& s : e.evidence)
-            evidence << coreText(s);
+        row << numberItem(ClusterText::tr("slow in %1 of %2 steps").arg(e.steps.size()).arg(e.stepsCompared),
+                          static_cast<double>(e.steps.size()), e.rank)
+            << msItem(e.cost, e.rank) << msItem(e.clusterLoss, e.rank) << msItem(e.lateness, e.rank)
+            << textItem(e.collective.empty()
+                            ? QString()
+                            : ClusterText::tr("%1 (%2)").arg(coreText(e.collective),
+                                                             ClusterText::stepName(e.collectiveStep)),
+                        e.rank)
+            << textItem(e.cause.lead.empty() ? QString() : ClusterText::causeName(e.cause.lead), e.rank)
+            << (e.cause.lead.empty() ? textItem(QString(), e.rank) : msItem(causeTerm(e.cause), e.rank));
+        row[2]->setToolTip(
+            ClusterText::tr("Per slow step: what the other ranks wait for this one (the median "
+                            "rank's wait, summed over the step's collectives)."));
+        row[3]->setToolTip(ClusterText::tr("Per slow step: every other rank's wait for this one, summed."));
+        row[4]->setToolTip(
+            ClusterText::tr("At its costliest collective: its arrival after the earliest rank's "
+                            "(aligned clocks)."));
         for (auto* it : row)
-            it->setData(evidence, Qt::UserRole);
+            it->setData(static_cast<int>(i), SlowIndexRole);
         model.appendRow(row);
     }
 }
 
+QString ClusterText::confidenceName(const std::string& confidence) {
+    if (confidence == "high") return tr("high");
+    if (confidence == "medium") return tr("medium");
+    if (confidence == "undetermined") return tr("undetermined");
+    return coreText(confidence);
+}
+
 void fillCollectiveModel(QStandardItemModel& model, const ClusterResult& c) {
     model.clear();
-    model.setHorizontalHeaderLabels({ClusterText::tr("Collective / rank"), ClusterText::tr("Step"),
-                                     ClusterText::tr("Last arriver"), ClusterText::tr("Wait (ms)"),
-                                     ClusterText::tr("Transit (ms)"),
-                                     ClusterText::tr("Start (ms after first)"),
-                                     ClusterText::tr("Elapse (ms)"), ClusterText::tr("Wait ratio")});
+    model.setHorizontalHeaderLabels(
+        {ClusterText::tr("Collective / rank"), ClusterText::tr("Step"), ClusterText::tr("Last arriver"),
+         ClusterText::tr("Confidence"), ClusterText::tr("Lateness (ms)"),
+         ClusterText::tr("Earliest rank's sync (ms)"), ClusterText::tr("Wait (ms)"),
+         ClusterText::tr("Aligned start (ms)"), ClusterText::tr("Raw start (ms)"),
+         ClusterText::tr("Sync (ms)"), ClusterText::tr("Transit (ms)"), ClusterText::tr("Elapse (ms)")});
+    if (auto* h = model.horizontalHeaderItem(7))
+        h->setToolTip(
+            ClusterText::tr("The rank's start on the aligned clock, after the first aligned arrival."));
+    if (auto* h = model.horizontalHeaderItem(8))
+        h->setToolTip(ClusterText::tr("The rank's start on its own clock, after the earliest raw start."));
     for (const auto& cc : c.collectives) {
-        const QString last = cc.lastArriver >= 0
-                                 ? ClusterText::rankName(c.ranks[static_cast<std::size_t>(cc.lastArriver)])
-                                 : ClusterText::tr("none (tied)");
-        TimeNs first = cc.parts.empty() ? 0 : cc.parts.front().start, transit = 0;
+        const int lr = cc.lastArriver;
+        const QString last = lr >= 0 ? ClusterText::rankName(c.ranks[static_cast<std::size_t>(lr)])
+                                     : ClusterText::tr("undetermined");
+        TimeNs firstRaw = cc.parts.empty() ? 0 : cc.parts.front().start;
+        TimeNs firstAligned = cc.parts.empty() ? 0 : cc.parts.front().aligned, transit = 0;
         for (const auto& p : cc.parts) {
-            first = std::min(first, p.start);
+            firstRaw = std::min(firstRaw, p.start);
+            firstAligned = std::min(firstAligned, p.aligned);
             transit = std::max(transit, p.transit);
         }
         QList<QStandardItem*> row;
-        row << textItem(coreText(cc.key), cc.lastArriver)
-            << numberItem(ClusterText::stepName(cc.step), static_cast<double>(cc.step), cc.lastArriver)
-            << textItem(last, cc.lastArriver) << msItem(cc.maxWait, cc.lastArriver)
-            << msItem(transit, cc.lastArriver) << msItem(cc.skew, cc.lastArriver)
-            << textItem(QString(), cc.lastArriver)
-            << numberItem(QString::number(cc.waitRatio, 'f', 3), cc.waitRatio, cc.lastArriver);
-        row[3]->setToolTip(ClusterText::tr("The largest wait of any rank at this collective."));
-        row[4]->setToolTip(ClusterText::tr("The largest transit time of any rank at this collective."));
-        row[5]->setToolTip(ClusterText::tr("Skew: the last rank's start after the first one's."));
+        row << textItem(coreText(cc.key), lr)
+            << numberItem(ClusterText::stepName(cc.step), static_cast<double>(cc.step), lr)
+            << textItem(last, lr) << textItem(ClusterText::confidenceName(cc.confidence), lr)
+            << msItem(cc.lateness, lr) << msItem(cc.earliestSync, lr) << msItem(cc.maxWait, lr)
+            << textItem(QString(), lr) << textItem(QString(), lr) << textItem(QString(), lr)
+            << msItem(transit, lr) << textItem(QString(), lr);
+        row[0]->setToolTip(
+            ClusterText::tr("%1 ranks have it; %2 shown.").arg(cc.ranksTotal).arg(cc.parts.size()));
+        row[4]->setToolTip(
+            ClusterText::tr("The last arrival after the earliest one, on the aligned clock; the "
+                            "next latest arrives %1 ms before the last.")
+                .arg(ms(cc.secondGap)));
+        row[5]->setToolTip(
+            ClusterText::tr("The earliest rank's synchronization time: how long it waited for the "
+                            "others to arrive."));
+        row[6]->setToolTip(ClusterText::tr("The largest wait of any rank at this collective."));
+        row[10]->setToolTip(ClusterText::tr("The largest transit time of any rank at this collective."));
         for (const auto& p : cc.parts) {
             const RankSummary& r = c.ranks[static_cast<std::size_t>(p.rank)];
             QList<QStandardItem*> part;
             part << textItem(ClusterText::rankName(r), p.rank) << textItem(QString(), p.rank)
-                 << textItem(p.rank == cc.lastArriver ? ClusterText::tr("arrives last") : QString(), p.rank)
-                 << msItem(p.wait, p.rank) << msItem(p.transit, p.rank) << msItem(p.start - first, p.rank)
-                 << msItem(p.elapse, p.rank) << textItem(QString(), p.rank);
+                 << textItem(p.rank == lr ? ClusterText::tr("arrives last") : QString(), p.rank)
+                 << textItem(QString(), p.rank) << textItem(QString(), p.rank) << textItem(QString(), p.rank)
+                 << msItem(p.wait, p.rank) << msItem(p.aligned - firstAligned, p.rank)
+                 << msItem(p.start - firstRaw, p.rank) << msItem(p.sync, p.rank) << msItem(p.transit, p.rank)
+                 << msItem(p.elapse, p.rank);
             part[0]->setToolTip(ClusterText::rankFullName(r));
+            part[8]->setToolTip(ClusterText::tr("Raw start: %1 µs on the rank's own clock.")
+                                    .arg(QString::number(static_cast<double>(p.start) / 1000.0, 'f', 3)));
+            if (p.rank == lr)
+                for (auto* it : part)
+                    it->setData(true, LastArriverRole);
             row.front()->appendRow(part);
         }
         model.appendRow(row);
@@ -255,9 +330,8 @@ void fillCompareModel(QStandardItemModel& model, const ClusterResult& c, int ran
         for (ClusterMetric m : kClusterMetrics) {
             const auto median = clusterMedian(c, step, m);
             if (!median) continue; // no rank has the figure (comm wait without communication.json)
-            const auto mine = rankMetric(r, step, m);
-            const auto other = mid >= 0 ? rankMetric(c.ranks[static_cast<std::size_t>(mid)], step, m)
-                                        : std::optional<TimeNs>{};
+            const auto mine = cellMetric(c, rank, step, m);
+            const auto other = mid >= 0 ? cellMetric(c, mid, step, m) : std::optional<TimeNs>{};
             QList<QStandardItem*> row;
             row << numberItem(ClusterText::stepName(step), static_cast<double>(step), rank)
                 << textItem(ClusterText::metricName(m), rank);

@@ -1,6 +1,5 @@
 #include "cluster_view.h"
 
-#include "language.h"
 #include "cluster/cluster_model.h"
 #include "cluster/cluster_report.h"
 #include "cluster/summary_json.h"
@@ -8,6 +7,9 @@
 #include "cluster_heatmap.h"
 #include "cluster_job.h"
 #include "cluster_models.h"
+#include "language.h"
+#include "ranks_tab.h"
+#include "ranks_timeline.h"
 
 #include <QComboBox>
 #include <QDialog>
@@ -21,6 +23,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTreeView>
@@ -84,18 +87,13 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent), job_(new ClusterJob
     row->addWidget(compare_);
     layout->addLayout(row);
 
-    auto* split = new QSplitter(Qt::Vertical, this);
-    auto* top = new QSplitter(Qt::Horizontal, split);
-    top->addWidget(buildHeatmapBox());
-    top->addWidget(buildBarsBox());
-    auto* bottom = new QSplitter(Qt::Horizontal, split);
-    bottom->addWidget(buildSlowBox());
-    bottom->addWidget(buildCollectivesBox());
-    bottom->setStretchFactor(0, 1);
-    bottom->setStretchFactor(1, 1);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
-    layout->addWidget(split, 1);
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("clusterTabs"));
+    tabs_->setDocumentMode(true);
+    tabs_->addTab(buildOverview(), tr("Overview"));
+    ranks_ = new RanksTab(tabs_);
+    tabs_->addTab(ranks_, tr("Ranks"));
+    layout->addWidget(tabs_, 1);
 
     connect(cancel_, &QPushButton::clicked, this, &ClusterView::cancel);
     connect(open_, &QPushButton::clicked, this, [this] {
@@ -115,6 +113,32 @@ ClusterView::ClusterView(QWidget* parent) : QWidget(parent), job_(new ClusterJob
     connect(bars_, &ClusterBars::rankClicked, this, &ClusterView::selectRank);
     connect(heatmap_, &ClusterHeatmap::rankActivated, this, &ClusterView::rankActivated);
     connect(bars_, &ClusterBars::rankActivated, this, &ClusterView::rankActivated);
+    connect(ranks_, &RanksTab::rankClicked, this, &ClusterView::selectRank);
+    connect(ranks_, &RanksTab::rankActivated, this, [this](int rank, qint64 at, qint64 span) {
+        emit rankViewRequested(rank, at - span / 2, at + span / 2);
+        emit rankActivated(rank);
+    });
+}
+
+QWidget* ClusterView::buildOverview() {
+    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* top = new QSplitter(Qt::Horizontal, split);
+    top->addWidget(buildHeatmapBox());
+    top->addWidget(buildBarsBox());
+    auto* bottom = new QSplitter(Qt::Horizontal, split);
+    bottom->addWidget(buildSlowBox());
+    bottom->addWidget(buildCollectivesBox());
+    bottom->setStretchFactor(0, 1);
+    bottom->setStretchFactor(1, 1);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    return split;
+}
+
+bool ClusterView::activateFind() {
+    if (tabs_->currentWidget() != ranks_ || !ranks_->showsTimeline()) return false;
+    ranks_->activateFind();
+    return true;
 }
 
 ClusterView::~ClusterView() = default;
@@ -178,7 +202,7 @@ QWidget* ClusterView::buildSlowBox() {
 }
 
 QWidget* ClusterView::buildCollectivesBox() {
-    auto* g = box(tr("Collectives matched across ranks (largest wait first)"), this);
+    auto* g = box(tr("Collectives matched across ranks (latest arrival first)"), this);
     g->setObjectName(QStringLiteral("boxCollectives"));
     collModel_ = new QStandardItemModel(this);
     collView_ = makeTree(g, collModel_);
@@ -207,6 +231,7 @@ void ClusterView::analyse(const QString& path) {
     selected_ = -1;
     heatmap_->setCluster(nullptr);
     bars_->setCluster(nullptr);
+    ranks_->setCluster(nullptr);
     slowModel_->clear();
     collModel_->clear();
     evidence_->clear();
@@ -261,17 +286,13 @@ void ClusterView::onFinished(const ClusterOutcome& outcome) {
 
 void ClusterView::showCluster() {
     const ClusterResult& c = *cluster_;
-    // The heatmap opens on the metric the first slow rank stands out in.
-    if (!c.slowRanks.empty()) {
-        const std::string& m = c.slowRanks.front().metric;
-        const ClusterMetric pick = m == "prelaunch"   ? ClusterMetric::Prelaunch
-                                   : m == "free"      ? ClusterMetric::Free
-                                   : m == "computing" ? ClusterMetric::Computing
-                                                      : ClusterMetric::ExposedComm;
-        metric_->setCurrentIndex(metric_->findData(static_cast<int>(pick)));
-    }
+    // The heatmap opens on the lateness cost when a rank keeps others waiting, else on the service.
+    metric_->setCurrentIndex(
+        metric_->findData(static_cast<int>(anyCost(c) ? ClusterMetric::Cost : ClusterMetric::Service)));
     heatmap_->setCluster(cluster_);
     bars_->setCluster(cluster_);
+    if (ranks_->timeline()->cluster() != cluster_)
+        ranks_->setCluster(cluster_); // a language change keeps the view
     fillSlowRankModel(*slowModel_, c);
     fillCollectiveModel(*collModel_, c);
     for (int col = 0; col < slowModel_->columnCount(); ++col)
@@ -316,20 +337,88 @@ void ClusterView::showCluster() {
         showEvidence();
 }
 
+namespace {
+
+QString msCell(TimeNs ns) {
+    return QString::number(nsToMs(ns), 'f', 3);
+}
+
+QString signedMsCell(TimeNs ns) {
+    return (ns > 0 ? QStringLiteral("+") : QString()) + msCell(ns);
+}
+
+} // namespace
+
 void ClusterView::showEvidence() {
     const QModelIndex i = slowView_->currentIndex();
     if (!cluster_) return;
-    if (!i.isValid()) {
+    const int k = i.isValid() ? i.data(SlowIndexRole).toInt() : -1;
+    if (k < 0 || k >= static_cast<int>(cluster_->slowRanks.size())) {
         QString h;
         for (const auto& v : clusterVerdicts(*cluster_))
             h += QStringLiteral("<p>%1</p>").arg(esc(v));
         evidence_->setHtml(h);
         return;
     }
-    QString h = QStringLiteral("<p><b>%1</b></p><ul>").arg(tr("Evidence"));
-    for (const QString& s : i.data(Qt::UserRole).toStringList())
-        h += QStringLiteral("<li>%1</li>").arg(s.toHtmlEscaped());
-    evidence_->setHtml(h + QStringLiteral("</ul>"));
+    const SlowRank& e = cluster_->slowRanks[static_cast<std::size_t>(k)];
+    const SlowCause& cause = e.cause;
+    QString h = QStringLiteral("<p><b>%1</b></p><p>%2</p>").arg(tr("Verdict"), esc(e.verdict));
+    if (!cause.lead.empty()) {
+        h += QStringLiteral("<p><b>%1</b></p>")
+                 .arg(tr("Why it arrives %1 ms after the step's median rank").arg(msCell(cause.lateness)));
+        const std::pair<QString, TimeNs> terms[] = {{tr("step start"), cause.stepStart},
+                                                    {tr("prelaunch"), cause.prelaunch},
+                                                    {tr("computing"), cause.computing},
+                                                    {tr("idle"), cause.free},
+                                                    {tr("exposed communication"), cause.commExposed},
+                                                    {tr("rest"), cause.rest}};
+        h += QStringLiteral("<table cellspacing=0 cellpadding=2>");
+        const char* const leads[] = {"step_start", "prelaunch", "computing", "free", "comm_exposed"};
+        std::size_t leadAt = 5; // unexplained: the rest
+        for (std::size_t t = 0; t < std::size(leads); ++t)
+            if (cause.lead == leads[t]) leadAt = t;
+        for (std::size_t t = 0; t < std::size(terms); ++t) {
+            const auto& [name, v] = terms[t];
+            const bool lead = t == leadAt;
+            h += QStringLiteral("<tr><td>%1</td><td align=right>%2 ms</td></tr>")
+                     .arg(lead ? QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped()) : name.toHtmlEscaped(),
+                          signedMsCell(v));
+        }
+        h += QStringLiteral("<tr><td><i>%1</i></td><td align=right><i>%2 ms</i></td></tr></table>")
+                 .arg(tr("lateness (the sum)"), msCell(cause.lateness));
+    }
+    if (!cause.ops.empty()) {
+        h += QStringLiteral("<p><b>%1</b></p><table cellspacing=0 cellpadding=2><tr><th align=left>%2</th>"
+                            "<th align=right>%3</th><th align=right>%4</th></tr>")
+                 .arg(tr("Ops that took longer"), tr("Op"), tr("Calls per step (median rank → this rank)"),
+                      tr("Δ (ms)"));
+        for (const auto& o : cause.ops)
+            h += QStringLiteral(
+                     "<tr><td><code>%1</code></td><td align=right>%2 → %3</td><td align=right>%4</td></tr>")
+                     .arg(esc(o.name), QString::number(o.callsMedian, 'g', 4),
+                          QString::number(o.callsRank, 'g', 4), signedMsCell(o.delta));
+        h += QStringLiteral("</table>");
+    }
+    if (!cause.windows.empty()) {
+        h +=
+            QStringLiteral("<p><b>%1</b></p><table cellspacing=0 cellpadding=2><tr><th align=left>%2</th>"
+                           "<th align=left>%3</th><th align=left>%4</th><th align=right>%5</th>"
+                           "<th align=right>%6</th><th align=left>%7</th><th align=left>%8</th></tr>")
+                .arg(tr("Windows the median rank lacks or has shorter"), tr("Step"), tr("Window"),
+                     tr("Scope"), tr("Duration (ms)"), tr("Median rank (ms)"), tr("Labels"), tr("User line"));
+        for (const auto& w : cause.windows) {
+            QStringList labels;
+            for (const auto& l : w.labels)
+                labels << coreText(l);
+            h += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td align=right>%4</td>"
+                                "<td align=right>%5</td><td>%6</td><td><code>%7</code></td></tr>")
+                     .arg(QString::number(w.step), esc(w.id), esc(w.scope), msCell(w.dur),
+                          w.medianDur >= 0 ? msCell(w.medianDur) : tr("none"),
+                          labels.join(QStringLiteral(", ")).toHtmlEscaped(), esc(w.userLine));
+        }
+        h += QStringLiteral("</table>");
+    }
+    evidence_->setHtml(h);
 }
 
 void ClusterView::changeEvent(QEvent* e) {
@@ -340,11 +429,13 @@ void ClusterView::changeEvent(QEvent* e) {
     open_->setToolTip(tr("Opens the selected rank in the timeline (or double-click a rank)."));
     compare_->setText(tr("Compare with the median rank"));
     compare_->setToolTip(tr("Shows the selected rank's step metrics beside the cluster median."));
+    tabs_->setTabText(0, tr("Overview"));
+    tabs_->setTabText(1, tr("Ranks"));
     const std::pair<const char*, QString> titles[] = {
         {"boxHeatmap", tr("Rank × step")},
         {"boxBars", tr("Per rank: where the step time goes")},
         {"boxSlow", tr("Slow ranks")},
-        {"boxCollectives", tr("Collectives matched across ranks (largest wait first)")}};
+        {"boxCollectives", tr("Collectives matched across ranks (latest arrival first)")}};
     for (const auto& [name, title] : titles)
         if (auto* g = findChild<QGroupBox*>(QLatin1String(name))) g->setTitle(title);
     if (auto* l = findChild<QLabel*>(QStringLiteral("metricLabel"))) l->setText(tr("Metric:"));
@@ -365,6 +456,7 @@ void ClusterView::selectRank(int rank) {
     selected_ = rank;
     heatmap_->setSelectedRank(rank);
     bars_->setSelectedRank(rank);
+    ranks_->timeline()->setSelectedRank(rank);
     const QString name = ClusterText::rankName(cluster_->ranks[static_cast<std::size_t>(rank)]);
     open_->setText(tr("Open %1's timeline").arg(name));
     open_->setEnabled(true);

@@ -2,7 +2,8 @@
 // The Cluster view, shown first when a folder holds several ranks: the rank × step heatmap with its
 // metric picker, per-rank stacked bars, the slow-rank list with the core's evidence, the collectives
 // matched across ranks. Double-click a rank anywhere to open its timeline; "Compare with the median
-// rank" puts a rank's step metrics beside the cluster median. The analysis runs in a ClusterJob.
+// rank" puts a rank's step metrics beside the cluster median. The Ranks tab shows every rank on one
+// timeline (ranks_tab.h). The analysis runs in a ClusterJob.
 #include <QWidget>
 
 #include <memory>
@@ -13,6 +14,7 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QStandardItemModel;
+class QTabWidget;
 class QTextBrowser;
 class QTreeView;
 
@@ -25,6 +27,7 @@ namespace bs::ui {
 class ClusterBars;
 class ClusterHeatmap;
 class ClusterJob;
+class RanksTab;
 struct ClusterOutcome;
 
 class ClusterView : public QWidget {
@@ -54,12 +57,20 @@ class ClusterView : public QWidget {
     QTreeView* slowRankList() const { return slowView_; }
     QTreeView* collectiveTable() const { return collView_; }
     QTextBrowser* summary() const { return header_; }
+    QTextBrowser* evidencePane() const { return evidence_; }
+    QTabWidget* tabs() const { return tabs_; } // Overview, Ranks
+    RanksTab* ranksTab() const { return ranks_; }
+    // Ctrl+F while the Ranks tab shows: its find field (true); false when another tab shows.
+    bool activateFind();
 
   signals:
     // The job discovered the folder's ranks (several: the window shows this view).
     void ranksFound(const QStringList& labels);
     void analysisFinished(bool ok);
     void rankActivated(int rank); // index into the core's rank list (the rank picker's order)
+    // Sent just before rankActivated from the Ranks tab: the rank's timeline should show [start, end) of
+    // its own clock.
+    void rankViewRequested(int rank, qint64 start, qint64 end);
 
   protected:
     void changeEvent(QEvent* e) override; // LanguageChange: texts and results again
@@ -69,6 +80,7 @@ class ClusterView : public QWidget {
     QWidget* buildBarsBox();
     QWidget* buildSlowBox();
     QWidget* buildCollectivesBox();
+    QWidget* buildOverview();
     void onFinished(const ClusterOutcome& outcome);
     void showCluster();
     void showEvidence();
@@ -92,6 +104,8 @@ class ClusterView : public QWidget {
     QTextBrowser* evidence_;
     QTreeView* collView_;
     QStandardItemModel* collModel_;
+    QTabWidget* tabs_;
+    RanksTab* ranks_;
 };
 
 } // namespace bs::ui

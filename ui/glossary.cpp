@@ -36,8 +36,8 @@ QVector<GlossaryEntry> glossary() {
         {QStringLiteral("WAIT_POLLUTION_RISK"), t(QT_TRANSLATE_NOOP("Glossary", "WAIT_POLLUTION_RISK")), t(QT_TRANSLATE_NOOP("Glossary","The op's waits overlap a collective: its wait is the communication's, not its own."))},
         {QStringLiteral("PMU verdict"), t(QT_TRANSLATE_NOOP("Glossary", "PMU verdict")), t(QT_TRANSLATE_NOOP("Glossary","What the op's hardware counters say bounds it (compute, memory, or too few cores), when "
                              "the collection has PMU data."))},
-        {QStringLiteral("last arriver"), t(QT_TRANSLATE_NOOP("Glossary", "last arriver")), t(QT_TRANSLATE_NOOP("Glossary","In a collective, the rank that reaches it last (the smallest wait): the others wait for "
-                              "it."))},
+        {QStringLiteral("last arriver"), t(QT_TRANSLATE_NOOP("Glossary", "last arriver")), t(QT_TRANSLATE_NOOP("Glossary","In a collective, the rank that reaches it last on the aligned clock (every rank's clock "
+                              "aligned on the collectives' ends): the others wait for it."))},
     };
 }
 

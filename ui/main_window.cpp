@@ -212,6 +212,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), job_(new LoadJob(
     connect(compareView_, &CompareView::comparisonFinished, this, [this](bool ok, const QString& message) {
         status_->setText(ok ? tr("Compared: %1").arg(message) : message);
     });
+    // From the Ranks tab: the rank's timeline opens on the instant double-clicked (its own clock).
+    connect(clusterView_, &ClusterView::rankViewRequested, this, [this](int, qint64 start, qint64 end) {
+        connect(
+            this, &MainWindow::loadFinished, this,
+            [this, start, end](bool ok) {
+                if (ok) timeline_->setView(start, end);
+            },
+            Qt::SingleShotConnection);
+    });
     connect(clusterView_, &ClusterView::rankActivated, this, [this](int rank) {
         views_->setCurrentIndex(1);
         // From summaries: the rank's own folder, as its summary records it.
@@ -358,7 +367,11 @@ void MainWindow::buildMenus() {
     auto* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Fit timeline"), QKeySequence(Qt::CTRL | Qt::Key_0), this, [this] { timeline_->fit(); });
     view->addSeparator();
-    view->addAction(tr("Fin&d…"), QKeySequence::Find, this, [this] { findBar_->activate(); });
+    view->addAction(tr("Fin&d…"), QKeySequence::Find, this, [this] {
+        if (views_->currentWidget() == clusterView_ && clusterView_->activateFind())
+            return; // the Ranks tab's find
+        findBar_->activate();
+    });
     view->addAction(tr("Find &next"), QKeySequence::FindNext, this, [this] { timeline_->nextMatch(); });
     view->addAction(tr("Find &previous"), QKeySequence::FindPrevious, this, [this] { timeline_->previousMatch(); });
     auto* legend = view->addAction(tr("Show the le&gend"));

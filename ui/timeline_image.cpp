@@ -36,6 +36,10 @@ void replaceXmlForbiddenBytes(QByteArray& svg) {
 } // namespace
 
 QByteArray timelinePicture(TimelineWidget& timeline, const QString& format, QString* error) {
+    return widgetPicture(timeline, format, QStringLiteral("BubbleScope timeline"), error);
+}
+
+QByteArray widgetPicture(QWidget& timeline, const QString& format, const QString& title, QString* error) {
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -45,7 +49,7 @@ QByteArray timelinePicture(TimelineWidget& timeline, const QString& format, QStr
         svg.setOutputDevice(&buffer);
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(QStringLiteral("BubbleScope timeline"));
+        svg.setTitle(title);
         QPainter p(&svg);
         timeline.render(&p, QPoint(), QRegion(), QWidget::DrawChildren); // vectors, not a bitmap
         p.end();

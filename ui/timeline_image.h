@@ -7,6 +7,8 @@
 
 #include <memory>
 
+class QWidget;
+
 namespace bs {
 struct Profile;
 struct AnalysisResult;
@@ -21,6 +23,8 @@ QString pictureFormatFor(const QString& fileName);
 
 // The widget as it shows now, encoded as `format` ("png" / "svg"); empty with `error` set on failure.
 QByteArray timelinePicture(TimelineWidget& timeline, const QString& format, QString* error);
+// The same for any widget (the Ranks tab's timeline); `title` names the SVG.
+QByteArray widgetPicture(QWidget& widget, const QString& format, const QString& title, QString* error);
 
 // A timeline of its own, `size` pixels, on window `windowIndex` of the analysis (selected, with the
 // kernels and host activity around it), or the whole capture when windowIndex is -1.

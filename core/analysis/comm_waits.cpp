@@ -131,7 +131,7 @@ void answerCommWaits(AnomalyResult& a, const StepSet& steps) {
         "wait is `{}`{}, which elapses {:.3f} ms: {:.3f} ms wait, {:.3f} ms transit and {:.3f} ms idle "
         "(communication.json's Idle Time: neither waiting nor transferring; wait ratio {:.2f}). "
         "The wait belongs to the slowest peer, not to this rank: compare the same collective on the other "
-        "ranks (analyze their parent folder); the rank with the smallest wait arrived last.",
+        "ranks (analyze their parent folder); the cluster section aligns their clocks and names who arrived last.",
         heavy, heavy == 1 ? "" : "s", heavy == 1 ? "is" : "are", a.rules.comm_wait_heavy_ratio, top->name,
         step, nsToMs(top->elapse), nsToMs(top->wait), nsToMs(top->transit), nsToMs(top->idle),
         top->waitRatio);

@@ -14,6 +14,7 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -29,6 +30,18 @@ constexpr double kSpreadThreshold = 0.05; // msprof-analyze's slow-rank rule
 
 std::string ms(TimeNs ns) {
     return fmt::format("{:.2f} ms", static_cast<double>(ns) / 1e6);
+}
+std::string signedMs(TimeNs ns) {
+    return fmt::format("{:+.2f} ms", static_cast<double>(ns) / 1e6);
+}
+std::string signedMs3(TimeNs ns) {
+    return fmt::format("{:+.3f} ms", static_cast<double>(ns) / 1e6);
+}
+std::string us(TimeNs ns) {
+    return fmt::format("{:.1f} us", static_cast<double>(ns) / 1e3);
+}
+std::string signedUs(TimeNs ns) {
+    return fmt::format("{:+.1f} us", static_cast<double>(ns) / 1e3);
 }
 
 std::string rankName(const RankSummary& r) {
@@ -121,45 +134,13 @@ void findDifferentRanks(ClusterResult& c) {
                                               c.ranks[i].rankId)});
 }
 
-// One collective of one step over every rank folded in so far: running figures, so who arrived last and
-// who waits longest are known without keeping every rank's part.
+// One collective of one step: every rank's part (the clock alignment needs each rank's end).
 struct CollectiveAgg {
     std::int64_t step = -1;
     std::uint32_t key = 0; // index into Table::keys
-    std::uint32_t count = 0;
-    TimeNs minStart = 0, maxStart = 0, maxWait = 0, sumWait = 0, sumTransit = 0;
-    // The last arriver: the smallest wait, ties to the latest start; `tie` when another rank shares both
-    // (nobody arrived last). Ranks come in index order, so ties resolve as over the full list.
-    int last = -1;
-    TimeNs lastWait = 0, lastStart = 0;
-    bool tie = false;
-    std::vector<CollectivePart> parts; // sorted by wait while folding; bounded by kCollectivePartsKept
-
-    void add(const CollectivePart& p) {
-        if (count == 0) {
-            minStart = maxStart = p.start;
-            last = p.rank, lastWait = p.wait, lastStart = p.start;
-        } else {
-            minStart = std::min(minStart, p.start);
-            maxStart = std::max(maxStart, p.start);
-            if (p.wait < lastWait || (p.wait == lastWait && p.start > lastStart)) {
-                last = p.rank, lastWait = p.wait, lastStart = p.start;
-                tie = false;
-            } else if (p.wait == lastWait && p.start == lastStart) {
-                tie = true;
-            }
-        }
-        ++count;
-        maxWait = std::max(maxWait, p.wait);
-        sumWait += p.wait;
-        sumTransit += p.transit;
-        const auto at = std::upper_bound(parts.begin(), parts.end(), p.wait,
-                                         [](TimeNs w, const CollectivePart& q) { return w < q.wait; });
-        parts.insert(at, p);
-        if (parts.size() > kCollectivePartsKept) // drop the middle: keep the smallest and the largest waits
-            parts.erase(parts.begin() + static_cast<std::ptrdiff_t>(kCollectivePartsKept / 2));
-    }
-    int lastArriver() const { return tie ? -1 : last; }
+    std::vector<CollectivePart> parts;
+    // Per part, the rank's device before the op (RankCollective::before*), parallel to `parts`.
+    std::vector<std::array<TimeNs, 3>> before;
 };
 
 } // namespace
@@ -186,7 +167,7 @@ struct ClusterBuilder::Table {
         }
         return k->second;
     }
-    void fold(std::uint32_t key, std::int64_t step, const CollectivePart& part) {
+    void fold(std::uint32_t key, std::int64_t step, const CollectivePart& part, std::array<TimeNs, 3> before) {
         auto& slots = index[key];
         std::uint32_t at = 0;
         auto it = std::find_if(slots.begin(), slots.end(), [&](const auto& e) { return e.first == step; });
@@ -199,154 +180,548 @@ struct ClusterBuilder::Table {
             aggs.back().step = step;
             aggs.back().key = key;
         }
-        aggs[at].add(part);
+        aggs[at].parts.push_back(part);
+        aggs[at].before.push_back(before);
     }
-
     const std::string& keyOf(const CollectiveAgg& a) const { return *keys[a.key]; }
-    // Shared collectives (two ranks or more) of one step (all steps when `step` is null), by name.
-    std::vector<const CollectiveAgg*> shared(const std::int64_t* step) const {
-        std::vector<const CollectiveAgg*> out;
-        for (const auto& a : aggs)
-            if (a.count >= 2 && (!step || a.step == *step)) out.push_back(&a);
-        std::sort(out.begin(), out.end(), [this](const CollectiveAgg* x, const CollectiveAgg* y) {
-            return x->step != y->step ? x->step < y->step : keyOf(*x) < keyOf(*y);
-        });
-        return out;
-    }
 };
 
 namespace {
 
-void matchCollectives(ClusterResult& c, const ClusterBuilder::Table& t) {
-    c.lastArriverCount.assign(c.ranks.size(), 0);
-    std::vector<const CollectiveAgg*> all = t.shared(nullptr);
-    for (const CollectiveAgg* a : all)
-        if (a->lastArriver() >= 0) ++c.lastArriverCount[static_cast<std::size_t>(a->lastArriver())];
-    c.collectivesMatched = all.size();
-    std::stable_sort(all.begin(), all.end(),
-                     [](const CollectiveAgg* a, const CollectiveAgg* b) { return a->maxWait > b->maxWait; });
-    if (all.size() > 20) all.resize(20);
-    for (const CollectiveAgg* a : all) {
-        ClusterCollective cc;
-        cc.key = t.keyOf(*a);
-        cc.step = a->step;
-        cc.ranksTotal = a->count;
-        cc.parts = a->parts;
-        std::sort(cc.parts.begin(), cc.parts.end(),
-                  [](const CollectivePart& x, const CollectivePart& y) { return x.rank < y.rank; });
-        cc.lastArriver = a->lastArriver();
-        cc.skew = a->maxStart - a->minStart;
-        cc.maxWait = a->maxWait;
-        cc.waitRatio = a->sumWait + a->sumTransit > 0
-                           ? std::round(1e6 * static_cast<double>(a->sumWait) /
-                                        static_cast<double>(a->sumWait + a->sumTransit)) /
-                                 1e6
-                           : 0.0;
-        c.collectives.push_back(std::move(cc));
-    }
+// ---- ANALYSIS.md §13.1: one clock ----
+
+constexpr TimeNs kSpreadFindingNs = 50'000;    // ends that disagree by more: drift or a wrong match
+constexpr TimeNs kOffsetFindingNs = 1'000'000; // clocks of different nodes
+constexpr TimeNs kArrivalFloorNs = 1'000;      // timestamps are written in µs: a smaller gap is a tie
+constexpr TimeNs kCorroborateFloorNs = 50'000; // §13.2: synchronization within max(50 µs, 10 %) of the gap
+constexpr TimeNs kCostFloorNs = 100'000;       // §13.3: slow when the cost ≥ max(0.1 ms, 0.5 % of service)
+
+TimeNs endOf(const CollectivePart& p) {
+    return p.start + p.elapse;
 }
 
-// The rank's collectives of `step` at which it arrived last (over every match, not only the top 20).
-void corroborate(SlowRankEntry& e, const ClusterBuilder::Table& t) {
-    for (const CollectiveAgg* a : t.shared(&e.step)) {
-        ++e.collectivesInStep;
-        if (a->lastArriver() != e.rank) continue;
-        ++e.lastAtCollectives;
-        // The last arriver has the smallest wait, so the largest wait is another rank's (or, all waits
-        // being equal, the same figure).
-        const TimeNs othersMax = a->maxWait;
-        if (othersMax > e.othersWaitMax) {
-            e.othersWaitMax = othersMax;
-            e.worstCollective = t.keyOf(*a);
+// Median absolute deviation.
+TimeNs mad(const std::vector<TimeNs>& v, TimeNs med) {
+    std::vector<TimeNs> d;
+    d.reserve(v.size());
+    for (TimeNs x : v)
+        d.push_back(x > med ? x - med : med - x);
+    return median(std::move(d));
+}
+
+// The order in which ranks become references: the lowest rank id first (ids unknown last), then discovery.
+std::vector<int> referenceOrder(const ClusterResult& c) {
+    std::vector<int> order;
+    for (std::size_t i = 0; i < c.ranks.size(); ++i)
+        if (c.ranks[i].error.empty()) order.push_back(static_cast<int>(i));
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        const int x = c.ranks[static_cast<std::size_t>(a)].rankId, y = c.ranks[static_cast<std::size_t>(b)].rankId;
+        if ((x < 0) != (y < 0)) return y < 0;
+        return x < y;
+    });
+    return order;
+}
+
+void alignClocks(ClusterResult& c, ClusterBuilder::Table& t) {
+    const std::size_t n = c.ranks.size();
+    c.clockOffsets.assign(n, ClockOffset{});
+    for (std::size_t i = 0; i < n; ++i)
+        c.clockOffsets[i].rank = static_cast<int>(i);
+    std::vector<char> resolved(n, 0);
+    // Round by round: ranks resolved in earlier rounds measure the ranks they share collectives with.
+    for (int ref : referenceOrder(c)) {
+        if (resolved[static_cast<std::size_t>(ref)]) continue;
+        resolved[static_cast<std::size_t>(ref)] = 1;
+        c.clockOffsets[static_cast<std::size_t>(ref)].reference = ref;
+        std::vector<int> frontier{ref};
+        while (!frontier.empty()) {
+            std::vector<char> inFrontier(n, 0);
+            for (int f : frontier)
+                inFrontier[static_cast<std::size_t>(f)] = 1;
+            // diffs[r][via]: end(r) − end(via) over the collectives they share.
+            std::map<int, std::map<int, std::vector<TimeNs>>> diffs;
+            for (const CollectiveAgg& a : t.aggs) {
+                const CollectivePart* via = nullptr;
+                for (const auto& p : a.parts)
+                    if (p.start > 0 && inFrontier[static_cast<std::size_t>(p.rank)] && (!via || p.rank < via->rank))
+                        via = &p;
+                if (!via) continue;
+                for (const auto& p : a.parts)
+                    if (p.start > 0 && !resolved[static_cast<std::size_t>(p.rank)])
+                        diffs[p.rank][via->rank].push_back(endOf(p) - endOf(*via));
+            }
+            std::vector<int> next;
+            for (auto& [r, byVia] : diffs) {
+                // The rank measured the most collectives against, the lowest index on a tie.
+                auto best = byVia.begin();
+                for (auto it = byVia.begin(); it != byVia.end(); ++it)
+                    if (it->second.size() > best->second.size()) best = it;
+                const TimeNs med = median(best->second);
+                ClockOffset& o = c.clockOffsets[static_cast<std::size_t>(r)];
+                const ClockOffset& v = c.clockOffsets[static_cast<std::size_t>(best->first)];
+                o.reference = ref;
+                o.via = best->first == ref ? -1 : best->first;
+                o.offset = v.offset + med;
+                o.spread = mad(best->second, med);
+                o.collectives = best->second.size();
+                resolved[static_cast<std::size_t>(r)] = 1;
+                next.push_back(r);
+            }
+            frontier = std::move(next);
         }
     }
+    for (auto& a : t.aggs)
+        for (auto& p : a.parts)
+            p.aligned = p.start - c.clockOffsets[static_cast<std::size_t>(p.rank)].offset;
+    for (const ClockOffset& o : c.clockOffsets) {
+        const RankSummary& r = c.ranks[static_cast<std::size_t>(o.rank)];
+        if (!r.error.empty() || o.reference == o.rank) continue;
+        if (o.spread > kSpreadFindingNs)
+            c.findings.push_back({"clock_spread", "warning",
+                                  msg("The collectives' ends of {} and {} disagree by {} (median absolute deviation "
+                                      "over {} collectives, more than 50 us): the clocks drift during the capture, or "
+                                      "ops of the same name are not the same collective. Arrival times of {} are "
+                                      "uncertain by that much.",
+                                      rankName(r), rankName(c.ranks[static_cast<std::size_t>(o.via >= 0 ? o.via : o.reference)]),
+                                      us(o.spread), o.collectives, rankName(r))});
+        if (o.offset > kOffsetFindingNs || o.offset < -kOffsetFindingNs)
+            c.findings.push_back({"clock_offset", "info",
+                                  msg("The clock of {} is {} from the clock of {} (from the ends of {} collectives): "
+                                      "they are different hosts' clocks. Every comparison across ranks uses the "
+                                      "aligned times.",
+                                      rankName(r), signedUs(o.offset),
+                                      rankName(c.ranks[static_cast<std::size_t>(o.reference)]), o.collectives)});
+    }
+    // Ranks with collectives that share none with another rank: compared on their own clocks.
+    for (std::size_t i = 0; i < n; ++i) {
+        const RankSummary& r = c.ranks[i];
+        if (!r.error.empty() || c.clockOffsets[i].reference != static_cast<int>(i)) continue;
+        bool sharesAny = false;
+        for (std::size_t j = 0; j < n && !sharesAny; ++j)
+            sharesAny = j != i && c.clockOffsets[j].reference == static_cast<int>(i);
+        bool others = false;
+        for (std::size_t j = 0; j < n && !others; ++j)
+            others = j != i && c.ranks[j].error.empty() && c.clockOffsets[j].reference != static_cast<int>(i);
+        if (!sharesAny && others && r.hasCommunicationJson)
+            c.findings.push_back({"clock_unaligned", "warning",
+                                  msg("{} shares no collective with the other ranks, so its clock cannot be aligned "
+                                      "with theirs; its times are compared as written.",
+                                      rankName(r))});
+    }
 }
 
-TimeNs metricOf(const RankStepRow& r, const std::string& metric) {
+// ---- §13.2: who arrives last ----
+
+struct Arrival {
+    int last = -1;               // -1: undetermined
+    std::string confidence;
+    TimeNs lateness = 0, secondGap = 0, earliestSync = 0, skew = 0;
+    std::size_t corroborating = 0, others = 0;
+};
+
+Arrival arrivalOf(const CollectiveAgg& a, const ClusterResult& c) {
+    Arrival out;
+    const CollectivePart* last = nullptr;
+    const CollectivePart* second = nullptr;
+    const CollectivePart* earliest = nullptr;
+    std::size_t timed = 0;
+    for (const auto& p : a.parts) {
+        if (p.start <= 0) continue;
+        ++timed;
+        if (!earliest || p.aligned < earliest->aligned) earliest = &p;
+        if (!last || p.aligned > last->aligned) {
+            second = last;
+            last = &p;
+        } else if (!second || p.aligned > second->aligned) {
+            second = &p;
+        }
+    }
+    if (timed < 2) {
+        out.confidence = "undetermined";
+        return out;
+    }
+    out.lateness = last->aligned - earliest->aligned;
+    out.skew = out.lateness;
+    out.secondGap = last->aligned - second->aligned;
+    out.earliestSync = earliest->sync;
+    const TimeNs uncertainty = std::max({kArrivalFloorNs, c.clockOffsets[static_cast<std::size_t>(last->rank)].spread,
+                                         c.clockOffsets[static_cast<std::size_t>(second->rank)].spread});
+    if (out.secondGap <= uncertainty) {
+        out.confidence = "undetermined";
+        return out;
+    }
+    out.last = last->rank;
+    for (const auto& p : a.parts) {
+        if (p.start <= 0 || &p == last) continue;
+        ++out.others;
+        const TimeNs gap = last->aligned - p.aligned;
+        const TimeNs diff = p.sync > gap ? p.sync - gap : gap - p.sync;
+        if (diff <= std::max(kCorroborateFloorNs, gap / 10)) ++out.corroborating;
+    }
+    out.confidence = out.corroborating * 2 >= out.others ? "high" : "medium";
+    return out;
+}
+
+// The others' waits for the last arriver: each one's gap to its arrival.
+std::vector<TimeNs> othersGaps(const CollectiveAgg& a, int last) {
+    TimeNs at = 0;
+    for (const auto& p : a.parts)
+        if (p.rank == last) at = p.aligned;
+    std::vector<TimeNs> gaps;
+    for (const auto& p : a.parts)
+        if (p.start > 0 && p.rank != last) gaps.push_back(at - p.aligned);
+    return gaps;
+}
+
+const char* kMetrics[] = {"computing", "free", "prelaunch", "comm_not_overlapped"};
+
+TimeNs metricOf(const RankStepRow& r, std::string_view metric) {
     if (metric == "computing") return r.computing;
     if (metric == "free") return r.free;
     if (metric == "prelaunch") return r.preparing;
     return r.commNotOverlapped;
 }
 
-void addEvidence(SlowRankEntry& e, const ClusterResult& c) {
-    const RankSummary& r = c.ranks[static_cast<std::size_t>(e.rank)];
-    const std::string name = rankName(r);
-    const bool low = e.metric == "comm_not_overlapped";
-    e.evidence.push_back(low ? msg("{}'s {} in step {} is {} against a cluster median of {} ({} less: the others wait "
-                                   "for it).",
-                                   name, e.metric, e.step, ms(e.value), ms(e.median), ms(e.excess))
-                             : msg("{}'s {} in step {} is {} against a cluster median of {} ({} more).", name,
-                                   e.metric, e.step, ms(e.value), ms(e.median), ms(e.excess)));
-    if (e.collectivesInStep == 0)
-        e.evidence.push_back(msg("No communication.json op is shared by the ranks in this step, so who waits for whom "
-                                 "cannot be checked: the spread alone names it."));
-    if (e.lastAtCollectives > 0)
-        e.evidence.push_back(msg(
-            "It arrives last at {} of the {} collectives of step {} that several ranks share; at {} another rank "
-            "waits {} for it.",
-            e.lastAtCollectives, e.collectivesInStep, e.step, e.worstCollective, ms(e.othersWaitMax)));
-    e.restatedEvidence = e.evidence.size();
-    for (const auto& w : r.topWindows) {
-        if (w.step != std::to_string(e.step)) continue;
-        std::string labels;
-        for (const auto& l : w.labels)
-            labels += (labels.empty() ? "" : ", ") + l;
-        e.evidence.push_back(msg("Its largest idle window in that step is {} ({}, {}){}.", w.id, w.scope,
-                                         ms(w.dur), labels.empty() ? "" : ": " + labels));
-        break;
+const RankStepRow* stepRow(const RankSummary& r, std::int64_t step) {
+    for (const auto& s : r.steps)
+        if (s.step == step) return &s;
+    return nullptr;
+}
+
+// ---- §13.3: cost and cause ----
+
+struct StepCost {
+    TimeNs cost = 0, loss = 0;
+    const CollectiveAgg* worst = nullptr; // the collective the others wait longest for it at
+    TimeNs worstCost = 0;
+    std::size_t worstWaiting = 0;
+    TimeNs worstLateness = 0;
+};
+
+// The median rank of a step among the ranks other than `r` that have the collective: by service, the lower
+// middle (with two ranks, the other one).
+int medianRank(const ClusterResult& c, std::int64_t step, const CollectiveAgg& a, int r) {
+    std::vector<std::pair<TimeNs, int>> v;
+    for (const auto& p : a.parts) {
+        if (p.rank == r || p.start <= 0) continue;
+        if (const RankStepRow* row = stepRow(c.ranks[static_cast<std::size_t>(p.rank)], step))
+            v.push_back({row->service, p.rank});
     }
+    if (v.empty()) return -1;
+    std::sort(v.begin(), v.end());
+    return v[(v.size() - 1) / 2].second;
+}
+
+struct PartRef {
+    const CollectivePart* part = nullptr;
+    const std::array<TimeNs, 3>* before = nullptr;
+};
+
+PartRef partOf(const CollectiveAgg& a, int rank) {
+    for (std::size_t i = 0; i < a.parts.size(); ++i)
+        if (a.parts[i].rank == rank) return {&a.parts[i], &a.before[i]};
+    return {};
+}
+
+struct OpSum {
+    double callsMedian = 0, callsRank = 0;
+    TimeNs delta = 0;
+};
+
+std::string windowKey(const RankWindow& w) {
+    return w.scope + '\x1f' + w.before + '\x1f' + w.after + '\x1f' + std::to_string(w.occurrence);
+}
+
+void addCause(SlowRank& sr, const ClusterResult& c, const std::vector<std::pair<std::int64_t, const StepCost*>>& slow) {
+    SlowCause& k = sr.cause;
+    std::map<std::string, OpSum> ops;
+    std::size_t counted = 0;
+    for (const auto& [step, sc] : slow) {
+        const CollectiveAgg& a = *sc->worst;
+        const int m = medianRank(c, step, a, sr.rank);
+        if (m < 0) continue;
+        const RankSummary& R = c.ranks[static_cast<std::size_t>(sr.rank)];
+        const RankSummary& M = c.ranks[static_cast<std::size_t>(m)];
+        const RankStepRow* rs = stepRow(R, step);
+        const RankStepRow* ms_ = stepRow(M, step);
+        const PartRef pr = partOf(a, sr.rank), pm = partOf(a, m);
+        if (!rs || !ms_ || !pr.part || !pm.part) continue;
+        ++counted;
+        const TimeNs offR = c.clockOffsets[static_cast<std::size_t>(sr.rank)].offset;
+        const TimeNs offM = c.clockOffsets[static_cast<std::size_t>(m)].offset;
+        const TimeNs dStart = (rs->start - offR) - (ms_->start - offM);
+        const TimeNs dPre = rs->preparing - ms_->preparing;
+        const TimeNs dComp = (*pr.before)[0] - (*pm.before)[0];
+        const TimeNs dFree = (*pr.before)[1] - (*pm.before)[1];
+        const TimeNs dExp = (*pr.before)[2] - (*pm.before)[2];
+        const TimeNs late = pr.part->aligned - pm.part->aligned;
+        k.stepStart += dStart, k.prelaunch += dPre, k.computing += dComp, k.free += dFree, k.commExposed += dExp;
+        k.lateness += late;
+        // Ops: the rank's device time per op name against the median rank's, over the whole step.
+        std::map<std::string_view, std::pair<const RankOpTotal*, const RankOpTotal*>> byName;
+        for (const auto& o : rs->ops)
+            byName[o.name].first = &o;
+        for (const auto& o : ms_->ops)
+            byName[o.name].second = &o;
+        for (const auto& [name, pair] : byName) {
+            OpSum& s = ops[std::string(name)];
+            s.callsRank += pair.first ? pair.first->calls : 0;
+            s.callsMedian += pair.second ? pair.second->calls : 0;
+            s.delta += (pair.first ? pair.first->dur : 0) - (pair.second ? pair.second->dur : 0);
+        }
+        // Windows before its arrival that the median rank lacks or has ≥ 5 % shorter (matched by position).
+        std::map<std::string, const RankWindow*> theirs;
+        for (const auto& w : ms_->windows)
+            theirs[windowKey(w)] = &w;
+        for (const auto& w : rs->windows) {
+            if (w.start >= pr.part->start) continue;
+            if (w.scope != "prelaunch" && w.scope != "step_internal") continue;
+            const auto t = theirs.find(windowKey(w));
+            if (t != theirs.end() && t->second->dur * 20 > w.dur * 19) continue; // the same size there
+            k.windows.push_back({step, w.id, w.scope, w.userLine, w.dur, t != theirs.end() ? t->second->dur : -1,
+                                 w.labels});
+        }
+    }
+    if (counted == 0) return;
+    const auto per = [&](TimeNs& x) { x /= static_cast<TimeNs>(counted); };
+    per(k.stepStart), per(k.prelaunch), per(k.computing), per(k.free), per(k.commExposed), per(k.lateness);
+    k.rest = k.lateness - (k.stepStart + k.prelaunch + k.computing + k.free + k.commExposed);
+    const std::pair<const char*, TimeNs> terms[] = {{"step_start", k.stepStart}, {"prelaunch", k.prelaunch},
+                                                    {"computing", k.computing},   {"free", k.free},
+                                                    {"comm_exposed", k.commExposed}};
+    TimeNs best = 0;
+    for (const auto& [name, v] : terms)
+        if (v > best) best = v, k.lead = name;
+    if (k.lead.empty()) k.lead = "unexplained";
+    for (auto& [name, s] : ops) {
+        if (s.delta <= 0) continue;
+        k.ops.push_back({name, s.callsMedian / static_cast<double>(counted), s.callsRank / static_cast<double>(counted),
+                         s.delta / static_cast<TimeNs>(counted)});
+    }
+    std::stable_sort(k.ops.begin(), k.ops.end(), [](const CauseOp& x, const CauseOp& y) { return x.delta > y.delta; });
+    if (k.ops.size() > 3) k.ops.resize(3);
+    std::stable_sort(k.windows.begin(), k.windows.end(),
+                     [](const CauseWindow& x, const CauseWindow& y) { return x.dur > y.dur; });
+    if (k.windows.size() > 5) k.windows.resize(5);
+}
+
+std::string termName(const std::string& lead) {
+    if (lead == "step_start") return msg("a later step start");
+    if (lead == "prelaunch") return msg("a longer prelaunch");
+    if (lead == "computing") return msg("computing");
+    if (lead == "free") return msg("idle time");
+    if (lead == "comm_exposed") return msg("exposed communication");
+    return msg("nothing the device figures show");
+}
+
+TimeNs termValue(const SlowCause& k) {
+    if (k.lead == "step_start") return k.stepStart;
+    if (k.lead == "prelaunch") return k.prelaunch;
+    if (k.lead == "computing") return k.computing;
+    if (k.lead == "free") return k.free;
+    if (k.lead == "comm_exposed") return k.commExposed;
+    return k.rest;
+}
+
+std::string callsDelta(const CauseOp& o) {
+    const long d = std::lround(o.callsRank - o.callsMedian);
+    if (d == 0) return msg("the same calls");
+    if (d == 1) return msg("1 call more");
+    if (d == -1) return msg("1 call fewer");
+    return d > 0 ? msg("{} calls more", d) : msg("{} calls fewer", -d);
+}
+
+void writeVerdict(SlowRank& sr, const ClusterResult& c) {
+    const RankSummary& r = c.ranks[static_cast<std::size_t>(sr.rank)];
+    std::string v = sr.ranksWaiting == 1
+                        ? msg("{} is slow in {} of {} steps: it arrives {} late at {} and the other rank waits {} for it "
+                              "per step.",
+                              rankName(r), sr.steps.size(), sr.stepsCompared, ms(sr.lateness), sr.collective, ms(sr.cost))
+                        : msg("{} is slow in {} of {} steps: it arrives {} late at {} and {} ranks wait {} each ({} of "
+                              "device time per step).",
+                              rankName(r), sr.steps.size(), sr.stepsCompared, ms(sr.lateness), sr.collective,
+                              sr.ranksWaiting, ms(sr.cost), ms(sr.clusterLoss));
+    const SlowCause& k = sr.cause;
+    if (!k.lead.empty()) {
+        std::string cause = msg("Cause: {} {} before the collective", termName(k.lead), signedMs(termValue(k)));
+        if (k.lead == "computing" && !k.ops.empty()) {
+            std::string list;
+            for (const auto& o : k.ops)
+                list += (list.empty() ? "" : msg("; ")) + o.name + ": " + callsDelta(o) + ", " + signedMs3(o.delta);
+            cause += " — " + list;
+        } else if ((k.lead == "prelaunch" || k.lead == "free") && !k.windows.empty()) {
+            std::string list;
+            for (const auto& w : k.windows) {
+                if (list.size() > 0 && w.scope != (k.lead == "prelaunch" ? "prelaunch" : "step_internal")) continue;
+                std::string item = w.id + " (" + w.scope + ", " + ms(w.dur) + ")";
+                if (!w.userLine.empty()) item += msg(" at {}", w.userLine);
+                list += (list.empty() ? "" : msg("; ")) + item;
+            }
+            cause += " — " + list;
+        }
+        v += " " + cause + ".";
+    }
+    sr.verdict = std::move(v);
 }
 
 void findSlowRanks(ClusterResult& c, const ClusterBuilder::Table& t) {
-    bool anyJson = false;
-    for (const auto& r : c.ranks)
-        anyJson = anyJson || r.hasCommunicationJson;
-    for (std::int64_t step : c.steps) {
-        std::vector<std::pair<int, const RankStepRow*>> rows;
-        for (std::size_t i = 0; i < c.ranks.size(); ++i)
-            for (const auto& s : c.ranks[i].steps)
-                if (s.step == step) {
-                    rows.push_back({static_cast<int>(i), &s});
-                    break;
-                }
-        if (rows.size() < 2) continue;
-        for (const std::string metric : {"computing", "free", "prelaunch", "comm_not_overlapped"}) {
-            std::vector<TimeNs> v;
-            for (const auto& [i, row] : rows)
-                v.push_back(metricOf(*row, metric));
-            const auto [mn, mx] = std::minmax_element(v.begin(), v.end());
-            double mean = 0;
-            for (TimeNs x : v)
-                mean += static_cast<double>(x);
-            mean /= static_cast<double>(v.size());
-            if (mean <= 0) continue;
-            const double spread = static_cast<double>(*mx - *mn) / mean;
-            if (spread <= kSpreadThreshold) continue;
-            const bool low = metric == "comm_not_overlapped";
-            const std::size_t at = static_cast<std::size_t>((low ? mn : mx) - v.begin());
-            SlowRankEntry e;
-            e.rank = rows[at].first;
-            e.step = step;
-            e.metric = metric;
-            e.value = v[at];
-            e.median = median(v);
-            e.excess = low ? e.median - e.value : e.value - e.median;
-            e.spread = std::round(spread * 1e6) / 1e6;
-            corroborate(e, t);
-            e.corroborated = !anyJson || e.lastAtCollectives > 0;
-            if (!e.corroborated) {
-                c.findings.push_back(
-                    {"spread_not_corroborated", "info",
-                     msg("In step {} the {} of the ranks spreads by {:.1f} % ({} stands out at {}), but it "
-                                 "arrives last at none of the step's shared collectives, so it is not named slow.",
-                                 step, metric, spread * 100, rankName(c.ranks[e.rank]), ms(e.value))});
-                continue;
+    const std::size_t n = c.ranks.size();
+    c.lastArriverCount.assign(n, 0);
+    c.stepCost.assign(c.steps.size(), std::vector<TimeNs>(n, 0));
+    std::vector<std::vector<StepCost>> cost(c.steps.size(), std::vector<StepCost>(n));
+    std::vector<std::pair<const CollectiveAgg*, Arrival>> matched;
+    for (const CollectiveAgg& a : t.aggs) {
+        if (a.parts.size() < 2) continue;
+        Arrival arr = arrivalOf(a, c);
+        if (arr.last >= 0) {
+            ++c.lastArriverCount[static_cast<std::size_t>(arr.last)];
+            const auto si = std::find(c.steps.begin(), c.steps.end(), a.step);
+            if (si != c.steps.end()) {
+                const auto gaps = othersGaps(a, arr.last);
+                StepCost& sc = cost[static_cast<std::size_t>(si - c.steps.begin())][static_cast<std::size_t>(arr.last)];
+                const TimeNs med = median(gaps);
+                TimeNs sum = 0;
+                for (TimeNs g : gaps)
+                    sum += g;
+                sc.cost += med;
+                sc.loss += sum;
+                if (!sc.worst || med > sc.worstCost)
+                    sc.worst = &a, sc.worstCost = med, sc.worstWaiting = gaps.size(), sc.worstLateness = arr.lateness;
             }
-            addEvidence(e, c);
-            c.slowRanks.push_back(std::move(e));
+        }
+        matched.push_back({&a, std::move(arr)});
+    }
+    c.collectivesMatched = matched.size();
+    // The collectives table: the latest arrivals first.
+    std::stable_sort(matched.begin(), matched.end(), [&](const auto& x, const auto& y) {
+        if (x.second.lateness != y.second.lateness) return x.second.lateness > y.second.lateness;
+        if (x.first->step != y.first->step) return x.first->step < y.first->step;
+        return t.keyOf(*x.first) < t.keyOf(*y.first);
+    });
+    for (std::size_t i = 0; i < matched.size() && i < 20; ++i) {
+        const CollectiveAgg& a = *matched[i].first;
+        const Arrival& arr = matched[i].second;
+        ClusterCollective cc;
+        cc.key = t.keyOf(a);
+        cc.step = a.step;
+        cc.ranksTotal = a.parts.size();
+        cc.parts = a.parts; // every rank's part (the window draws them all; the JSON lists the extremes)
+        std::sort(cc.parts.begin(), cc.parts.end(),
+                  [](const CollectivePart& x, const CollectivePart& y) { return x.rank < y.rank; });
+        cc.lastArriver = arr.last;
+        cc.confidence = arr.confidence;
+        cc.lateness = arr.lateness;
+        cc.secondGap = arr.secondGap;
+        cc.earliestSync = arr.earliestSync;
+        cc.corroborating = arr.corroborating;
+        cc.others = arr.others;
+        cc.skew = arr.skew;
+        TimeNs sumWait = 0, sumTransit = 0;
+        for (const auto& p : a.parts) {
+            cc.maxWait = std::max(cc.maxWait, p.wait);
+            sumWait += p.wait;
+            sumTransit += p.transit;
+        }
+        cc.waitRatio = sumWait + sumTransit > 0
+                           ? std::round(1e6 * static_cast<double>(sumWait) / static_cast<double>(sumWait + sumTransit)) / 1e6
+                           : 0.0;
+        c.collectives.push_back(std::move(cc));
+    }
+    // Slow: the cost reaches max(0.1 ms, 0.5 % of the step's median service).
+    std::map<int, std::vector<std::pair<std::int64_t, const StepCost*>>> slowSteps;
+    std::vector<std::size_t> compared(n, 0);
+    std::vector<std::vector<char>> slowIn(c.steps.size(), std::vector<char>(n, 0));
+    for (std::size_t si = 0; si < c.steps.size(); ++si) {
+        std::vector<TimeNs> services;
+        for (std::size_t r = 0; r < n; ++r)
+            if (const RankStepRow* row = c.ranks[r].error.empty() ? stepRow(c.ranks[r], c.steps[si]) : nullptr) {
+                services.push_back(row->service);
+                ++compared[r];
+            }
+        if (services.size() < 2) continue;
+        const TimeNs threshold = std::max(kCostFloorNs, median(services) / 200);
+        for (std::size_t r = 0; r < n; ++r) {
+            c.stepCost[si][r] = cost[si][r].cost;
+            if (cost[si][r].worst && cost[si][r].cost >= threshold) {
+                slowSteps[static_cast<int>(r)].push_back({c.steps[si], &cost[si][r]});
+                slowIn[si][r] = 1;
+            }
         }
     }
+    for (auto& [r, steps] : slowSteps) {
+        SlowRank sr;
+        sr.rank = r;
+        sr.stepsCompared = compared[static_cast<std::size_t>(r)];
+        const StepCost* worst = nullptr;
+        for (const auto& [step, sc] : steps) {
+            sr.steps.push_back(step);
+            sr.cost += sc->cost;
+            sr.clusterLoss += sc->loss;
+            if (!worst || sc->worstCost > worst->worstCost) worst = sc, sr.collectiveStep = step;
+        }
+        sr.cost /= static_cast<TimeNs>(steps.size());
+        sr.clusterLoss /= static_cast<TimeNs>(steps.size());
+        sr.collective = t.keyOf(*worst->worst);
+        sr.ranksWaiting = worst->worstWaiting;
+        sr.lateness = worst->worstLateness;
+        addCause(sr, c, steps);
+        writeVerdict(sr, c);
+        c.slowRanks.push_back(std::move(sr));
+    }
+    // A metric that spreads across the ranks where nobody waits for the rank at its extreme: an imbalance.
+    for (const char* metric : kMetrics) {
+        std::size_t stepsSpread = 0;
+        double worstSpread = 0;
+        std::int64_t worstStep = -1;
+        int worstRank = -1;
+        TimeNs worstValue = 0, worstMedian = 0;
+        for (std::size_t si = 0; si < c.steps.size(); ++si) {
+            std::vector<std::pair<TimeNs, int>> v;
+            for (std::size_t r = 0; r < n; ++r)
+                if (const RankStepRow* row = c.ranks[r].error.empty() ? stepRow(c.ranks[r], c.steps[si]) : nullptr)
+                    v.push_back({metricOf(*row, metric), static_cast<int>(r)});
+            if (v.size() < 2) continue;
+            const auto [mn, mx] = std::minmax_element(v.begin(), v.end());
+            double mean = 0;
+            for (const auto& x : v)
+                mean += static_cast<double>(x.first);
+            mean /= static_cast<double>(v.size());
+            if (mean <= 0) continue;
+            const double spread = static_cast<double>(mx->first - mn->first) / mean;
+            if (spread <= kSpreadThreshold) continue;
+            const auto& extreme = std::string_view(metric) == "comm_not_overlapped" ? *mn : *mx;
+            if (slowIn[si][static_cast<std::size_t>(extreme.second)]) continue;
+            ++stepsSpread;
+            if (spread > worstSpread) {
+                std::vector<TimeNs> values;
+                for (const auto& x : v)
+                    values.push_back(x.first);
+                worstSpread = spread, worstStep = c.steps[si], worstRank = extreme.second;
+                worstValue = extreme.first, worstMedian = median(values);
+            }
+        }
+        if (stepsSpread == 0) continue;
+        c.findings.push_back(
+            {"imbalance", "info",
+             msg("In {} of {} steps the {} of the ranks spreads by more than 5 % (most in step {}: {:.1f} %, {} at {} "
+                 "against a median of {}), but no rank waits for the rank at the extreme there: an imbalance, not a "
+                 "slow rank.",
+                 stepsSpread, c.steps.size(), metric, worstStep, worstSpread * 100,
+                 rankName(c.ranks[static_cast<std::size_t>(worstRank)]), ms(worstValue), ms(worstMedian))});
+    }
+    bool anyJson = false;
+    for (const auto& r : c.ranks)
+        anyJson = anyJson || (r.error.empty() && r.hasCommunicationJson);
+    std::size_t analysed = 0;
+    for (const auto& r : c.ranks)
+        analysed += r.error.empty() ? 1 : 0;
+    if (analysed >= 2 && c.collectivesMatched == 0)
+        c.findings.push_back({"no_shared_collectives", "warning",
+                              anyJson ? msg("No collective of communication.json is shared by two ranks, so who waits "
+                                            "for whom cannot be measured and no rank is named slow.")
+                                      : msg("No rank has communication.json (collect with the communication data of "
+                                            "profiler level 1 or above), so who waits for whom cannot be measured "
+                                            "and no rank is named slow.")});
 }
 
 double usOf(TimeNs ns) {
@@ -445,7 +820,8 @@ void ClusterBuilder::add(RankSummary rank) {
     const int at = beginRank(std::move(rank));
     RankSummary& r = t_->ranks.back();
     for (const RankCollective& op : r.collectives)
-        t_->fold(t_->keyId(op.key), op.step, {at, op.start, op.elapse, op.wait, op.transit});
+        t_->fold(t_->keyId(op.key), op.step, {at, op.start, op.elapse, op.wait, op.transit, op.sync, 0},
+                 {op.beforeComputing, op.beforeFree, op.beforeExposed});
     r.collectives.clear();
     r.collectives.shrink_to_fit();
 }
@@ -459,16 +835,16 @@ std::uint32_t ClusterBuilder::collectiveKey(std::string_view key) {
     return t_->keyId(key);
 }
 
-void ClusterBuilder::addCollective(int rank, std::uint32_t key, std::int64_t step, TimeNs start, TimeNs elapse,
-                                   TimeNs wait, TimeNs transit) {
-    t_->fold(key, step, {rank, start, elapse, wait, transit});
+void ClusterBuilder::addCollective(int rank, std::uint32_t key, const RankCollective& op) {
+    t_->fold(key, op.step, {rank, op.start, op.elapse, op.wait, op.transit, op.sync, 0},
+             {op.beforeComputing, op.beforeFree, op.beforeExposed});
 }
 
 ClusterResult ClusterBuilder::finish(const std::string& parentDir) {
     ClusterResult c;
     c.ranks = std::move(t_->ranks);
     findDifferentRanks(c);
-    matchCollectives(c, *t_);
+    alignClocks(c, *t_);
     findSlowRanks(c, *t_);
     crossCheckClusterCsv(c, parentDir);
     *t_ = Table{};
@@ -482,7 +858,7 @@ ClusterResult analyzeCluster(std::vector<RankSummary> ranks, const std::string& 
     return b.finish(parentDir);
 }
 
-ClusterResult analyzeClusterFolder(const std::string& parentDir, const Rulebook& rules) {
+ClusterResult analyzeClusterFolder(const std::string& parentDir, const Rulebook& rules, bool withLanes) {
     const DiscoveryResult found = discoverProfiles(parentDir);
     ClusterBuilder summaries;
     for (const RankFolder& rank : found.ranks) {
@@ -497,7 +873,7 @@ ClusterResult analyzeClusterFolder(const std::string& parentDir, const Rulebook&
                 continue;
             }
             const AnalysisResult result = analyzeProfile(*loaded.profile, rules);
-            summaries.add(summarizeRank(rank, *loaded.profile, result));
+            summaries.add(summarizeRank(rank, *loaded.profile, result, withLanes));
         } catch (const std::bad_alloc&) {
             summaries.add(failedRank(rank, msg("memory ran out while analysing it")));
         }

@@ -17,8 +17,10 @@ struct Rulebook;
 // Whether a discovered folder is a rank: the profiler's cluster_analysis_output and advisor folders are not.
 bool isRankFolder(const RankFolder& rank);
 
-// What the cluster keeps of one analysed rank.
-RankSummary summarizeRank(const RankFolder& rank, const Profile& profile, const AnalysisResult& result);
+// What the cluster keeps of one analysed rank; `withLanes`: also its merged device lanes (the window's
+// multi-rank timeline; never in a summary file).
+RankSummary summarizeRank(const RankFolder& rank, const Profile& profile, const AnalysisResult& result,
+                          bool withLanes = false);
 // A rank that could not be loaded or analysed: named with its error.
 RankSummary failedRank(const RankFolder& rank, std::string error);
 
@@ -37,8 +39,8 @@ public:
     // (its `collectives` left empty) gives its index; each op is then folded in by interned name.
     int beginRank(RankSummary rank);
     std::uint32_t collectiveKey(std::string_view key);
-    void addCollective(int rank, std::uint32_t key, std::int64_t step, TimeNs start, TimeNs elapse, TimeNs wait,
-                       TimeNs transit);
+    // `op.key` is ignored: `key` stands for it.
+    void addCollective(int rank, std::uint32_t key, const RankCollective& op);
     // Compares the ranks. `parentDir` is searched for cluster_analysis_output/cluster_step_trace_time.csv.
     ClusterResult finish(const std::string& parentDir);
 
@@ -56,6 +58,7 @@ ClusterResult analyzeCluster(std::vector<RankSummary> ranks, const std::string& 
 void releaseFreedMemory();
 
 // Loads, analyses and summarizes every rank under `parentDir` one after another (bounded memory).
-ClusterResult analyzeClusterFolder(const std::string& parentDir, const Rulebook& rules);
+// `withLanes`: every rank keeps its merged device lanes (RankSummary::lanes) for the multi-rank timeline.
+ClusterResult analyzeClusterFolder(const std::string& parentDir, const Rulebook& rules, bool withLanes = false);
 
 } // namespace bs

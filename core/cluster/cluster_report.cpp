@@ -21,8 +21,23 @@ using Json = nlohmann::ordered_json;
 double msOf(TimeNs ns) {
     return static_cast<double>(ns) / 1e6;
 }
+double usOf(TimeNs ns) {
+    return static_cast<double>(ns) / 1e3;
+}
 std::string ms(TimeNs ns) {
     return fmt::format("{:.2f} ms", msOf(ns));
+}
+std::string ms3(TimeNs ns) {
+    return fmt::format("{:.3f} ms", msOf(ns));
+}
+std::string signedMs(TimeNs ns) {
+    return fmt::format("{:+.2f} ms", msOf(ns));
+}
+std::string us(TimeNs ns) {
+    return fmt::format("{:.1f} us", usOf(ns));
+}
+std::string signedUs(TimeNs ns) {
+    return fmt::format("{:+.1f} us", usOf(ns));
 }
 std::string rankName(const RankSummary& r) {
     if (r.rankId < 0) return r.label;
@@ -79,39 +94,35 @@ const std::string& nameAt(const ClusterResult& c, int i) {
 
 } // namespace
 
+std::vector<CollectivePart> partsListed(const ClusterCollective& c) {
+    std::vector<CollectivePart> v = c.parts;
+    if (v.size() > kCollectivePartsKept) {
+        std::sort(v.begin(), v.end(), [](const CollectivePart& x, const CollectivePart& y) {
+            return x.aligned != y.aligned ? x.aligned > y.aligned : x.rank < y.rank;
+        });
+        v.erase(v.begin() + kCollectivePartsKept / 2, v.end() - kCollectivePartsKept / 2);
+        std::sort(v.begin(), v.end(), [](const CollectivePart& x, const CollectivePart& y) { return x.rank < y.rank; });
+    }
+    return v;
+}
+
 std::vector<std::string> clusterVerdicts(const ClusterResult& c) {
     std::vector<std::string> out;
-    std::map<int, std::vector<const SlowRankEntry*>> byRank;
-    for (const auto& e : c.slowRanks)
-        byRank[e.rank].push_back(&e);
     std::size_t analysed = 0;
     for (const auto& r : c.ranks)
         analysed += r.error.empty() ? 1 : 0;
-    if (byRank.empty()) {
-        out.push_back(msg("No rank is slow: across the {} analysed ranks no step metric spreads by more than "
-                                  "5 % with the rank at the extreme arriving last at a shared collective.",
-                                  analysed));
+    if (c.slowRanks.empty()) {
+        out.push_back(c.collectivesMatched == 0
+                          ? msg("No rank is named slow: the {} analysed ranks share no collective, so nobody can be "
+                                "seen waiting for another.",
+                                analysed)
+                          : msg("No rank is slow: across the {} analysed ranks no rank makes the others wait at a "
+                                "collective for 0.1 ms or 0.5 % of the step's service or more.",
+                                analysed));
         return out;
     }
-    for (const auto& [rank, entries] : byRank) {
-        const RankSummary& r = c.ranks[static_cast<std::size_t>(rank)];
-        std::string parts;
-        for (const auto* e : entries)
-            parts += (parts.empty() ? std::string() : msg("; ")) +
-                     (e->metric == "comm_not_overlapped"
-                          ? msg("step {} {} {} against a cluster median of {} ({} less)", e->step, e->metric,
-                                ms(e->value), ms(e->median), ms(e->excess))
-                          : msg("step {} {} {} against a cluster median of {} ({} more)", e->step, e->metric,
-                                ms(e->value), ms(e->median), ms(e->excess)));
-        std::string s = msg("{} is slow: {}.", rankName(r), parts);
-        // Who waits for it: said once, from the entry whose collective makes another rank wait longest; the
-        // other entries' sentences (other steps) follow the verdict in the reports.
-        const SlowRankEntry* best = entries.front();
-        for (const auto* e : entries)
-            if (e->othersWaitMax > best->othersWaitMax) best = e;
-        if (best->restatedEvidence > 1) s += " " + best->evidence[1];
-        out.push_back(std::move(s));
-    }
+    for (const auto& e : c.slowRanks)
+        out.push_back(e.verdict);
     return out;
 }
 
@@ -141,37 +152,92 @@ std::string renderClusterJson(const ClusterResult& c) {
             table.push_back(std::move(row));
         }
     j["per_rank_step"] = std::move(table);
+    const auto rankIdAt = [&](int i) { return i >= 0 ? Json(c.ranks[static_cast<std::size_t>(i)].rankId) : Json(nullptr); };
+    Json offsets = Json::array();
+    for (const auto& o : c.clockOffsets) {
+        if (!c.ranks[static_cast<std::size_t>(o.rank)].error.empty()) continue;
+        offsets.push_back({{"rank", rankIdAt(o.rank)},
+                           {"label", nameAt(c, o.rank)},
+                           {"reference", rankIdAt(o.reference)},
+                           {"via", rankIdAt(o.via)},
+                           {"offset_us", usOf(o.offset)},
+                           {"spread_us", usOf(o.spread)},
+                           {"collectives", o.collectives}});
+    }
+    j["clock_offsets"] = std::move(offsets);
     Json slow = Json::array();
-    for (const auto& e : c.slowRanks)
-        slow.push_back({{"rank", c.ranks[static_cast<std::size_t>(e.rank)].rankId},
+    for (const auto& e : c.slowRanks) {
+        const SlowCause& k = e.cause;
+        Json ops = Json::array();
+        for (const auto& o : k.ops)
+            ops.push_back({{"name", o.name},
+                           {"calls_median", o.callsMedian},
+                           {"calls_rank", o.callsRank},
+                           {"delta_ms", msOf(o.delta)}});
+        Json windows = Json::array();
+        for (const auto& w : k.windows)
+            windows.push_back({{"step", w.step},
+                               {"id", w.id},
+                               {"scope", w.scope},
+                               {"dur_ms", msOf(w.dur)},
+                               {"median_rank_dur_ms", w.medianDur >= 0 ? Json(msOf(w.medianDur)) : Json(nullptr)},
+                               {"labels", w.labels},
+                               {"user_line", w.userLine}});
+        slow.push_back({{"rank", rankIdAt(e.rank)},
                         {"label", nameAt(c, e.rank)},
-                        {"step", e.step},
-                        {"metric", e.metric},
-                        {"value_ms", msOf(e.value)},
-                        {"cluster_median_ms", msOf(e.median)},
-                        {"excess_ms", msOf(e.excess)},
-                        {"spread", e.spread},
-                        {"last_at_collectives", e.lastAtCollectives},
-                        {"collectives_in_step", e.collectivesInStep},
-                        {"worst_collective", e.worstCollective},
-                        {"others_wait_max_ms", msOf(e.othersWaitMax)},
-                        {"evidence", e.evidence}});
+                        {"steps", e.steps},
+                        {"steps_compared", e.stepsCompared},
+                        {"cost_ms", msOf(e.cost)},
+                        {"cluster_loss_ms", msOf(e.clusterLoss)},
+                        {"ranks_waiting", e.ranksWaiting},
+                        {"collective", e.collective},
+                        {"collective_step", e.collectiveStep},
+                        {"lateness_ms", msOf(e.lateness)},
+                        {"verdict", e.verdict},
+                        {"cause",
+                         {{"lead", k.lead},
+                          {"lateness_vs_median_rank_ms", msOf(k.lateness)},
+                          {"terms_ms",
+                           {{"step_start", msOf(k.stepStart)},
+                            {"prelaunch", msOf(k.prelaunch)},
+                            {"computing", msOf(k.computing)},
+                            {"free", msOf(k.free)},
+                            {"comm_exposed", msOf(k.commExposed)},
+                            {"rest", msOf(k.rest)}}},
+                          {"ops", std::move(ops)},
+                          {"windows", std::move(windows)}}}});
+    }
     j["slow_ranks"] = std::move(slow);
     j["verdicts"] = clusterVerdicts(c);
+    Json cost = Json::array();
+    for (std::size_t si = 0; si < c.stepCost.size() && si < c.steps.size(); ++si)
+        for (std::size_t r = 0; r < c.stepCost[si].size(); ++r)
+            if (c.stepCost[si][r] > 0)
+                cost.push_back({{"step", c.steps[si]}, {"rank", rankIdAt(static_cast<int>(r))},
+                                {"label", nameAt(c, static_cast<int>(r))}, {"cost_ms", msOf(c.stepCost[si][r])}});
+    j["step_costs"] = std::move(cost);
     j["collectives_matched"] = c.collectivesMatched;
     Json coll = Json::array();
     for (const auto& cc : c.collectives) {
         Json parts = Json::array();
-        for (const auto& p : cc.parts)
-            parts.push_back({{"rank", c.ranks[static_cast<std::size_t>(p.rank)].rankId},
-                             {"start_ns", p.start},
+        for (const auto& p : partsListed(cc))
+            parts.push_back({{"rank", rankIdAt(p.rank)},
+                             {"start_us", usOf(p.start)},
+                             {"aligned_start_us", usOf(p.aligned)},
                              {"elapse_ms", msOf(p.elapse)},
                              {"wait_ms", msOf(p.wait)},
+                             {"sync_ms", msOf(p.sync)},
                              {"transit_ms", msOf(p.transit)}});
         coll.push_back({{"name", cc.key},
                         {"step", cc.step},
-                        {"last_arriver", cc.lastArriver >= 0 ? Json(c.ranks[static_cast<std::size_t>(cc.lastArriver)].rankId) : Json(nullptr)},
+                        {"last_arriver", rankIdAt(cc.lastArriver)},
                         {"last_arriver_label", nameAt(c, cc.lastArriver)},
+                        {"confidence", cc.confidence},
+                        {"lateness_ms", msOf(cc.lateness)},
+                        {"gap_to_next_ms", msOf(cc.secondGap)},
+                        {"earliest_sync_ms", msOf(cc.earliestSync)},
+                        {"corroborating_ranks", cc.corroborating},
+                        {"other_ranks", cc.others},
                         {"max_wait_ms", msOf(cc.maxWait)},
                         {"skew_ms", msOf(cc.skew)},
                         {"wait_ratio", cc.waitRatio},
@@ -214,28 +280,38 @@ void renderInto(Section& s, const ClusterResult& c) {
     s.out += msg("{} ranks found, {} analysed; {} collectives matched across ranks.\n", c.ranks.size(),
                          analysed, c.collectivesMatched);
     s.heading(msg("Slow ranks"));
-    // Each verdict already carries the metric against the median and who waits at which collective; below it
-    // come only the evidence sentences it does not say (the rank's idle windows), each once.
-    const auto verdicts = clusterVerdicts(c);
-    std::vector<int> verdictRanks;
-    for (const auto& e : c.slowRanks)
-        if (std::find(verdictRanks.begin(), verdictRanks.end(), e.rank) == verdictRanks.end())
-            verdictRanks.push_back(e.rank);
-    std::sort(verdictRanks.begin(), verdictRanks.end());
-    for (std::size_t v = 0; v < verdicts.size(); ++v) {
-        s.line(s.text(verdicts[v]));
-        if (v >= verdictRanks.size()) continue;
-        std::vector<std::string> said;
-        for (const auto& e : c.slowRanks) {
-            if (e.rank != verdictRanks[v]) continue;
-            for (std::size_t k = std::min<std::size_t>(e.restatedEvidence, 1); k < e.evidence.size(); ++k) {
-                if (verdicts[v].find(e.evidence[k]) != std::string::npos) continue; // the verdict says it
-                if (std::find(said.begin(), said.end(), e.evidence[k]) != said.end()) continue;
-                said.push_back(e.evidence[k]);
-                s.subLine(s.text(e.evidence[k]));
-            }
-        }
+    // A verdict per rank; below it the terms of its cause, which add up to its lateness against the median rank.
+    for (const auto& v : clusterVerdicts(c))
+        s.line(s.text(v));
+    for (const auto& e : c.slowRanks) {
+        const SlowCause& k = e.cause;
+        if (k.lead.empty()) continue;
+        s.subLine(s.text(msg("{} against the step's median rank: arrives {} later = step start {}, prelaunch {}, "
+                             "computing {}, idle {}, exposed communication {}, rest {}.",
+                             rankName(c.ranks[static_cast<std::size_t>(e.rank)]), ms(k.lateness), signedMs(k.stepStart),
+                             signedMs(k.prelaunch), signedMs(k.computing), signedMs(k.free), signedMs(k.commExposed),
+                             signedMs(k.rest))));
+        for (const auto& w : k.windows)
+            s.subLine(s.text(w.medianDur < 0
+                                 ? msg("Step {}: {} ({}, {}) — the median rank has no window there{}.", w.step, w.id,
+                                       w.scope, ms(w.dur), w.userLine.empty() ? "" : msg("; user code: {}", w.userLine))
+                                 : msg("Step {}: {} ({}, {}) — {} at the median rank{}.", w.step, w.id, w.scope,
+                                       ms(w.dur), ms(w.medianDur), w.userLine.empty() ? "" : msg("; user code: {}", w.userLine))));
     }
+    s.heading(msg("Clocks"));
+    std::size_t shown = 0;
+    for (const auto& o : c.clockOffsets) {
+        const RankSummary& r = c.ranks[static_cast<std::size_t>(o.rank)];
+        if (!r.error.empty()) continue;
+        if (++shown > 20) break;
+        if (o.reference == o.rank)
+            s.line(s.text(msg("{}: the reference clock.", rankName(r))));
+        else
+            s.line(s.text(msg("{}: {} from {} (spread {}, {} collectives{}).", rankName(r), signedUs(o.offset),
+                              rankName(c.ranks[static_cast<std::size_t>(o.reference)]), us(o.spread), o.collectives,
+                              o.via >= 0 ? msg("; through {}", rankName(c.ranks[static_cast<std::size_t>(o.via)])) : "")));
+    }
+    if (shown > 20) s.line(msg("… and the other ranks (the JSON lists every one)."));
     s.heading(msg("Per step and rank (ms)"));
     const std::string hdr = fmt::format("{:<8} {:>6} {:>10} {:>20} {:>10} {:>10} {:>10} {:>10}", render(msg("rank")),
                                         render(msg("step")), render(msg("computing")), "comm_not_overlapped",
@@ -278,21 +354,25 @@ void renderInto(Section& s, const ClusterResult& c) {
             }
         }
     }
-    s.heading(msg("Collectives with the largest wait"));
+    s.heading(msg("Collectives with the latest arrival"));
     if (c.collectives.empty()) s.line(msg("No collective is shared by two ranks (no communication.json, or no common names)."));
     for (const auto& cc : c.collectives) {
         if (cc.lastArriver < 0) {
-            s.line(s.text(msg("{} (step {}): the smallest wait is shared by ranks that start together, so none arrives "
-                                      "last; the longest wait is {}.",
-                                      cc.key, cc.step, ms(cc.maxWait))));
+            s.line(s.text(msg("{} (step {}): undetermined — the latest arrivals are {} apart, within the clocks' "
+                              "uncertainty; the longest wait is {}.",
+                              cc.key, cc.step, ms3(cc.secondGap), ms(cc.maxWait))));
             continue;
         }
         const RankSummary& last = c.ranks[static_cast<std::size_t>(cc.lastArriver)];
-        TimeNs lastWait = 0;
-        for (const auto& p : cc.parts)
-            if (p.rank == cc.lastArriver) lastWait = p.wait;
-        s.line(s.text(msg("{} (step {}): {} arrives last (waits {}); the longest wait is {}; start skew {}.",
-                                  cc.key, cc.step, rankName(last), ms(lastWait), ms(cc.maxWait), ms(cc.skew))));
+        s.line(s.text(cc.confidence == "high"
+                          ? msg("{} (step {}): {} arrives last, {} after the first; the earliest rank's synchronization "
+                                "{} agrees (confidence high).",
+                                cc.key, cc.step, rankName(last), ms3(cc.lateness), ms3(cc.earliestSync))
+                          : msg("{} (step {}): {} arrives last, {} after the first, but the synchronization of {} of "
+                                "the {} other ranks does not match their gap (the earliest rank's is {}; confidence "
+                                "medium).",
+                                cc.key, cc.step, rankName(last), ms3(cc.lateness), cc.others - cc.corroborating,
+                                cc.others, ms3(cc.earliestSync))));
     }
     // A rank that was not analysed is said once, in its place in the step table above.
     std::vector<const ClusterFinding*> findings;

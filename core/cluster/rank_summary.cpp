@@ -1,12 +1,14 @@
 // What the cluster keeps of one analysed rank (its model is freed afterwards).
 #include "analysis/analysis_run.h"
 #include "cluster/cluster_analysis.h"
+#include "compare/compare.h"
 #include "i18n/message.h"
 #include "model/profile.h"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <system_error>
 
@@ -115,6 +117,7 @@ void addSteps(RankSummary& s, const Profile& p, const AnalysisResult& r) {
         row.preparing = m.prelaunchGap;
         row.service = m.service;
         row.tail = m.tailGap;
+        row.start = m.windowStart;
         if (i < r.anomaly.stepComm.size() && r.anomaly.stepComm[i].fromJson) {
             row.commFromJson = true;
             row.commWait = r.anomaly.stepComm[i].wait;
@@ -131,18 +134,133 @@ void addWindows(RankSummary& s, const AnalysisResult& r) {
     }
 }
 
-void addCollectives(RankSummary& s, const AnalysisResult& r) {
+std::string topUserLine(const BubbleWindow& w) {
+    for (const auto& f : w.stacks.userFrames)
+        if (f.user) return f.frame;
+    return {};
+}
+
+// Per step: every compute op's calls and device time, and its largest windows at their positions (compare's
+// placement: the kernel before, the kernel after, the occurrence), for the cause of a late arrival.
+void addStepDetail(RankSummary& s, const Profile& p, const AnalysisResult& r) {
+    std::map<std::int64_t, RankStepRow*> byStep;
+    for (auto& row : s.steps)
+        byStep[row.step] = &row;
+    // One pass over the kernels: each goes to the step whose window holds its start (windows are disjoint,
+    // in time order).
+    const std::size_t n = std::min(r.metrics.size(), s.steps.size());
+    std::vector<std::map<std::string_view, RankOpTotal>> ops(n);
+    for (const auto& k : p.kernels) {
+        if (k.cls == TaskClass::Comm) continue; // collectives are the symptom of waiting, not a cause
+        const auto it = std::upper_bound(r.metrics.begin(), r.metrics.begin() + static_cast<std::ptrdiff_t>(n), k.start,
+                                         [](TimeNs t, const StepMetrics& m) { return t < m.windowStart; });
+        if (it == r.metrics.begin()) continue;
+        const std::size_t i = static_cast<std::size_t>(it - r.metrics.begin()) - 1;
+        if (k.start >= r.metrics[i].windowEnd) continue;
+        auto& o = ops[i][p.strings.view(k.name)];
+        ++o.calls;
+        o.dur += k.dur;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        auto& out = s.steps[i].ops;
+        out.reserve(ops[i].size());
+        for (auto& [name, o] : ops[i]) {
+            o.name = std::string(name);
+            out.push_back(std::move(o));
+        }
+    }
+    const CompareSide side = digestForCompare(p, r, s.label, s.folder, s.rankId);
+    std::map<std::string, const BubbleWindow*> byId;
+    for (const auto& w : r.anomaly.windows)
+        byId[w.id] = &w;
+    for (const CompareWindow& w : side.windows) { // longest first
+        if (w.stepIndex < 0) continue;
+        const auto at = byStep.find(w.step);
+        if (at == byStep.end() || at->second->windows.size() >= kStepWindowsKept) continue;
+        RankWindow rw{w.id, w.scope, std::to_string(w.step), w.start, w.dur, w.labels};
+        rw.before = w.before;
+        rw.after = w.after;
+        rw.occurrence = static_cast<std::uint32_t>(w.occurrence);
+        if (const auto b = byId.find(w.id); b != byId.end()) rw.userLine = topUserLine(*b->second);
+        at->second->windows.push_back(std::move(rw));
+    }
+}
+
+// The rank's device, merged, for the multi-rank timeline.
+std::shared_ptr<const RankLanes> lanesOf(const Profile& p, const AnalysisResult& r) {
+    std::vector<Interval> all, comm;
+    all.reserve(p.kernels.size());
+    for (const auto& k : p.kernels) {
+        all.push_back({k.start, k.end()});
+        if (k.cls == TaskClass::Comm) comm.push_back({k.start, k.end()});
+    }
+    auto lanes = std::make_shared<RankLanes>();
+    for (const Interval& i : mergeIntervals(std::move(all)))
+        lanes->busy.push_back({i.a, i.b});
+    for (const Interval& i : mergeIntervals(std::move(comm)))
+        lanes->comm.push_back({i.a, i.b});
+    for (const StepMetrics& m : r.metrics)
+        lanes->steps.push_back({m.stepId, {m.windowStart, m.windowEnd}});
+    return lanes;
+}
+
+// Length of merged intervals before a time, in O(log n) (prefix sums over the intervals).
+class CoveredBefore {
+public:
+    explicit CoveredBefore(std::vector<Interval> merged) : v_(std::move(merged)), sum_(v_.size() + 1, 0) {
+        for (std::size_t i = 0; i < v_.size(); ++i)
+            sum_[i + 1] = sum_[i] + v_[i].length();
+    }
+    TimeNs at(TimeNs t) const {
+        const auto it = std::upper_bound(v_.begin(), v_.end(), t, [](TimeNs x, const Interval& i) { return x < i.b; });
+        const std::size_t k = static_cast<std::size_t>(it - v_.begin()); // intervals wholly before t
+        TimeNs n = sum_[k];
+        if (it != v_.end() && it->a < t) n += t - it->a;
+        return n;
+    }
+    TimeNs within(Interval w) const { return w.b > w.a ? at(w.b) - at(w.a) : 0; }
+
+private:
+    std::vector<Interval> v_;
+    std::vector<TimeNs> sum_;
+};
+
+void addCollectives(RankSummary& s, const Profile& p, const AnalysisResult& r) {
+    // The device from each step's first kernel up to a collective's start: compute-busy, idle and exposed
+    // communication (ANALYSIS.md §13.3), from merged busy intervals and their prefix sums.
+    std::vector<Interval> all, comm, other;
+    for (const auto& k : p.kernels) {
+        all.push_back({k.start, k.end()});
+        (k.cls == TaskClass::Comm ? comm : other).push_back({k.start, k.end()});
+    }
+    const CoveredBefore busyU(mergeIntervals(std::move(all)));
+    const CoveredBefore exposedU(minus(mergeIntervals(std::move(comm)), mergeIntervals(std::move(other))));
     for (const auto& c : r.anomaly.collectives) {
         RankCollective rc;
         rc.key = stripAt(c.name);
-        if (c.stepIndex >= 0 && static_cast<std::size_t>(c.stepIndex) < r.metrics.size())
+        int stepIndex = -1;
+        if (c.stepIndex >= 0 && static_cast<std::size_t>(c.stepIndex) < r.metrics.size()) {
+            stepIndex = c.stepIndex;
             rc.step = r.metrics[static_cast<std::size_t>(c.stepIndex)].stepId;
-        else if (c.stepKey.rfind("step", 0) == 0)
+        } else if (c.stepKey.rfind("step", 0) == 0) {
             if (auto n = parseInt(c.stepKey.substr(4))) rc.step = *n;
+        }
         rc.start = c.start;
         rc.elapse = c.elapse;
         rc.wait = c.wait;
         rc.transit = c.transit;
+        rc.sync = c.sync;
+        if (stepIndex >= 0 && c.start > 0) {
+            const StepMetrics& m = r.metrics[static_cast<std::size_t>(stepIndex)];
+            const TimeNs first = m.windowStart + m.prelaunchGap;
+            if (c.start > first && c.start <= m.windowEnd) {
+                const Interval before{first, c.start};
+                const TimeNs busy = busyU.within(before);
+                rc.beforeExposed = exposedU.within(before);
+                rc.beforeComputing = busy - rc.beforeExposed;
+                rc.beforeFree = before.length() - busy;
+            }
+        }
         s.collectives.push_back(std::move(rc));
     }
 }
@@ -160,7 +278,7 @@ bool isRankFolder(const RankFolder& rank) {
     return true;
 }
 
-RankSummary summarizeRank(const RankFolder& rank, const Profile& p, const AnalysisResult& r) {
+RankSummary summarizeRank(const RankFolder& rank, const Profile& p, const AnalysisResult& r, bool withLanes) {
     RankSummary s;
     s.label = rank.label;
     s.folder = rank.root;
@@ -189,7 +307,9 @@ RankSummary summarizeRank(const RankFolder& rank, const Profile& p, const Analys
     s.crossCheckMismatches = r.crossCheck.mismatches;
     addSteps(s, p, r);
     addWindows(s, r);
-    addCollectives(s, r);
+    addStepDetail(s, p, r);
+    addCollectives(s, p, r);
+    if (withLanes) s.lanes = lanesOf(p, r);
     return s;
 }
 

@@ -26,15 +26,34 @@ std::string q(std::string_view s) {
     return nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-void stepJson(std::string& o, const RankStepRow& r) {
+std::string windowJson(const RankWindow& w) {
+    std::string labels;
+    for (const auto& l : w.labels)
+        labels += (labels.empty() ? "" : ",") + q(l);
+    return fmt::format("{{\"id\":{},\"scope\":{},\"step\":{},\"start_ns\":{},\"dur_ns\":{},\"labels\":[{}]", q(w.id),
+                       q(w.scope), q(w.step), w.start, w.dur, labels);
+}
+
+// A step: its figures, its start, its ops ([op name index, calls, device ns]) and its windows at their positions.
+void stepJson(std::string& o, const RankStepRow& r, const std::map<std::string_view, std::size_t>& opIndex) {
     fmt::format_to(std::back_inserter(o),
                    "{{\"step\":{},\"computing_ns\":{},\"comm_not_overlapped_ns\":{},\"overlapped_ns\":{},"
                    "\"communication_ns\":{},\"free_ns\":{},\"stage_ns\":{},\"bubble_ns\":{},"
                    "\"comm_not_overlapped_excl_receive_ns\":{},\"preparing_ns\":{},\"service_ns\":{},\"tail_ns\":{},"
-                   "\"comm_from_json\":{},\"comm_wait_ns\":{},\"comm_transit_ns\":{}}}",
+                   "\"comm_from_json\":{},\"comm_wait_ns\":{},\"comm_transit_ns\":{},\"start_ns\":{},\"ops\":[",
                    r.step, r.computing, r.commNotOverlapped, r.overlapped, r.communication, r.free, r.stage, r.bubble,
                    r.commNotOverlappedExclReceive, r.preparing, r.service, r.tail, r.commFromJson, r.commWait,
-                   r.commTransit);
+                   r.commTransit, r.start);
+    for (std::size_t i = 0; i < r.ops.size(); ++i)
+        fmt::format_to(std::back_inserter(o), "{}[{},{},{}]", i ? "," : "", opIndex.at(r.ops[i].name), r.ops[i].calls,
+                       r.ops[i].dur);
+    o += "],\"windows\":[";
+    for (std::size_t i = 0; i < r.windows.size(); ++i) {
+        const RankWindow& w = r.windows[i];
+        fmt::format_to(std::back_inserter(o), "{}{},\"before\":{},\"after\":{},\"occurrence\":{},\"user_line\":{}}}",
+                       i ? "," : "", windowJson(w), q(w.before), q(w.after), w.occurrence, q(w.userLine));
+    }
+    o += "]}";
 }
 
 // Reading: every field is checked; the first problem names the field.
@@ -158,14 +177,21 @@ bool checkWindow(Reader& rd, const RankWindow& w, std::size_t i) {
     return duration(rd, [i] { return fmt::format("top_windows[{}].dur_ns", i); }, w.dur, kMaxCaptureNs, Limit::Week);
 }
 
-// A collectives row [key index, step, start, elapse, wait, transit]: the profile readers' bounds.
-bool checkCollective(Reader& rd, const std::int64_t* v, std::size_t row) {
+constexpr std::size_t kCollectiveRow = 10;
+
+// A collectives row [key index, step, start, elapse, wait, transit, sync, before_computing, before_free,
+// before_exposed]: the profile readers' bounds; the device time before the op lies inside the capture.
+bool checkCollective(Reader& rd, const std::int64_t* v, std::size_t row, TimeNs capture) {
     const auto at = [row](const char* what) { return [row, what] { return fmt::format("collectives.rows[{}] {}", row, what); }; };
     if (!stepNumber(rd, at("step"), v[1])) return false;
     if (!plausibleStart(v[2])) return rd.refuse(implausible(at("start")(), v[2], notATime()));
     return duration(rd, at("elapse"), v[3], kMaxDurationNs, Limit::Collective) &&
            duration(rd, at("wait"), v[4], kMaxDurationNs, Limit::Collective) &&
-           duration(rd, at("transit"), v[5], kMaxDurationNs, Limit::Collective);
+           duration(rd, at("transit"), v[5], kMaxDurationNs, Limit::Collective) &&
+           duration(rd, at("sync"), v[6], kMaxDurationNs, Limit::Collective) &&
+           duration(rd, at("before_computing"), v[7], capture, Limit::Capture) &&
+           duration(rd, at("before_free"), v[8], capture, Limit::Capture) &&
+           duration(rd, at("before_exposed"), v[9], capture, Limit::Capture);
 }
 
 // The message for a file the reader stopped at; a value no analysis writes also says what to do.
@@ -175,10 +201,64 @@ std::string refusalOf(const std::string& file, const Reader& rd) {
                file, rd.error, "bubblescope analyze RANK_FOLDER --summary DIR");
 }
 
-bool readStep(Reader& rd, simdjson::dom::element e, RankStepRow& r) {
+bool readWindowPosition(Reader& rd, simdjson::dom::object o, RankWindow& w) {
+    std::int64_t occurrence = 0;
+    if (!(rd.field(o, "before", w.before, "steps[].windows[]") && rd.field(o, "after", w.after, "steps[].windows[]") &&
+          rd.field(o, "occurrence", occurrence, "steps[].windows[]") &&
+          rd.field(o, "user_line", w.userLine, "steps[].windows[]")))
+        return false;
+    if (occurrence < 0 || occurrence > UINT32_MAX) return rd.refuse(implausible("steps[].windows[].occurrence", occurrence,
+                                                                                msg("an occurrence is from 0 to {}", UINT32_MAX)));
+    w.occurrence = static_cast<std::uint32_t>(occurrence);
+    return true;
+}
+
+bool readWindow(Reader& rd, simdjson::dom::element e, RankWindow& w, bool positioned);
+
+// A step's ops ([op name index, calls, device ns]) and windows.
+bool readStepDetail(Reader& rd, simdjson::dom::object o, RankStepRow& r, const std::vector<std::string_view>& opNames,
+                    TimeNs capture) {
+    simdjson::dom::array ops, windows;
+    if (!rd.field(o, "start_ns", r.start, "steps[]") || !rd.array(o, "ops", ops, "steps[]") ||
+        !rd.array(o, "windows", windows, "steps[]"))
+        return false;
+    if (!plausibleStart(r.start)) return rd.refuse(implausible("steps[].start_ns", r.start, notATime()));
+    for (auto e : ops) {
+        simdjson::dom::array a;
+        std::int64_t v[3];
+        std::size_t n = 0;
+        if (e.get_array().get(a)) return rd.fail("a steps[].ops entry is not an array");
+        for (auto x : a) {
+            if (n == 3 || x.get_int64().get(v[n])) return rd.fail("a steps[].ops entry is not 3 integers");
+            ++n;
+        }
+        if (n != 3 || v[0] < 0 || static_cast<std::uint64_t>(v[0]) >= opNames.size())
+            return rd.fail("a steps[].ops entry is not [op name index, calls, device ns]");
+        if (v[1] < 0 || v[1] > UINT32_MAX)
+            return rd.refuse(implausible("steps[].ops calls", v[1], msg("a call count is from 0 to {}", UINT32_MAX)));
+        // Kernels of one op may overlap on several streams: bounded by a week, not by the capture.
+        if (!duration(rd, [] { return std::string("steps[].ops device ns"); }, v[2], kMaxCaptureNs, Limit::Week))
+            return false;
+        r.ops.push_back({std::string(opNames[static_cast<std::size_t>(v[0])]), static_cast<std::uint32_t>(v[1]), v[2]});
+    }
+    for (auto e : windows) {
+        RankWindow w;
+        if (r.windows.size() == kStepWindowsKept)
+            return rd.fail(msg("steps[].windows holds more than {} entries", kStepWindowsKept));
+        if (!readWindow(rd, e, w, true)) return false;
+        if (!plausibleStart(w.start)) return rd.refuse(implausible("steps[].windows[].start_ns", w.start, notATime()));
+        if (!duration(rd, [] { return std::string("steps[].windows[].dur_ns"); }, w.dur, capture, Limit::Capture))
+            return false;
+        r.windows.push_back(std::move(w));
+    }
+    return true;
+}
+
+bool readStep(Reader& rd, simdjson::dom::element e, RankStepRow& r, const std::vector<std::string_view>& opNames,
+              TimeNs capture) {
     simdjson::dom::object o;
     if (e.get_object().get(o)) return rd.fail("a steps[] entry is not an object");
-    return rd.field(o, "step", r.step, "steps[]") && rd.field(o, "computing_ns", r.computing, "steps[]") &&
+    return readStepDetail(rd, o, r, opNames, capture) && rd.field(o, "step", r.step, "steps[]") && rd.field(o, "computing_ns", r.computing, "steps[]") &&
            rd.field(o, "comm_not_overlapped_ns", r.commNotOverlapped, "steps[]") &&
            rd.field(o, "overlapped_ns", r.overlapped, "steps[]") &&
            rd.field(o, "communication_ns", r.communication, "steps[]") && rd.field(o, "free_ns", r.free, "steps[]") &&
@@ -190,9 +270,10 @@ bool readStep(Reader& rd, simdjson::dom::element e, RankStepRow& r) {
            rd.field(o, "comm_transit_ns", r.commTransit, "steps[]");
 }
 
-bool readWindow(Reader& rd, simdjson::dom::element e, RankWindow& w) {
+bool readWindow(Reader& rd, simdjson::dom::element e, RankWindow& w, bool positioned) {
     simdjson::dom::object o;
     if (e.get_object().get(o)) return rd.fail("a top_windows[] entry is not an object");
+    if (positioned && !readWindowPosition(rd, o, w)) return false;
     simdjson::dom::array labels;
     if (!(rd.field(o, "id", w.id, "top_windows[]") && rd.field(o, "scope", w.scope, "top_windows[]") &&
           rd.field(o, "step", w.step, "top_windows[]") && rd.field(o, "start_ns", w.start, "top_windows[]") &&
@@ -207,8 +288,9 @@ bool readWindow(Reader& rd, simdjson::dom::element e, RankWindow& w) {
 }
 
 // The collectives object: checked whole first, then each row handed over as
-// (name, [key index, step, start, elapse, wait, transit]) — nothing is handed over from a bad object.
-template <class Sink> bool readCollectives(Reader& rd, simdjson::dom::object o, Sink sink) {
+// (name, [key index, step, start, elapse, wait, transit, sync, before ×3]) — nothing is handed over from a bad
+// object.
+template <class Sink> bool readCollectives(Reader& rd, simdjson::dom::object o, TimeNs capture, Sink sink) {
     simdjson::dom::object coll;
     simdjson::dom::array keys, rows;
     if (o.at_key("collectives").get_object().get(coll)) return rd.fail("the summary has no collectives object");
@@ -223,21 +305,31 @@ template <class Sink> bool readCollectives(Reader& rd, simdjson::dom::object o, 
         std::size_t index = 0;
         for (auto row : rows) {
             simdjson::dom::array a;
-            std::int64_t v[6];
+            std::int64_t v[kCollectiveRow];
             std::size_t n = 0;
             if (row.get_array().get(a)) return rd.fail("a collectives.rows entry is not an array");
             for (auto x : a) {
-                if (n == 6 || x.get_int64().get(v[n])) return rd.fail("a collectives.rows entry is not 6 integers");
+                if (n == kCollectiveRow || x.get_int64().get(v[n]))
+                    return rd.fail(msg("a collectives.rows entry is not {} integers", kCollectiveRow));
                 ++n;
             }
-            if (n != 6 || v[0] < 0 || static_cast<std::uint64_t>(v[0]) >= names.size())
-                return rd.fail("a collectives.rows entry is not [key index, step, start, elapse, wait, transit]");
-            if (pass == 0 && !checkCollective(rd, v, index)) return false;
+            if (n != kCollectiveRow || v[0] < 0 || static_cast<std::uint64_t>(v[0]) >= names.size())
+                return rd.fail("a collectives.rows entry is not [key index, step, start, elapse, wait, transit, sync, "
+                               "before_computing, before_free, before_exposed]");
+            if (pass == 0 && !checkCollective(rd, v, index, capture)) return false;
             if (pass == 1) sink(names[static_cast<std::size_t>(v[0])], v);
             ++index;
         }
     }
     return true;
+}
+
+RankCollective collectiveOf(std::string_view key, const std::int64_t* v) {
+    RankCollective c;
+    c.key.assign(key);
+    c.step = v[1], c.start = v[2], c.elapse = v[3], c.wait = v[4], c.transit = v[5], c.sync = v[6];
+    c.beforeComputing = v[7], c.beforeFree = v[8], c.beforeExposed = v[9];
+    return c;
 }
 
 // The header only (format, producer, capture span) or everything.
@@ -279,23 +371,28 @@ bool readSummary(Reader& rd, simdjson::dom::element doc, ParsedRankSummary& out,
         if (s.dataProblems.size() == kMaxDataProblems) return rd.fail(msg("data_problems holds more than {} entries", kMaxDataProblems));
         s.dataProblems.emplace_back(v);
     }
+    simdjson::dom::array opNameArray;
+    if (!rd.array(o, "op_names", opNameArray, "the summary")) return false;
+    std::vector<std::string_view> opNames;
+    for (auto n : opNameArray) {
+        std::string_view v;
+        if (n.get_string().get(v)) return rd.fail("op_names holds a non-string");
+        opNames.push_back(v);
+    }
     if (!rd.array(o, "steps", steps, "the summary") || !rd.array(o, "top_windows", windows, "the summary")) return false;
     for (auto e : steps) {
         RankStepRow r;
-        if (!readStep(rd, e, r) || !checkStep(rd, r, s.steps.size(), s.captureEnd - s.captureStart)) return false;
+        if (!readStep(rd, e, r, opNames, s.captureEnd - s.captureStart) || !checkStep(rd, r, s.steps.size(), s.captureEnd - s.captureStart)) return false;
         s.steps.push_back(r);
     }
     for (auto e : windows) {
         RankWindow w;
-        if (!readWindow(rd, e, w) || !checkWindow(rd, w, s.topWindows.size())) return false;
+        if (!readWindow(rd, e, w, false) || !checkWindow(rd, w, s.topWindows.size())) return false;
         s.topWindows.push_back(std::move(w));
     }
     if (!withCollectives) return true;
-    return readCollectives(rd, o, [&](std::string_view key, const std::int64_t* v) {
-        RankCollective c;
-        c.key.assign(key);
-        c.step = v[1], c.start = v[2], c.elapse = v[3], c.wait = v[4], c.transit = v[5];
-        s.collectives.push_back(std::move(c));
+    return readCollectives(rd, o, s.captureEnd - s.captureStart, [&](std::string_view key, const std::int64_t* v) {
+        s.collectives.push_back(collectiveOf(key, v));
     });
 }
 
@@ -362,7 +459,7 @@ FileBuffer readSummaryFile(const std::string& file, std::string& error) {
 
 std::string renderRankSummaryJson(const RankSummary& s, std::string_view producer, std::string_view collection) {
     std::string o;
-    o.reserve(4096 + s.collectives.size() * 64);
+    o.reserve(4096 + s.collectives.size() * 96);
     fmt::format_to(std::back_inserter(o),
                    "{{\"bubblescope_rank_summary\":{},\"producer\":{},\"label\":{},\"folder\":{},\"collection\":{},"
                    "\"rank_id\":{},\"error\":{},\"capture\":{{\"start_ns\":{},\"end_ns\":{}}},",
@@ -377,22 +474,26 @@ std::string renderRankSummaryJson(const RankSummary& s, std::string_view produce
     for (std::size_t i = 0; i < s.dataProblems.size(); ++i)
         o += (i ? "," : "") + q(s.dataProblems[i]);
     o += "],";
-    o += "\"steps\":[";
+    // Op names once, the steps' ops by index.
+    std::map<std::string_view, std::size_t> opIndex;
+    std::vector<std::string_view> opNames;
+    for (const auto& st : s.steps)
+        for (const auto& op : st.ops)
+            if (opIndex.emplace(op.name, opNames.size()).second) opNames.push_back(op.name);
+    o += "\"op_names\":[";
+    for (std::size_t i = 0; i < opNames.size(); ++i)
+        o += (i ? "," : "") + q(opNames[i]);
+    o += "],\n\"steps\":[";
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
         if (i) o += ',';
         o += "\n";
-        stepJson(o, s.steps[i]);
+        stepJson(o, s.steps[i], opIndex);
     }
     o += "],\n\"top_windows\":[";
-    for (std::size_t i = 0; i < s.topWindows.size(); ++i) {
-        const RankWindow& w = s.topWindows[i];
-        std::string labels;
-        for (const auto& l : w.labels)
-            labels += (labels.empty() ? "" : ",") + q(l);
-        fmt::format_to(std::back_inserter(o), "{}\n{{\"id\":{},\"scope\":{},\"step\":{},\"start_ns\":{},\"dur_ns\":{},\"labels\":[{}]}}",
-                       i ? "," : "", q(w.id), q(w.scope), q(w.step), w.start, w.dur, labels);
-    }
-    // Collectives: each distinct name once, rows [key index, step, start, elapse, wait, transit].
+    for (std::size_t i = 0; i < s.topWindows.size(); ++i)
+        fmt::format_to(std::back_inserter(o), "{}\n{}}}", i ? "," : "", windowJson(s.topWindows[i]));
+    // Collectives: each distinct name once, rows [key index, step, start, elapse, wait, transit, sync,
+    // before_computing, before_free, before_exposed].
     std::map<std::string_view, std::size_t> index;
     std::vector<std::string_view> keys;
     for (const auto& c : s.collectives)
@@ -403,8 +504,8 @@ std::string renderRankSummaryJson(const RankSummary& s, std::string_view produce
     o += "],\n\"rows\":[";
     for (std::size_t i = 0; i < s.collectives.size(); ++i) {
         const RankCollective& c = s.collectives[i];
-        fmt::format_to(std::back_inserter(o), "{}\n[{},{},{},{},{},{}]", i ? "," : "", index[c.key], c.step, c.start,
-                       c.elapse, c.wait, c.transit);
+        fmt::format_to(std::back_inserter(o), "{}\n[{},{},{},{},{},{},{},{},{},{}]", i ? "," : "", index[c.key], c.step,
+                       c.start, c.elapse, c.wait, c.transit, c.sync, c.beforeComputing, c.beforeFree, c.beforeExposed);
     }
     o += "]}}\n";
     return o;
@@ -721,7 +822,8 @@ SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMerge
         Reader rd;
         simdjson::dom::object o;
         if (error.empty() && (!readSummary(rd, doc, s, false, false) || doc.get_object().get(o) ||
-                              !readCollectives(rd, o, [](std::string_view, const std::int64_t*) {})))
+                              !readCollectives(rd, o, s.summary.captureEnd - s.summary.captureStart,
+                                               [](std::string_view, const std::int64_t*) {})))
             error = refusalOf(files[h.file], rd);
         if (!error.empty()) {
             refused.push_back(error);
@@ -732,15 +834,16 @@ SummaryMerge mergeImpl(const std::vector<std::string>& files, const SummaryMerge
                 }
             continue;
         }
+        const TimeNs capture = s.summary.captureEnd - s.summary.captureStart;
         const int at = builder.beginRank(std::move(s.summary));
         ++out.merged;
         // Each name interned once per file, then the rows by index.
         std::vector<std::int64_t> ids;
-        readCollectives(rd, o, [&](std::string_view key, const std::int64_t* v) {
+        readCollectives(rd, o, capture, [&](std::string_view key, const std::int64_t* v) {
             const auto k = static_cast<std::size_t>(v[0]);
             if (k >= ids.size()) ids.resize(k + 1, -1);
             if (ids[k] < 0) ids[k] = builder.collectiveKey(key);
-            builder.addCollective(at, static_cast<std::uint32_t>(ids[k]), v[1], v[2], v[3], v[4], v[5]);
+            builder.addCollective(at, static_cast<std::uint32_t>(ids[k]), collectiveOf({}, v));
         });
     }
     std::vector<ClusterFinding> early = std::move(out.cluster.findings);

@@ -11,7 +11,7 @@
 namespace bs {
 
 // The "bubblescope_rank_summary" field: bumped whenever a field changes meaning.
-inline constexpr int kRankSummaryFormat = 2; // 2: data_problems
+inline constexpr int kRankSummaryFormat = 3; // 2: data_problems; 3: sync, steps' ops and windows, step start
 
 // `producer` is the writing program and version ("bubblescope 0.1.0"); the merge accepts only its own.
 // `collection` is the folder of the whole collection the rank was found under (`analyze PARENT --shard`),

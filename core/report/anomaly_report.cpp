@@ -148,7 +148,7 @@ void communicationSection(std::string& o, const AnalysisResult& r) {
             "\nA COMM_WAIT_HEAVY collective spent most of its non-idle time waiting for its peers: that wait "
             "belongs to the slowest peer, not to this rank (its idle time is neither wait nor transfer). "
             "Compare the same collective on the other ranks "
-            "(analyze their parent folder); the rank with the smallest wait arrived last.\n");
+            "(analyze their parent folder); the cluster section aligns their clocks and names who arrived last.\n");
     o += "\n";
 }
 

@@ -64,11 +64,12 @@ int main(int argc, char** argv) {
     const bs::ClusterResult c = bs::mergeRankSummaryFiles(files, "bubblescope bench", std::string());
     const double wall = benchutil::since(t0);
     const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
-    fmt::print("merge of {} summaries ({:.1f} MB of JSON, {} collectives each): {:.2f} s ({:.2f} s of CPU), peak RSS {:.1f} MB "
-               "(goal <= 2 s, <= 500 MB); {} ranks, {} collectives matched, {} refused\n",
-               n, benchutil::mb(bytes), perRank, wall, cpu,
+    fmt::print("merge of {} summaries ({:.1f} MB of JSON, {:.1f} KB a summary, {} collectives each): {:.2f} s ({:.2f} s of "
+               "CPU), peak RSS {:.1f} MB (goal <= 2 s, <= 500 MB); {} ranks, {} collectives matched, {} refused, {} slow\n",
+               n, benchutil::mb(bytes), static_cast<double>(bytes) / 1024.0 / n, perRank, wall, cpu,
                static_cast<double>(benchutil::peakRssKb()) / 1024.0, c.ranks.size(), c.collectivesMatched,
-               std::count_if(c.findings.begin(), c.findings.end(), [](const auto& f) { return f.id == "summary_refused"; }));
+               std::count_if(c.findings.begin(), c.findings.end(), [](const auto& f) { return f.id == "summary_refused"; }),
+               c.slowRanks.size());
     for (const auto& f : files)
         fs::remove(f);
     fs::remove(dir);

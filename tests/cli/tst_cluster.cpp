@@ -23,7 +23,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <map>
 
 namespace {
@@ -73,6 +75,44 @@ Run runBinary(const QStringList& args) {
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+// One rank's communication.json ops of step 50: name (without "@group") → start µs, elapse ms, sync ms, wait ms.
+struct CommOp {
+    double startUs = 0, elapseMs = 0, syncMs = 0, waitMs = 0;
+    double endUs() const { return startUs + 1e3 * elapseMs; }
+};
+std::map<std::string, CommOp> level1Ops(int rank) {
+    std::map<std::string, CommOp> ops;
+    QFile f(rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank%1_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json").arg(rank)));
+    if (!f.open(QIODevice::ReadOnly)) return ops;
+    const QJsonObject groups = QJsonDocument::fromJson(f.readAll()).object()[QStringLiteral("step50")].toObject();
+    for (auto g = groups.begin(); g != groups.end(); ++g) {
+        const QJsonObject byName = g.value().toObject();
+        for (auto it = byName.begin(); it != byName.end(); ++it) {
+            if (it.key() == QStringLiteral("Total Op Info")) continue;
+            const QJsonObject t = it.value().toObject()[QStringLiteral("Communication Time Info")].toObject();
+            ops[it.key().section(QLatin1Char('@'), 0, 0).toStdString()] = {
+                t[QStringLiteral("Start Timestamp(us)")].toDouble(), t[QStringLiteral("Elapse Time(ms)")].toDouble(),
+                t[QStringLiteral("Synchronization Time(ms)")].toDouble(), t[QStringLiteral("Wait Time(ms)")].toDouble()};
+        }
+    }
+    return ops;
+}
+// By hand (ANALYSIS.md §13.1): rank 1's clock offset (µs) = the median of end(1) − end(0); spread = MAD.
+std::pair<double, double> level1Offset(const std::map<std::string, CommOp>& r0,
+                                              const std::map<std::string, CommOp>& r1) {
+    std::vector<double> d;
+    for (const auto& [name, op] : r0)
+        d.push_back(r1.at(name).endUs() - op.endUs());
+    std::sort(d.begin(), d.end());
+    const double med = d.size() % 2 ? d[d.size() / 2] : (d[d.size() / 2 - 1] + d[d.size() / 2]) / 2;
+    std::vector<double> dev;
+    for (double x : d)
+        dev.push_back(std::fabs(x - med));
+    std::sort(dev.begin(), dev.end());
+    const double mad = dev.size() % 2 ? dev[dev.size() / 2] : (dev[dev.size() / 2 - 1] + dev[dev.size() / 2]) / 2;
+    return {med, mad};
 }
 
 } // namespace
@@ -224,6 +264,7 @@ class TstCluster : public QObject {
         const bs::ClusterResult c = bs::analyzeClusterFolder(parent.toStdString(), bs::Rulebook{});
         QCOMPARE(c.ranks.size(), std::size_t(2));
         std::map<std::string, std::map<int, double>> waitMs; // op → rank → wait (ms)
+        std::map<std::string, std::map<int, double>> startUs, endUs;
         for (int id : {0, 1}) {
             const bs::RankSummary* r = rankWithId(c, id);
             QVERIFY(r);
@@ -254,10 +295,15 @@ class TstCluster : public QObject {
             }
             sqlite3_finalize(st);
             QCOMPARE(rows, r->steps.size());
-            if (sqlite3_prepare_v2(h, "SELECT hccl_op_name, wait_time FROM CommAnalyzerTime WHERE step = 'step50'", -1, &st,
-                                   nullptr) == SQLITE_OK)
-                while (sqlite3_step(st) == SQLITE_ROW)
-                    waitMs[reinterpret_cast<const char*>(sqlite3_column_text(st, 0))][id] = sqlite3_column_double(st, 1);
+            if (sqlite3_prepare_v2(h, "SELECT hccl_op_name, wait_time, start_timestamp, elapse_time, synchronization_time "
+                                      "FROM CommAnalyzerTime WHERE step = 'step50'", -1, &st, nullptr) == SQLITE_OK)
+                while (sqlite3_step(st) == SQLITE_ROW) {
+                    const std::string name = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+                    waitMs[name][id] = sqlite3_column_double(st, 1);
+                    // start (µs) and end (µs) of the op on this rank's clock
+                    startUs[name][id] = sqlite3_column_double(st, 2);
+                    endUs[name][id] = sqlite3_column_double(st, 2) + 1e3 * sqlite3_column_double(st, 3);
+                }
             sqlite3_finalize(st);
             sqlite3_close(h);
         }
@@ -268,14 +314,40 @@ class TstCluster : public QObject {
         }
         QCOMPARE(waitMs.size(), std::size_t(4));
         QCOMPARE(c.collectivesMatched, waitMs.size());
+        // One clock by hand (ANALYSIS.md §13.1): rank 1's offset is the median of its end differences with rank 0.
+        std::vector<double> diffs;
+        for (const auto& [name, ends] : endUs)
+            diffs.push_back(ends.at(1) - ends.at(0));
+        std::sort(diffs.begin(), diffs.end());
+        const double offsetUs = (diffs[1] + diffs[2]) / 2;
+        std::vector<double> dev;
+        for (double d : diffs)
+            dev.push_back(std::fabs(d - offsetUs));
+        std::sort(dev.begin(), dev.end());
+        const double spreadUs = (dev[1] + dev[2]) / 2;
+        const bs::ClockOffset& o1 = c.clockOffsets[static_cast<std::size_t>(rankWithId(c, 1) - c.ranks.data())];
+        // analysis.db writes start_timestamp as a REAL in µs: a double there is exact to 0.25 µs (ours are read
+        // from the decimal text), so the hand figures are compared within 0.5 µs.
+        QVERIFY2(std::fabs(us(o1.offset) - offsetUs) < 0.5, qPrintable(QString::number(us(o1.offset)) + " / " + QString::number(offsetUs)));
+        QVERIFY(std::fabs(us(o1.spread) - spreadUs) < 0.5);
         for (const auto& cc : c.collectives) {
             QVERIFY(waitMs.count(cc.key));
             const auto& w = waitMs.at(cc.key);
             for (const auto& p : cc.parts)
                 QVERIFY(std::fabs(static_cast<double>(p.wait) / 1e6 - w.at(c.ranks[static_cast<std::size_t>(p.rank)].rankId)) < 1e-6);
-            const int expectedLast = w.at(0) < w.at(1) ? 0 : 1; // the smaller wait arrived last
-            QCOMPARE(c.ranks[static_cast<std::size_t>(cc.lastArriver)].rankId, expectedLast);
+            // The later aligned arrival is last, unless the gap is within max(1 µs, the spread).
+            const double gap = (startUs.at(cc.key).at(1) - offsetUs) - startUs.at(cc.key).at(0);
+            const int expectedLast = std::fabs(gap) <= std::max(1.0, spreadUs) ? -1 : gap > 0 ? 1 : 0;
+            QCOMPARE(cc.lastArriver < 0 ? -1 : c.ranks[static_cast<std::size_t>(cc.lastArriver)].rankId, expectedLast);
+            QVERIFY(std::fabs(us(cc.lateness) - std::fabs(gap)) < 0.5);
         }
+        // The first all-reduce: rank 1 arrives 3.5 ms late, and both ranks report a 3.5 ms synchronization —
+        // the smaller wait (rank 0's) would have named rank 0.
+        const bs::ClusterCollective& first = c.collectives.front();
+        QCOMPARE(first.key, std::string("hcom_allReduce__210_0_1"));
+        QCOMPARE(c.ranks[static_cast<std::size_t>(first.lastArriver)].rankId, 1);
+        QVERIFY(waitMs.at(first.key).at(0) < waitMs.at(first.key).at(1));
+        QCOMPARE(first.confidence, std::string("high"));
     }
 
     // msprof: two PROF_* folders (the real vLLM export copied), each with one device_<id>/: the ranks are
@@ -371,53 +443,12 @@ class TstCluster : public QObject {
         QCOMPARE(bs::clusterVerdicts(withBad), bs::clusterVerdicts(direct));
     }
 
-    // A spread above 5 % whose rank arrives last at no shared collective is not a slow rank: it is a
-    // spread_not_corroborated finding. Three hand-made ranks, one step: rank 2's prelaunch 8 ms against 5 ms
-    // (spread 3 / 6 = 50 %), every other metric equal; at the step's only collective rank 0 waits least.
-    void anUncorroboratedSpreadIsAFindingNotASlowRank() {
-        std::vector<bs::RankSummary> ranks(3);
-        const bs::TimeNs waits[] = {1'000, 5'000, 4'000};
-        for (int i = 0; i < 3; ++i) {
-            bs::RankSummary& r = ranks[static_cast<std::size_t>(i)];
-            r.label = "r" + std::to_string(i);
-            r.rankId = i;
-            r.hasCommunicationJson = true;
-            bs::RankStepRow row;
-            row.step = 1;
-            row.computing = 100'000'000;
-            row.commNotOverlapped = 50'000'000;
-            row.free = 10'000'000;
-            row.preparing = i == 2 ? 8'000'000 : 5'000'000;
-            r.steps.push_back(row);
-            bs::RankCollective op;
-            op.key = "hcom_allReduce__9_0_1";
-            op.step = 1;
-            op.start = 2'000'000'000 + i * 10'000;
-            op.wait = waits[i];
-            op.transit = 1'000;
-            op.elapse = op.wait + op.transit;
-            r.collectives.push_back(op);
-        }
-        const bs::ClusterResult c = bs::analyzeCluster(std::move(ranks), std::string());
-        QCOMPARE(c.collectives.size(), std::size_t(1));
-        QCOMPARE(c.collectives[0].lastArriver, 0);
-        QCOMPARE(c.slowRanks.size(), std::size_t(0));
-        std::size_t uncorroborated = 0;
-        for (const auto& f : c.findings)
-            if (f.id == "spread_not_corroborated") {
-                ++uncorroborated;
-                QVERIFY2(bs::english(f.message).find("prelaunch") != std::string::npos &&
-                             bs::english(f.message).find("rank 2") != std::string::npos,
-                         bs::english(f.message).c_str());
-            }
-        QCOMPARE(uncorroborated, std::size_t(1));
-        QVERIFY2(englishVerdicts(c).front().rfind("No rank is slow", 0) == 0, englishVerdicts(c).front().c_str());
-    }
-
-    // 20 ranks share one collective: the cross-rank table keeps running figures for all 20 and the parts of
-    // the 8 smallest and 8 largest waits; a second collective has two ranks tied on wait and start.
+    // 20 ranks share one collective (every end at the same instant, so every clock offset is 0): the table keeps
+    // the parts of the 8 latest and the 8 earliest arrivals; a second collective has two ranks tied; a third has
+    // rank 3 arriving 5 µs after ranks 2 and 4.
     void manyRanksKeepTheExtremePartsAndExactFigures() {
         std::vector<bs::RankSummary> ranks(20);
+        constexpr bs::TimeNs kEnd = 9'000'000;
         for (int i = 0; i < 20; ++i) {
             bs::RankSummary& r = ranks[static_cast<std::size_t>(i)];
             r.label = "r" + std::to_string(i);
@@ -425,74 +456,84 @@ class TstCluster : public QObject {
             bs::RankCollective op;
             op.key = "hcom_allReduce__1_0_1";
             op.step = 7;
-            op.start = 1'000'000 + i * 1'000;            // rank 19 starts last: 19 µs after rank 0
-            op.wait = (i == 19) ? 5'000 : 100'000 + (i % 10) * 10'000 + i; // rank 19 waits least
+            op.start = 1'000'000 + i * 2'000;            // rank 19 starts last: 38 µs after rank 0
+            op.wait = (i == 19) ? 5'000 : 100'000 + (i % 10) * 10'000 + i;
             op.transit = 2'000;
-            op.elapse = op.wait + op.transit;
+            op.elapse = kEnd - op.start;
             r.collectives.push_back(op);
-            if (i < 2) {                                   // ranks 0 and 1: same wait, same start
+            if (i < 2) {                                   // ranks 0 and 1: same start
                 bs::RankCollective tied = op;
                 tied.key = "hcom_broadcast__2_0_1";
                 tied.start = 3'000'000;
+                tied.elapse = kEnd - tied.start;
                 tied.wait = 40'000;
                 r.collectives.push_back(tied);
             }
-            if (i >= 2 && i < 5) {                         // ranks 2..4: same wait; rank 3 starts latest
+            if (i >= 2 && i < 5) {                         // ranks 2..4: rank 3 starts 5 µs later
                 bs::RankCollective late = op;
                 late.key = "hcom_allGather__3_0_1";
-                late.start = i == 3 ? 5'000'500 : 5'000'000;
+                late.start = i == 3 ? 5'005'000 : 5'000'000;
+                late.elapse = kEnd - late.start;
                 late.wait = 70'000;
                 r.collectives.push_back(late);
             }
         }
-        // Hand computation: waits 100000 + (i % 10) * 10000 + i for i < 19 and 5000 for rank 19.
-        std::vector<std::pair<bs::TimeNs, int>> waits;
-        bs::TimeNs sumWait = 0;
+        bs::TimeNs sumWait = 0, maxWait = 0;
         for (int i = 0; i < 20; ++i) {
             const bs::TimeNs w = (i == 19) ? 5'000 : 100'000 + (i % 10) * 10'000 + i;
-            waits.push_back({w, i});
             sumWait += w;
+            maxWait = std::max(maxWait, w);
         }
-        std::sort(waits.begin(), waits.end());
-        std::vector<int> kept;
-        for (int k = 0; k < 8; ++k)
-            kept.push_back(waits[static_cast<std::size_t>(k)].second), kept.push_back(waits[19 - static_cast<std::size_t>(k)].second);
-        std::sort(kept.begin(), kept.end());
+        std::vector<int> kept{0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 16, 17, 18, 19}; // earliest 8, latest 8
 
         const bs::ClusterResult c = bs::analyzeCluster(std::move(ranks), std::string());
         QCOMPARE(c.collectivesMatched, std::size_t(3));
+        for (const auto& o : c.clockOffsets)
+            QCOMPARE(o.offset, bs::TimeNs(0));
         const bs::ClusterCollective* all = nullptr;
         const bs::ClusterCollective* tied = nullptr;
         const bs::ClusterCollective* late = nullptr;
         for (const auto& cc : c.collectives)
             (cc.key == "hcom_allReduce__1_0_1" ? all : cc.key == "hcom_broadcast__2_0_1" ? tied : late) = &cc;
         QVERIFY(all && tied && late);
-        QCOMPARE(late->lastArriver, 3); // equal waits: the latest start arrived last
-        QCOMPARE(late->skew, bs::TimeNs(500));
+        QCOMPARE(late->lastArriver, 3);
+        QCOMPARE(late->lateness, bs::TimeNs(5'000));
         QCOMPARE(all->step, std::int64_t(7));
         QCOMPARE(all->ranksTotal, std::size_t(20));
-        QCOMPARE(all->parts.size(), std::size_t(16));
+        QCOMPARE(all->parts.size(), std::size_t(20)); // the model keeps every part; the outputs list 16
         std::vector<int> got;
-        for (const auto& p : all->parts)
+        for (const auto& p : bs::partsListed(*all))
             got.push_back(p.rank);
         QCOMPARE(got, kept);
+        const QJsonArray listed = QJsonDocument::fromJson(QByteArray::fromStdString(bs::renderClusterJson(c)))
+                                      .object()[QStringLiteral("collectives")].toArray().at(0).toObject()
+                                      [QStringLiteral("ranks")].toArray();
+        QCOMPARE(listed.size(), 16);
+        for (int k = 0; k < 16; ++k)
+            QCOMPARE(listed.at(k).toObject()[QStringLiteral("rank")].toInt(), kept[static_cast<std::size_t>(k)]);
         QCOMPARE(all->lastArriver, 19);
-        QCOMPARE(all->maxWait, waits.back().first); // rank 9: 100000 + 9 * 10000 + 9
+        QCOMPARE(all->maxWait, maxWait); // rank 9: 100000 + 9 * 10000 + 9
         QCOMPARE(all->maxWait, bs::TimeNs(190'009));
-        QCOMPARE(all->skew, bs::TimeNs(19'000));
+        QCOMPARE(all->lateness, bs::TimeNs(38'000));
+        QCOMPARE(all->skew, bs::TimeNs(38'000));
         QCOMPARE(all->waitRatio, std::round(1e6 * double(sumWait) / double(sumWait + 20 * 2'000)) / 1e6);
         QCOMPARE(tied->ranksTotal, std::size_t(2));
         QCOMPARE(tied->lastArriver, -1); // nobody arrived last
+        QCOMPARE(tied->confidence, std::string("undetermined"));
         QCOMPARE(c.lastArriverCount[19], std::size_t(1));
         QCOMPARE(c.lastArriverCount[0] + c.lastArriverCount[1], std::size_t(0));
         QCOMPARE(c.lastArriverCount[3], std::size_t(1));
+        // The table is by lateness: 38 µs, 5 µs, 0.
+        QCOMPARE(c.collectives[0].key, all->key);
+        QCOMPARE(c.collectives[1].key, late->key);
     }
 
-    void level0WithoutCommunicationJsonNamesTheSpreadAlone() {
+    // Without communication.json nobody can be seen waiting: nobody is named slow, the report says why, and the
+    // exposed-communication spread of the profiler's own figures is an imbalance finding naming the lower rank.
+    void level0WithoutCommunicationJsonNamesNobodyAndSaysWhy() {
         const bs::ClusterResult c =
             bs::analyzeClusterFolder(rd(QStringLiteral("torch_npu_resnet_ddp/level0")).toStdString(), bs::Rulebook{});
         QCOMPARE(c.collectivesMatched, std::size_t(0));
-        // The profiler's own figures: Communication(Not Overlapped) of step 50 on each rank.
         double comm[2];
         for (int id : {0, 1})
             comm[id] = readStepTrace(rd(QStringLiteral("torch_npu_resnet_ddp/level0/rank%1_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv").arg(id)))
@@ -500,126 +541,137 @@ class TstCluster : public QObject {
                            .at(QStringLiteral("Communication(Not Overlapped)"));
         const int lower = comm[0] < comm[1] ? 0 : 1;
         QVERIFY(std::fabs(comm[0] - comm[1]) / ((comm[0] + comm[1]) / 2) > 0.05);
-        bool found = false;
-        for (const auto& e : c.slowRanks)
-            if (e.metric == "comm_not_overlapped") {
-                found = true;
-                QCOMPARE(c.ranks[static_cast<std::size_t>(e.rank)].rankId, lower);
-                QVERIFY(std::fabs(us(e.excess) - std::fabs(comm[0] - comm[1]) / 2) <= 1.0);
-                QCOMPARE(e.lastAtCollectives, std::size_t(0));
+        QVERIFY(c.slowRanks.empty());
+        bool why = false, imbalance = false;
+        for (const auto& f : c.findings) {
+            const std::string m = bs::english(f.message);
+            why = why || (f.id == "no_shared_collectives" && m.find("No rank has communication.json") != std::string::npos);
+            if (f.id == "imbalance" && m.find("comm_not_overlapped") != std::string::npos) {
+                imbalance = true;
+                const std::string at = fmt::format("rank {} at {:.2f} ms", lower, comm[lower] / 1e3);
+                QVERIFY2(m.find(at) != std::string::npos, (m + " / " + at).c_str());
             }
-        QVERIFY(found);
+        }
+        QVERIFY(why);
+        QVERIFY(imbalance);
         const auto verdicts = englishVerdicts(c);
         QCOMPARE(verdicts.size(), std::size_t(1));
-        QVERIFY2(verdicts[0].find("cannot be checked: the spread alone names it") != std::string::npos, verdicts[0].c_str());
+        QVERIFY2(verdicts[0].rfind("No rank is named slow: the 2 analysed ranks share no collective", 0) == 0, verdicts[0].c_str());
     }
 
+    // The device time a rank's summary keeps before each collective (its cause terms): from the step's first
+    // kernel to the op's start it is computing + idle + exposed communication, exactly; before the step's first
+    // all-reduce nothing is exposed, before the last one the exposed time of the three before it is.
+    void theDeviceTimeBeforeACollectiveAddsUp() {
+        const bs::DiscoveryResult found = bs::discoverProfiles(rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt")).toStdString());
+        QCOMPARE(found.ranks.size(), std::size_t(1));
+        bs::LoadResult loaded = bs::loadRank(found.ranks.front());
+        QVERIFY(loaded.profile);
+        const bs::AnalysisResult a = bs::analyzeProfile(*loaded.profile, bs::Rulebook{});
+        const bs::RankSummary s = bs::summarizeRank(found.ranks.front(), *loaded.profile, a);
+        QCOMPARE(s.collectives.size(), std::size_t(4));
+        QCOMPARE(s.steps.size(), std::size_t(1));
+        // The profiler's own Preparing (17902.5 µs) places the first kernel after the step's start.
+        const auto truth = readStepTrace(rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv")));
+        const double firstKernelUs = us(s.steps[0].start) + truth.at(50).at(QStringLiteral("Preparing"));
+        const auto r0 = level1Ops(0);
+        for (const auto& c : s.collectives) {
+            const double spanUs = r0.at(c.key).startUs - firstKernelUs;
+            QVERIFY(spanUs > 0);
+            QVERIFY2(std::fabs(us(c.beforeComputing + c.beforeFree + c.beforeExposed) - spanUs) < 1.0,
+                     qPrintable(QStringLiteral("%1: %2 vs %3").arg(QString::fromStdString(c.key)).arg(us(c.beforeComputing + c.beforeFree + c.beforeExposed)).arg(spanUs)));
+        }
+        std::map<std::string, const bs::RankCollective*> byKey;
+        for (const auto& c : s.collectives)
+            byKey[c.key] = &c;
+        QCOMPARE(byKey.at("hcom_allReduce__586_0_1")->beforeExposed, bs::TimeNs(0));
+        QVERIFY(byKey.at("hcom_allReduce__586_3_1")->beforeExposed > 1'000'000); // > 1 ms of the earlier all-reduces
+    }
+
+    // The real pair: the smallest Wait Time names rank 1 at the first all-reduce, but so do the aligned start
+    // times and rank 0's synchronization (5.616 ms): rank 1 is last, with confidence high.
     void level1FirstAllReduceNamesRank1AsLastArriver() {
         const bs::ClusterResult c =
             bs::analyzeClusterFolder(rd(QStringLiteral("torch_npu_resnet_ddp/level1")).toStdString(), bs::Rulebook{});
-        // Golden numbers from each rank's own communication.json (Wait Time(ms) of the first all-reduce).
-        auto waitOf = [](int rank) {
-            QFile f(rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank%1_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json").arg(rank)));
-            if (!f.open(QIODevice::ReadOnly)) return -1.0;
-            const QJsonObject ops = QJsonDocument::fromJson(f.readAll())
-                                        .object()[QStringLiteral("step50")]
-                                        .toObject()[QStringLiteral("collective")]
-                                        .toObject();
-            for (auto it = ops.begin(); it != ops.end(); ++it)
-                if (it.key().startsWith(QStringLiteral("hcom_allReduce__586_0_1@")))
-                    return it.value().toObject()[QStringLiteral("Communication Time Info")]
-                        .toObject()[QStringLiteral("Wait Time(ms)")]
-                        .toDouble();
-            return -1.0;
-        };
-        const double wait0 = waitOf(0), wait1 = waitOf(1);
-        QVERIFY(std::fabs(wait0 - 5.6466) < 1e-4); // 5.64663284375 ms
-        QVERIFY(std::fabs(wait1 - 0.0323) < 1e-4); // 0.032320625 ms
+        const auto r0 = level1Ops(0), r1 = level1Ops(1);
+        QCOMPARE(r0.size(), std::size_t(4));
+        QCOMPARE(r1.size(), std::size_t(4));
+        const auto [offsetUs, spreadUs] = level1Offset(r0, r1);
+        QVERIFY(std::fabs(offsetUs) < 20.0); // the two clocks agree to a few µs
+        const std::size_t i1 = static_cast<std::size_t>(rankWithId(c, 1) - c.ranks.data());
+        // The JSON's µs start times read as doubles are exact to 0.25 µs: the hand figures are compared within 0.5 µs.
+        QVERIFY2(std::fabs(us(c.clockOffsets[i1].offset) - offsetUs) < 0.5,
+                 qPrintable(QString::number(us(c.clockOffsets[i1].offset)) + " / " + QString::number(offsetUs)));
+        QVERIFY(std::fabs(us(c.clockOffsets[i1].spread) - spreadUs) < 0.5);
+        QCOMPARE(c.clockOffsets[i1].collectives, std::size_t(4));
+        const std::string key = "hcom_allReduce__586_0_1";
+        const double lateUs = (r1.at(key).startUs - offsetUs) - r0.at(key).startUs;
+        QVERIFY(std::fabs(lateUs - 5610) < 10); // 5.61 ms
+        QVERIFY(std::fabs(r0.at(key).syncMs - 5.61569221875) < 1e-9);
         const bs::ClusterCollective* first = nullptr;
         for (const auto& cc : c.collectives)
-            if (cc.key == "hcom_allReduce__586_0_1" && cc.step == 50) first = &cc;
+            if (cc.key == key && cc.step == 50) first = &cc;
         QVERIFY(first);
         QCOMPARE(first->parts.size(), std::size_t(2));
         QCOMPARE(c.ranks[static_cast<std::size_t>(first->lastArriver)].rankId, 1);
+        QCOMPARE(first->confidence, std::string("high"));
+        QVERIFY(std::fabs(us(first->lateness) - lateUs) < 0.5);
+        QVERIFY(std::fabs(static_cast<double>(first->earliestSync) / 1e6 - r0.at(key).syncMs) < 1e-6);
         for (const auto& p : first->parts) {
-            const double expected = c.ranks[static_cast<std::size_t>(p.rank)].rankId == 0 ? wait0 : wait1;
-            QVERIFY(std::fabs(static_cast<double>(p.wait) / 1e6 - expected) < 1e-6);
+            const int id = c.ranks[static_cast<std::size_t>(p.rank)].rankId;
+            QVERIFY(std::fabs(static_cast<double>(p.wait) / 1e6 - (id == 0 ? r0 : r1).at(key).waitMs) < 1e-6);
         }
-        QCOMPARE(first->maxWait, first->parts[0].wait > first->parts[1].wait ? first->parts[0].wait : first->parts[1].wait);
-        // It is the collective with the largest wait of the pair, listed first.
-        QCOMPARE(c.collectives.front().key, std::string("hcom_allReduce__586_0_1"));
-        // Both ranks carry every collective of step 50 (the same names on both): as many matches as ops in
-        // rank 0's communication.json, each with both ranks' parts.
-        QFile f0(rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/communication.json")));
-        QVERIFY(f0.open(QIODevice::ReadOnly));
-        const QJsonObject groups = QJsonDocument::fromJson(f0.readAll()).object()[QStringLiteral("step50")].toObject();
-        std::size_t ops0 = 0;
-        for (auto g = groups.begin(); g != groups.end(); ++g)
-            for (const QString& op : g.value().toObject().keys())
-                ops0 += op == QStringLiteral("Total Op Info") ? 0 : 1; // the group's total is not an op
-        QCOMPARE(ops0, std::size_t(4));
-        QCOMPARE(c.collectivesMatched, ops0);
+        // The latest arrival is listed first; every op of step 50 is matched with both ranks' parts.
+        QCOMPARE(c.collectives.front().key, key);
+        QCOMPARE(c.collectivesMatched, r0.size());
         for (const auto& cc : c.collectives) {
             QCOMPARE(cc.ranksTotal, std::size_t(2));
             QCOMPARE(cc.parts.size(), std::size_t(2));
         }
     }
 
-    void level1NamesRank1SlowWithTheCollectiveAsEvidence() {
+    // Rank 1 is slow: its cost is the others' wait for it at the collectives where it arrives last (by hand from
+    // communication.json); its cause's terms add up to its lateness against rank 0.
+    void level1NamesRank1SlowWithItsCostAndCause() {
         const bs::ClusterResult c =
             bs::analyzeClusterFolder(rd(QStringLiteral("torch_npu_resnet_ddp/level1")).toStdString(), bs::Rulebook{});
-        QVERIFY(!c.slowRanks.empty());
-        bool prelaunch = false;
-        for (const auto& e : c.slowRanks) {
-            QCOMPARE(c.ranks[static_cast<std::size_t>(e.rank)].rankId, 1);
-            QCOMPARE(e.step, std::int64_t(50));
-            QVERIFY(e.corroborated);
-            QVERIFY(e.lastAtCollectives > 0);
-            if (e.metric == "prelaunch") {
-                prelaunch = true;
-                // Preparing 20433.25 µs on rank 1 vs 17902.5 µs on rank 0: the median of two is their mean.
-                QVERIFY(std::fabs(us(e.value) - 20433.25) <= 1.0);
-                QVERIFY(std::fabs(us(e.excess) - (20433.25 - 17902.5) / 2) <= 1.0);
-            }
+        const auto r0 = level1Ops(0), r1 = level1Ops(1);
+        const auto [offsetUs, spreadUs] = level1Offset(r0, r1);
+        double costUs[2] = {0, 0};
+        for (const auto& [name, op] : r0) {
+            const double gap = (r1.at(name).startUs - offsetUs) - op.startUs; // > 0: rank 1 later
+            if (std::fabs(gap) <= std::max(1.0, spreadUs)) continue;         // undetermined
+            costUs[gap > 0 ? 1 : 0] += std::fabs(gap);
         }
-        QVERIFY(prelaunch);
-        // The 5 % rule on each metric, from the ranks' own step_trace_time.csv: exposed communication spreads
-        // by 5.65 % (named, rank 1 at the low end), free by 3.6 % and computing by 0.05 % (not named).
-        const auto t0 = readStepTrace(rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv")));
-        const auto t1 = readStepTrace(rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv")));
-        auto spread = [&](const char* col) {
-            const double a = t0.at(50).at(QString::fromLatin1(col)), b = t1.at(50).at(QString::fromLatin1(col));
-            return std::fabs(a - b) / ((a + b) / 2);
-        };
-        const double commSpread = spread("Communication(Not Overlapped)");
-        QVERIFY(commSpread > 0.05 && commSpread < 0.06);
-        QVERIFY(spread("Free") < 0.05 && spread("Computing") < 0.05);
-        QCOMPARE(c.slowRanks.size(), std::size_t(2));
-        bool comm = false;
-        for (const auto& e : c.slowRanks)
-            if (e.metric == "comm_not_overlapped") {
-                comm = true;
-                QVERIFY(std::fabs(e.spread - commSpread) < 1e-4);
-            }
-        QVERIFY(comm);
+        QVERIFY(costUs[1] > 5600 && costUs[0] < 100);
+        QCOMPARE(c.slowRanks.size(), std::size_t(1));
+        const bs::SlowRank& s = c.slowRanks.front();
+        QCOMPARE(c.ranks[static_cast<std::size_t>(s.rank)].rankId, 1);
+        QCOMPARE(s.steps, std::vector<std::int64_t>{50});
+        QCOMPARE(s.stepsCompared, std::size_t(1));
+        QVERIFY2(std::fabs(us(s.cost) - costUs[1]) < 1.0, qPrintable(QString::number(us(s.cost)) + " / " + QString::number(costUs[1])));
+        QCOMPARE(s.ranksWaiting, std::size_t(1));
+        QCOMPARE(s.collective, std::string("hcom_allReduce__586_0_1"));
+        const bs::SlowCause& k = s.cause;
+        QCOMPARE(k.stepStart + k.prelaunch + k.computing + k.free + k.commExposed + k.rest, k.lateness);
+        QVERIFY(std::fabs(us(k.lateness) - ((r1.at(s.collective).startUs - offsetUs) - r0.at(s.collective).startUs)) < 0.5);
+        // The prelaunch term is the profiler's own Preparing difference (20433.25 − 17902.5 µs).
+        QVERIFY2(std::fabs(us(k.prelaunch) - (20433.25 - 17902.5)) <= 1.0, qPrintable(QString::number(us(k.prelaunch))));
         const auto verdicts = englishVerdicts(c);
         QCOMPARE(verdicts.size(), std::size_t(1));
-        QVERIFY2(verdicts[0].rfind("rank 1 is slow: ", 0) == 0, verdicts[0].c_str());
-        QVERIFY2(verdicts[0].find("at hcom_allReduce__586_0_1 another rank waits 5.65 ms") != std::string::npos,
-                 verdicts[0].c_str());
-        // The verdict carries the median (19.17 ms = (20433.25 + 17902.5) / 2 µs) and the report says each
-        // evidence sentence once: the arrival sentence is in the verdict, the idle window below it.
-        QVERIFY2(verdicts[0].find("prelaunch 20.43 ms against a cluster median of 19.17 ms") != std::string::npos,
-                 verdicts[0].c_str());
+        const std::string expected = fmt::format("rank 1 is slow in 1 of 1 steps: it arrives {:.2f} ms late at "
+                                                 "hcom_allReduce__586_0_1 and the other rank waits {:.2f} ms for it per step.",
+                                                 us(k.lateness) / 1e3, costUs[1] / 1e3);
+        QVERIFY2(verdicts[0].rfind(expected, 0) == 0, (verdicts[0] + "\n" + expected).c_str());
         for (const std::string& report : {bs::renderClusterText(c), bs::renderClusterMarkdown(c)}) {
-            auto count = [&](const std::string& needle) {
-                std::size_t n = 0;
-                for (auto at = report.find(needle); at != std::string::npos; at = report.find(needle, at + 1)) ++n;
-                return n;
-            };
-            QCOMPARE(count("It arrives last at 3 of the 4 collectives of step 50"), std::size_t(1));
-            QCOMPARE(count("Its largest idle window in that step is b0001"), std::size_t(1));
-            QCOMPARE(count("against a cluster median of 19.17 ms"), std::size_t(1));
+            // The text as is; Markdown escapes the collective's underscores.
+            QVERIFY(report.find(report[0] == '#' ? expected.substr(0, 40) : expected) != std::string::npos);
+            // The Clocks section gives rank 1's offset to 0.1 µs: within 0.5 µs of the hand figure.
+            const QRegularExpressionMatch m =
+                QRegularExpression(QStringLiteral("rank 1: ([-+][0-9.]+) us from rank 0 \\(spread [0-9.]+ us, 4 collectives\\)"))
+                    .match(QString::fromStdString(report));
+            QVERIFY2(m.hasMatch(), report.c_str());
+            QVERIFY(std::fabs(m.captured(1).toDouble() - offsetUs) < 0.5);
         }
     }
 
@@ -643,7 +695,9 @@ class TstCluster : public QObject {
         const Run t = runBinary({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp/level1"))});
         QCOMPARE(t.code, 0);
         QVERIFY(t.out.contains(QStringLiteral("\nCluster\n2 ranks found, 2 analysed;")));
-        QVERIFY(t.out.contains(QStringLiteral("rank 1 is slow: ")));
+        QVERIFY(t.out.contains(QStringLiteral("rank 1 is slow in 1 of 1 steps: ")));
+        QCOMPARE(first[QStringLiteral("confidence")].toString(), QStringLiteral("high"));
+        QCOMPARE(cl[QStringLiteral("clock_offsets")].toArray().size(), 2);
         QVERIFY(!t.out.contains(QRegularExpression(QStringLiteral("\\bseed|ANALYSIS\\.md|FORMATS\\.md"),
                                                    QRegularExpression::CaseInsensitiveOption)));
 
@@ -662,7 +716,7 @@ class TstCluster : public QObject {
                  cl[QStringLiteral("collectives_matched")].toInt());
         QFile cm(md);
         QVERIFY(cm.open(QIODevice::ReadOnly));
-        QVERIFY(cm.readAll().contains("## Slow ranks\n\n- rank 1 is slow: "));
+        QVERIFY(cm.readAll().contains("## Slow ranks\n\n- rank 1 is slow in 1 of 1 steps: "));
     }
 
     void aRankThatFailsIsNamedAndTheOthersAnalysed() {
@@ -729,7 +783,8 @@ class TstCluster : public QObject {
         // The verdict's evidence is a nested bullet under it, not a bullet of its own starting with an escaped
         // space (issue 45, item 8).
         const QByteArray directMd = bytes(out + QStringLiteral("/direct.md"));
-        QVERIFY2(directMd.contains("\n- rank 4 is slow: ") && directMd.contains("\n  - Its largest idle window"),
+        QVERIFY2(directMd.contains("\n- rank 4 is slow in 1 of 2 steps: ") &&
+                     directMd.contains("\n  - rank 4 against the step's median rank: arrives "),
                  directMd.left(1500).constData());
         QVERIFY(!directMd.contains("&#32;"));
         const QByteArray directJson = bytes(out + QStringLiteral("/direct.json"));
@@ -752,7 +807,7 @@ class TstCluster : public QObject {
             expectedFiles << l + QStringLiteral(".summary.json");
         QCOMPARE(QDir(sums).entryList(QDir::Files, QDir::Name), expectedFiles);
         const QJsonObject one = QJsonDocument::fromJson(bytes(sums + QLatin1Char('/') + expectedFiles[2])).object();
-        QCOMPARE(one[QStringLiteral("bubblescope_rank_summary")].toInt(), 2);
+        QCOMPARE(one[QStringLiteral("bubblescope_rank_summary")].toInt(), 3);
         QCOMPARE(one[QStringLiteral("label")].toString(), labels[2]);
         QCOMPARE(one[QStringLiteral("collection")].toString(), parent);
 
@@ -855,21 +910,25 @@ class TstCluster : public QObject {
         QCOMPARE(c.ranks.size(), std::size_t(8));
         for (const auto& r : c.ranks)
             QVERIFY2(r.error.empty(), r.error.c_str());
-        QVERIFY(!c.slowRanks.empty());
-        bool prelaunch = false;
-        for (const auto& e : c.slowRanks) {
-            QCOMPARE(c.ranks[static_cast<std::size_t>(e.rank)].rankId, 5);
-            QCOMPARE(e.step, plantedStep);
-            if (e.metric == "prelaunch") {
-                prelaunch = true;
-                const double excessMs = static_cast<double>(e.excess) / 1e6;
-                QVERIFY2(std::fabs(excessMs - plantedMs) <= 0.05 * plantedMs, qPrintable(QString::number(excessMs)));
-            }
-        }
-        QVERIFY(prelaunch);
+        // Rank 5 alone, in the planted step only; the others wait the planted delay for it (their ends agree, so
+        // the aligned arrivals are the planted schedule); the cause is its later first launch (a host straggler).
+        QCOMPARE(c.slowRanks.size(), std::size_t(1));
+        const bs::SlowRank& e = c.slowRanks.front();
+        QCOMPARE(c.ranks[static_cast<std::size_t>(e.rank)].rankId, 5);
+        QCOMPARE(e.steps, std::vector<std::int64_t>{plantedStep});
+        QCOMPARE(e.stepsCompared, std::size_t(3));
+        QCOMPARE(e.ranksWaiting, std::size_t(7));
+        QVERIFY2(std::fabs(static_cast<double>(e.cost) / 1e6 - plantedMs) <= 0.001, qPrintable(QString::number(e.cost)));
+        QVERIFY(std::fabs(static_cast<double>(e.clusterLoss) / 1e6 - 7 * plantedMs) <= 0.007);
+        QCOMPARE(e.cause.lead, std::string("prelaunch"));
+        QVERIFY(std::fabs(static_cast<double>(e.cause.prelaunch) / 1e6 - plantedMs) <= 0.001);
+        for (const auto& o : c.clockOffsets)
+            QCOMPARE(o.offset, bs::TimeNs(0));
         const auto verdicts = englishVerdicts(c);
         QCOMPARE(verdicts.size(), std::size_t(1));
-        QVERIFY2(verdicts[0].rfind("rank 5 is slow: ", 0) == 0, verdicts[0].c_str());
+        QVERIFY2(verdicts[0].rfind("rank 5 is slow in 1 of 3 steps: it arrives 4.00 ms late at ", 0) == 0, verdicts[0].c_str());
+        QVERIFY2(verdicts[0].find("Cause: a longer prelaunch +4.00 ms before the collective") != std::string::npos,
+                 verdicts[0].c_str());
         // The delayed collective: rank 5 arrives last; every other rank waits the planted delay longer.
         const bs::ClusterCollective* cc = nullptr;
         for (const auto& x : c.collectives)
@@ -889,6 +948,88 @@ class TstCluster : public QObject {
         QVERIFY(c.crossCheck.available);
         QCOMPARE(c.crossCheck.compared, std::size_t(8 * 3 * 7));
         QCOMPARE(c.crossCheck.mismatches, std::size_t(0));
+    }
+
+    // Issue 44's acceptance: 8 ranks whose clocks read between −4 ms and +4 ms off, rank 6 computing 3 ms longer
+    // before each step's first all-reduce. Offsets within 1 µs of the planted ones; only rank 6 named, in every
+    // step; the cause leads with computing and names the op that took one call more, with its Δ.
+    void eightSkewedRanksWithAComputeStragglerNameItAndItsOp() {
+        const QString skews = QStringLiteral("1:-4000,2:3999.5,3:-1234.567,4:250.25,5:4000,6:-2500,7:17.001");
+        const QString out = generate(QStringLiteral("skew8"),
+                                     {QStringLiteral("--ranks"), QStringLiteral("8"), QStringLiteral("--slow-rank"),
+                                      QStringLiteral("6"), QStringLiteral("--slow-ms"), QStringLiteral("3"),
+                                      QStringLiteral("--slow-cause"), QStringLiteral("compute"), QStringLiteral("--slow-step"),
+                                      QStringLiteral("all"), QStringLiteral("--clock-skew-us"), skews,
+                                      QStringLiteral("--steps"), QStringLiteral("3"), QStringLiteral("--dense"),
+                                      QStringLiteral("2"), QStringLiteral("--dfc"), QStringLiteral("1"),
+                                      QStringLiteral("--gmm"), QStringLiteral("0"), QStringLiteral("--prefill"),
+                                      QStringLiteral("1"), QStringLiteral("--decode"), QStringLiteral("2")});
+        QVERIFY(!out.isEmpty());
+        QFile ef(out + QStringLiteral("/expected.json"));
+        QVERIFY(ef.open(QIODevice::ReadOnly));
+        const QJsonObject ex = QJsonDocument::fromJson(ef.readAll()).object();
+        const QJsonObject offsets = ex[QStringLiteral("clock_offsets_us")].toObject();
+        const QJsonObject cause = ex[QStringLiteral("slow_cause")].toObject();
+        QCOMPARE(cause[QStringLiteral("lead")].toString(), QStringLiteral("computing"));
+        const std::string op = cause[QStringLiteral("op")].toString().toStdString();
+        QVERIFY(!op.empty());
+        const double plantedMs = ex[QStringLiteral("slow_ms")].toDouble();
+
+        const bs::ClusterResult c = bs::analyzeClusterFolder(out.toStdString(), bs::Rulebook{});
+        QCOMPARE(c.ranks.size(), std::size_t(8));
+        for (std::size_t i = 0; i < c.ranks.size(); ++i) {
+            const double planted = offsets[QString::number(c.ranks[i].rankId)].toDouble();
+            QVERIFY2(std::fabs(us(c.clockOffsets[i].offset) - planted) <= 1.0,
+                     qPrintable(QStringLiteral("rank %1: %2 us, planted %3 us").arg(c.ranks[i].rankId).arg(us(c.clockOffsets[i].offset)).arg(planted)));
+            QVERIFY(c.clockOffsets[i].spread <= 1'000);
+        }
+        QCOMPARE(c.slowRanks.size(), std::size_t(1));
+        const bs::SlowRank& s = c.slowRanks.front();
+        QCOMPARE(c.ranks[static_cast<std::size_t>(s.rank)].rankId, 6);
+        QCOMPARE(s.steps.size(), std::size_t(3));
+        QCOMPARE(s.ranksWaiting, std::size_t(7));
+        QVERIFY(std::fabs(static_cast<double>(s.cost) / 1e6 - plantedMs) <= 0.001);
+        QCOMPARE(s.cause.lead, std::string("computing"));
+        QVERIFY(std::fabs(static_cast<double>(s.cause.computing) / 1e6 - plantedMs) <= 0.001);
+        QVERIFY(std::fabs(static_cast<double>(s.cause.stepStart) / 1e6) <= 0.001); // the clocks are aligned
+        QVERIFY(!s.cause.ops.empty());
+        QCOMPARE(s.cause.ops[0].name, op);
+        QCOMPARE(s.cause.ops[0].callsRank - s.cause.ops[0].callsMedian, 1.0);
+        QVERIFY(std::fabs(static_cast<double>(s.cause.ops[0].delta) / 1e6 - plantedMs) <= 0.001);
+        const std::string v = bs::english(s.verdict);
+        QVERIFY2(v.find("rank 6 is slow in 3 of 3 steps: it arrives 3.00 ms late") == 0 &&
+                     v.find("Cause: computing +3.00 ms before the collective — " + op + ": 1 call more, +3.000 ms") !=
+                         std::string::npos,
+                 v.c_str());
+        bool offsetFinding = false;
+        for (const auto& f : c.findings) {
+            QVERIFY2(f.id == "clock_offset", bs::english(f.message).c_str()); // no spread, imbalance or other finding
+            offsetFinding = true;
+        }
+        QVERIFY(offsetFinding); // ranks 1, 2, 3, 5, 6 are more than 1 ms off
+    }
+
+    // Balanced ranks with skewed clocks: nobody slow, and where the aligned arrivals tie, nobody is named last.
+    void balancedSkewedRanksNameNobody() {
+        const QString out = generate(QStringLiteral("evenskew"),
+                                     {QStringLiteral("--ranks"), QStringLiteral("4"), QStringLiteral("--clock-skew-us"),
+                                      QStringLiteral("1:-3000,2:2000.25,3:999.999"), QStringLiteral("--steps"),
+                                      QStringLiteral("2"), QStringLiteral("--dense"), QStringLiteral("1"), QStringLiteral("--dfc"),
+                                      QStringLiteral("1"), QStringLiteral("--gmm"), QStringLiteral("0"), QStringLiteral("--prefill"),
+                                      QStringLiteral("1"), QStringLiteral("--decode"), QStringLiteral("1")});
+        QVERIFY(!out.isEmpty());
+        const bs::ClusterResult c = bs::analyzeClusterFolder(out.toStdString(), bs::Rulebook{});
+        QCOMPARE(c.ranks.size(), std::size_t(4));
+        QVERIFY(c.slowRanks.empty());
+        QVERIFY(c.collectivesMatched > 0);
+        for (const auto& cc : c.collectives) {
+            QCOMPARE(cc.lastArriver, -1);
+            QCOMPARE(cc.confidence, std::string("undetermined"));
+        }
+        for (std::size_t s = 0; s < c.stepCost.size(); ++s)
+            for (bs::TimeNs x : c.stepCost[s])
+                QCOMPARE(x, bs::TimeNs(0));
+        QVERIFY2(englishVerdicts(c).front().rfind("No rank is slow", 0) == 0, englishVerdicts(c).front().c_str());
     }
 
     void balancedEightRanksHaveNoSlowRank() {
@@ -939,14 +1080,14 @@ class TstCluster : public QObject {
         QTest::newRow("a negative step duration") << 1 << QStringLiteral("\"free_ns\":\\d+") << QStringLiteral("\"free_ns\":-1000000")
                                                   << QStringLiteral("steps[0].free_ns is -1000000: a duration is never negative");
         QTest::newRow("a negative collective wait")
-            << 3 << QStringLiteral("\\n\\[(\\d+),(-?\\d+),(\\d+),(\\d+),(\\d+),(\\d+)\\]") << QStringLiteral("\n[%1,%2,%3,%4,-5000,%6]")
+            << 3 << QStringLiteral("\\n\\[(\\d+),(-?\\d+),(\\d+),(\\d+),(\\d+),(\\d+),") << QStringLiteral("\n[%1,%2,%3,%4,-5000,%6,")
             << QStringLiteral("collectives.rows[0] wait is -5000: a duration is never negative");
         QTest::newRow("INT64_MAX as a step's service")
             << 0 << QStringLiteral("\"service_ns\":\\d+") << QStringLiteral("\"service_ns\":9223372036854775807")
             << QStringLiteral("steps[0].service_ns is 9223372036854775807: more than 604800000000000 ns (7 days)");
         QTest::newRow("INT64_MIN as a collective's start")
-            << 1 << QStringLiteral("\\n\\[(\\d+),(-?\\d+),(\\d+),(\\d+),(\\d+),(\\d+)\\]")
-            << QStringLiteral("\n[%1,%2,-9223372036854775808,%4,%5,%6]")
+            << 1 << QStringLiteral("\\n\\[(\\d+),(-?\\d+),(\\d+),(\\d+),(\\d+),(\\d+),")
+            << QStringLiteral("\n[%1,%2,-9223372036854775808,%4,%5,%6,")
             << QStringLiteral("collectives.rows[0] start is -9223372036854775808: an absolute time is from 0 to");
         QTest::newRow("INT64 extremes as the capture")
             << 3 << QStringLiteral("\"capture\":\\{\"start_ns\":(\\d+),\"end_ns\":(\\d+)\\}")

@@ -95,12 +95,13 @@ struct DbWriter::Impl {
     std::int64_t nextTask = 0, nextApi = 0, nextChain = 0, nextOp = 1;
     std::unordered_map<const CallStack*, std::int64_t> chains; // one call chain per distinct stack
 
-    Impl(const std::string& p, const std::string& a) : prof(p), analysis(a) {
+    Impl(const std::string& p, const std::string& a, int rank) : prof(p), analysis(a) {
         prof.exec(
             "CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY,value TEXT);"
             "CREATE TABLE META_DATA (name TEXT,value TEXT);"
             "INSERT INTO META_DATA VALUES ('SCHEMA_VERSION','1.0.0');"
-            "CREATE TABLE RANK_DEVICE_MAP (rankId INTEGER, deviceId INTEGER); INSERT INTO RANK_DEVICE_MAP VALUES (0,0);"
+            "CREATE TABLE RANK_DEVICE_MAP (rankId INTEGER, deviceId INTEGER);" +
+            fmt::format("INSERT INTO RANK_DEVICE_MAP VALUES ({},{});", rank, rank) +
             "CREATE TABLE ENUM_API_TYPE (id INTEGER PRIMARY KEY,name TEXT);"
             "INSERT INTO ENUM_API_TYPE VALUES (20000,'acl'),(50001,'op'),(50002,'queue'),(50003,'trace'),(50004,'mstx');"
             "CREATE TABLE TASK (startNs INTEGER,endNs INTEGER,deviceId INTEGER,connectionId INTEGER,globalTaskId "
@@ -180,7 +181,8 @@ struct DbWriter::Impl {
     }
 };
 
-DbWriter::DbWriter(const std::string& p, const std::string& a) : d_(std::make_unique<Impl>(p, a)) {}
+DbWriter::DbWriter(const std::string& p, const std::string& a, int rank)
+    : d_(std::make_unique<Impl>(p, a, rank)) {}
 DbWriter::~DbWriter() = default;
 
 void DbWriter::stepMarker(std::int64_t number, Ns start, Ns dur) {

@@ -15,7 +15,8 @@ namespace synth {
 
 class DbWriter {
   public:
-    DbWriter(const std::string& profilerDb, const std::string& analysisDb);
+    // rank: RANK_DEVICE_MAP's rank and device (0 for a single rank).
+    DbWriter(const std::string& profilerDb, const std::string& analysisDb, int rank = 0);
     ~DbWriter();
     DbWriter(const DbWriter&) = delete;
     DbWriter& operator=(const DbWriter&) = delete;

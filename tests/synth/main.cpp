@@ -1,6 +1,7 @@
 // bubblescope-synth command line.
 #include "synth.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -41,11 +42,23 @@ void usage() {
         "                         ascend_pytorch_profiler_0.db and analysis.db beside the text files\n"
         "  --db-mb N              add steps until the database reaches ~N MB (implies --db)\n"
         "  --ranks N              N rank folders of one collection (NAME_rankR_ascend_pt), the same timings on\n"
-        "                         every rank, with communication.json per rank and\n"
-        "                         cluster_analysis_output/cluster_step_trace_time.csv\n"
-        "  --slow-rank K --slow-ms X   rank K starts one step X ms late; the others wait X ms at that step's\n"
-        "                         first collective (expected.json names the rank, step and collective)\n"
-        "  --slow-step I          the step (0-based index) that is delayed (default: the second)\n"
+        "                         every rank, with communication.json per rank (Synchronization Time: what a\n"
+        "                         rank waited for a late one, else 0) and\n"
+        "                         cluster_analysis_output/cluster_step_trace_time.csv; --db writes each rank's\n"
+        "                         database too\n"
+        "  --slow-rank K --slow-ms X   rank K is X ms late at one step's first collective (see --slow-cause);\n"
+        "                         the others wait X ms there (expected.json names the rank, step and collective)\n"
+        "  --slow-step I|all      the step (0-based index) that is delayed (default: the second); all: every\n"
+        "                         step\n"
+        "  --slow-cause host|compute   why rank K is late (default host): host = it starts the step X ms late\n"
+        "                         (its prelaunch grows); compute = its device computes X ms longer before the\n"
+        "                         collective: one extra kernel of an AI_CORE op of the step (a MatMul, X ms long,\n"
+        "                         >= 0.01) just before it, which moves the collective and all after it by X\n"
+        "                         (expected.json: slow_cause with kind, lead, op, op_calls_delta, delta_ms)\n"
+        "  --clock-skew-us R:US[,R:US...]  rank R's clock reads US us off (a decimal, up to 3 places, may be\n"
+        "                         negative): every absolute time it writes moves by US (trace, kernel_details,\n"
+        "                         communication.json, database), the schedule and every duration stay;\n"
+        "                         expected.json: clock_skew_us per rank and clock_offsets_us (against rank 0)\n"
         "  --op-speedup NAME=F    every kernel named NAME lasts F times less (drawn as without it, so the same\n"
         "                         seed gives the same other timings); expected.json: op_speedup per step\n"
         "  --quiet\n",
@@ -68,6 +81,40 @@ bool setAnomalies(synth::Options& o, const std::string& list) {
     o.variableShapes = has("variable-shapes");
     o.compileFirstStep = has("compile");
     return true;
+}
+
+// --clock-skew-us R:US[,R:US...]: US a decimal in µs with at most 3 places (ns), kept exact (integers only).
+void parseClockSkew(synth::Options& o, const std::string& list) {
+    const std::string what = "--clock-skew-us needs R:US[,R:US...] (rank, then a decimal in us with at most "
+                             "3 places, e.g. 1:250,3:-12.5)";
+    auto digits = [](const std::string& d) {
+        return !d.empty() && std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    std::size_t pos = 0;
+    while (true) {
+        const std::size_t comma = list.find(',', pos);
+        const std::string item = list.substr(pos, comma == std::string::npos ? comma : comma - pos);
+        const std::size_t colon = item.find(':');
+        if (colon == std::string::npos) throw std::invalid_argument(what + ": '" + item + "'");
+        const std::string rank = item.substr(0, colon);
+        std::string v = item.substr(colon + 1);
+        bool neg = false;
+        if (!v.empty() && (v[0] == '-' || v[0] == '+')) neg = v[0] == '-', v.erase(0, 1);
+        const std::size_t dot = v.find('.');
+        const std::string whole = v.substr(0, dot);
+        std::string frac = dot == std::string::npos ? std::string() : v.substr(dot + 1);
+        if (!digits(rank) || rank.size() > 4 || !digits(whole) || whole.size() > 12 ||
+            (dot != std::string::npos && (!digits(frac) || frac.size() > 3)))
+            throw std::invalid_argument(what + ": '" + item + "'");
+        frac.resize(3, '0');
+        const synth::Ns ns = std::stoll(whole) * 1000 + std::stoll(frac);
+        const int r = std::stoi(rank);
+        for (const auto& [q, _] : o.clockSkew)
+            if (q == r) throw std::invalid_argument("--clock-skew-us names rank " + rank + " twice");
+        o.clockSkew.emplace_back(r, neg ? -ns : ns);
+        if (comma == std::string::npos) break;
+        pos = comma + 1;
+    }
 }
 
 } // namespace
@@ -141,8 +188,23 @@ int main(int argc, char** argv) {
                 o.slowRank = std::stoi(val());
             else if (a == "--slow-ms")
                 o.slowMs = std::stod(val());
-            else if (a == "--slow-step")
-                o.slowStep = std::stoi(val());
+            else if (a == "--slow-step") {
+                const std::string v = val();
+                if (v == "all")
+                    o.slowStep = synth::Options::kAllSteps;
+                else if (!v.empty() && v.size() < 10 &&
+                         std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }))
+                    o.slowStep = std::stoi(v);
+                else
+                    throw std::invalid_argument("--slow-step needs a step index >= 0 or all: " + v);
+            } else if (a == "--slow-cause") {
+                const std::string v = val();
+                if (v != "host" && v != "compute")
+                    throw std::invalid_argument("--slow-cause needs host or compute, not '" + v + "'");
+                o.slowCompute = v == "compute";
+                o.slowCauseGiven = true;
+            } else if (a == "--clock-skew-us")
+                parseClockSkew(o, val());
             else if (a == "--op-speedup") {
                 const std::string v = val();
                 const auto eq = v.rfind('=');
@@ -164,8 +226,20 @@ int main(int argc, char** argv) {
         if (o.ranks < 0 || o.ranks > 4096) throw std::invalid_argument("--ranks must be 1 .. 4096");
         if (o.slowRank >= 0 && (o.ranks < 2 || o.slowRank >= o.ranks || o.slowMs <= 0))
             throw std::invalid_argument("--slow-rank K needs --ranks N > K and --slow-ms X > 0");
-        if (o.ranks > 1 && (o.db || o.truncateAt > 0))
-            throw std::invalid_argument("--ranks writes text exports only (no --db, --truncate)");
+        if (o.ranks > 1 && o.truncateAt > 0)
+            throw std::invalid_argument("--ranks cannot be combined with --truncate");
+        if (o.slowCauseGiven && o.slowRank < 0)
+            throw std::invalid_argument("--slow-cause needs --slow-rank K");
+        if (o.slowCompute && o.slowMs < 0.01)
+            throw std::invalid_argument("--slow-cause compute needs --slow-ms X >= 0.01 (the extra kernel)");
+        if (!o.clockSkew.empty()) {
+            if (o.ranks < 2) throw std::invalid_argument("--clock-skew-us needs --ranks N (N >= 2)");
+            for (const auto& [r, ns] : o.clockSkew)
+                if (r >= o.ranks)
+                    throw std::invalid_argument("--clock-skew-us: rank " + std::to_string(r) +
+                                                " is not a rank of --ranks " + std::to_string(o.ranks) +
+                                                " (0 .. " + std::to_string(o.ranks - 1) + ")");
+        }
         if (o.db && o.level0)
             throw std::invalid_argument("--db writes a Level1 export; it cannot be combined with --level0");
         if (o.aicpuLayer >= o.denseLayers + o.dfcLayers + o.gmmLayers)

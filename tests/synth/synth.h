@@ -1,6 +1,7 @@
 #pragma once
 // bubblescope-synth: writes a torch_npu-style profiling folder that BubbleScope's loaders cannot
 // tell from a real one, with planted anomalies and their ground truth in expected.json.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -50,7 +51,14 @@ struct Options {
     int rank = 0; // the rank being written
     int slowRank = -1;
     double slowMs = 0;
-    int slowStep = -1; // -1: the second step (the first when there is one)
+    int slowStep = -1; // -1: the second step (the first when there is one); kAllSteps: every step
+    static constexpr int kAllSteps = -2;
+    // --slow-cause compute: the slow rank's device computes slowMs longer before the planted collective (one
+    // extra kernel) instead of starting the step late (host, the default).
+    bool slowCompute = false;
+    bool slowCauseGiven = false;
+    // --clock-skew-us R:US,…: what rank R's clock reads minus the true time, in ns (ranks not listed: 0).
+    std::vector<std::pair<int, Ns>> clockSkew;
 };
 
 // One device task as written to kernel_details.csv and the trace.
@@ -69,6 +77,7 @@ struct Kernel {
     bool isAicpu = false;
     Ns commWait = -1; // communication.json Wait Time (-1: half the elapse)
     Ns commTransit = -1;
+    Ns commSync = -1; // communication.json Synchronization Time (-1: 0.45 of the elapse, a single rank's)
 };
 
 enum class Lane { Python, PythonWorker, Cann };
@@ -118,14 +127,26 @@ struct StepOut {
     std::vector<HostEvent> host;
 };
 
+// A collective the cluster delay planted: its step, its name and (--slow-cause compute) the op of the slow
+// rank's extra kernel ("" for host).
+struct DelayedCollective {
+    std::int64_t step = 0;
+    std::string name;
+    std::string extraOp;
+};
+
 int run(const Options& o);
-// One rank folder (run() for a single rank); `delayed` receives (step number, collective name) planted
-// by the cluster delay.
-int runRank(const Options& o, std::vector<std::pair<std::int64_t, std::string>>* delayed = nullptr);
+// One rank folder (run() for a single rank); `delayed` receives the collectives planted by the cluster delay.
+int runRank(const Options& o, std::vector<DelayedCollective>* delayed = nullptr);
 // --ranks N: N rank folders, cluster_analysis_output/cluster_step_trace_time.csv, expected.json.
 int runCluster(const Options& o);
 // The cluster delay on one simulated step of rank o.rank (nothing when the step is not the planted one).
-void plantClusterDelay(StepOut& s, const Options& o, int stepIndex,
-                       std::vector<std::pair<std::int64_t, std::string>>* delayed);
+// Returns the index in s.kernels of the kernel it inserted (--slow-cause compute on the slow rank), else -1.
+std::ptrdiff_t plantClusterDelay(StepOut& s, const Options& o, int stepIndex,
+                                 std::vector<DelayedCollective>* delayed);
+// --clock-skew-us: rank's clock offset in ns (0 when not listed), and a simulated step as that clock reads it
+// (every absolute time moved by skew, durations unchanged).
+Ns clockSkewNs(const Options& o, int rank);
+void shiftClock(StepOut& s, Ns skew);
 
 } // namespace synth

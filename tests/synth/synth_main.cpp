@@ -23,6 +23,7 @@ constexpr std::uint64_t kPidPython = 2716001, kPidCann = 2716002, kPidDevice = 3
                         kPidHccl = 3170820576ULL, kPidOverlap = 3170820832ULL, kPidFreq = 3170820544ULL;
 
 std::string usStr(Ns ns) {
+    if (ns < 0) return "-" + usStr(-ns); // exact below zero too ("-1.500", not "-1.-500")
     return fmt::format("{}.{:03}", ns / 1000, ns % 1000);
 }
 
@@ -100,7 +101,7 @@ class Writer {
         fs::create_directories(out_);
         if (o_.db)
             db_ = std::make_unique<DbWriter>((out_ / "ascend_pytorch_profiler_0.db").string(),
-                                             (out_ / "analysis.db").string());
+                                             (out_ / "analysis.db").string(), o_.ranks > 1 ? o_.rank : 0);
         trace_ = std::fopen((out_ / "trace_view.json").c_str(), "wb");
         kd_ = std::fopen((out_ / "kernel_details.csv").c_str(), "wb");
         if (!trace_ || !kd_) throw std::runtime_error("cannot create files in " + out_.string());
@@ -433,10 +434,17 @@ class Writer {
                 const double transitMs = k.commTransit >= 0 ? static_cast<double>(k.commTransit) / 1e6 : ms * 0.35;
                 info["Transit Time(ms)"] = transitMs;
                 info["Wait Time(ms)"] = waitMs;
-                info["Synchronization Time(ms)"] = ms * 0.45;
+                // A single rank: 0.45 of the elapse. A cluster rank (commSync set): what it waited for a
+                // late rank, 0 for most; the ratios then derived as the profiler does (x / (x + transit),
+                // 4 places).
+                const double syncMs = k.commSync >= 0 ? static_cast<double>(k.commSync) / 1e6 : ms * 0.45;
+                auto ratio = [&](double v) {
+                    return v + transitMs > 0 ? std::round(v / (v + transitMs) * 1e4) / 1e4 : 0.0;
+                };
+                info["Synchronization Time(ms)"] = syncMs;
                 info["Idle Time(ms)"] = ms * 0.15;
-                info["Wait Time Ratio"] = 0.5882;
-                info["Synchronization Time Ratio"] = 0.5625;
+                info["Wait Time Ratio"] = k.commSync >= 0 ? ratio(waitMs) : 0.5882;
+                info["Synchronization Time Ratio"] = k.commSync >= 0 ? ratio(syncMs) : 0.5625;
                 nlohmann::ordered_json bw;
                 for (const char* t : {"RDMA", "HCCS", "PCIE", "SDMA", "SIO"}) {
                     const bool used = std::strcmp(t, "HCCS") == 0 || std::strcmp(t, "SDMA") == 0;
@@ -449,9 +457,9 @@ class Writer {
                 const std::string key = fmt::format("{}@{}", k.name, 17522688603477080000ULL + k.taskId);
                 coll[key] = {{"Communication Time Info", info}, {"Communication Bandwidth Info", bw}};
                 if (db_)
-                    db_->commOp(step, key, static_cast<double>(k.start) / 1000.0,
-                                {ms, ms * 0.35, ms * 0.5, ms * 0.45, ms * 0.15},
-                                {{"HCCS", ms * 6.0}, {"PCIE", 0.0}, {"RDMA", 0.0}, {"SDMA", ms * 6.0}, {"SIO", 0.0}});
+                    db_->commOp(
+                        step, key, static_cast<double>(k.start) / 1000.0, {ms, transitMs, waitMs, syncMs, ms * 0.15},
+                        {{"HCCS", ms * 6.0}, {"PCIE", 0.0}, {"RDMA", 0.0}, {"SDMA", ms * 6.0}, {"SIO", 0.0}});
             }
             comm[step] = {{"p2p", nlohmann::ordered_json::object()}, {"collective", coll}};
         }
@@ -518,7 +526,7 @@ int run(const Options& o) {
     return o.ranks > 1 ? runCluster(o) : runRank(o);
 }
 
-int runRank(const Options& o, std::vector<std::pair<std::int64_t, std::string>>* delayed) {
+int runRank(const Options& o, std::vector<DelayedCollective>* delayed) {
     const fs::path rankDir =
         fs::path(o.outDir) / (o.ranks > 1 ? fmt::format("{}_rank{}_ascend_pt", o.name, o.rank) : o.name + "_ascend_pt");
     std::error_code ec;
@@ -539,7 +547,7 @@ int runRank(const Options& o, std::vector<std::pair<std::int64_t, std::string>>*
          ++i) {
         const std::uint64_t before = grownBytes();
         StepOut s = sim.simulateStep(i, start);
-        if (o.ranks > 1) plantClusterDelay(s, o, i, delayed);
+        const std::ptrdiff_t inserted = o.ranks > 1 ? plantClusterDelay(s, o, i, delayed) : -1;
         const Ns next = s.markerStart + s.markerDur + 5000;
         // Each planted case once (the simulator keeps every case planted so far): a type is planted once
         // per step at most, --dispatch-gap once per layer of a pass — hence the step and kernel in the key.
@@ -549,11 +557,21 @@ int runRank(const Options& o, std::vector<std::pair<std::int64_t, std::string>>*
                                                 (q.step == p.step && q.kernelIndex == p.kernelIndex));
                 }))
                 planted.push_back(p);
+        // A kernel the cluster delay inserted moves the step's later kernels one place on.
+        if (inserted >= 0)
+            for (auto& p : planted)
+                if (p.kind == "bubble" && p.step == s.number && p.windowEnd == 0 &&
+                    p.kernelIndex >= static_cast<std::size_t>(inserted))
+                    ++p.kernelIndex;
         const bool last =
             growing ? (i + 1 >= o.steps && static_cast<double>(before + lastStepBytes) >= targetBytes)
                     : i + 1 == o.steps;
         // Last step: E = max(S + marker duration, last kernel end) = S + marker duration here.
-        w.writeStep(s, last ? s.markerStart + s.markerDur : next, planted);
+        const Ns windowEnd = last ? s.markerStart + s.markerDur : next;
+        // --clock-skew-us: the schedule stays; this rank's clock reads every time `skew` off.
+        const Ns skew = o.ranks > 1 ? clockSkewNs(o, o.rank) : 0;
+        if (skew != 0) shiftClock(s, skew);
+        w.writeStep(s, windowEnd + skew, planted);
         lastStepBytes = grownBytes() - before;
         start = next;
         ++steps;

@@ -3,6 +3,7 @@
 // the image size, that the selected bubble's band is drawn where the timeline says it is, and that a cut
 // trace's error is named at the top of the summary.
 #include "cluster_view.h"
+#include "ranks_tab.h"
 #include "main_window.h"
 #include "panels/charts_panel.h"
 #include "ui_test_support.h"
@@ -204,6 +205,11 @@ class TstScreenshots : public QObject {
             QCOMPARE(c->ranks[static_cast<std::size_t>(e.rank)].rankId, 5);
         const QImage img = shoot(w, QStringLiteral("10_cluster_synth_8ranks.png"));
         QCOMPARE(img.size(), QSize(1400, 900));
+        // The Ranks tab: every rank on one timeline, fitted to the delayed step.
+        w.clusterView()->tabs()->setCurrentWidget(w.clusterView()->ranksTab());
+        QVERIFY(w.clusterView()->ranksTab()->showsTimeline());
+        QVERIFY(w.clusterView()->ranksTab()->fitStep(c->slowRanks.front().steps.front()));
+        QCOMPARE(shoot(w, QStringLiteral("10b_cluster_synth_8ranks_ranks_tab.png")).size(), QSize(1400, 900));
     }
     // Within each menu (and the menu bar) no two entries share an accelerator key.
     static void checkAccelerators(QWidget& w) {
