@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace bs::ui {
 
@@ -93,8 +94,16 @@ class RanksPainter {
 
     void runs(const std::vector<std::pair<TimeNs, TimeNs>>& v, TimeNs shift, const QRect& lane,
               const QColor& colour) {
+        // One drawRects call per lane: a fitted view of a long capture holds hundreds of runs a lane.
+        rects_.clear();
         for (const PixelRun& run : pixelRuns(v, shift, w_.viewStart_, w_.viewEnd_, plot_.width()))
-            p_.fillRect(QRect(plot_.left() + run.x0, lane.top(), run.x1 - run.x0, lane.height()), colour);
+            rects_.push_back(QRect(plot_.left() + run.x0, lane.top(), run.x1 - run.x0, lane.height()));
+        if (rects_.empty()) return;
+        p_.save();
+        p_.setPen(Qt::NoPen);
+        p_.setBrush(colour);
+        p_.drawRects(rects_.data(), static_cast<int>(rects_.size()));
+        p_.restore();
     }
 
     void lanes() {
@@ -224,6 +233,7 @@ class RanksPainter {
     const ClusterResult& c_;
     int first_ = 0, last_ = -1;
     QRect plot_;
+    std::vector<QRect> rects_; // one lane's runs, reused
 };
 
 void RanksTimeline::paintEvent(QPaintEvent*) {
