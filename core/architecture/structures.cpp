@@ -344,6 +344,11 @@ void placeWindows(const std::vector<BubbleWindow>& windows, ArchitectureResult& 
     if (!layerLike.empty())
         split.layers = arch.marker.empty() ? "pattern structures" : "attention-anchored layers";
     const TimeNs tol = split.tolerance;
+    // A window belongs to its own step's structures only: a step's tail touches the next step's first layer
+    // start, but it is no idle of that step (issue 46). Windows outside every step (global) may meet any.
+    const auto ownStep = [](const BubbleWindow& w, const Structure& s) {
+        return w.stepIndex < 0 || s.stepIndex == w.stepIndex;
+    };
     for (const auto& w : windows) {
         WindowPlace wp;
         wp.windowId = w.id;
@@ -352,14 +357,15 @@ void placeWindows(const std::vector<BubbleWindow>& windows, ArchitectureResult& 
         // A layer start inside [w.a - tol, w.b + tol]: the window contains or touches it.
         auto it = std::lower_bound(layerLike.begin(), layerLike.end(), w.span.a - tol,
                                    [&](std::size_t i, TimeNs t) { return arch.structures[i].span.a < t; });
-        if (it != layerLike.end() && arch.structures[*it].span.a <= w.span.b + tol) {
+        if (it != layerLike.end() && arch.structures[*it].span.a <= w.span.b + tol &&
+            ownStep(w, arch.structures[*it])) {
             wp.position = "layer_start";
             wp.structure = static_cast<int>(*it);
         } else if (it != layerLike.begin() && w.scope != WindowScope::Tail) {
             // (A step's tail follows its last kernel: the last layer's span reaches the step end, but the
             // tail is no idle inside the layer's work.)
             const std::size_t s = *std::prev(it); // the last layer starting before the window
-            if (arch.structures[s].span.b >= w.span.b) {
+            if (arch.structures[s].span.b >= w.span.b && ownStep(w, arch.structures[s])) {
                 wp.position = "inside_layer";
                 wp.structure = static_cast<int>(s);
             }
@@ -380,8 +386,9 @@ void placeWindows(const std::vector<BubbleWindow>& windows, ArchitectureResult& 
         split.windowTime ? static_cast<double>(split.atLayerStartTime) / static_cast<double>(split.windowTime)
                          : 0;
 
-    // Drill-down of the 20 largest: the structure holding the window, or — at a layer start, or outside
-    // every structure — the structure after it.
+    // Drill-down of the 20 largest: the structure of its own step holding the window, or — at a layer start,
+    // or outside every structure — the structure after it; a step's tail, after the step's last structure,
+    // goes under that last structure.
     arch.drillDown.clear();
     for (std::size_t i = 0; i < windows.size() && i < 20; ++i) {
         const auto& w = windows[i];
@@ -395,7 +402,10 @@ void placeWindows(const std::vector<BubbleWindow>& windows, ArchitectureResult& 
             d.structureId = arch.structures[static_cast<std::size_t>(wp.structure)].id;
             d.position = "layer_start";
         } else {
+            const Structure* lastBefore = nullptr; // the own step's last structure starting before the window
             for (const auto& s : arch.structures) {
+                if (!ownStep(w, s)) continue;
+                if (s.span.a <= w.span.a && (!lastBefore || s.span.a >= lastBefore->span.a)) lastBefore = &s;
                 const bool tailOfLayer = w.scope == WindowScope::Tail && isLayerLike(s); // as placed above
                 if (w.span.a >= s.span.a && w.span.b <= s.span.b && !tailOfLayer) {
                     d.structureId = s.id;
@@ -408,6 +418,8 @@ void placeWindows(const std::vector<BubbleWindow>& windows, ArchitectureResult& 
                     break;
                 }
             }
+            if (w.scope == WindowScope::Tail && !d.insideStructure && d.structureId.empty() && lastBefore)
+                d.structureId = lastBefore->id;
             if (!d.insideStructure)
                 d.position = w.scope == WindowScope::Tail        ? "tail"
                              : w.scope == WindowScope::Prelaunch ? "prelaunch"

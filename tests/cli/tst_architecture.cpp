@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <map>
+
 namespace {
 
 struct Run {
@@ -137,6 +139,72 @@ class TstArchitecture : public QObject {
             QVERIFY(a.types[2].anomalies.windows.empty());
         }
     }
+    // Issue 46, item 7: every window is placed and drilled down into a structure of its OWN step. A step's
+    // tail (the device idle after its last kernel) touches the next step's first layer start; it was placed
+    // at that layer and drilled down under s<next step>.0. Generated: 4 steps, each ending in a tail window.
+    void everyWindowIsPlacedInAStructureOfItsOwnStep() {
+        const QString out = generate(QStringLiteral("tails"), {QStringLiteral("--steps"), QStringLiteral("4")});
+        QVERIFY(!out.isEmpty());
+        // Each step's tail is ~15 µs: significant from 10 µs on.
+        auto found = bs::discoverProfiles((out + QStringLiteral("/tails_ascend_pt")).toStdString());
+        QCOMPARE(found.ranks.size(), std::size_t(1));
+        bs::LoadResult load = bs::loadRank(found.ranks[0]);
+        QVERIFY(load.profile);
+        bs::Rulebook rules;
+        rules.bubble_min_us = 10;
+        struct { bs::AnalysisResult r; } run{bs::analyzeProfile(*load.profile, rules)};
+        const auto& a = run.r.architecture;
+        QVERIFY(!a.structures.empty());
+        std::map<std::string, const bs::Structure*> structures;
+        for (const auto& s : a.structures)
+            structures[s.id] = &s;
+        std::map<std::string, const bs::BubbleWindow*> windows;
+        for (const auto& w : run.r.anomaly.windows)
+            windows[w.id] = &w;
+        std::size_t tails = 0, checked = 0;
+        for (const auto& w : run.r.anomaly.windows)
+            tails += w.scope == bs::WindowScope::Tail ? 1 : 0;
+        for (const auto& d : a.drillDown) {
+            const bs::BubbleWindow* w = windows.at(d.windowId);
+            if (d.structureId.empty()) continue;
+            const bs::Structure* s = structures.at(d.structureId);
+            if (w->stepIndex >= 0) {
+                ++checked;
+                QVERIFY2(s->stepIndex == w->stepIndex,
+                         qPrintable(QStringLiteral("%1 (%2 of step index %3) drilled down under %4 of step index %5")
+                                        .arg(QString::fromStdString(d.windowId), QString::fromStdString(d.position))
+                                        .arg(w->stepIndex)
+                                        .arg(QString::fromStdString(d.structureId))
+                                        .arg(s->stepIndex)));
+            }
+        }
+        for (const auto& p : a.windowPlaces) {
+            if (p.structure < 0) continue;
+            const bs::BubbleWindow* w = windows.at(p.windowId);
+            if (w->stepIndex < 0) continue;
+            ++checked;
+            QCOMPARE(a.structures[static_cast<std::size_t>(p.structure)].stepIndex, w->stepIndex);
+        }
+        QVERIFY(checked > 0);
+        QVERIFY(tails > 0);
+        // A tail window of a step with structures is drilled down under that step's last structure.
+        for (const auto& d : a.drillDown) {
+            const bs::BubbleWindow* w = windows.at(d.windowId);
+            if (w->scope != bs::WindowScope::Tail) continue;
+            QCOMPARE(d.position, std::string("tail"));
+            QVERIFY(!d.structureId.empty());
+            const bs::Structure* s = structures.at(d.structureId);
+            QVERIFY(s->span.a <= w->span.a); // it started before the tail (its span may reach the step end)
+            for (const auto& o : a.structures)
+                if (o.stepIndex == w->stepIndex)
+                    QVERIFY2(o.span.a <= s->span.a, // the step's last structure
+                             qPrintable(QStringLiteral("%1 [%2, %3] after %4 [%5, %6]; tail %7 [%8, %9]")
+                                            .arg(QString::fromStdString(o.id)).arg(o.span.a).arg(o.span.b)
+                                            .arg(QString::fromStdString(s->id)).arg(s->span.a).arg(s->span.b)
+                                            .arg(QString::fromStdString(w->id)).arg(w->span.a).arg(w->span.b)));
+        }
+    }
+
     void deepSeekLikeModelIsRecovered() {
         // 3 dense + 58 MoE+DFC + 1 MoE+GMM layers, prefill and decode passes.
         const QString out =

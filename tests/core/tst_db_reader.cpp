@@ -427,8 +427,9 @@ class TstDbReader : public QObject {
     void aDatabaseWhollyInItsWalIsRead() {
         QTemporaryDir tmp;
         const QString dir = copyRank(tmp), db = profilerDb(dir);
+        // (The real export may or may not ship an empty -wal / -shm beside its .db: gone either way.)
         for (const char* ext : {"", "-wal", "-shm"})
-            QVERIFY(QFile::remove(db + QLatin1String(ext)));
+            QVERIFY(!QFileInfo::exists(db + QLatin1String(ext)) || QFile::remove(db + QLatin1String(ext)));
         QVERIFY(copyIntoWalOnly(
             bstest::realdata(QStringLiteral("torch_npu_resnet_ddp_db/level1/rank0_ascend_pt")) +
                 QStringLiteral("/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db"),
@@ -469,7 +470,7 @@ class TstDbReader : public QObject {
     void anUnreadableWalIsRefusedByName() {
         QTemporaryDir tmp;
         const QString dir = copyRank(tmp), db = profilerDb(dir), wal = db + QStringLiteral("-wal");
-        QVERIFY(QFile::remove(wal));
+        QVERIFY(!QFileInfo::exists(wal) || QFile::remove(wal));
         QVERIFY(QDir().mkdir(wal));
         const Run run = analyse(dir);
         QVERIFY(!run.load.hasAnyData);
