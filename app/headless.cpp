@@ -59,6 +59,9 @@ void usage(std::FILE* to) {
         "  --shard I/N     only the ranks I, I+N, I+2N, ... (from 0, in the order of --list-ranks): one task\n"
         "                  of a job array (Slurm, Kubernetes); the ranks are not compared (the merge does it)\n"
         "  --list-ranks    print the ranks found under PATH, one per line, and stop\n"
+        "  --all-steps     the text output prints a row per step (and per step and figure for the\n"
+        "                  cross-check) also for a capture of more than 50 steps, which is otherwise\n"
+        "                  summarised per step group (P50 / P90 / P95)\n"
         "  -q, --quiet     print no progress, no \"wrote FILE\" lines and no list of the ranks found;\n"
         "                  errors are still printed\n"
         "  --progress      progress as plain lines on standard error (a line per phase, per 10 % of a\n"
@@ -102,6 +105,7 @@ struct Options {
     std::string summary;              // --summary FILE|DIR (empty: not asked for)
     std::size_t shardIndex = 0, shardCount = 0; // --shard I/N (count 0: no sharding)
     bool listRanks = false;           // --list-ranks
+    bool allSteps = false;            // --all-steps
     bool clusterOnly = false;         // `bubblescope cluster PARENT`: only the cluster is printed
     std::string clusterJson, clusterReport; // --cluster-json / --cluster-report (empty: not asked for)
     bs::DataSource source = bs::DataSource::Auto;
@@ -119,7 +123,7 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     const bs::cli::CommandSpec spec{"bubblescope analyze",
                                     {"--json", "--report", "--arch", "--rules", "--source", "--cluster-json",
                                      "--cluster-report", "--summary", "--shard", "--lang"},
-                                    {"--list-ranks"},
+                                    {"--list-ranks", "--all-steps"},
                                     {"PATH"},
                                     usage};
     if (auto stop = bs::cli::parseCommandLine(argc, argv, spec, line)) return stop;
@@ -129,6 +133,7 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     o.quiet = line.quiet;
     o.progressLines = line.progressLines;
     o.listRanks = line.has("--list-ranks");
+    o.allSteps = line.has("--all-steps");
     o.language = line.language;
     std::map<std::string, std::optional<std::string>> values;
     for (const auto& [k, v] : line.values)
@@ -281,7 +286,7 @@ class AnalyzeRun {
             if (o_.format == "json" && !several_)
                 print(json.joined());
             else if (o_.format == "text")
-                print(bs::renderTextReport(profile, result) + (several_ ? "\n" : ""));
+                print(bs::renderTextReport(profile, result, o_.allSteps) + (several_ ? "\n" : ""));
         }
         if (const std::size_t o = plan_.forRank[r][kJson]; o != bs::OutputPlan::kNone && !plan_.outputs[o].shared) {
             writeTarget(plan_.outputs[o].target, o_.outputs[plan_.outputs[o].request].what, json.views());

@@ -21,7 +21,7 @@
     <message>
         <location filename="../ui/cluster_models.cpp" line="58"/>
         <source>Free (internal bubbles)</source>
-        <translation>Free（内部气泡）</translation>
+        <translation>内部空闲（内部气泡）</translation>
     </message>
     <message>
         <location filename="../ui/cluster_models.cpp" line="60"/>
@@ -367,6 +367,21 @@
         <source>—</source>
         <translation>—</translation>
     </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="252"/>
+        <source>info</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="253"/>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="254"/>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
 </context>
 <context>
     <name>Glossary</name>
@@ -519,6 +534,391 @@
         <location filename="../ui/glossary.cpp" line="39"/>
         <source>In a collective, the rank that reaches it last on the aligned clock (every rank&apos;s clock aligned on the collectives&apos; ends): the others wait for it.</source>
         <translation>集合通信中按对齐时钟最后到达的 rank（各 rank 的时钟按集合通信的结束时刻对齐）：其他 rank 都在等它。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="31"/>
+        <source>Bubbles and steps</source>
+        <translation>气泡与 step</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="51"/>
+        <source>Scopes: where a window lies, what a recommendation concerns</source>
+        <translation>范围：窗口所在的位置、建议针对的对象</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="67"/>
+        <source>Window labels: candidate causes, never a proven one</source>
+        <translation>窗口标签：候选原因，而非已证实的原因</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="87"/>
+        <source>Tags of steps, step groups and the capture</source>
+        <translation>step、step 组与整个采集的标记</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="111"/>
+        <source>Tags of ops</source>
+        <translation>算子的标记</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="130"/>
+        <source>Several ranks (the Cluster view)</source>
+        <translation>多个 rank（集群视图）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="233"/>
+        <source>Glossary</source>
+        <translation>术语表</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="52"/>
+        <source>step_internal</source>
+        <translation>step_internal（step 内部）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="52"/>
+        <source>A window between two kernels inside a step: an internal bubble.</source>
+        <translation>step 内两个 kernel 之间的窗口：即内部气泡。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="56"/>
+        <source>global</source>
+        <translation>global（全局）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="56"/>
+        <source>A window outside every step (before the first, after the last, between two steps); a recommendation that concerns the whole capture or its collection.</source>
+        <translation>位于所有 step 之外的窗口（第一个 step 之前、最后一个 step 之后、两个 step 之间）；或针对整个采集或其采集配置的建议。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="58"/>
+        <source>step_group</source>
+        <translation>step_group（step 组）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="58"/>
+        <source>A recommendation that concerns one step group (g0 is the dominant group).</source>
+        <translation>针对某个 step 组的建议（g0 为主导组）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="59"/>
+        <source>structure</source>
+        <translation>structure（结构）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="59"/>
+        <source>A recommendation that concerns the model&apos;s structures (its layers, as the Layers tab shows them).</source>
+        <translation>针对模型结构（即“层”标签页所示的各层）的建议。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="61"/>
+        <source>op</source>
+        <translation>op（算子）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="61"/>
+        <source>A recommendation that concerns one op.</source>
+        <translation>针对某个算子的建议。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="68"/>
+        <source>possible_sync_or_h2d</source>
+        <translation>possible_sync_or_h2d（可能是同步或 H2D 拷贝）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="68"/>
+        <source>Host sync or copy markers (aten::to, aten::item, aclrtSynchronize*, aclrtMemcpy*, HostToDevice…) cover at least 20 % of the window (default threshold): the device probably waits for a synchronisation or a host-to-device copy.</source>
+        <translation>host 侧同步或拷贝标记（aten::to、aten::item、aclrtSynchronize*、aclrtMemcpy*、HostToDevice…）覆盖窗口的 20 % 以上（默认阈值）：device 很可能在等待一次同步或 host 到 device 的拷贝。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="71"/>
+        <source>possible_comm_wait</source>
+        <translation>possible_comm_wait（可能在等待通信）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="71"/>
+        <source>Communication markers (c10d*, *Hccl*, *hcom*, StreamWaitEvent, the HCCL lanes) cover at least 20 % of the window: the device probably waits for a collective.</source>
+        <translation>通信标记（c10d*、*Hccl*、*hcom*、StreamWaitEvent、HCCL 泳道）覆盖窗口的 20 % 以上：device 很可能在等待某个集合通信。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="73"/>
+        <source>possible_untraced_host_blocking</source>
+        <translation>possible_untraced_host_blocking（可能是未被追踪的 host 阻塞）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="73"/>
+        <source>Host events cover less than 5 % of the window: the host did something the trace does not show (a lock, garbage collection, I/O, the data loader). Sample the host to see it.</source>
+        <translation>host 事件覆盖窗口不到 5 %：host 在做 trace 中看不到的事（锁、垃圾回收、I/O、数据加载）。对 host 采样才能看到。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="75"/>
+        <source>possible_host_launch_lag</source>
+        <translation>possible_host_launch_lag（可能是 host 下发滞后）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="75"/>
+        <source>No sync or communication marker explains the window, but host events cover at least 10 % of it: the host was busy and launched the next kernel late.</source>
+        <translation>没有同步或通信标记能解释该窗口，但 host 事件覆盖了其 10 % 以上：host 正忙，下一个 kernel 下发得晚了。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="77"/>
+        <source>possible_python_serialization_or_lock</source>
+        <translation>possible_python_serialization_or_lock（可能是 Python 串行化或锁）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="77"/>
+        <source>No rule above applies and the host threads barely overlap (parallelism under 1.2): the host work runs one thread at a time, as under the Python GIL or a lock.</source>
+        <translation>以上规则都不适用，且各 host 线程几乎不重叠（并行度低于 1.2）：host 的工作一次只在一个线程上运行，如受 Python GIL 或锁的限制。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="79"/>
+        <source>insufficient_evidence</source>
+        <translation>insufficient_evidence（证据不足）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="79"/>
+        <source>Nothing recorded explains the window, or the capture itself may have made it (a capture-boundary gap): no cause is named.</source>
+        <translation>记录的数据都无法解释该窗口，或该窗口可能由采集本身造成（采集边界间隙）：不给出原因。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="88"/>
+        <source>PRELAUNCH_GAP_HEAVY</source>
+        <translation>PRELAUNCH_GAP_HEAVY（下发前空闲过长）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="88"/>
+        <source>A step whose prelaunch is at least max(1 ms, 10 % of its service).</source>
+        <translation>下发前空闲不少于 max(1 ms, 服务时间的 10 %) 的 step。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="89"/>
+        <source>TAIL_GAP_HEAVY</source>
+        <translation>TAIL_GAP_HEAVY（尾部空闲过长）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="89"/>
+        <source>A step whose tail is at least max(1 ms, 10 % of its service).</source>
+        <translation>尾部空闲不少于 max(1 ms, 服务时间的 10 %) 的 step。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="90"/>
+        <source>INTERNAL_BUBBLE_HEAVY</source>
+        <translation>INTERNAL_BUBBLE_HEAVY（内部气泡过大）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="90"/>
+        <source>A step whose largest internal bubble is at least max(1 ms, 10 % of its service).</source>
+        <translation>最大内部气泡不少于 max(1 ms, 服务时间的 10 %) 的 step。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="91"/>
+        <source>DEVICE_IDLE_GAP_HEAVY</source>
+        <translation>DEVICE_IDLE_GAP_HEAVY（device 空闲过多）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="91"/>
+        <source>A step whose underfeed ratio is 0.30 or more, or that carries one of the three tags above.</source>
+        <translation>underfeed 比例不低于 0.30，或带有以上三个标记之一的 step。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="93"/>
+        <source>RECURRING_BUBBLE_PATTERN</source>
+        <translation>RECURRING_BUBBLE_PATTERN（重复出现的气泡模式）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="93"/>
+        <source>In a group of two or more steps, at least 60 % of the steps have a significant bubble and their largest one sits at the same place (after the same kernel).</source>
+        <translation>在包含两个及以上 step 的组中，至少 60 % 的 step 有显著气泡，且其最大气泡位于同一位置（同一个 kernel 之后）。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="95"/>
+        <source>HOST_ORIGINATED_RISK</source>
+        <translation>HOST_ORIGINATED_RISK（源自 host 的风险）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="95"/>
+        <source>A step group with an underfeed ratio of 0.30 or more and a recurring bubble whose top windows the host events cover (10 % or more): the idle most likely comes from the host.</source>
+        <translation>underfeed 比例不低于 0.30、存在重复气泡，且其 Top 窗口被 host 事件覆盖（10 % 以上）的 step 组：空闲很可能来自 host。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="97"/>
+        <source>UNTRACED_HOST_BLOCKING_RISK</source>
+        <translation>UNTRACED_HOST_BLOCKING_RISK（未被追踪的 host 阻塞风险）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="97"/>
+        <source>A step group with an underfeed ratio of 0.30 or more and a recurring bubble (or a single step) whose top windows hold almost no host event (coverage under 5 %): the host blocks on something the trace does not show; sample the host process.</source>
+        <translation>underfeed 比例不低于 0.30、存在重复气泡（或只有一个 step），且其 Top 窗口几乎没有 host 事件（覆盖率低于 5 %）的 step 组：host 阻塞在 trace 看不到的地方；请对 host 进程采样。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="100"/>
+        <source>VARIABLE_SHAPE_SAME_TEMPLATE</source>
+        <translation>VARIABLE_SHAPE_SAME_TEMPLATE（同一模板、输入 shape 不同）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="100"/>
+        <source>Steps of one group run the same kernel sequence with different input shapes (dynamic shapes). Not evaluated when shapes were not recorded.</source>
+        <translation>同一组的各 step 运行相同的 kernel 序列，但输入 shape 不同（动态 shape）。未记录 shape 时不评估。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="102"/>
+        <source>PARTIAL_CAPTURE_BOUNDARY</source>
+        <translation>PARTIAL_CAPTURE_BOUNDARY（采集边界不完整）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="102"/>
+        <source>The capture cuts a step, kernels ran before the first step marker, or the largest gap lies at the capture&apos;s edge: such edge windows are never attributed to the host.</source>
+        <translation>采集截断了某个 step、在第一个 step 标记之前已有 kernel 运行，或最大间隙位于采集边缘：这类边缘窗口从不归因于 host。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="104"/>
+        <source>COMM_SYNC_RISK</source>
+        <translation>COMM_SYNC_RISK（通信同步风险）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="104"/>
+        <source>A top window is at least 20 % communication markers, or an op&apos;s waits belong to a collective (WAIT_POLLUTION_RISK): communication or synchronisation holds the device.</source>
+        <translation>某个 Top 窗口中通信标记占 20 % 以上，或某算子的等待属于集合通信（WAIT_POLLUTION_RISK）：通信或同步占住了 device。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="106"/>
+        <source>COMM_WAIT_HEAVY</source>
+        <translation>COMM_WAIT_HEAVY（通信等待过多）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="106"/>
+        <source>A collective of communication.json spends more than 20 % of Wait + Transit waiting for the other ranks: another rank arrives late.</source>
+        <translation>communication.json 中某个集合通信在 Wait + Transit 中有超过 20 % 的时间在等待其他 rank：有其他 rank 到达得晚。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="108"/>
+        <source>AICPU_EXPOSED_RISK</source>
+        <translation>AICPU_EXPOSED_RISK（AI CPU 暴露风险）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="108"/>
+        <source>At least one AI CPU op is AICPU_EXPOSED_NOT_ALLOWED: the device&apos;s compute cores idle while it runs.</source>
+        <translation>至少有一个 AI CPU 算子为 AICPU_EXPOSED_NOT_ALLOWED：它运行时 device 的计算核空闲。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="117"/>
+        <source>AICPU_MASKED_BUT_UNDESIRABLE</source>
+        <translation>AICPU_MASKED_BUT_UNDESIRABLE（已被掩盖但不理想）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="117"/>
+        <source>An AI CPU op that compute kernels overlap for 90 % or more of its time: it costs no idle now, but AI CPU ops are slow and worth replacing.</source>
+        <translation>计算 kernel 覆盖其 90 % 以上时间的 AI CPU 算子：目前不造成空闲，但 AI CPU 算子较慢，值得替换。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="119"/>
+        <source>AICPU_PARTIALLY_EXPOSED</source>
+        <translation>AICPU_PARTIALLY_EXPOSED（部分暴露）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="119"/>
+        <source>An AI CPU op that compute kernels overlap for 20 % to 90 % of its time: the rest is device time nothing else uses.</source>
+        <translation>计算 kernel 覆盖其 20 % 到 90 % 时间的 AI CPU 算子：其余时间 device 没有其他工作。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="121"/>
+        <source>AICPU_EXPOSED_NOT_ALLOWED</source>
+        <translation>AICPU_EXPOSED_NOT_ALLOWED（暴露，不应出现）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="121"/>
+        <source>An AI CPU op that compute kernels overlap for less than 20 % of its time: the device waits for it; run it on the AI Core instead.</source>
+        <translation>计算 kernel 覆盖其时间不到 20 % 的 AI CPU 算子：device 在等它；请改为在 AI Core 上运行。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="131"/>
+        <source>clock offset</source>
+        <translation>时钟偏移</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="131"/>
+        <source>How far a rank&apos;s clock is from the reference rank&apos;s, measured on the ends of the collectives they share (all ranks leave a collective together): the median of the differences. Their spread (MAD) says how far it can be trusted.</source>
+        <translation>某 rank 的时钟与参考 rank 时钟之差，按双方共有的集合通信的结束时刻测量（各 rank 同时离开一个集合通信）：取差值的中位数。差值的离散度（MAD）说明其可信程度。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="134"/>
+        <source>aligned clock</source>
+        <translation>对齐时钟</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="134"/>
+        <source>Every rank&apos;s times moved by its clock offset onto one clock, so that arrivals can be compared across ranks. Raw clocks: each rank as it recorded.</source>
+        <translation>将每个 rank 的时间按其时钟偏移移到同一时钟上，以便跨 rank 比较到达时刻。原始时钟：各 rank 自己记录的时间。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="138"/>
+        <source>confidence (high / medium / undetermined)</source>
+        <translation>置信度（高 / 中 / 无法确定）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="138"/>
+        <source>How sure the last arriver is. Undetermined: fewer than two ranks have a start, or the last two arrive closer together than the clocks can tell apart; no rank is named. High: at least half of the other ranks&apos; own sync times match their wait for it. Medium: fewer do.</source>
+        <translation>最后到达者的可信程度。无法确定：有开始时间的 rank 少于两个，或最后两个 rank 的到达时刻之差小于时钟所能分辨的范围；不指出任何 rank。高：其他 rank 中至少一半的自身同步时间与它们对该 rank 的等待相符。中：相符的更少。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="141"/>
+        <source>lateness cost</source>
+        <translation>迟到代价</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="141"/>
+        <source>What the other ranks wait for a rank in a step: the median rank&apos;s wait for it, summed over the step&apos;s collectives. A rank is named slow when its cost is at least max(0.1 ms, 0.5 % of the step&apos;s median service).</source>
+        <translation>一个 step 中其他 rank 为等待某 rank 所花的时间：中位 rank 对它的等待，按该 step 的集合通信求和。代价不少于 max(0.1 ms, 该 step 服务时间中位数的 0.5 %) 时，该 rank 被判定为慢 rank。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="144"/>
+        <source>imbalance</source>
+        <translation>负载不均衡</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="144"/>
+        <source>A figure (computing, free, prelaunch or exposed communication time) that spreads across the ranks by more than 5 % ((max − min) / mean) while no rank waits for the rank at the extreme: an uneven load, not a slow rank.</source>
+        <translation>某项指标（计算、内部空闲、下发前空闲或未掩盖通信时间）在各 rank 间的离散度超过 5 %（(最大 − 最小) / 平均），而没有 rank 在等待处于极值的 rank：这是负载不均，不是慢 rank。</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="214"/>
+        <source>compute-bound</source>
+        <translation>计算受限</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="215"/>
+        <source>memory-bound</source>
+        <translation>访存受限</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="216"/>
+        <source>scalar-bound</source>
+        <translation>标量受限</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="217"/>
+        <source>mte1-bound</source>
+        <translation>MTE1 搬运受限</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="218"/>
+        <source>mte3-bound</source>
+        <translation>MTE3 搬运受限</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="219"/>
+        <source>fixpipe-bound</source>
+        <translation>FixPipe 受限</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="220"/>
+        <source>pmu_unavailable</source>
+        <translation>无 PMU 数据</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="221"/>
+        <source>not_applicable</source>
+        <translation>不适用</translation>
     </message>
 </context>
 <context>
@@ -826,6 +1226,174 @@
     </message>
 </context>
 <context>
+    <name>Shortcuts</name>
+    <message>
+        <location filename="../ui/glossary.cpp" line="241"/>
+        <source>Window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="242"/>
+        <source>Open a profiling folder</source>
+        <translation>打开 profiling 文件夹</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="244"/>
+        <source>Compare the open rank with another profile</source>
+        <translation>将当前 rank 与另一份 profile 比较</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="246"/>
+        <source>Fit the timeline</source>
+        <translation>时间线适应窗口</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="247"/>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="249"/>
+        <source>Find</source>
+        <translation>查找</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="251"/>
+        <source>Find a kernel, a host op or a bubble id (/ on the timeline)</source>
+        <translation>查找 kernel、host 算子或气泡编号（在时间线上按 /）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="252"/>
+        <source>Enter</source>
+        <translation>Enter</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="253"/>
+        <source>Next match</source>
+        <translation>下一个匹配</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="254"/>
+        <source>Shift+Enter</source>
+        <translation>Shift+Enter</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="255"/>
+        <source>Previous match</source>
+        <translation>上一个匹配</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="256"/>
+        <location filename="../ui/glossary.cpp" line="265"/>
+        <source>Esc</source>
+        <translation>Esc</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="256"/>
+        <source>Close the find bar (in the find bar)</source>
+        <translation>关闭查找栏（在查找栏中）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="258"/>
+        <source>Timeline</source>
+        <translation>时间线</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="259"/>
+        <location filename="../ui/glossary.cpp" line="271"/>
+        <source>Ctrl+wheel, W / S, + / −</source>
+        <translation>Ctrl+滚轮、W / S、+ / −</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="259"/>
+        <location filename="../ui/glossary.cpp" line="271"/>
+        <source>Zoom (around the mouse)</source>
+        <translation>缩放（以鼠标位置为中心）</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="260"/>
+        <source>Drag, A / D, Shift+wheel</source>
+        <translation>拖动、A / D、Shift+滚轮</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="260"/>
+        <location filename="../ui/glossary.cpp" line="272"/>
+        <source>Pan</source>
+        <translation>平移</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="261"/>
+        <location filename="../ui/glossary.cpp" line="274"/>
+        <source>Fit the whole capture</source>
+        <translation>显示整个采集</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="262"/>
+        <source>Next / previous bubble by size</source>
+        <translation>按大小跳到下一个 / 上一个气泡</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="263"/>
+        <source>Shift+drag</source>
+        <translation>Shift+拖动</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="264"/>
+        <source>Select a range: its statistics (busy time, kernels, the top kernels) show in the detail pane</source>
+        <translation>选择区间：其统计（忙碌时间、kernel 数、耗时最多的 kernel）显示在详情面板中</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="266"/>
+        <source>Clear the selection: the kernel or host op, the range and its statistics, the find matches</source>
+        <translation>清除选择：所选 kernel 或 host 算子、区间及其统计、查找匹配</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="267"/>
+        <source>Click a group header</source>
+        <translation>点击分组标题</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="267"/>
+        <source>Fold or unfold the group</source>
+        <translation>折叠或展开该组</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="269"/>
+        <source>Cluster view, Ranks tab</source>
+        <translation>集群视图的 Rank 标签页</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="270"/>
+        <source>Find a rank number or a collective</source>
+        <translation>查找 rank 编号或集合通信</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="272"/>
+        <source>Drag, A / D, ← / →, Shift+wheel</source>
+        <translation>拖动、A / D、← / →、Shift+滚轮</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="273"/>
+        <source>Scroll the ranks</source>
+        <translation>上下滚动各 rank</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="275"/>
+        <source>Double-click</source>
+        <translation>双击</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="275"/>
+        <source>Open the rank&apos;s timeline at that instant</source>
+        <translation>在该时刻打开该 rank 的时间线</translation>
+    </message>
+    <message>
+        <location filename="../ui/glossary.cpp" line="280"/>
+        <source>Keyboard shortcuts</source>
+        <translation>快捷键</translation>
+    </message>
+</context>
+<context>
     <name>StackText</name>
     <message>
         <location filename="../ui/stack_text.cpp" line="66"/>
@@ -883,17 +1451,17 @@
     <message>
         <location filename="../ui/timeline_data.cpp" line="144"/>
         <source>Host op</source>
-        <translation>Host 算子</translation>
+        <translation>主机算子</translation>
     </message>
     <message>
         <location filename="../ui/timeline_data.cpp" line="146"/>
         <source>Host sync / copy</source>
-        <translation>Host 同步 / 拷贝</translation>
+        <translation>主机同步 / 拷贝</translation>
     </message>
     <message>
         <location filename="../ui/timeline_data.cpp" line="148"/>
         <source>Host communication</source>
-        <translation>Host 通信</translation>
+        <translation>主机通信</translation>
     </message>
     <message>
         <location filename="../ui/timeline_data.cpp" line="157"/>
@@ -941,11 +1509,6 @@
         <translation>流 %1</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="242"/>
-        <source>Stream ?</source>
-        <translation>流 ?</translation>
-    </message>
-    <message>
         <location filename="../ui/timeline_data.cpp" line="265"/>
         <source>Thread %1</source>
         <translation>线程 %1</translation>
@@ -953,13 +1516,13 @@
     <message>
         <location filename="../ui/timeline_layout.cpp" line="104"/>
         <source>Device</source>
-        <translation>Device</translation>
+        <translation>设备侧</translation>
     </message>
     <message>
         <location filename="../ui/timeline_layout.cpp" line="105"/>
         <location filename="../ui/timeline_render.cpp" line="60"/>
         <source>Host</source>
-        <translation>Host</translation>
+        <translation>主机侧</translation>
     </message>
     <message>
         <location filename="../ui/timeline_layout.cpp" line="106"/>
@@ -974,7 +1537,17 @@
     <message>
         <location filename="../ui/timeline_render.cpp" line="62"/>
         <source>Overlap Analysis</source>
-        <translation>Overlap Analysis（重叠分析）</translation>
+        <translation>重叠分析</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="255"/>
+        <source>Stream unknown</source>
+        <translation>流（未知编号）</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_data.cpp" line="256"/>
+        <source>%1 (stream unknown)</source>
+        <translation>%1（流编号未知）</translation>
     </message>
 </context>
 <context>
@@ -1489,7 +2062,7 @@
     <message>
         <location filename="../ui/compare_view.cpp" line="296"/>
         <source>Filter ops by name, task type or status (changed, new, removed, unchanged)</source>
-        <translation>按名称、任务类型或状态过滤算子（changed、new、removed、unchanged）</translation>
+        <translation>按名称、任务类型或状态过滤算子（已变化、新增、已移除、未变化）</translation>
     </message>
     <message>
         <location filename="../ui/compare_view.cpp" line="297"/>
@@ -1667,6 +2240,60 @@
         <location filename="../ui/compare_view.cpp" line="531"/>
         <source>%1 — %2, from %3 ms after the step&apos;s start</source>
         <translation>%1 — %2，从 step 开始后 %3 ms 起</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="110"/>
+        <source>removed</source>
+        <comment>a bubble window&apos;s fate</comment>
+        <translation>已消失</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="111"/>
+        <source>shrunk</source>
+        <comment>a bubble window&apos;s fate</comment>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="112"/>
+        <source>grew</source>
+        <comment>a bubble window&apos;s fate</comment>
+        <translation>增大</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="113"/>
+        <source>new</source>
+        <comment>a bubble window&apos;s fate</comment>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="114"/>
+        <source>unchanged</source>
+        <comment>a bubble window&apos;s fate</comment>
+        <translation>未变化</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="119"/>
+        <source>changed</source>
+        <comment>an op&apos;s status</comment>
+        <translation>已变化</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="120"/>
+        <source>unchanged</source>
+        <comment>an op&apos;s status</comment>
+        <translation>未变化</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="121"/>
+        <source>new</source>
+        <comment>an op&apos;s status</comment>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <location filename="../ui/compare_view.cpp" line="122"/>
+        <source>removed</source>
+        <comment>an op&apos;s status</comment>
+        <translation>已移除</translation>
     </message>
 </context>
 <context>

@@ -248,6 +248,13 @@ QString ClusterText::confidenceName(const std::string& confidence) {
     return coreText(confidence);
 }
 
+QString ClusterText::severityName(const std::string& severity) {
+    if (severity == "info") return tr("info");
+    if (severity == "warning") return tr("warning");
+    if (severity == "error") return tr("error");
+    return coreText(severity);
+}
+
 void fillCollectiveModel(QStandardItemModel& model, const ClusterResult& c) {
     model.clear();
     model.setHorizontalHeaderLabels(

@@ -61,6 +61,7 @@ class ClusterText {
     // The lead of a slow rank's cause (SlowCause::lead) in words: "computing", "idle", …
     static QString causeName(const std::string& lead);
     static QString confidenceName(const std::string& confidence); // high / medium / undetermined
+    static QString severityName(const std::string& severity);     // a finding's: info / warning / error
 };
 
 // The term of the cause its lead names (the rest when unexplained).

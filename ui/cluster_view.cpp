@@ -321,7 +321,7 @@ void ClusterView::showCluster() {
         h += QStringLiteral("<p><b>%1</b></p><ul>").arg(tr("Findings"));
         for (const auto& f : c.findings)
             h += QStringLiteral("<li><code>%1</code> (%2) — %3</li>")
-                     .arg(esc(f.id), esc(f.severity), esc(f.message));
+                     .arg(esc(f.id), ClusterText::severityName(f.severity), esc(f.message));
         h += QStringLiteral("</ul>");
     }
     if (c.crossCheck.available)

@@ -5,6 +5,7 @@
 #include "background_job.h"
 #include "cluster/cluster_analysis.h"
 #include "compare/compare.h"
+#include "i18n/message.h"
 #include "io/discovery.h"
 #include "io/profile_loader.h"
 #include "model/profile.h"
@@ -102,6 +103,33 @@ QColor fateColour(const std::string& cls) {
     if (cls == "grew") return QColor(0xd9, 0x6c, 0x1e);
     if (cls == "new") return QColor(0xc0, 0x39, 0x2b);
     return QColor(0x80, 0x80, 0x80);
+}
+
+// A window's fate and an op's status are ids in the JSON (what a script matches on); a cell is read, so it is
+// written in the window's language. Unknown ids are shown as they are.
+QString fateText(const std::string& cls) {
+    if (cls == "removed") return CompareView::tr("removed", "a bubble window's fate");
+    if (cls == "shrunk") return CompareView::tr("shrunk", "a bubble window's fate");
+    if (cls == "grew") return CompareView::tr("grew", "a bubble window's fate");
+    if (cls == "new") return CompareView::tr("new", "a bubble window's fate");
+    if (cls == "unchanged") return CompareView::tr("unchanged", "a bubble window's fate");
+    return coreText(cls);
+}
+
+// A step figure's name: the core names it in English (compareFigureKeys, also for the JSON) with the words of
+// its message catalog, so a cell in Chinese takes the catalog's.
+QString figureText(const std::string& name) {
+    if (currentLanguage() == Language::Chinese)
+        if (const char* zh = findTranslation(name, Language::Chinese)) return QString::fromUtf8(zh);
+    return coreText(name);
+}
+
+QString statusText(const std::string& status) {
+    if (status == "changed") return CompareView::tr("changed", "an op's status");
+    if (status == "unchanged") return CompareView::tr("unchanged", "an op's status");
+    if (status == "new") return CompareView::tr("new", "an op's status");
+    if (status == "removed") return CompareView::tr("removed", "an op's status");
+    return coreText(status);
 }
 
 // The rank of `found` that corresponds to the base: the same label, else the only / first rank.
@@ -374,7 +402,7 @@ void CompareView::fillSteps() {
         const FigureDelta& f = c.figures[static_cast<std::size_t>(r)];
         const int d = decimalsFor(f.unit);
         const QString unit = f.unit == "ms" ? QStringLiteral(" (ms)") : QString();
-        steps_->setItem(r, 0, cell(coreText(f.name) + unit, Qt::AlignLeft | Qt::AlignVCenter));
+        steps_->setItem(r, 0, cell(figureText(f.name) + unit, Qt::AlignLeft | Qt::AlignVCenter));
         if (!f.known) {
             steps_->setItem(r, 1, cell(tr("not known on both sides")));
             for (int k = 2; k < 7; ++k)
@@ -398,7 +426,7 @@ void CompareView::fillOps() {
     for (const OpDelta& o : c.ops) {
         QList<QStandardItem*> row;
         row << textItem(coreText(o.name)) << textItem(coreText(o.taskType))
-            << textItem(coreText(o.status))
+            << textItem(statusText(o.status))
             << numberItem(static_cast<double>(o.baseCalls), QString::number(o.baseCalls))
             << numberItem(static_cast<double>(o.newCalls), QString::number(o.newCalls))
             << numberItem(static_cast<double>(o.baseTotal) / 1e6, number(static_cast<double>(o.baseTotal) / 1e6, 3))
@@ -428,7 +456,7 @@ void CompareView::fillBubbles() {
         const CompareWindow* b = m.base >= 0 ? &c.base.windows[static_cast<std::size_t>(m.base)] : nullptr;
         const CompareWindow* n = m.next >= 0 ? &c.next.windows[static_cast<std::size_t>(m.next)] : nullptr;
         const CompareWindow* w = b ? b : n;
-        auto* fate = cell(coreText(m.cls), Qt::AlignLeft | Qt::AlignVCenter);
+        auto* fate = cell(fateText(m.cls), Qt::AlignLeft | Qt::AlignVCenter);
         fate->setData(Qt::UserRole, r);
         fate->setForeground(fateColour(m.cls));
         QFont bold = fate->font();

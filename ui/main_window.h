@@ -1,34 +1,20 @@
 #pragma once
 #include <QMainWindow>
 
-#include <functional>
-#include <memory>
-#include <vector>
-
 class QAction;
 class QComboBox;
 class QLabel;
-class QLineEdit;
 class QMenu;
 class QProgressBar;
 class QPushButton;
-class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
 class QTextBrowser;
 class QTreeView;
-class QUrl;
-
-namespace bs {
-struct Profile;
-struct AnalysisResult;
-struct BubbleWindow;
-} // namespace bs
 
 namespace bs::ui {
 
-class LoadJob;
-struct LoadOutcome;
+class LoadFlow;
 class TimelineWidget;
 class ClusterView;
 class ChartsPanel;
@@ -36,15 +22,14 @@ class FindBar;
 class SummaryPanel;
 class CompareView;
 class BubbleTableModel;
+class InspectorPanel;
 class OpsPanel;
 class HealthPanel;
-struct TimelineData;
-struct LayerTree;
 class LayerTreeModel;
-class RangeStats;
 
 // The application window: timeline on top, panels below (summary, bubbles, layers, ops, charts,
-// health, text report), exports in File ▸ Export. Loading runs in a LoadJob off the GUI thread.
+// health, text report), exports in File ▸ Export. It makes the widgets and wires them; what they show of
+// the loaded rank — and the load itself — is LoadFlow's.
 class MainWindow : public QMainWindow {
     Q_OBJECT
   public:
@@ -67,8 +52,8 @@ class MainWindow : public QMainWindow {
     void compareWith(const QString& path);
     QTextBrowser* summary() const; // the Summary panel
     QTextBrowser* health() const;
-    QTextBrowser* bubbleDetail() const { return bubbleDetail_; }
-    QTextBrowser* stackPane() const { return stackPane_; } // the clicked user line's events and stack
+    QTextBrowser* bubbleDetail() const;
+    QTextBrowser* stackPane() const; // the clicked user line's events and stack
     FindBar* findBar() const { return findBar_; }
     ChartsPanel* charts() const { return chartsTab_; }
     // Writes the chosen export to `path` (atomically); returns an empty string or the error.
@@ -89,22 +74,21 @@ class MainWindow : public QMainWindow {
     void dropEvent(QDropEvent* e) override;
 
   private:
+    void buildPanels(QWidget* central);
+    void connectPanels();
+    void connectLoading();
+    void connectSelection();
+    void connectFind();
+    void connectLinks();
     void buildMenus();
     void retranslateUi();
+    void open(const QString& path, int rankIndex, bool sample);
     void onOpenFolder();
+    void onLoadFinished(bool ok);
     void updateViewTabs(); // the tab bar shows when Cluster or Compare is there
-    void onAnalysed(const LoadOutcome& partial); // the timeline first, while the job writes the rest
-    void onFinished(const LoadOutcome& outcome);
-    // Fills the timeline and the panels from profile_ / analysis_; `built` / `layers`: the timeline's
-    // tracks and the Layers tree's rows when the load job built them already (else they are built here).
-    // `timelineShown`: the timeline shows profile_ / analysis_ already (onAnalysed), left as it is.
-    // With `then`: the panels are filled one per turn of the event loop (none blocks it long), then `then`
-    // runs — unless another load's results arrive first (fillGeneration_). Without: all at once.
-    void showResults(std::unique_ptr<TimelineData> built = nullptr, std::shared_ptr<const LayerTree> layers = nullptr,
-                     bool timelineShown = false, std::function<void()> then = {});
-    void runStages(std::shared_ptr<std::vector<std::function<void()>>> stages, std::size_t next, quint64 generation);
-    void onBubbleRowChanged();
-    void onUserLineClicked(const QUrl& link); // "line:N": highlight its host events, show its stack
+    // A bubble chosen (a table row, on the timeline, a Summary link): the timeline and the inspector show
+    // it; `moveTimeline`: onto it even when it is the bubble selected already.
+    void showBubble(int row, bool moveTimeline);
     void onExport(Export kind);
     void onExportAll();
     void updateRecentMenu();
@@ -115,19 +99,10 @@ class MainWindow : public QMainWindow {
     void showOpInstances(const QString& name); // an op's kernels as the matches
     void showRange(qint64 start, qint64 end);
 
-    LoadJob* job_;
-    std::shared_ptr<const Profile> profile_;
-    std::shared_ptr<const AnalysisResult> analysis_;
-    std::shared_ptr<const RangeStats> rangeStats_; // prefix sums for the range statistics of profile_
-    // Between onAnalysed and onFinished: the results the panels still show (they point into them).
-    std::shared_ptr<const Profile> shownProfile_;
-    std::shared_ptr<const AnalysisResult> shownAnalysis_;
-    quint64 fillGeneration_ = 0; // a staged showResults stops when another load's results arrive
-    const AnalysisResult* timelineShows_ = nullptr; // the analysis the timeline was given (identity only)
-    int loadLanguage_ = -1;                        // the language the running load renders in
     TimelineWidget* timeline_;
     QTabWidget* tabs_;
     QTabWidget* views_;
+    QWidget* rankPage_; // the rank's timeline and panels, in views_
     ClusterView* clusterView_;
     CompareView* compareView_;
     bool severalRanks_ = false;
@@ -135,9 +110,7 @@ class MainWindow : public QMainWindow {
     FindBar* findBar_;
     QTableView* bubbleTable_;
     BubbleTableModel* bubbleModel_;
-    QTextBrowser* bubbleDetail_;
-    QTextBrowser* stackPane_; // under the inspector, shown while a user line is chosen
-    int userLine_ = -1, userLineRow_ = -1; // the user line clicked in the inspector, and its window row
+    InspectorPanel* inspector_;
     QTreeView* layerTree_;
     LayerTreeModel* layerModel_;
     OpsPanel* ops_;
@@ -150,12 +123,10 @@ class MainWindow : public QMainWindow {
     QProgressBar* progress_;
     QPushButton* cancel_;
     QLabel* status_;
-    QMenu* recentMenu_;
-    QMenu* exportMenu_;
-    QString currentPath_;
-    QString currentRankLabel_, currentRankFolder_;
+    QMenu* recentMenu_ = nullptr;
+    QMenu* exportMenu_ = nullptr;
     QAction* compareAction_ = nullptr;
-    QString reportText_;
+    LoadFlow* flow_ = nullptr; // the loaded rank and what every panel shows of it
     bool retranslatePending_ = false;
 };
 

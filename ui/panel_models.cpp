@@ -152,7 +152,7 @@ QVariant OpsTableModel::data(const QModelIndex& index, int role) const {
             return f.join(QStringLiteral(", "));
         }
         case Pmu:
-            return coreText(o.pmuVerdict);
+            return pmuVerdictText(o.pmuVerdict);
         default:
             return {};
         }

@@ -238,8 +238,6 @@ TimelineData buildTimelineTracks(const Profile& p) {
         typeTime[k.stream][std::string(tt.empty() ? taskClassName(k.cls) : tt)] += k.dur;
     }
     for (auto& [s, t] : streams) {
-        t.name = s >= 0 ? QCoreApplication::translate("Timeline", "Stream %1").arg(s)
-                        : QCoreApplication::translate("Timeline", "Stream ?");
         t.kind = TrackKind::Stream;
         t.stream = s;
         t.group = QStringLiteral("Device");
@@ -249,6 +247,15 @@ TimelineData buildTimelineTracks(const Profile& p) {
         std::sort(tt.rbegin(), tt.rend());
         for (std::size_t i = 0; i < tt.size() && i < 2; ++i)
             t.detail += (i ? QStringLiteral(", ") : QString()) + coreText(tt[i].second);
+        if (s >= 0) {
+            t.name = QCoreApplication::translate("Timeline", "Stream %1").arg(s);
+        } else {
+            // Kernels whose stream nothing gave (no Stream ID in the table, no trace to recover it from): named
+            // by what they run, which is all the data says about them.
+            t.name = t.detail.isEmpty() ? QCoreApplication::translate("Timeline", "Stream unknown")
+                                        : QCoreApplication::translate("Timeline", "%1 (stream unknown)").arg(t.detail);
+            t.detail.clear();
+        }
         t.finish();
         d.streamTrack[s] = static_cast<int>(d.tracks.size());
         d.tracks.push_back(std::move(t));
@@ -260,9 +267,11 @@ TimelineData buildTimelineTracks(const Profile& p) {
         auto pit = p.processes.find(l.pid);
         if (pit != p.processes.end()) proc = coreText(pit->second.name);
         auto tit = p.threads.find({l.pid, l.tid});
-        const QString thread = tit != p.threads.end() && !tit->second.name.empty()
-                                   ? coreText(tit->second.name)
-                                   : QCoreApplication::translate("Timeline", "Thread %1").arg(l.tid);
+        QString thread = tit != p.threads.end() ? coreText(tit->second.name) : QString();
+        // The profiler names a thread it knows nothing about "Thread <its id>": that is no name, only the id,
+        // so it is written in the window's language like a thread without one.
+        if (thread.isEmpty() || thread == QStringLiteral("Thread %1").arg(l.tid))
+            thread = QCoreApplication::translate("Timeline", "Thread %1").arg(l.tid);
         return proc.isEmpty() ? thread : proc + QStringLiteral(" · ") + thread;
     };
     auto addLanes = [&](const std::vector<TraceEvent>& evs, TrackKind kind, const QString& group,

@@ -53,7 +53,14 @@ void TimelineWidget::setModel(std::shared_ptr<const Profile> profile, std::share
 }
 
 void TimelineWidget::clear() {
+    // Nothing of the profile shown stays: its model, its selections, its range (issue 46: a failed open kept
+    // the previous profile in memory behind an empty timeline).
     data_.reset();
+    profile_.reset();
+    analysis_.reset();
+    selectedBubble_ = -1;
+    rangeA_ = rangeB_ = 0;
+    rangeSelecting_ = false;
     highlighted_.clear();
     highlightByLane_.clear();
     matches_.clear();

@@ -54,6 +54,50 @@ bool pipeUtilization(const std::string& aicMetrics) {
            aicMetrics.find("PipeUtilization") != std::string::npos;
 }
 
+bool isTimeline(const InventoryFile& f) {
+    return f.role == "trace_view" || f.role == "msprof_timeline";
+}
+
+// The error that stopped the reader of a timeline file that is there, or nullptr (it was read, even if empty).
+const Finding* timelineError(const Profile& p) {
+    for (const auto& f : p.inventory.files)
+        if (isTimeline(f))
+            for (const auto& x : p.loadFindings)
+                if (x.file == f.path && x.severity == Severity::Error) return &x;
+    return nullptr;
+}
+
+// The first timeline file the folder holds, read or not (nullptr: none is there).
+const InventoryFile* timelineFile(const Profile& p) {
+    for (const auto& f : p.inventory.files)
+        if (isTimeline(f)) return &f;
+    return nullptr;
+}
+
+// The timeline file is there, yet no event came from it: say what stopped it, never that it is missing.
+CollectionAdvice unreadableTimelineAdvice(const Profile& p, const InventoryFile& file, const Finding* error) {
+    const std::string name = baseName(file.path);
+    CollectionAdvice a;
+    if (error) {
+        const std::string what = error->byteOffset >= 0 ? msg("{} at byte {}", error->id, error->byteOffset)
+                                                        : error->id;
+        a.action = msg("Check {}: it is there but is not a timeline that can be read ({}). Copy it again from the "
+                       "collection if it was damaged on the way, else write it again: {}.",
+                       name, what, reexport(p));
+        a.why = msg("{} is there but could not be read ({}), so no host event, step marker or launch flow comes "
+                    "from it and every bubble cause is insufficient evidence. {}",
+                    name, what, error->seen);
+        a.gap = msg("timeline unreadable ({})", what);
+    } else {
+        a.action = msg("Write the timeline again: {}; {} is there but holds no event.", reexport(p), name);
+        a.why = msg("{} is there but holds no event (an empty trace array): no host event, step marker or "
+                    "launch flow comes from it, so every bubble cause is insufficient evidence.",
+                    name);
+        a.gap = msg("timeline empty");
+    }
+    return a;
+}
+
 std::string cutAt(const Profile& p) {
     return p.inventory.traceTruncated
                ? msg(" (the trace is cut at byte {})", p.inventory.truncatedAtByte)
@@ -89,6 +133,8 @@ std::optional<CollectionAdvice> hostTraceAdvice(const Profile& p) {
                     "bubble can be attributed to host activity.",
                     info, listed(*p.inventory.activities));
         a.gap = msg("host activity not collected");
+    } else if (!p.hasTrace && timelineFile(p)) {
+        return unreadableTimelineAdvice(p, *timelineFile(p), timelineError(p));
     } else if (!p.hasTrace) {
         if (hasRole(p, "sqlite export (not read)")) {
             a.action = msg("Export the timeline as text as well (export_type=Text): BubbleScope reads "

@@ -26,6 +26,12 @@ std::string level0Fix(const Profile& p) {
     return msg("Collect with profiler_level=Level1 and aic_metrics=PipeUtilization (see collection-problems.md, "
                "\"Level0 kernel table\").");
 }
+// A timeline file (trace_view.json, msprof_*.json) is in the folder, read or not.
+bool timelineListed(const Profile& p) {
+    return std::any_of(p.inventory.files.begin(), p.inventory.files.end(), [](const InventoryFile& f) {
+        return f.role == "trace_view" || f.role == "msprof_timeline";
+    });
+}
 std::string noTraceFix(const Profile& p) {
     const auto a = hostTraceAdvice(p);
     return a ? a.value().action : msg("Keep the timeline export (trace_view.json) with the profile.");
@@ -106,7 +112,8 @@ std::vector<Finding> healthCheck(const Profile& p, const StepSet& steps,
     if (!p.hasTrace) {
         out.push_back(
             {"no_trace", Severity::Warning, inv.outputDir, -1, -1,
-             msg("No trace_view.json / msprof_*.json timeline was found."),
+             timelineListed(p) ? msg("The timeline file is there but gave no event (see its own finding).")
+                               : msg("No trace_view.json / msprof_*.json timeline was found."),
              msg("No host events: step markers fall back to the Step Id column or a pseudo-step, and bubbles "
                  "cannot be attributed to host activity."),
              noTraceFix(p), ""});

@@ -1,5 +1,7 @@
 #include "analysis/host_evidence.h"
 
+#include "i18n/message.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -401,7 +403,7 @@ HostEvidence HostIndex::windowEvidence(Interval w, const Enclosing& enclosing) c
         if (pit != p_.processes.end()) thread = pit->second.name + " ";
         auto tit = p_.threads.find({lane.pid, lane.tid});
         thread += tit != p_.threads.end() && !tit->second.name.empty() ? tit->second.name
-                                                                       : "thread " + std::to_string(lane.tid);
+                                                                       : msg("thread {}", lane.tid);
         return HostEventOverlap{std::string(p_.str(e.name)), thread, overlap};
     };
     for (std::uint32_t idx : enclosing.all.e)

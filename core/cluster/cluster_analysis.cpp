@@ -382,6 +382,14 @@ TimeNs metricOf(const RankStepRow& r, std::string_view metric) {
     return r.commNotOverlapped;
 }
 
+// The metric as a sentence names it (the id is for the code; the reader gets the heatmap's words).
+std::string metricWords(std::string_view metric) {
+    if (metric == "computing") return msg("computing time");
+    if (metric == "free") return msg("free time (internal bubbles)");
+    if (metric == "prelaunch") return msg("prelaunch time");
+    return msg("exposed communication time");
+}
+
 const RankStepRow* stepRow(const RankSummary& r, std::int64_t step) {
     for (const auto& s : r.steps)
         if (s.step == step) return &s;
@@ -706,7 +714,7 @@ void findSlowRanks(ClusterResult& c, const ClusterBuilder::Table& t) {
              msg("In {} of {} steps the {} of the ranks spreads by more than 5 % (most in step {}: {:.1f} %, {} at {} "
                  "against a median of {}), but no rank waits for the rank at the extreme there: an imbalance, not a "
                  "slow rank.",
-                 stepsSpread, c.steps.size(), metric, worstStep, worstSpread * 100,
+                 stepsSpread, c.steps.size(), metricWords(metric), worstStep, worstSpread * 100,
                  rankName(c.ranks[static_cast<std::size_t>(worstRank)]), ms(worstValue), ms(worstMedian))});
     }
     bool anyJson = false;

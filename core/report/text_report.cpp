@@ -52,11 +52,155 @@ std::string communicationText(const AnalysisResult& r) {
     return o;
 }
 
+std::string stepHeader() {
+    return fmt::format("  {:>8} {:>11} {:>11} {:>11} {:>8} {:>11} {:>11} {:>11} {:>11} {:>7} {:>8}\n", render(msg("step")),
+                       render(msg("service")), "busy_union", render(msg("underfeed")), render(msg("ratio")),
+                       render(msg("prelaunch")), render(msg("tail")), render(msg("internal")), render(msg("largest")),
+                       render(msg("bubbles")), render(msg("kernels")));
+}
+
+std::string stepRow(const StepMetrics& m) {
+    return fmt::format("  {:>8} {:>11.3f} {:>11.3f} {:>11.3f} {:>8.4f} {:>11.3f} {:>11.3f} {:>11.3f} "
+                       "{:>11.3f} {:>7} {:>8}\n",
+                       m.stepId < 0 ? std::string("-") : std::to_string(m.stepId), nsToMs(m.service),
+                       nsToMs(m.busyUnion), nsToMs(m.underfeed), m.underfeedRatio, nsToMs(m.prelaunchGap),
+                       nsToMs(m.tailGap), nsToMs(m.internalBubbleTotal), nsToMs(m.largestInternalBubble),
+                       m.bubbleCount, m.kernelCount);
+}
+
+// Step numbers as ranges: "1-3470" or "1-5, 7, 9-12" (at most `limit` pieces, then "…").
+std::string stepList(const std::vector<std::int64_t>& steps, std::size_t limit = 8) {
+    std::string out;
+    std::size_t pieces = 0;
+    for (std::size_t i = 0; i < steps.size();) {
+        std::size_t j = i;
+        while (j + 1 < steps.size() && steps[j + 1] == steps[j] + 1)
+            ++j;
+        if (pieces == limit) {
+            out += ", …";
+            break;
+        }
+        out += (out.empty() ? "" : ", ") + (steps[i] < 0 ? std::string("-") : std::to_string(steps[i])) +
+               (j > i ? "-" + std::to_string(steps[j]) : "");
+        ++pieces;
+        i = j + 1;
+    }
+    return out;
+}
+
+// A long capture: per step group, its steps and P50 / P90 / P95 of each figure (the group's own statistics).
+std::string stepGroupsText(const AnalysisResult& r) {
+    std::string o = msg("  {} steps: per step group, P50 / P90 / P95 ({} prints every step)\n", r.metrics.size(),
+                        "--all-steps");
+    std::vector<char> grouped(r.metrics.size(), 0);
+    for (const auto& g : r.anomaly.groups) {
+        std::vector<std::int64_t> numbers;
+        for (int i : g.steps)
+            if (i >= 0 && static_cast<std::size_t>(i) < r.metrics.size()) {
+                numbers.push_back(r.metrics[static_cast<std::size_t>(i)].stepId);
+                grouped[static_cast<std::size_t>(i)] = 1;
+            }
+        o += msg("  {} ({} steps: {}; {} kernels per step)\n", g.id, g.steps.size(), stepList(numbers), g.kernelCount);
+        const auto row = [&](const std::string& label, const MetricStats& m, bool ratio) {
+            o += ratio ? fmt::format("    {:<18} {:>11.4f} {:>11.4f} {:>11.4f}\n", label, m.median, m.p90, m.p95)
+                       : fmt::format("    {:<18} {:>11.3f} {:>11.3f} {:>11.3f}\n", label, m.median, m.p90, m.p95);
+        };
+        o += fmt::format("    {:<18} {:>11} {:>11} {:>11}\n", "", "P50", "P90", "P95");
+        row(render(msg("service")), g.service, false);
+        row("busy_union", g.busy, false);
+        row(render(msg("underfeed ratio")), g.underfeedRatio, true);
+        row(render(msg("prelaunch")), g.prelaunch, false);
+        row(render(msg("tail")), g.tail, false);
+        row(render(msg("internal")), g.internalTotal, false);
+        row(render(msg("largest")), g.largestInternal, false);
+        row(render(msg("bubbles")), g.bubbleCount, false);
+    }
+    std::vector<std::int64_t> loose;
+    for (std::size_t i = 0; i < r.metrics.size(); ++i)
+        if (!grouped[i]) loose.push_back(r.metrics[i].stepId);
+    if (!loose.empty()) o += msg("  in no group: {} steps ({})\n", loose.size(), stepList(loose));
+    return o;
+}
+
+// A long capture's communication: the totals over the steps and the step with the most exposed time.
+std::string communicationSummaryText(const AnalysisResult& r) {
+    const AnomalyResult& a = r.anomaly;
+    const StepComm* worst = nullptr;
+    std::size_t worstStep = 0;
+    TimeNs exposed = 0, wait = 0;
+    std::size_t collectives = 0;
+    bool json = false;
+    for (std::size_t i = 0; i < a.stepComm.size() && i < r.metrics.size(); ++i) {
+        const auto& c = a.stepComm[i];
+        exposed += c.exposed, wait += c.wait, collectives += c.collectives, json = json || c.fromJson;
+        if (!worst || c.exposed > worst->exposed) worst = &c, worstStep = i;
+    }
+    if (!worst || (exposed == 0 && collectives == 0)) return {};
+    std::string o = msg("\n== Communication (ms)\n");
+    o += msg("  over {} steps: exposed {:.3f} (the most in step {}: {:.3f}){}\n", r.metrics.size(), nsToMs(exposed),
+             r.metrics[worstStep].stepId, nsToMs(worst->exposed),
+             json ? msg("; communication.json: wait {:.3f} over {} collectives", nsToMs(wait), collectives) : "");
+    return o;
+}
+
+std::string crossCheckText(const Profile& p, const AnalysisResult& r) {
+    std::string o = msg("\n== Profiler cross-check ({}, us)\n", crossCheckSourceName(p.inventory));
+    for (const auto& row : r.crossCheck.rows) {
+        if (!row.matched) {
+            o += msg("  step {}: no row in step_trace_time.csv\n", row.stepId);
+            continue;
+        }
+        for (const auto& f : row.figures) {
+            o += msg("  step {:<5} {:<24} ours {:>14.3f}   profiler {:>14} ({}){}\n", row.stepId, term(f.field),
+                     f.oursUs, f.profilerUs ? fmt::format("{:.3f}", *f.profilerUs) : msg("n/a"),
+                     term(f.profilerColumn), f.mismatch ? "  MISMATCH" : "");
+        }
+    }
+    return o;
+}
+
+// A long capture's cross-check: per figure its largest difference, and the steps that disagree.
+std::string crossCheckSummaryText(const Profile& p, const AnalysisResult& r) {
+    std::string o = msg("\n== Profiler cross-check ({}, us)\n", crossCheckSourceName(p.inventory));
+    struct Worst {
+        double diff = -1;
+        std::int64_t step = -1;
+        const CrossCheckFigure* f = nullptr;
+    };
+    std::map<std::string, Worst> worst; // by field
+    std::vector<std::int64_t> disagree, missing;
+    std::size_t matched = 0;
+    for (const auto& row : r.crossCheck.rows) {
+        if (!row.matched) {
+            missing.push_back(row.stepId);
+            continue;
+        }
+        ++matched;
+        bool bad = false;
+        for (const auto& f : row.figures) {
+            if (!f.profilerUs) continue;
+            const double d = std::abs(f.oursUs - *f.profilerUs);
+            Worst& w = worst[f.field];
+            if (d > w.diff) w = {d, row.stepId, &f};
+            bad = bad || f.mismatch;
+        }
+        if (bad) disagree.push_back(row.stepId);
+    }
+    o += msg("  {} steps compared: {} agree, {} disagree{}\n", matched, matched - disagree.size(), disagree.size(),
+             disagree.empty() ? "" : msg(" (steps {})", stepList(disagree, 20)));
+    for (const auto& [field, w] : worst)
+        o += msg("  {:<24} largest difference {:.3f} us in step {} (ours {:.3f}, profiler {:.3f}, {})\n", term(field),
+                 w.diff, w.step, w.f->oursUs, *w.f->profilerUs, term(w.f->profilerColumn));
+    if (!missing.empty())
+        o += msg("  {} steps have no row in step_trace_time.csv ({})\n", missing.size(), stepList(missing, 20));
+    return o;
+}
+
 } // namespace
 
 // Every string that comes from the profiling folder (names, paths, findings quoting them) is passed
 // through term(): a name may hold terminal control sequences, and this text goes to stdout.
-std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
+std::string renderTextReport(const Profile& p, const AnalysisResult& r, bool allSteps) {
     std::string o;
     const auto& inv = p.inventory;
     o +=
@@ -126,35 +270,18 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r) {
         if (!f.impact.empty()) o += msg("      effect: {}\n", term(f.impact));
         if (!f.fix.empty()) o += msg("      fix: {}\n", term(f.fix));
     }
+    const bool everyStep = allSteps || r.metrics.size() <= kTextStepRows;
     o += msg("\n== Steps (ms)\n");
-    o += fmt::format("  {:>8} {:>11} {:>11} {:>11} {:>8} {:>11} {:>11} {:>11} {:>11} {:>7} {:>8}\n", render(msg("step")),
-                     render(msg("service")), "busy_union", render(msg("underfeed")), render(msg("ratio")),
-                     render(msg("prelaunch")), render(msg("tail")), render(msg("internal")), render(msg("largest")),
-                     render(msg("bubbles")), render(msg("kernels")));
-    for (const auto& m : r.metrics) {
-        o += fmt::format("  {:>8} {:>11.3f} {:>11.3f} {:>11.3f} {:>8.4f} {:>11.3f} {:>11.3f} {:>11.3f} "
-                         "{:>11.3f} {:>7} {:>8}\n",
-                         m.stepId < 0 ? std::string("-") : std::to_string(m.stepId), nsToMs(m.service),
-                         nsToMs(m.busyUnion), nsToMs(m.underfeed), m.underfeedRatio, nsToMs(m.prelaunchGap),
-                         nsToMs(m.tailGap), nsToMs(m.internalBubbleTotal), nsToMs(m.largestInternalBubble),
-                         m.bubbleCount, m.kernelCount);
+    if (everyStep) {
+        o += stepHeader();
+        for (const auto& m : r.metrics)
+            o += stepRow(m);
+    } else {
+        o += stepGroupsText(r);
     }
-    o += communicationText(r);
-    if (r.crossCheck.available) {
-        o += msg("\n== Profiler cross-check ({}, us)\n", crossCheckSourceName(p.inventory));
-        for (const auto& row : r.crossCheck.rows) {
-            if (!row.matched) {
-                o += msg("  step {}: no row in step_trace_time.csv\n", row.stepId);
-                continue;
-            }
-            for (const auto& f : row.figures) {
-                o += msg("  step {:<5} {:<24} ours {:>14.3f}   profiler {:>14} ({}){}\n", row.stepId,
-                                 term(f.field), f.oursUs,
-                                 f.profilerUs ? fmt::format("{:.3f}", *f.profilerUs) : msg("n/a"),
-                                 term(f.profilerColumn), f.mismatch ? "  MISMATCH" : "");
-            }
-        }
-    }
+    o += everyStep ? communicationText(r) : communicationSummaryText(r);
+    if (r.crossCheck.available)
+        o += everyStep ? crossCheckText(p, r) : crossCheckSummaryText(p, r);
     const auto& a = r.anomaly;
     o += msg("\n== Bubble windows (>= {:.0f} us): {}\n", a.rules.bubble_min_us, a.windows.size());
     const auto skipped = skippedRowsInWindows(p, r.findings, a.windows);

@@ -1,6 +1,7 @@
 // The headless command as a user runs it: exit codes, messages, JSON content and determinism.
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -224,6 +225,54 @@ class TstAnalyzeCommand : public QObject {
         QCOMPARE(r.code, 4);
         QVERIFY(r.err.contains(QStringLiteral("the JSON was not written")));
         QVERIFY(!QFile::exists(target));
+    }
+
+    // Issue 46, item 14: up to 50 steps the text prints a row per step (and per step and figure for the
+    // cross-check); from 51 steps on, the steps are summarised per step group and the cross-check as its worst
+    // difference per figure, unless --all-steps. Generated captures of 50 and 51 small steps.
+    void aLongCaptureIsSummarisedUnlessAllSteps_data() {
+        QTest::addColumn<int>("steps");
+        QTest::addColumn<bool>("allSteps");
+        QTest::addColumn<bool>("everyRow");
+        QTest::newRow("50 steps") << 50 << false << true;
+        QTest::newRow("51 steps") << 51 << false << false;
+        QTest::newRow("51 steps, --all-steps") << 51 << true << true;
+    }
+    void aLongCaptureIsSummarisedUnlessAllSteps() {
+        QFETCH(int, steps);
+        QFETCH(bool, allSteps);
+        QFETCH(bool, everyRow);
+        const QString name = QStringLiteral("long%1").arg(steps);
+        const QString out = tmp.filePath(name);
+        if (!QFileInfo::exists(out)) {
+            QProcess g;
+            g.start(QStringLiteral(BS_SYNTH), {QStringLiteral("--out"), out, QStringLiteral("--name"), name,
+                                               QStringLiteral("--steps"), QString::number(steps),
+                                               QStringLiteral("--dense"), QStringLiteral("1"), QStringLiteral("--dfc"),
+                                               QStringLiteral("0"), QStringLiteral("--gmm"), QStringLiteral("0"),
+                                               QStringLiteral("--prefill"), QStringLiteral("1"),
+                                               QStringLiteral("--decode"), QStringLiteral("1"), QStringLiteral("--quiet")});
+            QVERIFY(g.waitForFinished(120000) && g.exitCode() == 0);
+        }
+        QStringList args{QStringLiteral("analyze"), out + QLatin1Char('/') + name + QStringLiteral("_ascend_pt")};
+        if (allSteps) args << QStringLiteral("--all-steps");
+        const Run r = run(args);
+        QCOMPARE(r.code, 0);
+        // A step row starts with the step number right-aligned in 10 columns, then the service in ms.
+        const QRegularExpression stepRow(QStringLiteral("^ {2,}\\d+ +\\d+\\.\\d{3} +\\d+\\.\\d{3} "),
+                                         QRegularExpression::MultilineOption);
+        const QString stepsSection = r.out.section(QStringLiteral("== Steps (ms)"), 1).section(QStringLiteral("\n== "), 0, 0);
+        QCOMPARE(static_cast<int>(stepsSection.count(stepRow)), everyRow ? steps : 0);
+        const QString cross = r.out.section(QStringLiteral("== Profiler cross-check"), 1).section(QStringLiteral("\n== "), 0, 0);
+        // The profiler's own step_trace_time.csv has one row per step: three figures compared per step.
+        QCOMPARE(static_cast<int>(cross.count(QStringLiteral("  step "))), everyRow ? 3 * steps : 0);
+        if (everyRow) return;
+        QVERIFY2(stepsSection.contains(QStringLiteral("%1 steps: per step group, P50 / P90 / P95 (--all-steps prints every step)").arg(steps)),
+                 qPrintable(stepsSection));
+        QVERIFY(stepsSection.contains(QStringLiteral("g0 (%1 steps: 1-%1;").arg(steps)));
+        QVERIFY2(cross.contains(QStringLiteral("%1 steps compared: %1 agree, 0 disagree").arg(steps)), qPrintable(cross));
+        QCOMPARE(static_cast<int>(cross.count(QStringLiteral("largest difference"))), 3);
+        QVERIFY(r.out.count(QLatin1Char('\n')) < 100);
     }
 };
 

@@ -402,7 +402,7 @@ class TstCliProgress : public QObject {
         QVERIFY(inHelp.contains(QStringLiteral("--shard")) && inHelp.contains(QStringLiteral("--expect")));
         QCOMPARE(shot.code, 0);
         QVERIFY(inHelp.contains(QStringLiteral("--bubble")) && inHelp.contains(QStringLiteral("--size")));
-        QCOMPARE(documented.size(), 25); // with --lang (analyze, cluster, compare), screenshot --ranks / --step
+        QCOMPARE(documented.size(), 26); // with --lang (analyze, cluster, compare), screenshot --ranks / --step, --all-steps
         // Both say where the JSON schema is.
         const QString schema = QStringLiteral("/usr/share/doc/bubblescope/anomaly_discovery.schema.json");
         QVERIFY(roff.contains(schema));

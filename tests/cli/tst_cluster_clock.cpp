@@ -292,7 +292,7 @@ class TstClusterClock : public QObject {
             if (f.id == "imbalance") {
                 ++imbalance;
                 const std::string m = bs::english(f.message);
-                QVERIFY2(m.find("prelaunch") != std::string::npos && m.find("rank 2 at 8.00 ms") != std::string::npos &&
+                QVERIFY2(m.find("the prelaunch time of the ranks") != std::string::npos && m.find("rank 2 at 8.00 ms") != std::string::npos &&
                              m.find("50.0 %") != std::string::npos,
                          m.c_str());
             }

@@ -12,9 +12,11 @@
 #include "cluster_models.h"
 #include "cluster_view.h"
 #include "i18n/message.h"
+#include "language.h"
 #include "main_window.h"
 #include "ranks_tab.h"
 #include "ranks_timeline.h"
+#include "timeline_data.h"
 #include "timeline_widget.h"
 
 #include "analysis/analysis_run.h"
@@ -30,7 +32,11 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
+#include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -154,6 +160,34 @@ int rowOf(const QAbstractItemModel* m, int column, const QString& text, const QM
     for (int r = 0; r < m->rowCount(parent); ++r)
         if (m->index(r, column, parent).data().toString() == text) return r;
     return -1;
+}
+
+// The English words of a text meant for reading: a letter, then small letters ("Free", "prelaunch"). Ids in
+// capitals, names with digits or '_' (comm_not_overlapped is caught on its own) and units are not words.
+QStringList englishWords(const QString& text) {
+    static const QRegularExpression word(QStringLiteral("(?<![\\w.])[A-Za-z][a-z]+(?![\\w.])"));
+    static const QStringList units{QStringLiteral("ms"), QStringLiteral("us"), QStringLiteral("ns")};
+    QStringList out;
+    for (auto it = word.globalMatch(text); it.hasNext();) {
+        const QString w = it.next().captured();
+        if (!units.contains(w)) out << w;
+    }
+    return out;
+}
+
+// A copy of a real rank folder (never into the repository: a temporary folder of the test).
+bool copyFolder(const QString& from, const QString& to) {
+    QDirIterator it(from, QDir::Files | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString file = it.next();
+        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(file);
+        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(file, target)) return false;
+    }
+    return true;
+}
+
+QString qmFile() {
+    return QFileInfo(binaryPath()).absolutePath() + QStringLiteral("/bubblescope_zh_CN.qm");
 }
 
 } // namespace
@@ -767,6 +801,109 @@ class TstClusterView : public QObject {
         QCOMPARE(img.pixelColor(busy.left() + 200, busy.center().y()), QColor(0x3b, 0x7d, 0xd8));
         t.zoomBy(1000, t.labelWidth() + 10);
         t.render(&img);
+    }
+
+    // Issue 46 item 5: a rank whose trace_view.json is random bytes, beside its valid kernel_details.csv. The data
+    // error names the file and the byte; the first recommendation says the file is there but cannot be read and
+    // what to do (copy it again or write it again), never that it is missing; the kernels whose stream only the
+    // trace gives (HCCL) are on a lane named by what they run, not "Stream ?".
+    void aRankWhoseTraceIsRandomBytesIsToldItIsUnreadableNotMissing() {
+        QTemporaryDir dir;
+        const QString rank = dir.filePath(QStringLiteral("rank0_ascend_pt"));
+        QVERIFY(copyFolder(kLevel1 + QStringLiteral("/rank0_ascend_pt"), rank));
+        QFile trace(rank + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json"));
+        QVERIFY(trace.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        QByteArray bytes(4096, '\0');
+        QRandomGenerator random(46);
+        for (auto& b : bytes)
+            b = static_cast<char>(random.bounded(256));
+        bytes[0] = '\x9c'; // not '[' or '{': the reader stops at byte 0
+        QCOMPARE(trace.write(bytes), qint64(bytes.size()));
+        trace.close();
+
+        const bs::DiscoveryResult found = bs::discoverProfiles(rank.toStdString());
+        QCOMPARE(found.ranks.size(), std::size_t(1));
+        auto loaded = bs::loadRank(found.ranks.front());
+        QVERIFY(loaded.profile && loaded.hasAnyData);
+        bool error = false;
+        for (const auto& f : loaded.profile->loadFindings)
+            error = error || (f.id == "trace_not_chrome_format" && f.byteOffset == 0);
+        QVERIFY(error);
+        const bs::AnalysisResult r = bs::analyzeProfile(*loaded.profile);
+        QVERIFY(!r.anomaly.recommendations.empty());
+        const bs::Recommendation& first = r.anomaly.recommendations.front();
+        QCOMPARE(first.priority, std::string("P0"));
+        const std::string action = bs::english(first.action), why = bs::english(first.why);
+        QVERIFY2(action.find("Check trace_view.json: it is there but is not a timeline that can be read "
+                             "(trace_not_chrome_format at byte 0)") == 0,
+                 action.c_str());
+        QVERIFY2(action.find("Copy it again from the collection") != std::string::npos, action.c_str());
+        QVERIFY2(why.find("trace_view.json is there but could not be read (trace_not_chrome_format at byte 0), so no "
+                          "host event, step marker or launch flow comes from it") == 0,
+                 why.c_str());
+        QVERIFY2(why.find("insufficient evidence. The file does not start with '[' or '{' (Chrome trace format "
+                          "expected).") != std::string::npos,
+                 why.c_str());
+        for (const auto& rc : r.anomaly.recommendations)
+            QVERIFY2(bs::english(rc.why + rc.action + rc.evidenceGap).find("no trace_view.json") == std::string::npos,
+                     bs::english(rc.why).c_str());
+        QCOMPARE(bs::english(first.evidenceGap), std::string("timeline unreadable (trace_not_chrome_format at byte 0)"));
+
+        // The window: the recommendation in the Summary, the lanes.
+        bs::ui::MainWindow win;
+        win.resize(1400, 900);
+        win.show();
+        QSignalSpy loadedSpy(&win, &bs::ui::MainWindow::loadFinished);
+        win.openPath(rank);
+        QTRY_VERIFY_WITH_TIMEOUT(!loadedSpy.isEmpty(), 120000);
+        QVERIFY(loadedSpy.at(0).at(0).toBool());
+        const QString summary = win.summary()->toPlainText();
+        QVERIFY2(summary.contains(QStringLiteral("it is there but is not a timeline that can be read")), qPrintable(summary));
+        QVERIFY(!summary.contains(QStringLiteral("there is no trace_view.json")));
+        QStringList labels;
+        bool hccl = false;
+        for (int i = 0; i < win.timeline()->trackCount(); ++i) {
+            const QString label = win.timeline()->trackLabelText(i);
+            labels << label;
+            QVERIFY2(!label.contains(QStringLiteral("Stream ?")), qPrintable(label));
+            hccl = hccl || label == QStringLiteral("HCCL (stream unknown)");
+        }
+        QVERIFY2(hccl, qPrintable(labels.join(QStringLiteral(" | "))));
+    }
+
+    // Issue 46 item 6: in Chinese the Cluster view names its metrics in Chinese, in the heatmap's picker and in the
+    // core's imbalance finding (the real Level0 pair: its exposed communication spreads and nobody waits), where the
+    // metric used to be its id (comm_not_overlapped).
+    void inChineseTheMetricsOfTheHeatmapAndOfTheImbalanceFindingAreChinese() {
+        QVERIFY2(QFile::exists(qmFile()), qPrintable(qmFile()));
+        bs::ui::setTranslationFile(qmFile());
+        bs::ui::ClusterView v;
+        v.resize(1400, 900);
+        v.show();
+        QSignalSpy done(&v, &bs::ui::ClusterView::analysisFinished);
+        v.analyse(QDir::cleanPath(QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level0")));
+        QVERIFY(done.wait(120000));
+        QVERIFY(done.at(0).at(0).toBool());
+        bool imbalance = false;
+        for (const auto& f : v.cluster()->findings)
+            imbalance = imbalance || f.id == "imbalance";
+        QVERIFY(imbalance);
+        QVERIFY2(v.summary()->toPlainText().contains(QStringLiteral("the exposed communication time of the ranks")),
+                 qPrintable(v.summary()->toPlainText()));
+
+        bs::ui::applyLanguage(QStringLiteral("zh_CN"));
+        QTRY_VERIFY(v.summary()->toPlainText().contains(QStringLiteral("未掩盖通信时间")));
+        const QString summary = v.summary()->toPlainText();
+        for (const char* id : {"comm_not_overlapped", "computing", "free", "prelaunch", "exposed communication"})
+            QVERIFY2(!summary.contains(QLatin1String(id)), qPrintable(QLatin1String(id) + QStringLiteral(": ") + summary));
+        for (bs::ui::ClusterMetric m : bs::ui::kClusterMetrics)
+            QVERIFY2(englishWords(bs::ui::ClusterText::metricName(m)).isEmpty(), qPrintable(bs::ui::ClusterText::metricName(m)));
+        for (int i = 0; i < v.metricPicker()->count(); ++i)
+            QVERIFY2(englishWords(v.metricPicker()->itemText(i)).isEmpty(), qPrintable(v.metricPicker()->itemText(i)));
+        QCOMPARE(bs::ui::ClusterText::metricName(bs::ui::ClusterMetric::ExposedComm), QStringLiteral("未掩盖通信"));
+
+        bs::ui::applyLanguage(QStringLiteral("en"));
+        QTRY_VERIFY(v.summary()->toPlainText().contains(QStringLiteral("the exposed communication time of the ranks")));
     }
 
     void aSingleRankHasNoClusterView() {

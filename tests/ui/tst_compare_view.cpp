@@ -5,7 +5,10 @@
 // the profiler level named as a scope difference; a folder dropped with Shift held is compared, not opened.
 // Screenshots: <build>/screenshots/11–13.
 #include "compare_view.h"
+#include "glossary.h"
+#include "language.h"
 #include "main_window.h"
+#include "timeline_render.h"
 #include "timeline_widget.h"
 
 #include "analysis/analysis_run.h"
@@ -13,6 +16,9 @@
 
 #include <QDir>
 #include <QDropEvent>
+#include <QFile>
+#include <QRegularExpression>
+#include <QSet>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QProcess>
@@ -31,7 +37,20 @@
 
 namespace {
 const char* kDfc = "aclnnDispatchFFNCombine_DispatchFFNCombine_DispatchFFNCombine";
+
+// The English words of a text meant for reading: a capital or small letter, then small letters ("Host",
+// "removed"). Ids in capitals (HCCL, CANN), names with digits or '_' and the units are not words.
+QStringList englishWords(const QString& text) {
+    static const QRegularExpression word(QStringLiteral("(?<![\\w.])[A-Za-z][a-z]+(?![\\w.])"));
+    static const QStringList units{QStringLiteral("ms"), QStringLiteral("us"), QStringLiteral("ns")};
+    QStringList out;
+    for (auto it = word.globalMatch(text); it.hasNext();) {
+        const QString w = it.next().captured();
+        if (!units.contains(w)) out << w;
+    }
+    return out;
 }
+} // namespace
 
 class TstCompareView : public QObject {
     Q_OBJECT
@@ -178,6 +197,81 @@ class TstCompareView : public QObject {
         QCOMPARE(v->baseTimeline()->viewEnd() - v->baseTimeline()->viewStart(), v->newTimeline()->viewEnd() - v->newTimeline()->viewStart());
         w.compareView()->tabs()->setCurrentIndex(2);
         shoot(w, QStringLiteral("13_compare_real_level0_level1.png"));
+    }
+
+    // Issue 46 item 6: in Chinese, what the Compare tab shows for reading is Chinese: the bubbles' fates, the
+    // ops' statuses, the lane groups' titles, the threads the profiler left unnamed, the ops' PMU verdicts.
+    void inChineseTheFatesStatusesGroupsThreadsAndPmuVerdictsHaveNoEnglishWord() {
+        const QString qm = QDir::cleanPath(QStringLiteral(BS_SCREENSHOT_DIR "/../app/bubblescope_zh_CN.qm"));
+        QVERIFY2(QFile::exists(qm), qPrintable(qm + QStringLiteral(" is missing: build bubblescope (it makes the .qm)")));
+        bs::ui::setTranslationFile(qm);
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(load(w, before));
+        QVERIFY(compare(w, after));
+        bs::ui::CompareView* v = w.compareView();
+        QCOMPARE(v->bubblesTable()->item(0, 0)->text(),
+                 QString::fromStdString(v->comparison()->matches[static_cast<std::size_t>(
+                     v->bubblesTable()->item(0, 0)->data(Qt::UserRole).toInt())].cls));
+        bs::ui::applyLanguage(QStringLiteral("zh_CN"));
+        QTRY_COMPARE(v->tabs()->tabText(2), QStringLiteral("气泡"));
+        QCoreApplication::processEvents();
+        auto noEnglish = [](const QString& where, const QString& text) {
+            const QStringList words = englishWords(text);
+            if (!words.isEmpty())
+                QTest::qFail(qPrintable(QStringLiteral("%1 \"%2\": English %3").arg(where, text, words.join(QLatin1Char(' ')))),
+                             __FILE__, __LINE__);
+            return words.isEmpty();
+        };
+        QSet<QString> fates;
+        for (int r = 0; r < v->bubblesTable()->rowCount(); ++r) {
+            if (!noEnglish(QStringLiteral("fate"), v->bubblesTable()->item(r, 0)->text())) return;
+            fates << v->bubblesTable()->item(r, 0)->text();
+        }
+        QVERIFY2(fates.contains(QStringLiteral("已消失")) && fates.contains(QStringLiteral("未变化")),
+                 qPrintable(QStringList(fates.values()).join(QLatin1Char(' '))));
+        // The step figures, in the words of the core's catalog.
+        QCOMPARE(v->stepsTable()->item(0, 0)->text(), QStringLiteral("step 服务时间 (ms)"));
+        const QAbstractItemModel* ops = v->opsTable()->model();
+        QVERIFY(ops->rowCount() > 0);
+        for (int r = 0; r < ops->rowCount(); ++r)
+            if (!noEnglish(QStringLiteral("op status"), ops->index(r, 2).data().toString())) return;
+        for (const char* group : {"Host", "HCCL", "Overlap Analysis"})
+            if (!noEnglish(QStringLiteral("group title"), bs::ui::groupTitle(QLatin1String(group)))) return;
+        // The threads: the profiler writes "Thread <id>" for a thread it has no name for; the window writes it in
+        // its language ("线程 <id>"), after the process's name.
+        static const QRegularExpression unnamed(QStringLiteral("(^|· )Thread \\d+$"));
+        static const QRegularExpression chinese(QStringLiteral("(^|· )线程 \\d+$"));
+        int threads = 0;
+        for (bs::ui::TimelineWidget* t : {v->baseTimeline(), v->newTimeline()})
+            for (int i = 0; i < t->trackCount(); ++i) {
+                QVERIFY2(!unnamed.match(t->trackName(i)).hasMatch(), qPrintable(t->trackName(i)));
+                threads += chinese.match(t->trackName(i)).hasMatch() ? 1 : 0;
+            }
+        QVERIFY(threads >= 2);
+        // PMU verdicts, as a table cell shows them.
+        int verdicts = 0;
+        for (const auto& o : v->baseAnalysis()->anomaly.ops) {
+            if (o.pmuVerdict.empty()) continue;
+            if (!noEnglish(QStringLiteral("PMU verdict"), bs::ui::pmuVerdictText(o.pmuVerdict))) return;
+            verdicts += o.pmuVerdict.rfind("compute-bound", 0) == 0 || o.pmuVerdict.rfind("memory-bound", 0) == 0;
+        }
+        QVERIFY(verdicts > 0);
+        QCOMPARE(bs::ui::pmuVerdictText("compute-bound"), QStringLiteral("计算受限"));
+        shoot(w, QStringLiteral("46_compare_zh_CN.png"));
+
+        // Back in English: the ids the JSON writes.
+        bs::ui::applyLanguage(QStringLiteral("en"));
+        QTRY_COMPARE(v->tabs()->tabText(2), QStringLiteral("Bubbles"));
+        QCoreApplication::processEvents();
+        for (int r = 0; r < v->bubblesTable()->rowCount(); ++r)
+            QCOMPARE(v->bubblesTable()->item(r, 0)->text(),
+                     QString::fromStdString(v->comparison()->matches[static_cast<std::size_t>(
+                         v->bubblesTable()->item(r, 0)->data(Qt::UserRole).toInt())].cls));
+        QCOMPARE(bs::ui::groupTitle(QStringLiteral("Host")), QStringLiteral("Host"));
+        QCOMPARE(v->stepsTable()->item(0, 0)->text(), QStringLiteral("step service (ms)"));
+        QCOMPARE(bs::ui::pmuVerdictText("compute-bound"), QStringLiteral("compute-bound"));
     }
 
     void aFolderDroppedWithShiftIsCompared() {

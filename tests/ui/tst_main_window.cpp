@@ -12,6 +12,8 @@
 #include "panel_models.h"
 #include "panels/charts_panel.h"
 #include "panels/find_bar.h"
+#include "panels/ops_panel.h"
+#include "language.h"
 #include "timeline_search.h"
 
 #include "analysis/analysis_run.h"
@@ -19,6 +21,8 @@
 #include "model/profile.h"
 
 #include <QApplication>
+#include <QComboBox>
+#include <QFileInfo>
 #include <QChartView>
 #include <QPercentBarSeries>
 #include <QDir>
@@ -38,6 +42,7 @@
 #include <QTreeView>
 #include <QAbstractItemModelTester>
 
+#include <optional>
 #include <set>
 
 namespace {
@@ -80,6 +85,160 @@ std::string innermostUserFrame(std::string_view stack) {
     return {};
 }
 
+
+// Issue 46: what the window shows, as text and counts, to tell whether anything of a previous profile is
+// left. A window that loaded A, then B, must show exactly what a window that loaded only B shows.
+struct Shown {
+    QString title;
+    QStringList tabs;
+    QString summary, health, report, detail, stack;
+    bool stackShown = false;
+    int bubbleRows = 0, bubbleCurrent = -1;
+    QStringList bubbleCells; // the first rows' cells
+    QString opsFilter;
+    int opsRows = 0, opsNameWidth = 0;
+    QStringList opsNames;
+    int layerRows = 0;
+    QStringList layerNames;
+    QStringList tracks;
+    qint64 dataStart = 0, dataEnd = 0;
+    int selectedBubble = -1, selectedKernel = -1, selectedHostEvent = -1;
+    std::pair<bs::TimeNs, bs::TimeNs> range;
+    std::size_t matches = 0, highlighted = 0;
+    QString findText;
+    bool findShown = false;
+    int chartSteps = 0;
+    bool rankPickerShown = false;
+};
+
+bs::ui::OpsPanel* opsPanel(bs::ui::MainWindow& w) {
+    return w.findChildren<bs::ui::OpsPanel*>().value(0);
+}
+QTreeView* layerTree(bs::ui::MainWindow& w) {
+    for (auto* t : w.findChildren<QTreeView*>())
+        if (t->model() && t->model()->headerData(0, Qt::Horizontal).toString().contains(QStringLiteral("kernel"))) return t;
+    return nullptr;
+}
+
+Shown shownBy(bs::ui::MainWindow& w) {
+    Shown s;
+    s.title = w.windowTitle();
+    for (int i = 0; i < w.tabs()->count(); ++i)
+        s.tabs << w.tabs()->tabText(i);
+    s.summary = w.summary()->toPlainText();
+    s.health = w.health()->toPlainText();
+    s.report = w.reportText();
+    s.detail = w.bubbleDetail()->toPlainText();
+    s.stack = w.stackPane()->toPlainText();
+    s.stackShown = !w.stackPane()->isHidden();
+    const QAbstractItemModel* bm = w.bubbleTable()->model();
+    s.bubbleRows = bm->rowCount();
+    s.bubbleCurrent = w.bubbleTable()->currentIndex().row();
+    for (int r = 0; r < std::min(bm->rowCount(), 5); ++r)
+        for (int c = 0; c < bm->columnCount(); ++c)
+            s.bubbleCells << bm->index(r, c).data().toString();
+    auto* ops = opsPanel(w);
+    s.opsFilter = ops->filter()->text();
+    s.opsRows = ops->table()->model()->rowCount();
+    s.opsNameWidth = ops->table()->columnWidth(bs::ui::OpsTableModel::Name);
+    for (int r = 0; r < std::min(s.opsRows, 5); ++r)
+        s.opsNames << ops->table()->model()->index(r, bs::ui::OpsTableModel::Name).data().toString();
+    auto* tree = layerTree(w);
+    s.layerRows = tree->model()->rowCount();
+    for (int r = 0; r < std::min(s.layerRows, 5); ++r)
+        s.layerNames << tree->model()->index(r, 0).data().toString();
+    auto* tl = w.timeline();
+    for (int i = 0; i < tl->trackCount(); ++i)
+        s.tracks << tl->trackName(i);
+    s.dataStart = tl->dataStart();
+    s.dataEnd = tl->dataEnd();
+    s.selectedBubble = tl->selectedBubble();
+    s.selectedKernel = tl->selectedKernel();
+    s.selectedHostEvent = tl->selectedHostEvent();
+    s.range = tl->rangeSelection();
+    s.matches = tl->searchMatches().size();
+    s.highlighted = tl->highlightedHostEvents().size();
+    s.findText = w.findBar()->text();
+    s.findShown = !w.findBar()->isHidden();
+    s.chartSteps = static_cast<int>(w.charts()->drawnSteps().size());
+    for (auto* c : w.findChildren<QComboBox*>())
+        if (c->objectName() == QStringLiteral("rankPicker")) s.rankPickerShown = !c->isHidden();
+    return s;
+}
+
+// Every field the same; the first that differs is the failure (QCOMPARE names it).
+void compareShown(const Shown& got, const Shown& want) {
+    QCOMPARE(got.title, want.title);
+    QCOMPARE(got.tabs, want.tabs);
+    QCOMPARE(got.detail, want.detail);
+    QCOMPARE(got.stackShown, want.stackShown);
+    QCOMPARE(got.stack, want.stack);
+    QCOMPARE(got.bubbleRows, want.bubbleRows);
+    QCOMPARE(got.bubbleCells, want.bubbleCells);
+    QCOMPARE(got.bubbleCurrent, want.bubbleCurrent);
+    QCOMPARE(got.opsFilter, want.opsFilter);
+    QCOMPARE(got.opsRows, want.opsRows);
+    QCOMPARE(got.opsNames, want.opsNames);
+    QCOMPARE(got.opsNameWidth, want.opsNameWidth);
+    QCOMPARE(got.layerRows, want.layerRows);
+    QCOMPARE(got.layerNames, want.layerNames);
+    QCOMPARE(got.tracks, want.tracks);
+    QCOMPARE(got.dataStart, want.dataStart);
+    QCOMPARE(got.dataEnd, want.dataEnd);
+    QCOMPARE(got.selectedBubble, want.selectedBubble);
+    QCOMPARE(got.selectedKernel, want.selectedKernel);
+    QCOMPARE(got.selectedHostEvent, want.selectedHostEvent);
+    QCOMPARE(got.range, want.range);
+    QCOMPARE(got.matches, want.matches);
+    QCOMPARE(got.highlighted, want.highlighted);
+    QCOMPARE(got.findText, want.findText);
+    QCOMPARE(got.findShown, want.findShown);
+    QCOMPARE(got.chartSteps, want.chartSteps);
+    QCOMPARE(got.rankPickerShown, want.rankPickerShown);
+    QCOMPARE(got.summary, want.summary);
+    QCOMPARE(got.health, want.health);
+    QCOMPARE(got.report, want.report);
+}
+
+// Opens `path` and waits for the load to end (loadFinished); its ok, or nullopt when it never ended.
+std::optional<bool> load(bs::ui::MainWindow& w, const QString& path) {
+    QSignalSpy spy(&w, &bs::ui::MainWindow::loadFinished);
+    w.openPath(path);
+    if (!spy.wait(120000)) return std::nullopt;
+    return spy.at(0).at(0).toBool();
+}
+
+const QString kSample = QStringLiteral(BS_SOURCE_DIR "/resources/sample/sample_ascend_pt");
+
+// A kernel drawn on the timeline at its current view (-1 none).
+int kernelInView(bs::ui::TimelineWidget* tl, const bs::Profile& p) {
+    for (std::size_t k = 0; k < p.kernels.size(); ++k) {
+        const QPoint at = tl->kernelPosition(k);
+        if (at.x() > tl->labelWidth() + 2 && tl->rect().contains(at)) return static_cast<int>(k);
+    }
+    return -1;
+}
+
+// A is loaded; a bubble row, then a kernel on the timeline chosen; the Ops filter set to A's top op.
+// Returns A's first bubble's heading in the inspector ("b0001 — 1.006 ms …") or empty on failure.
+QString chooseThingsInA(bs::ui::MainWindow& w) {
+    w.tabs()->setCurrentIndex(3);
+    auto* ops = opsPanel(w);
+    const QString op = ops->table()->model()->index(0, bs::ui::OpsTableModel::Name).data().toString();
+    if (op.isEmpty()) return {};
+    QTest::keyClicks(ops->filter(), op);
+    if (ops->table()->model()->rowCount() < 1) return {};
+    w.tabs()->setCurrentIndex(1);
+    auto* table = w.bubbleTable();
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier,
+                      table->visualRect(table->model()->index(0, 1)).center());
+    if (table->currentIndex().row() != 0) return {};
+    return w.bubbleDetail()->toPlainText().section(QLatin1Char('\n'), 0, 0);
+}
+
+QString zhQmFile() {
+    return QFileInfo(QStringLiteral(BS_BINARY)).absolutePath() + QStringLiteral("/bubblescope_zh_CN.qm");
+}
 } // namespace
 
 class TstMainWindow : public QObject {
@@ -594,6 +753,204 @@ class TstMainWindow : public QObject {
         QCOMPARE(table->currentIndex().row(), 1);
         QVERIFY(tl->highlightedHostEvents().empty());
         QVERIFY(!w.stackPane()->isVisible());
+    }
+    // Issue 46 (items 1 and 2): after A (a bubble and its user line chosen, the Ops table filtered to A's
+    // top op), B opens: the window shows exactly what a window that opened only B shows — no bubble detail
+    // of A, no filter, the Op column as wide as its names.
+    void aNewProfileShowsNothingOfThePreviousOne() {
+        bs::ui::MainWindow fresh;
+        fresh.resize(1400, 900);
+        fresh.show();
+        QCOMPARE(load(fresh, kRank), std::optional<bool>(true));
+        const Shown b = shownBy(fresh);
+        QVERIFY(b.bubbleRows > 0 && b.opsRows > 0 && !b.tracks.isEmpty());
+
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QCOMPARE(load(w, kSample), std::optional<bool>(true));
+        const QString heading = chooseThingsInA(w);
+        QVERIFY2(heading.startsWith(QStringLiteral("b0001 — ")), qPrintable(heading));
+        QVERIFY(clickLink(w.bubbleDetail(), QStringLiteral("line:0")));
+        QVERIFY(!w.stackPane()->isHidden());
+        QVERIFY(!w.timeline()->highlightedHostEvents().empty());
+        const QString filterOfA = opsPanel(w)->filter()->text();
+        QVERIFY(!filterOfA.isEmpty());
+
+        QCOMPARE(load(w, kRank), std::optional<bool>(true));
+        // Item 1: the inspector holds nothing of A (its first bubble, its kernels, its links).
+        QVERIFY2(!w.bubbleDetail()->toPlainText().contains(heading), qPrintable(w.bubbleDetail()->toPlainText()));
+        QCOMPARE(w.bubbleDetail()->toPlainText(), QString());
+        QVERIFY(w.stackPane()->isHidden());
+        // Item 2: no filter; every op of B listed, the Op column as wide as in a window that opened only B.
+        QCOMPARE(opsPanel(w)->filter()->text(), QString());
+        QCOMPARE(opsPanel(w)->table()->model()->rowCount(), b.opsRows);
+        QCOMPARE(opsPanel(w)->table()->columnWidth(bs::ui::OpsTableModel::Name), b.opsNameWidth);
+        // And everything else.
+        compareShown(shownBy(w), b);
+        if (QTest::currentTestFailed()) return;
+    }
+    // Issue 46 (item 2): the filter is gone, and the Op column is not squeezed once a user clears it.
+    void theOpsFilterOfThePreviousProfileDoesNotSqueezeTheOpColumn() {
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QCOMPARE(load(w, kSample), std::optional<bool>(true));
+        QVERIFY(!chooseThingsInA(w).isEmpty());
+        QCOMPARE(load(w, kRank), std::optional<bool>(true));
+        auto* ops = opsPanel(w);
+        ops->filter()->clear(); // what a user does when the table is empty
+        auto* table = ops->table();
+        QVERIFY(table->model()->rowCount() > 10);
+        const int shown = table->columnWidth(bs::ui::OpsTableModel::Name);
+        table->resizeColumnToContents(bs::ui::OpsTableModel::Name); // as wide as its names need
+        const int needed = table->columnWidth(bs::ui::OpsTableModel::Name);
+        QVERIFY2(shown >= needed, qPrintable(QStringLiteral("Op column %1 px, its names need %2 px").arg(shown).arg(needed)));
+    }
+    // Issue 46 (item 3): A, then B, then a broken C (an empty folder; then a rank whose trace_view.json is
+    // random bytes): the error and nothing else — no timeline, no counts, no title, no detail of A or B;
+    // exactly what a window that opened only C shows.
+    void aFailedOpenShowsTheFailureAndNothingOfWhatWasOpen() {
+        QTemporaryDir tmp;
+        const QString empty = tmp.filePath(QStringLiteral("empty"));
+        QVERIFY(QDir().mkpath(empty));
+        const QString noise = tmp.filePath(QStringLiteral("noise_ascend_pt"));
+        QVERIFY(QDir().mkpath(noise + QStringLiteral("/ASCEND_PROFILER_OUTPUT")));
+        {
+            QFile f(noise + QStringLiteral("/ASCEND_PROFILER_OUTPUT/trace_view.json"));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray bytes(64 * 1024, '\0');
+            std::uint64_t x = 46;
+            for (auto& c : bytes) {
+                x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+                c = static_cast<char>(x >> 56);
+            }
+            bytes[0] = '\x9c'; // not '{' or '['
+            f.write(bytes);
+        }
+        for (const QString& broken : {empty, noise}) {
+            bs::ui::MainWindow fresh;
+            fresh.resize(1400, 900);
+            fresh.show();
+            QCOMPARE(load(fresh, broken), std::optional<bool>(false));
+            const Shown c = shownBy(fresh);
+            QVERIFY(!c.summary.isEmpty()); // the error
+
+            bs::ui::MainWindow w;
+            w.resize(1400, 900);
+            w.show();
+            QCOMPARE(load(w, kSample), std::optional<bool>(true));
+            QVERIFY(!chooseThingsInA(w).isEmpty());
+            QCOMPARE(load(w, kRank), std::optional<bool>(true));
+            const QString firstId = w.bubbleTable()->model()->index(0, 0).data().toString();
+            QVERIFY(clickLink(w.summary(), QStringLiteral("bubble:") + firstId)); // a link of B's summary clicked
+            w.tabs()->setCurrentIndex(1);
+            w.bubbleTable()->selectRow(0);
+            const QString bDetail = w.bubbleDetail()->toPlainText();
+            QVERIFY(!bDetail.isEmpty());
+            QCOMPARE(load(w, broken), std::optional<bool>(false));
+            const Shown got = shownBy(w);
+            QVERIFY2(got.title == QStringLiteral("BubbleScope"), qPrintable(got.title));
+            QVERIFY2(!got.tabs.join(QLatin1Char(' ')).contains(QLatin1Char('(')), qPrintable(got.tabs.join(QLatin1Char(' '))));
+            QCOMPARE(got.tracks, QStringList());
+            QCOMPARE(got.bubbleRows, 0);
+            QCOMPARE(got.detail, QString());
+            compareShown(got, c);
+            if (QTest::currentTestFailed()) return;
+            // The error in plain letters, not in the format of a link or heading of what was shown before.
+            QTextCursor first(w.summary()->document());
+            first.movePosition(QTextCursor::NextCharacter);
+            QVERIFY2(!first.charFormat().isAnchor() && !first.charFormat().fontUnderline(),
+                     qPrintable(first.charFormat().anchorHref()));
+            QCOMPARE(w.tabs()->currentWidget(), w.summary()); // where the error is
+        }
+    }
+    // Issue 46 (item 4): the Summary's link to the bubble already selected moves the timeline back onto it
+    // and the inspector shows it again (not the kernel clicked since).
+    void aSummaryLinkToTheSelectedBubbleShowsItAgain() {
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QCOMPARE(load(w, kRank), std::optional<bool>(true));
+        const Reference ref = reference(kRank);
+        QVERIFY(ref.loaded.profile);
+        w.tabs()->setCurrentIndex(1);
+        auto* table = w.bubbleTable();
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier,
+                          table->visualRect(table->model()->index(0, 1)).center());
+        QCOMPARE(table->currentIndex().row(), 0);
+        const QString id = QString::fromStdString(ref.r.anomaly.windows[0].id);
+        QVERIFY(w.bubbleDetail()->toPlainText().startsWith(id + QStringLiteral(" — ")));
+        auto* tl = w.timeline();
+        const int k = kernelInView(tl, *ref.loaded.profile);
+        QVERIFY(k >= 0);
+        QTest::mouseClick(tl, Qt::LeftButton, Qt::NoModifier, tl->kernelPosition(static_cast<std::size_t>(k)));
+        QCOMPARE(tl->selectedKernel(), k);
+        const QString kernelName = QString::fromUtf8(ref.loaded.profile->str(ref.loaded.profile->kernels[static_cast<std::size_t>(k)].name));
+        QVERIFY2(w.bubbleDetail()->toPlainText().startsWith(kernelName), qPrintable(w.bubbleDetail()->toPlainText()));
+        tl->fit(); // the bubble out of sight (the whole capture)
+        const qint64 s = table->model()->index(0, 0).data(Qt::UserRole).toLongLong();
+        const qint64 e = table->model()->index(0, 0).data(Qt::UserRole + 1).toLongLong();
+        QVERIFY(tl->viewEnd() - tl->viewStart() > 3 * (e - s));
+
+        w.tabs()->setCurrentIndex(0);
+        QVERIFY(clickLink(w.summary(), QStringLiteral("bubble:") + id));
+        QCOMPARE(w.tabs()->currentIndex(), 1);
+        QCOMPARE(table->currentIndex().row(), 0);
+        QCOMPARE(tl->selectedBubble(), 0);
+        QVERIFY2(tl->viewStart() < s && tl->viewEnd() > e && tl->viewEnd() - tl->viewStart() <= 3 * (e - s),
+                 qPrintable(QStringLiteral("view %1..%2, bubble %3..%4").arg(tl->viewStart()).arg(tl->viewEnd()).arg(s).arg(e)));
+        QVERIFY2(w.bubbleDetail()->toPlainText().startsWith(id + QStringLiteral(" — ")), qPrintable(w.bubbleDetail()->toPlainText()));
+    }
+    // Issue 46 (item 1, the language): after A's bubble and B's opening, a switch to Chinese leaves no English
+    // bubble of A in the inspector; what it shows then (a kernel of B) is written again in each language
+    // switched to, and the timeline keeps that kernel selected.
+    void theInspectorSpeaksTheLanguageSwitchedTo() {
+        bs::ui::setTranslationFile(zhQmFile());
+        QVERIFY(QFile::exists(zhQmFile()));
+        struct English { // the tests after this one speak English, also when this one fails
+            ~English() { bs::ui::applyLanguage(QStringLiteral("en")); }
+        } english;
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QCOMPARE(load(w, kSample), std::optional<bool>(true));
+        const QString heading = chooseThingsInA(w);
+        QVERIFY(heading.startsWith(QStringLiteral("b0001 — ")));
+        QCOMPARE(load(w, kRank), std::optional<bool>(true));
+        bs::ui::applyLanguage(QStringLiteral("zh_CN"));
+        QTRY_COMPARE(w.tabs()->tabText(0), QStringLiteral("概览"));
+        QVERIFY2(!w.bubbleDetail()->toPlainText().contains(heading), qPrintable(w.bubbleDetail()->toPlainText()));
+        // A bubble of B, in Chinese.
+        w.tabs()->setCurrentIndex(1);
+        w.bubbleTable()->selectRow(0);
+        QVERIFY2(w.bubbleDetail()->toPlainText().contains(QStringLiteral("设备空闲")), qPrintable(w.bubbleDetail()->toPlainText()));
+        // A kernel of B: shown, then written again in English, then in Chinese, still selected.
+        const Reference ref = reference(kRank);
+        QVERIFY(ref.loaded.profile);
+        auto* tl = w.timeline();
+        const int k = kernelInView(tl, *ref.loaded.profile);
+        QVERIFY(k >= 0);
+        QTest::mouseClick(tl, Qt::LeftButton, Qt::NoModifier, tl->kernelPosition(static_cast<std::size_t>(k)));
+        QCOMPARE(tl->selectedKernel(), k);
+        const QString kernelName = QString::fromUtf8(ref.loaded.profile->str(ref.loaded.profile->kernels[static_cast<std::size_t>(k)].name));
+        QVERIFY(w.bubbleDetail()->toPlainText().startsWith(kernelName));
+        QVERIFY2(w.bubbleDetail()->toPlainText().contains(QStringLiteral("时长")), qPrintable(w.bubbleDetail()->toPlainText()));
+        bs::ui::applyLanguage(QStringLiteral("en"));
+        QTRY_COMPARE(w.tabs()->tabText(0), QStringLiteral("Summary"));
+        const QString en = w.bubbleDetail()->toPlainText();
+        QVERIFY2(en.startsWith(kernelName) && en.contains(QStringLiteral("Duration")) && !en.contains(QStringLiteral("时长")),
+                 qPrintable(en));
+        QCOMPARE(tl->selectedKernel(), k);
+        bs::ui::applyLanguage(QStringLiteral("zh_CN"));
+        QTRY_COMPARE(w.tabs()->tabText(0), QStringLiteral("概览"));
+        QVERIFY2(w.bubbleDetail()->toPlainText().startsWith(kernelName) && w.bubbleDetail()->toPlainText().contains(QStringLiteral("时长")),
+                 qPrintable(w.bubbleDetail()->toPlainText()));
+        QVERIFY(w.windowTitle().startsWith(QStringLiteral("rank0_ascend_pt")));
+        QCOMPARE(w.tabs()->tabText(1), QStringLiteral("气泡（88）"));
+        bs::ui::applyLanguage(QStringLiteral("en"));
+        QTRY_COMPARE(w.tabs()->tabText(0), QStringLiteral("Summary"));
+        QCOMPARE(w.tabs()->tabText(1), QStringLiteral("Bubbles (88)"));
     }
     void menuExportsWriteTheSameBytesAsTheHeadlessCommand() {
         QTemporaryDir tmp;

@@ -1,5 +1,6 @@
 #include "inspector.h"
 
+#include "glossary.h"
 #include "language.h"
 #include "stack_text.h"
 #include "range_stats.h"
@@ -162,7 +163,7 @@ QString Inspector::kernelHtml(const Profile& p, const AnalysisResult& r, int ker
         if (o.name == std::string(p.str(k.name)) ||
             (k.cls == TaskClass::Comm && o.taskType == std::string(p.str(k.taskType)) &&
              name.startsWith(coreText(o.name.substr(0, 8))))) {
-            row(tr("PMU verdict"), coreText(o.pmuVerdict));
+            row(tr("PMU verdict"), pmuVerdictText(o.pmuVerdict));
             if (o.falseHotspot) row(tr("Flag"), QStringLiteral("WAIT_ANCHOR_FALSE_HOTSPOT"));
             if (o.waitPollution) row(tr("Flag"), QStringLiteral("WAIT_POLLUTION_RISK"));
             break;

@@ -43,6 +43,14 @@ void OpsPanel::setAnalysis(std::shared_ptr<const AnalysisResult> analysis) {
     table_->resizeColumnsToContents();
 }
 
+void OpsPanel::clear() {
+    filter_->clear();
+    model_->setAnalysis(nullptr);
+    QHeaderView* header = table_->horizontalHeader(); // no column sized for the names of ops gone
+    for (int c = 0; c < header->count(); ++c)
+        header->resizeSection(c, header->defaultSectionSize());
+}
+
 void OpsPanel::filterTo(const QString& name) {
     filter_->setText(name);
 }

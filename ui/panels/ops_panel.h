@@ -22,6 +22,7 @@ class OpsPanel : public QWidget {
   public:
     explicit OpsPanel(QWidget* parent = nullptr);
     void setAnalysis(std::shared_ptr<const AnalysisResult> analysis);
+    void clear(); // no ops, no filter (a filter set on one profile is not the next one's)
     void filterTo(const QString& name); // the op's row only (the filter shows the name)
     QTableView* table() const { return table_; }
     QLineEdit* filter() const { return filter_; }

@@ -6,6 +6,7 @@
 #include "model/profile.h"
 
 #include <QRegularExpression>
+#include <QTextCharFormat>
 #include <QUrl>
 
 #include <algorithm>
@@ -55,6 +56,13 @@ void SummaryPanel::onLink(const QUrl& url) {
 void SummaryPanel::setResults(const Profile& profile, const AnalysisResult& r) {
     analysis_ = &r;
     setHtml(html(profile, r));
+}
+
+void SummaryPanel::showMessage(const QString& text) {
+    analysis_ = nullptr;
+    // setPlainText writes in the cursor's format: after a click on a link, the link's (href included).
+    setCurrentCharFormat(QTextCharFormat());
+    setPlainText(text);
 }
 
 QString SummaryPanel::html(const Profile& profile, const AnalysisResult& r, int rows) {

@@ -16,6 +16,8 @@ class SummaryPanel : public QTextBrowser {
   public:
     explicit SummaryPanel(QWidget* parent = nullptr);
     void setResults(const Profile& profile, const AnalysisResult& analysis);
+    // No results: `text` only (a load's error, or nothing), and no link into results gone.
+    void showMessage(const QString& text);
     // The panel's HTML (no widget: any thread). The step table and the profiler cross-check stop after
     // kRows rows (a cross-check mismatch is shown past it, up to kRows of them) with "… N more": every
     // step is in the Charts and Text report tabs, every cross-check row in the Text report tab and the
