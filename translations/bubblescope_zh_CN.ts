@@ -1392,6 +1392,10 @@
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
+    <message>
+        <source>From the selected kernel to the host op that launched it, and back</source>
+        <translation>从选中的 kernel 跳到下发它的主机侧算子，再跳回</translation>
+    </message>
 </context>
 <context>
     <name>StackText</name>
@@ -1408,6 +1412,21 @@
 </context>
 <context>
     <name>Timeline</name>
+    <message>
+        <location filename="../ui/timeline_render.cpp" line="1"/>
+        <source>lanes with nothing in view: %1 (click to show them)</source>
+        <translation>当前视图中没有内容的泳道：%1 条（点击显示）</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_render.cpp" line="1"/>
+        <source>empty lanes: %1</source>
+        <translation>空泳道：%1 条</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_render.cpp" line="1"/>
+        <source>from depth %1</source>
+        <translation>自第 %1 层起</translation>
+    </message>
     <message>
         <location filename="../ui/timeline_data.cpp" line="21"/>
         <source>attention kernels</source>
@@ -2828,6 +2847,13 @@
     </message>
 </context>
 <context>
+    <name>bs::ui::OpsGroupModel</name>
+    <message>
+        <source>Op type %1: %2 instances (a click on its name shows or hides them)</source>
+        <translation>算子类型 %1：%2 个实例（单击其名称可显示或隐藏）</translation>
+    </message>
+</context>
+<context>
     <name>bs::ui::OpsTableModel</name>
     <message>
         <location filename="../ui/panel_models.cpp" line="148"/>
@@ -3259,6 +3285,11 @@
 </context>
 <context>
     <name>bs::ui::TimelineWidget</name>
+    <message>
+        <location filename="../ui/timeline_input.cpp" line="1"/>
+        <source>L: go to the host op and back</source>
+        <translation>按 L：跳到启动它的主机算子，再按返回</translation>
+    </message>
     <message>
         <location filename="../ui/timeline_widget.cpp" line="26"/>
         <source>Timeline</source>

@@ -260,6 +260,7 @@ QString keyboardShortcutsHtml() {
          shortcutRow(s(QT_TRANSLATE_NOOP("Shortcuts", "Drag, A / D, Shift+wheel")), s(QT_TRANSLATE_NOOP("Shortcuts", "Pan"))),
          shortcutRow(QStringLiteral("F"), s(QT_TRANSLATE_NOOP("Shortcuts", "Fit the whole capture"))),
          shortcutRow(QStringLiteral("N / P"), s(QT_TRANSLATE_NOOP("Shortcuts", "Next / previous bubble by size"))),
+         shortcutRow(QStringLiteral("L"), s(QT_TRANSLATE_NOOP("Shortcuts", "From the selected kernel to the host op that launched it, and back"))),
          shortcutRow(s(QT_TRANSLATE_NOOP("Shortcuts", "Shift+drag")),
                      s(QT_TRANSLATE_NOOP("Shortcuts", "Select a range: its statistics (busy time, kernels, the top kernels) show in the detail pane"))),
          shortcutRow(s(QT_TRANSLATE_NOOP("Shortcuts", "Esc")),

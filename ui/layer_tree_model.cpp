@@ -24,7 +24,8 @@ struct LayerTreeNode {
     QString shareTip;
     TimeNs start = 0, end = 0;
     int parent = -1, row = 0; // the parent node (-1: top level) and the row under it
-    bool role = false;
+    bool role = false;   // its rows are kernels
+    bool direct = false; // its kernels are Profile::kernels[firstLeaf, firstLeaf + leafCount), not in `leaves`
     std::vector<int> children;
     std::uint32_t firstLeaf = 0, leafCount = 0;
 };
@@ -85,6 +86,13 @@ std::shared_ptr<const LayerTree> buildLayerTree(const Profile& p, const Analysis
                 covered += own;
                 const int id = add(-1, QStringLiteral("%1 %2").arg(coreText(st->id), coreText(st->type)), ms(st->all.wall),
                                    share(own), QString::number(st->mainStream), st->span.a, st->span.b);
+                // Its kernels, as a layer's role lists them: the structure's own range of Profile::kernels.
+                if (st->lastKernel > st->firstKernel) {
+                    auto& n = nodes[static_cast<std::size_t>(id)];
+                    n.role = n.direct = true;
+                    n.firstLeaf = static_cast<std::uint32_t>(st->firstKernel);
+                    n.leafCount = static_cast<std::uint32_t>(st->lastKernel - st->firstKernel);
+                }
                 if (own < st->span.length())
                     nodes[static_cast<std::size_t>(id)].shareTip =
                         QCoreApplication::translate("LayerTree", "%1 ms of its span overlap an earlier structure; the share counts them once")
@@ -249,7 +257,8 @@ QVariant LayerTreeModel::data(const QModelIndex& index, int role) const {
     }
     // A kernel leaf: its texts from the profile.
     const LayerTreeNode& roleNode = tree_->nodes[static_cast<std::size_t>(index.internalId() - 1)];
-    const Kernel& k = profile_->kernels[tree_->leaves[roleNode.firstLeaf + static_cast<std::uint32_t>(index.row())]];
+    const std::uint32_t leaf = roleNode.firstLeaf + static_cast<std::uint32_t>(index.row());
+    const Kernel& k = profile_->kernels[roleNode.direct ? leaf : tree_->leaves[leaf]];
     switch (role) {
     case Qt::DisplayRole:
     case Qt::EditRole:

@@ -1,6 +1,6 @@
 #pragma once
 // The Layers tree: pass → layer (type, wall) → functional role → kernels, or the flat structures of a
-// capture without passes. A lazy model over the core's architecture result: the rows above the kernels
+// capture without passes → their kernels. A lazy model over the core's architecture result: the rows above the kernels
 // are built once (also off the GUI thread, buildLayerTree), each kernel leaf is only an index into the
 // profile's kernels, its texts made when asked. Every row carries its span (Qt::UserRole = start ns,
 // Qt::UserRole + 1 = end ns).

@@ -267,7 +267,7 @@ void LoadFlow::fill(std::unique_ptr<TimelineData> built, std::shared_ptr<const L
         stages->push_back([this, tracks] { showTimeline(std::move(*tracks)); });
     }
     stages->push_back([this, layers = std::move(layers)]() mutable {
-        p_.ops->setAnalysis(analysis_);
+        p_.ops->setAnalysis(analysis_, profile_.get());
         if (layers)
             p_.layerModel->setTree(profile_, std::move(layers));
         else

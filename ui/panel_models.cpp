@@ -4,9 +4,20 @@
 #include "glossary.h"
 
 #include "analysis/analysis_run.h"
+#include "analysis/step_groups.h"
 #include "model/profile.h"
 
 #include <QCoreApplication>
+#include <QFont>
+#include <QGuiApplication>
+#include <QIcon>
+#include <QPainter>
+#include <QPalette>
+#include <QPixmap>
+#include <QPolygonF>
+
+#include <map>
+#include <unordered_map>
 
 namespace bs::ui {
 
@@ -227,6 +238,263 @@ QVariant OpsTableModel::headerData(int section, Qt::Orientation o, int role) con
     default:
         return {};
     }
+}
+
+namespace {
+
+// An op's type from its name alone: the name without its trailing instance digits (Conv2D7 → Conv2D,
+// trans_TransData_6 → trans_TransData); a name that is nothing else is its own type.
+QString typeFromName(const QString& name) {
+    qsizetype end = name.size();
+    while (end > 0 && name.at(end - 1).isDigit())
+        --end;
+    if (end == name.size()) return name;
+    while (end > 0 && name.at(end - 1) == QLatin1Char('_'))
+        --end;
+    return end > 0 ? name.left(end) : name;
+}
+
+// The recorded op type of each op name (as the op analysis names ops: templateName), when kernels carry one.
+std::unordered_map<std::string, std::string> recordedTypes(const Profile& p) {
+    std::unordered_map<std::string, std::string> out;
+    std::vector<char> seen(p.strings.size(), 0);
+    for (const Kernel& k : p.kernels) {
+        if (!k.opType || seen[k.name]) continue;
+        seen[k.name] = 1;
+        out.emplace(templateName(p.str(k.name), k.cls), std::string(p.str(k.opType)));
+    }
+    return out;
+}
+
+bool lessVariant(const QVariant& a, const QVariant& b) {
+    if (a.typeId() == QMetaType::QString || b.typeId() == QMetaType::QString)
+        return a.toString().compare(b.toString(), Qt::CaseInsensitive) < 0;
+    return a.toDouble() < b.toDouble();
+}
+
+// The open / closed triangle of a tree's branch, in the palette's text colour.
+QIcon branchIcon(bool expanded) {
+    auto make = [](bool open) {
+        QPixmap px(16, 16);
+        px.fill(Qt::transparent);
+        QPainter painter(&px);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(QGuiApplication::palette().color(QPalette::Text));
+        const QPolygonF shape = open ? QPolygonF({QPointF(3, 5), QPointF(13, 5), QPointF(8, 11)})
+                                     : QPolygonF({QPointF(5, 3), QPointF(11, 8), QPointF(5, 13)});
+        painter.drawPolygon(shape);
+        return QIcon(px);
+    };
+    static const QIcon closed = make(false), open = make(true);
+    return expanded ? open : closed;
+}
+
+QIcon indentIcon() { // an instance's name starts where its group's does after the arrow
+    static const QIcon blank = [] {
+        QPixmap px(16, 16);
+        px.fill(Qt::transparent);
+        return QIcon(px);
+    }();
+    return blank;
+}
+
+} // namespace
+
+OpsGroupModel::OpsGroupModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void OpsGroupModel::setAnalysis(std::shared_ptr<const AnalysisResult> analysis, const Profile* profile) {
+    beginResetModel();
+    groups_.clear();
+    expanded_.clear();
+    if (analysis) {
+        const auto types = profile ? recordedTypes(*profile) : std::unordered_map<std::string, std::string>{};
+        std::map<QString, std::size_t> byName; // group name → index, groups in first-seen op order
+        const auto& ops = analysis->anomaly.ops;
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+            const auto t = types.find(ops[i].name);
+            const QString key = t != types.end() ? coreText(t->second) : typeFromName(coreText(ops[i].name));
+            auto [it, added] = byName.emplace(key, groups_.size());
+            if (added) groups_.push_back({key, {}});
+            groups_[it->second].ops.push_back(static_cast<int>(i));
+        }
+    }
+    flat_.setAnalysis(std::move(analysis));
+    layRows();
+    endResetModel();
+}
+
+void OpsGroupModel::setFilterText(const QString& text) {
+    if (text == filter_) return;
+    beginResetModel();
+    filter_ = text;
+    layRows();
+    endResetModel();
+}
+
+void OpsGroupModel::setExpanded(int row, bool expanded) {
+    if (row < 0 || row >= rowCount()) return;
+    const Row r = rows_[static_cast<std::size_t>(row)];
+    if (r.op >= 0 || groups_[static_cast<std::size_t>(r.group)].ops.size() < 2) return;
+    const QString& name = groups_[static_cast<std::size_t>(r.group)].name;
+    if (expanded_.contains(name) == expanded) return;
+    beginResetModel();
+    if (expanded)
+        expanded_.insert(name);
+    else
+        expanded_.remove(name);
+    layRows();
+    endResetModel();
+}
+
+void OpsGroupModel::toggle(int row) {
+    setExpanded(row, !index(row, 0).data(ExpandedRole).toBool());
+}
+
+void OpsGroupModel::sort(int column, Qt::SortOrder order) {
+    beginResetModel();
+    sortColumn_ = column;
+    order_ = order;
+    layRows();
+    endResetModel();
+}
+
+bool OpsGroupModel::before(const Row& x, const Row& y) const {
+    const QVariant a = cell(x, sortColumn_, true), b = cell(y, sortColumn_, true);
+    return order_ == Qt::AscendingOrder ? lessVariant(a, b) : lessVariant(b, a);
+}
+
+void OpsGroupModel::layRows() {
+    rows_.clear();
+    auto matches = [this](const QString& name) { return filter_.isEmpty() || name.contains(filter_, Qt::CaseInsensitive); };
+    std::vector<Row> tops;
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+        const auto& grp = groups_[g];
+        bool shown = matches(grp.name);
+        for (int op : grp.ops)
+            shown = shown || matches(flat_.index(op, OpsTableModel::Name).data().toString());
+        if (shown) tops.push_back({static_cast<int>(g), grp.ops.size() == 1 ? grp.ops.front() : -1});
+    }
+    std::stable_sort(tops.begin(), tops.end(), [this](const Row& x, const Row& y) { return before(x, y); });
+    for (const Row& top : tops) {
+        rows_.push_back(top);
+        if (top.op >= 0) continue;
+        const auto& grp = groups_[static_cast<std::size_t>(top.group)];
+        // Open when the user opened it, or when the filter matches some of its instances and not the group.
+        const bool all = matches(grp.name);
+        if (!expanded_.contains(grp.name) && (all || filter_.isEmpty())) continue;
+        std::vector<Row> inst;
+        for (int op : grp.ops)
+            if (all || matches(flat_.index(op, OpsTableModel::Name).data().toString())) inst.push_back({top.group, op});
+        std::stable_sort(inst.begin(), inst.end(), [this](const Row& x, const Row& y) { return before(x, y); });
+        rows_.insert(rows_.end(), inst.begin(), inst.end());
+    }
+}
+
+int OpsGroupModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int OpsGroupModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : OpsTableModel::ColumnCount;
+}
+
+// A group's cells: sums and call-weighted means of its instances; no PMU verdict or flags of its own
+// (each instance has them); its rankings are its best instance's, for sorting only.
+QVariant OpsGroupModel::groupData(const OpGroup& g, int column, bool sortKey) const {
+    const auto& ops = flat_.analysis()->anomaly.ops;
+    std::size_t calls = 0;
+    TimeNs total = 0;
+    double durUs = 0, waitUs = 0;
+    int bestTotal = 0, bestCost = 0;
+    QStringList taskTypes;
+    for (int i : g.ops) {
+        const auto& o = ops[static_cast<std::size_t>(i)];
+        calls += o.calls;
+        total = addSaturating(total, o.durTotal);
+        durUs += o.durAvgUs * static_cast<double>(o.calls);
+        waitUs += o.waitAvgUs * static_cast<double>(o.calls);
+        bestTotal = bestTotal ? std::min(bestTotal, o.rankByTotal) : o.rankByTotal;
+        bestCost = bestCost ? std::min(bestCost, o.rankByAvgCost) : o.rankByAvgCost;
+        const QString t = coreText(o.taskType);
+        if (!taskTypes.contains(t)) taskTypes << t;
+    }
+    const double n = calls ? static_cast<double>(calls) : 1.0;
+    auto number = [sortKey](double v) { return sortKey ? QVariant(v) : QVariant(QString::number(v, 'f', 2)); };
+    switch (column) {
+    case OpsTableModel::Name:
+        return g.name;
+    case OpsTableModel::TaskType:
+        return taskTypes.join(QStringLiteral(", "));
+    case OpsTableModel::Total:
+        return sortKey ? QVariant(nsToMs(total)) : QVariant(ms(total));
+    case OpsTableModel::Calls:
+        return static_cast<qulonglong>(calls);
+    case OpsTableModel::DurAvg:
+        return number(durUs / n);
+    case OpsTableModel::WaitAvg:
+        return number(waitUs / n);
+    case OpsTableModel::CostAvg:
+        return number((durUs + waitUs) / n);
+    case OpsTableModel::WaitRatio:
+        return number(durUs + waitUs > 0 ? waitUs / (durUs + waitUs) : 0.0);
+    case OpsTableModel::RankTotal:
+        return sortKey ? QVariant(bestTotal) : QVariant(QString());
+    case OpsTableModel::RankCost:
+        return sortKey ? QVariant(bestCost) : QVariant(QString());
+    default:
+        return QString();
+    }
+}
+
+QVariant OpsGroupModel::cell(const Row& r, int column, bool sortKey) const {
+    if (r.op >= 0) return flat_.index(r.op, column).data(sortKey ? Qt::UserRole : Qt::DisplayRole);
+    return groupData(groups_[static_cast<std::size_t>(r.group)], column, sortKey);
+}
+
+QVariant OpsGroupModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount() || !flat_.analysis()) return {};
+    const Row& r = rows_[static_cast<std::size_t>(index.row())];
+    const auto& g = groups_[static_cast<std::size_t>(r.group)];
+    const Kind kind = r.op < 0 ? Group : g.ops.size() == 1 ? Single : Instance;
+    const int col = index.column();
+    switch (role) {
+    case KindRole:
+        return kind;
+    case NameRole:
+        return cell(r, OpsTableModel::Name, false);
+    case InstanceCountRole:
+        return kind == Group ? static_cast<int>(g.ops.size()) : 1;
+    case ExpandedRole:
+        return kind == Group && index.row() + 1 < rowCount() && rows_[static_cast<std::size_t>(index.row()) + 1].op >= 0 &&
+               rows_[static_cast<std::size_t>(index.row()) + 1].group == r.group;
+    case Qt::DisplayRole:
+        return cell(r, col, false);
+    case Qt::UserRole:
+        return cell(r, col, true);
+    case Qt::DecorationRole:
+        if (col != OpsTableModel::Name || kind == Single) return {};
+        return kind == Group ? branchIcon(index.data(ExpandedRole).toBool()) : indentIcon();
+    case Qt::FontRole:
+        if (kind != Group) return {};
+        {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+    case Qt::ToolTipRole:
+        if (kind == Group && col == OpsTableModel::Name)
+            return tr("Op type %1: %2 instances (a click on its name shows or hides them)").arg(g.name).arg(g.ops.size());
+        return kind == Group ? QVariant() : flat_.index(r.op, col).data(role);
+    case Qt::TextAlignmentRole: // a group's numbers line up with its instances'
+        return flat_.index(kind == Group ? g.ops.front() : r.op, col).data(role);
+    default:
+        return kind == Group ? QVariant() : flat_.index(r.op, col).data(role);
+    }
+}
+
+QVariant OpsGroupModel::headerData(int section, Qt::Orientation o, int role) const {
+    return flat_.headerData(section, o, role);
 }
 
 } // namespace bs::ui

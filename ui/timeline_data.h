@@ -49,6 +49,7 @@ struct Track : ItemSeries {
     // Host tracks: the same items split by call depth (levels[d] holds depth d); empty elsewhere.
     std::vector<ItemSeries> levels;
     bool depthFolded = false; // Host tracks: all depths drawn in one row
+    int firstLevel = 0;       // Host tracks: the depth rows above it are not drawn (a picture's outer frames)
 };
 
 struct TimelineBubble {

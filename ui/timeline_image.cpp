@@ -71,16 +71,25 @@ QByteArray widgetPicture(QWidget& timeline, const QString& format, const QString
     return bytes;
 }
 
-QByteArray bubblePicture(std::shared_ptr<const Profile> profile, std::shared_ptr<const AnalysisResult> analysis,
-                         int windowIndex, QSize size, const QString& format, QString* error) {
-    TimelineWidget timeline;
+void prepareBubblePicture(TimelineWidget& timeline, std::shared_ptr<const Profile> profile,
+                          std::shared_ptr<const AnalysisResult> analysis, int windowIndex, QSize size) {
     timeline.setAttribute(Qt::WA_DontShowOnScreen);
     timeline.resize(size);
     timeline.setModel(std::move(profile), std::move(analysis));
-    timeline.setLegendVisible(true); // a picture for a review says what its colours mean
+    timeline.setLegendVisible(true); // a picture for a review says what its colours mean (in its own strip)
     timeline.fit();
     if (windowIndex >= 0) timeline.selectBubble(windowIndex); // centred, with the kernels around it
     timeline.foldGroupsEmptyInView(); // no room for lanes idle in the picture
+    // The host lanes' outermost Python frames span the whole picture and say nothing about the gap; without
+    // them the depth rows down to the innermost ops behind it (aten::to, the copy, the sync) fit the picture.
+    timeline.hideOuterHostFramesInView();
+}
+
+QByteArray bubblePicture(std::shared_ptr<const Profile> profile,
+                         std::shared_ptr<const AnalysisResult> analysis, int windowIndex, QSize size,
+                         const QString& format, QString* error) {
+    TimelineWidget timeline;
+    prepareBubblePicture(timeline, std::move(profile), std::move(analysis), windowIndex, size);
     return timelinePicture(timeline, format, error);
 }
 

@@ -28,6 +28,10 @@ QByteArray widgetPicture(QWidget& widget, const QString& format, const QString& 
 
 // A timeline of its own, `size` pixels, on window `windowIndex` of the analysis (selected, with the
 // kernels and host activity around it), or the whole capture when windowIndex is -1.
+// The timeline bubblePicture draws (for tests): sized, on the window, idle groups folded, the host lanes'
+// outer frames spanning the view hidden (their inner ops shown), the legend in its strip.
+void prepareBubblePicture(TimelineWidget& timeline, std::shared_ptr<const Profile> profile,
+                          std::shared_ptr<const AnalysisResult> analysis, int windowIndex, QSize size);
 QByteArray bubblePicture(std::shared_ptr<const Profile> profile, std::shared_ptr<const AnalysisResult> analysis,
                          int windowIndex, QSize size, const QString& format, QString* error);
 

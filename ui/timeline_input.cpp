@@ -1,5 +1,6 @@
 // The timeline's input: wheel, mouse (pan, range, click to select, the label column's edge, the launch
-// arrow's host end), keys (zoom around the mouse, pan, fit, bubbles, search matches, Esc) and tooltips.
+// arrow's host end), keys (zoom around the mouse, pan, fit, bubbles, search matches, L along the launch flow,
+// Esc) and tooltips.
 #include "analysis/analysis_run.h"
 #include "language.h"
 #include "model/profile.h"
@@ -71,6 +72,9 @@ QString TimelineWidget::kernelTooltip(std::uint32_t kernel, const QString& span)
         tip += QStringLiteral("<br>%1 <b>%2</b> (%3)<br>%4: %5")
                    .arg(tr("launched by"), host.toHtmlEscaped(), qs(profile_->str(profile_->flows[first->flow].cat)),
                         tr("launch latency"), durationText(k.start - first->startTs));
+        // A tooltip takes no click: the way to the host op is the key (or the arrow's host end).
+        if (first->hostEvent != FlowLink::kNone && static_cast<int>(kernel) == selectedKernel_)
+            tip += QStringLiteral("<br><i>%1</i>").arg(tr("L: go to the host op and back"));
     }
     return tip;
 }
@@ -156,7 +160,7 @@ void TimelineWidget::wheelEvent(QWheelEvent* e) {
     } else if (d.x() != 0 || (e->modifiers() & Qt::ShiftModifier)) {
         panByPixels(-(d.x() != 0 ? d.x() : d.y()) / 2.0);
     } else {
-        scrollY_ = std::clamp(scrollY_ - d.y() / 2, 0, std::max(0, contentHeight() - height() + 20));
+        scrollY_ = std::clamp(scrollY_ - d.y() / 2, 0, maxScroll());
         update();
     }
     e->accept();
@@ -211,6 +215,7 @@ bool TimelineWidget::clickFlowHandle(QPoint pos) {
         if (!line || QLineF(line->p1(), QPointF(pos)).length() > kHandle) continue;
         const auto& ev = profile_->hostEvents[l->hostEvent];
         setSelectedHostEvent(static_cast<int>(l->hostEvent));
+        flowFromKernel_ = static_cast<int>(l->kernel);
         centreOn(ev.ts, std::max(ev.end(), ev.ts + 1));
         emit hostEventClicked(static_cast<int>(l->hostEvent));
         return true;
@@ -235,6 +240,10 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
     if (clickFlowHandle(e->pos())) return;
     const TimelineRow* row = rowAt(e->pos().y());
     if (!row) return;
+    if (row->emptyLanes > 0) { // "N lanes empty in view": show them
+        setEmptyLanesShown(row->group, true);
+        return;
+    }
     if (row->track < 0) {
         setGroupCollapsed(row->group, !isGroupCollapsed(row->group));
         return;
@@ -247,12 +256,14 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
     const int item = hitItem(*row, e->pos().x());
     if (item >= 0 && t.kind == TrackKind::Stream) {
         selectedKernel_ = static_cast<int>(t.items[static_cast<std::size_t>(item)].ref);
+        lastPicked_ = Picked::Kernel;
         update();
         emit kernelClicked(selectedKernel_);
         return;
     }
     if (item >= 0 && t.kind == TrackKind::Host) {
         selectedHostEvent_ = static_cast<int>(t.items[static_cast<std::size_t>(item)].ref);
+        lastPicked_ = Picked::HostEvent;
         update();
         emit hostEventClicked(selectedHostEvent_);
         return;
@@ -316,6 +327,12 @@ void TimelineWidget::keyPressEvent(QKeyEvent* e) {
             return;
         }
         shift ? previousMatch() : nextMatch();
+        break;
+    case Qt::Key_L: // along the launch flow: kernel → host op → kernel
+        if (!followLaunchFlow()) {
+            QWidget::keyPressEvent(e);
+            return;
+        }
         break;
     case Qt::Key_Escape:
         clearSelection();

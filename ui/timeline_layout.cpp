@@ -8,8 +8,13 @@
 #include <QFontMetricsF>
 
 #include <algorithm>
+#include <cmath>
 
 namespace bs::ui {
+
+namespace {
+constexpr int kLegendMargin = 4; // px above and below the legend box in its strip
+}
 
 const TimelineRow* rowOfTrack(const std::vector<TimelineRow>& rows, int track, int level) {
     // A folded host lane has one row for all depths; asked for the whole track, a lane with depth rows
@@ -130,13 +135,19 @@ LegendLayout layoutLegend(const TimelineData& d, const TimelineGeometry& g, cons
         width = std::max(width, x);
     }
     const QRectF box(0, 0, width + pad, y + lineH + pad);
-    const QPointF at(g.width - box.width() - 8, g.height - box.height() - 8);
+    // In its own strip at the bottom (legendStripHeight, reserved by the widget's layout): never over a lane.
+    const QPointF at(g.width - box.width() - 8, g.height - box.height() - kLegendMargin);
     L.box = box.translated(at);
     for (auto& c : L.cells) {
         c.swatch.translate(at);
         c.text.translate(at);
     }
     return L;
+}
+
+int legendStripHeight(const TimelineData& d, const TimelineGeometry& g, const QFontMetricsF& fm) {
+    const LegendLayout L = layoutLegend(d, g, fm);
+    return L.cells.empty() ? 0 : static_cast<int>(std::ceil(L.box.height())) + 2 * kLegendMargin;
 }
 
 QString fitStepLabel(const QString& label, double width, const QFontMetricsF& fm) {

@@ -49,7 +49,8 @@ struct BadgeLayout {
 std::vector<BadgeLayout> layoutBadges(const TimelineData& d, const TimelineGeometry& g, int deviceTop,
                                       int deviceBottom);
 
-// The legend box at the plot's bottom-right: one line per kind (device, host, bubbles), wrapped.
+// The legend box at the bottom-right, in its own strip below the lanes: one line per kind (device, host,
+// bubbles), wrapped.
 struct LegendLayout {
     QRectF box;
     struct Cell {
@@ -60,6 +61,8 @@ struct LegendLayout {
     std::vector<Cell> cells;
 };
 LegendLayout layoutLegend(const TimelineData& d, const TimelineGeometry& g, const QFontMetricsF& fm);
+// The height of the strip the legend gets below the lanes (0 when there is nothing to list).
+int legendStripHeight(const TimelineData& d, const TimelineGeometry& g, const QFontMetricsF& fm);
 
 // "ProfilerStep#50" cut to fit `width`: the step number is kept ("#50") before the text is elided.
 QString fitStepLabel(const QString& label, double width, const QFontMetricsF& fm);

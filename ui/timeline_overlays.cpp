@@ -234,16 +234,20 @@ class BadgesPass final : public TimelineRenderPass {
     }
 };
 
+// The legend's strip below the lanes (TimelineGeometry::legendHeight), so it never covers a row.
 class LegendPass final : public TimelineRenderPass {
   public:
+    bool clipsToTracks() const override { return false; }
     void paint(const RenderContext& c) const override {
-        if (!c.s.legendVisible) return;
+        if (!c.s.legendVisible || c.g.legendHeight <= 0) return;
         QPainter& p = c.p;
         const LegendLayout L = layoutLegend(c.data, c.g, QFontMetricsF(c.small));
         if (L.cells.empty()) return;
-        QColor bg = c.palette.color(QPalette::Window);
-        bg.setAlpha(235);
-        p.fillRect(L.box, bg);
+        const int top = c.g.lanesBottom();
+        p.fillRect(0, top, c.g.width, c.g.legendHeight, c.palette.color(QPalette::Window));
+        p.setPen(c.palette.color(QPalette::Mid));
+        p.drawLine(0, top, c.g.width, top);
+        p.fillRect(L.box, c.palette.color(QPalette::Window));
         p.setPen(c.palette.color(QPalette::Mid));
         p.drawRect(L.box.adjusted(0, 0, -1, -1));
         p.setFont(c.small);

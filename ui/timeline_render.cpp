@@ -203,6 +203,11 @@ void paintSeries(const RenderContext& c, const ItemSeries& s, int y, int h, cons
     flush();
 }
 
+QString emptyLanesText(int n) {
+    return QCoreApplication::translate("Timeline", "lanes with nothing in view: %1 (click to show them)")
+        .arg(n);
+}
+
 namespace {
 
 class BackgroundPass final : public TimelineRenderPass {
@@ -213,6 +218,13 @@ class BackgroundPass final : public TimelineRenderPass {
         for (const auto& row : c.rows) {
             if (row.track >= 0 || !c.g.onScreen(row)) continue;
             const int y = c.g.top(row);
+            if (row.emptyLanes > 0) { // the lanes hidden as empty in view: a quiet row, named in the labels
+                c.p.setPen(c.palette.color(QPalette::PlaceholderText));
+                c.p.setFont(c.small);
+                c.p.drawText(QRect(c.g.labelWidth + 6, y, c.g.plotWidth() - 12, row.h),
+                             Qt::AlignVCenter | Qt::AlignLeft, emptyLanesText(row.emptyLanes));
+                continue;
+            }
             c.p.fillRect(0, y, c.g.width, row.h, c.palette.color(QPalette::AlternateBase));
             c.p.setPen(c.palette.color(QPalette::Text));
             c.p.setFont(c.base);
@@ -259,6 +271,17 @@ class LabelsPass final : public TimelineRenderPass {
         for (const auto& row : c.rows) {
             if (!c.g.onScreen(row)) continue;
             const int y = c.g.top(row);
+            if (row.emptyLanes > 0) {
+                p.setPen(c.palette.color(QPalette::PlaceholderText));
+                p.setFont(c.small);
+                p.drawText(
+                    QRect(8, y, lw - 12, row.h), Qt::AlignVCenter,
+                    fm.elidedText(
+                        QStringLiteral("▸ ") +
+                            QCoreApplication::translate("Timeline", "empty lanes: %1").arg(row.emptyLanes),
+                        Qt::ElideRight, lw - 12));
+                continue;
+            }
             if (row.track < 0) {
                 p.fillRect(0, y, lw, row.h, c.palette.color(QPalette::AlternateBase));
                 p.setPen(c.palette.color(QPalette::Text));
@@ -274,6 +297,9 @@ class LabelsPass final : public TimelineRenderPass {
             int indent = 8;
             if (t.kind == TrackKind::Host && t.levels.size() > 1) { // the depth rows fold from here
                 text = (t.depthFolded ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + text;
+                if (t.firstLevel > 0 && !t.depthFolded)
+                    text += QStringLiteral("  ") +
+                            QCoreApplication::translate("Timeline", "from depth %1").arg(t.firstLevel);
                 indent = 4;
             }
             p.setPen(c.palette.color(QPalette::WindowText));
@@ -305,7 +331,7 @@ class RulerPass final : public TimelineRenderPass {
             p.setPen(c.palette.color(QPalette::Mid));
             p.drawLine(QPointF(x, g.axisHeight - 6), QPointF(x, g.axisHeight));
             p.setPen(QColor(0, 0, 0, 25));
-            p.drawLine(QPointF(x, g.axisHeight), QPointF(x, g.height));
+            p.drawLine(QPointF(x, g.axisHeight), QPointF(x, g.lanesBottom()));
             p.setPen(c.palette.color(QPalette::WindowText));
             p.drawText(QRectF(x + 3, 2, 120, g.axisHeight - 8), Qt::AlignLeft | Qt::AlignVCenter, tickLabel(t - origin, step));
         }
@@ -336,8 +362,9 @@ RenderPasses defaultRenderPasses() {
 void paintPasses(const RenderPasses& passes, const RenderContext& c) {
     for (const auto& pass : passes) {
         c.p.save();
-        // The track passes never paint over the ruler.
-        if (pass->clipsToTracks()) c.p.setClipRect(0, c.g.axisHeight, c.g.width, c.g.height - c.g.axisHeight);
+        // The track passes never paint over the ruler, nor over the legend's strip.
+        if (pass->clipsToTracks())
+            c.p.setClipRect(0, c.g.axisHeight, c.g.width, c.g.lanesBottom() - c.g.axisHeight);
         pass->paint(c);
         c.p.restore();
     }

@@ -40,6 +40,7 @@ struct TimelineRow {
     bool device = false;
     bool labelled = true; // the row carrying the track's name (the first of a track's depth rows)
     bool pinned = false;  // Steps, Layers, Device busy: stay at the top while the lanes below scroll
+    int emptyLanes = 0;   // > 0: a group's "N lanes empty in view" row standing for its hidden lanes
 };
 
 // Time ↔ widget x for one frame, and where the plot area is.
@@ -49,13 +50,16 @@ struct TimelineGeometry {
     int labelWidth = 190, axisHeight = 26;
     int scrollY = 0;
     int pinnedBottom = 0; // widget y below the pinned rows: a scrolled row above it is not drawn
+    int legendHeight = 0; // the legend's own strip at the bottom: no row is drawn in it
+    int lanesBottom() const { return height - legendHeight; }
     int plotWidth() const { return width - labelWidth > 1 ? width - labelWidth : 1; }
     double x(TimeNs t) const;          // widget x (label column included)
     double plotX(TimeNs t) const;      // x inside the plot area
     TimeNs time(double widgetX) const; // inverse of x()
     int top(const TimelineRow& r) const { return r.pinned ? r.y : r.y - scrollY; }
     bool onScreen(const TimelineRow& r) const {
-        return r.pinned ? top(r) + r.h >= axisHeight && top(r) <= height : top(r) >= pinnedBottom && top(r) <= height;
+        return r.pinned ? top(r) + r.h >= axisHeight && top(r) < lanesBottom()
+                        : top(r) >= pinnedBottom && top(r) < lanesBottom();
     }
     bool inView(TimeNs a, TimeNs b) const { return b > viewStart && a < viewEnd; }
 };
@@ -114,6 +118,7 @@ void paintPasses(const RenderPasses& passes, const RenderContext& c);
 QString durationText(TimeNs ns);
 QString tickLabel(TimeNs t, TimeNs step);
 QString groupTitle(const QString& key);
+QString emptyLanesText(int n); // the row standing for a group's lanes empty in view
 // Fills the items of [first, last) of a series on one row, merging sub-pixel runs; folds more items than
 // pixels per column with the prefix-max walk. `color` < 0: each item's palette colour.
 void paintSeries(const RenderContext& c, const ItemSeries& s, int y, int h, const QColor* fixedColor,

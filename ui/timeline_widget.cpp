@@ -48,8 +48,13 @@ void TimelineWidget::setModel(std::shared_ptr<const Profile> profile, std::share
     currentMatch_ = -1;
     rangeA_ = rangeB_ = 0;
     scrollY_ = 0;
-    relayout();
+    emptyLanesShown_.clear();
+    emptyInView_.clear();
+    lastPicked_ = Picked::None;
+    flowFromKernel_ = -1;
     fit();
+    relayout();
+    updateLegendStrip();
 }
 
 void TimelineWidget::clear() {
@@ -67,6 +72,10 @@ void TimelineWidget::clear() {
     matchesByTrack_.clear();
     matchedBubbles_.clear();
     currentMatch_ = selectedKernel_ = selectedHostEvent_ = -1;
+    emptyLanesShown_.clear();
+    emptyInView_.clear();
+    lastPicked_ = Picked::None;
+    flowFromKernel_ = -1;
     rows_.clear();
     update();
 }
@@ -98,28 +107,72 @@ TimelineGeometry TimelineWidget::geometry() const {
     g.axisHeight = kAxisHeight;
     g.scrollY = scrollY_;
     g.pinnedBottom = pinnedBottom_;
+    g.legendHeight = legendVisible_ ? std::min(legendHeight_, std::max(0, height() - kAxisHeight - 40)) : 0;
     return g;
 }
 
+// Which lanes hold nothing in view. The rule (issue 46): a lane of the HCCL, Host or Overlap Analysis groups
+// with no item overlapping the view is hidden behind one "N lanes empty in view" row of its group — decided
+// per view, not per capture, because on the real ResNet rank every HCCL plane has events somewhere, yet in
+// its 17.9 ms prelaunch gap eight empty planes pushed the host ops off screen. Device streams always show:
+// an idle stream is what a bubble is. Two binary searches per lane (prefixMaxEnd), so panning costs nothing,
+// and the rows change only when the set of empty lanes does.
+bool TimelineWidget::laneEmptyInView(std::size_t track) const {
+    const auto& t = data_->tracks[track];
+    if (t.kind != TrackKind::Hccl && t.kind != TrackKind::Host && t.kind != TrackKind::Overlap) return false;
+    const auto last = std::lower_bound(t.items.begin(), t.items.end(), viewEnd_,
+                                       [](const TimelineItem& i, TimeNs v) { return i.start < v; });
+    return last == t.items.begin() ||
+           t.prefixMaxEnd[static_cast<std::size_t>(last - t.items.begin()) - 1] <= viewStart_;
+}
+
+bool TimelineWidget::emptyLanesChanged() const {
+    if (!data_) return false;
+    if (emptyInView_.size() != data_->tracks.size()) return true;
+    for (std::size_t i = 0; i < data_->tracks.size(); ++i)
+        if (emptyInView_[i] != laneEmptyInView(i)) return true;
+    return false;
+}
+
 // Rows top to bottom: a header per group (not Device), a row per track — a host lane gets one row per
-// call depth unless folded.
+// call depth unless folded; a group's lanes empty in view share one row after its shown lanes.
 void TimelineWidget::relayout() {
     rows_.clear();
     if (!data_) return;
+    emptyInView_.assign(data_->tracks.size(), false);
+    for (std::size_t i = 0; i < data_->tracks.size(); ++i)
+        emptyInView_[i] = laneEmptyInView(i);
     int y = kAxisHeight;
     QString lastGroup;
+    int hidden = 0;
+    const auto flushHidden = [&] {
+        if (hidden > 0 && !lastGroup.isEmpty()) {
+            TimelineRow r{-1, -1, lastGroup, y, 16, false, true};
+            r.emptyLanes = hidden;
+            rows_.push_back(r);
+            y += 18;
+        }
+        hidden = 0;
+    };
     for (std::size_t i = 0; i < data_->tracks.size(); ++i) {
         const auto& t = data_->tracks[i];
+        if (t.group != lastGroup) flushHidden();
         if (t.group != lastGroup && t.group != QStringLiteral("Device")) {
             rows_.push_back({-1, -1, t.group, y, 18, false, true});
             y += 18;
         }
         lastGroup = t.group;
         if (t.collapsed) continue;
+        if (emptyInView_[i] && !emptyLanesShown_.contains(t.group)) {
+            ++hidden;
+            continue;
+        }
         const int track = static_cast<int>(i);
         if (t.kind == TrackKind::Host && t.levels.size() > 1 && !t.depthFolded) {
-            for (std::size_t d = 0; d < t.levels.size(); ++d) {
-                rows_.push_back({track, static_cast<int>(d), t.group, y, 14, false, d == 0});
+            const auto first =
+                static_cast<std::size_t>(std::clamp(t.firstLevel, 0, static_cast<int>(t.levels.size()) - 1));
+            for (std::size_t d = first; d < t.levels.size(); ++d) {
+                rows_.push_back({track, static_cast<int>(d), t.group, y, 14, false, d == first});
                 y += 15;
             }
             y += 2;
@@ -133,11 +186,63 @@ void TimelineWidget::relayout() {
         rows_.push_back({track, -1, t.group, y, h, t.kind == TrackKind::Stream || t.kind == TrackKind::DeviceBusy, true, pin});
         y += h + 2;
     }
+    flushHidden();
     pinnedBottom_ = kAxisHeight;
     for (const auto& r : rows_)
         if (r.pinned) pinnedBottom_ = std::max(pinnedBottom_, r.y + r.h + 2);
-    scrollY_ = std::clamp(scrollY_, 0, std::max(0, contentHeight() - height() + 20));
+    scrollY_ = std::clamp(scrollY_, 0, maxScroll());
     update();
+}
+
+int TimelineWidget::maxScroll() const {
+    return std::max(0, contentHeight() - geometry().lanesBottom() + 20);
+}
+
+void TimelineWidget::updateLegendStrip() {
+    legendHeight_ = 0;
+    if (data_ && legendVisible_) {
+        QFont small = font();
+        small.setPointSizeF(std::max(6.5, font().pointSizeF() * 0.85));
+        TimelineGeometry g = geometry();
+        g.legendHeight = 0;
+        legendHeight_ = legendStripHeight(*data_, g, QFontMetricsF(small));
+    }
+    scrollY_ = std::clamp(scrollY_, 0, maxScroll());
+    update();
+}
+
+void TimelineWidget::resizeEvent(QResizeEvent* e) {
+    QWidget::resizeEvent(e);
+    updateLegendStrip(); // the legend wraps to the width
+}
+
+QRect TimelineWidget::lanesArea() const {
+    const auto g = geometry();
+    return QRect(0, kAxisHeight, width(), std::max(0, g.lanesBottom() - kAxisHeight));
+}
+
+int TimelineWidget::hiddenEmptyLaneCount(const QString& group) const {
+    for (const auto& r : rows_)
+        if (r.emptyLanes > 0 && r.group == group) return r.emptyLanes;
+    return 0;
+}
+
+int TimelineWidget::emptyLanesRowTop(const QString& group) const {
+    const TimelineGeometry g = geometry();
+    for (const auto& r : rows_)
+        if (r.emptyLanes > 0 && r.group == group) return g.top(r);
+    return -1;
+}
+
+void TimelineWidget::setEmptyLanesShown(const QString& group, bool shown) {
+    emptyLanesShown_.removeAll(group);
+    if (shown) emptyLanesShown_ << group;
+    relayout();
+}
+
+bool TimelineWidget::isTrackLaidOut(int track) const {
+    return std::any_of(rows_.begin(), rows_.end(),
+                       [track](const TimelineRow& r) { return r.track == track; });
 }
 
 int TimelineWidget::contentHeight() const {
@@ -151,8 +256,9 @@ void TimelineWidget::scrollToRow(const TimelineRow* r) {
     if (!r) return;
     if (r->pinned) return;
     const int top = r->y - scrollY_;
-    if (top < pinnedBottom_ || top + r->h > height())
-        scrollY_ = std::clamp(r->y - (height() + pinnedBottom_) / 2, 0, std::max(0, contentHeight() - height() + 20));
+    const int bottom = geometry().lanesBottom();
+    if (top < pinnedBottom_ || top + r->h > bottom)
+        scrollY_ = std::clamp(r->y - (bottom + pinnedBottom_) / 2, 0, maxScroll());
 }
 
 void TimelineWidget::setHighlightedHostEvents(std::vector<std::size_t> indices) {
@@ -254,6 +360,7 @@ void TimelineWidget::setView(TimeNs start, TimeNs end) {
     if (start == viewStart_ && end == viewEnd_) return;
     viewStart_ = start;
     viewEnd_ = end;
+    if (emptyLanesChanged()) relayout();
     update();
     emit viewChanged(viewStart_, viewEnd_);
 }
@@ -304,12 +411,14 @@ void TimelineWidget::selectBubble(int index) {
 void TimelineWidget::setSelectedKernel(int kernel) {
     if (!profile_ || kernel < 0 || kernel >= static_cast<int>(profile_->kernels.size())) kernel = -1;
     selectedKernel_ = kernel;
+    if (kernel >= 0) lastPicked_ = Picked::Kernel;
     update();
 }
 
 void TimelineWidget::setSelectedHostEvent(int index) {
     if (!profile_ || index < 0 || index >= static_cast<int>(profile_->hostEvents.size())) index = -1;
     selectedHostEvent_ = index;
+    if (index >= 0) lastPicked_ = Picked::HostEvent;
     if (index >= 0 && data_) {
         if (!rowOfHostEvent(*data_, *profile_, rows_, static_cast<std::size_t>(index)))
             setGroupCollapsed(QStringLiteral("Host"), false);
@@ -417,6 +526,74 @@ std::optional<TimeNs> TimelineWidget::launchLatency(int kernel) const {
     return profile_->kernels[static_cast<std::size_t>(kernel)].start - first->startTs;
 }
 
+void TimelineWidget::ensureInView(TimeNs start, TimeNs end) {
+    if (start >= viewStart_ && end <= viewEnd_) return;
+    centreOn(start, std::max(end, start + 1));
+}
+
+// The view first (it decides which lanes are empty), then the group, then the row.
+void TimelineWidget::showHostEvent(int index) {
+    const auto& ev = profile_->hostEvents[static_cast<std::size_t>(index)];
+    ensureInView(ev.ts, ev.end());
+    const auto e = static_cast<std::size_t>(index);
+    if (!rowOfHostEvent(*data_, *profile_, rows_, e)) {
+        const auto t = data_->laneTrack.find(ev.lane);
+        if (t != data_->laneTrack.end())
+            setGroupCollapsed(data_->tracks[static_cast<std::size_t>(t->second)].group, false);
+    }
+    scrollToRow(rowOfHostEvent(*data_, *profile_, rows_, e));
+}
+
+void TimelineWidget::showKernel(int kernel) {
+    const auto& k = profile_->kernels[static_cast<std::size_t>(kernel)];
+    ensureInView(k.start, k.end());
+    scrollToRow(rowOfKernel(*data_, *profile_, rows_, static_cast<std::size_t>(kernel)));
+}
+
+bool TimelineWidget::showLaunchingHostEvent(int kernel) {
+    const int host = launchingHostEvent(kernel);
+    if (host < 0) return false;
+    flowFromKernel_ = kernel;
+    selectedHostEvent_ = host;
+    lastPicked_ = Picked::HostEvent;
+    showHostEvent(host);
+    update();
+    emit hostEventClicked(host);
+    return true;
+}
+
+bool TimelineWidget::showLaunchedKernel(int hostEvent) {
+    if (!data_ || hostEvent < 0 || hostEvent >= static_cast<int>(profile_->hostEvents.size())) return false;
+    const auto h = static_cast<std::uint32_t>(hostEvent);
+    // The kernel L came from when this op launched it; else the first kernel it launched (links are sorted by
+    // kernel, kernels by start); else the first launched from inside its span on its lane (an enclosing op).
+    int kernel = -1;
+    if (launchingHostEvent(flowFromKernel_) == hostEvent) kernel = flowFromKernel_;
+    for (std::size_t i = 0; kernel < 0 && i < data_->flowLinks.size(); ++i)
+        if (data_->flowLinks[i].hostEvent == h) kernel = static_cast<int>(data_->flowLinks[i].kernel);
+    const auto& ev = profile_->hostEvents[h];
+    for (std::size_t i = 0; kernel < 0 && i < data_->flowLinks.size(); ++i) {
+        const FlowLink& l = data_->flowLinks[i];
+        if (l.lane == ev.lane && l.startTs >= ev.ts && l.startTs <= ev.end())
+            kernel = static_cast<int>(l.kernel);
+    }
+    if (kernel < 0) return false;
+    selectedKernel_ = kernel;
+    lastPicked_ = Picked::Kernel;
+    showKernel(kernel);
+    update();
+    emit kernelClicked(kernel);
+    return true;
+}
+
+bool TimelineWidget::followLaunchFlow() {
+    if (!data_) return false;
+    if (lastPicked_ == Picked::HostEvent && selectedHostEvent_ >= 0)
+        return showLaunchedKernel(selectedHostEvent_);
+    if (selectedKernel_ >= 0) return showLaunchingHostEvent(selectedKernel_);
+    return selectedHostEvent_ >= 0 && showLaunchedKernel(selectedHostEvent_);
+}
+
 std::size_t TimelineWidget::flowLinkCount() const {
     return data_ ? data_->flowLinks.size() : 0;
 }
@@ -430,7 +607,7 @@ void TimelineWidget::setShowAllFlowsInView(bool on) {
 
 void TimelineWidget::setLegendVisible(bool on) {
     legendVisible_ = on;
-    update();
+    updateLegendStrip();
 }
 
 QStringList TimelineWidget::legendLabels() const {
@@ -486,6 +663,36 @@ void TimelineWidget::setHostDepthFolded(int track, bool folded) {
     if (!data_ || track < 0 || track >= trackCount()) return;
     data_->tracks[static_cast<std::size_t>(track)].depthFolded = folded;
     relayout();
+}
+
+int TimelineWidget::hideOuterHostFramesInView() {
+    int hidden = 0;
+    if (!data_) return hidden;
+    for (auto& t : data_->tracks) {
+        t.firstLevel = 0;
+        if (t.kind != TrackKind::Host) continue;
+        // The outer frames: the leading depth rows holding one event in view (a chain of frames, each
+        // wrapping the next), down to the first row with two or more, which is where the view's ops part.
+        const auto singleInView = [this](const ItemSeries& s) {
+            const auto [a, b] = s.visibleSlice(viewStart_, viewEnd_);
+            int n = 0;
+            for (std::size_t i = a; i < b && n < 2; ++i)
+                n += s.items[i].end > viewStart_ && s.items[i].start < viewEnd_;
+            return n == 1;
+        };
+        while (t.firstLevel + 1 < static_cast<int>(t.levels.size()) &&
+               singleInView(t.levels[static_cast<std::size_t>(t.firstLevel)]))
+            ++t.firstLevel;
+        hidden += t.firstLevel;
+    }
+    relayout();
+    return hidden;
+}
+
+int TimelineWidget::firstHostDepthShown(int track) const {
+    return data_ && track >= 0 && track < trackCount()
+               ? data_->tracks[static_cast<std::size_t>(track)].firstLevel
+               : 0;
 }
 
 bool TimelineWidget::isHostDepthFolded(int track) const {

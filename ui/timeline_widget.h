@@ -7,7 +7,9 @@
 #include "timeline_search.h"
 
 #include <QLineF>
+#include <QRect>
 #include <QRectF>
+#include <QStringList>
 #include <QWidget>
 
 #include <cstddef>
@@ -72,6 +74,14 @@ class TimelineWidget : public QWidget {
     QPoint hostEventPosition(std::size_t index) const;
     // The same for a kernel on its stream row.
     QPoint kernelPosition(std::size_t index) const;
+    // Lanes (HCCL, host threads, Overlap Analysis) with nothing in the view are hidden behind one "N lanes
+    // empty in view" row per group (a click on it shows them); device streams always show.
+    int hiddenEmptyLaneCount(const QString& group) const;
+    void setEmptyLanesShown(const QString& group, bool shown);
+    int emptyLanesRowTop(const QString& group) const; // widget y of that row; -1 when there is none
+    bool isTrackLaidOut(int track) const; // false: folded or hidden as empty in view
+    // The area the rows are drawn in: below the ruler, above the legend's strip.
+    QRect lanesArea() const;
     void setGroupCollapsed(const QString& group, bool collapsed);
     bool isGroupCollapsed(const QString& group) const;
     // Folds every lane group (HCCL, Host, Overlap Analysis) none of whose lanes has an item in the view, so a
@@ -108,6 +118,14 @@ class TimelineWidget : public QWidget {
     int launchingHostEvent(int kernel) const;
     std::optional<TimeNs> launchLatency(int kernel) const;
     std::size_t flowLinkCount() const;
+    // Follows the launch flow (key L; the inspector's or the tooltip's "launched by"): from the selected
+    // kernel to the host op that launched it; from a selected host op to the kernel it launched (the one it
+    // was reached from, else its first). The target is selected, shown (its group unfolded, its row scrolled
+    // to, the view centred on it when it is outside) and its click signal emitted. False when there is no
+    // flow to follow.
+    bool followLaunchFlow();
+    bool showLaunchingHostEvent(int kernel);
+    bool showLaunchedKernel(int hostEvent);
     void setShowAllFlowsInView(bool on);
     bool showAllFlowsInView() const { return showAllFlows_; }
 
@@ -130,6 +148,11 @@ class TimelineWidget : public QWidget {
     int hostDepthCount(int track) const; // 0 for tracks that are not host lanes
     void setHostDepthFolded(int track, bool folded);
     bool isHostDepthFolded(int track) const;
+    // For a picture of a window: per host lane, the leading depth rows holding a single event in view (the
+    // outermost Python frames: <module>, spawn, train, …) are not drawn, so the rows left show the ops behind
+    // the view down to the innermost; returns the rows hidden (a later call re-decides for its view).
+    int hideOuterHostFramesInView();
+    int firstHostDepthShown(int track) const;         // 0 unless hidden by the above
     int trackRowTop(int track, int level = -1) const; // widget y of a row; -1 when not laid out
 
   signals:
@@ -150,6 +173,7 @@ class TimelineWidget : public QWidget {
     void mouseReleaseEvent(QMouseEvent*) override;
     void keyPressEvent(QKeyEvent*) override;
     void leaveEvent(QEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
     bool event(QEvent*) override;
     QSize sizeHint() const override { return {900, 420}; }
 
@@ -164,6 +188,13 @@ class TimelineWidget : public QWidget {
     QString hostTooltip(std::uint32_t event, const QString& span) const;
     bool clickFlowHandle(QPoint pos);
     void scrollToRow(const TimelineRow* row);
+    void showHostEvent(int index);
+    void showKernel(int kernel);
+    void ensureInView(TimeNs start, TimeNs end);
+    bool emptyLanesChanged() const;
+    bool laneEmptyInView(std::size_t track) const;
+    void updateLegendStrip();
+    int maxScroll() const;
     void centreOn(TimeNs start, TimeNs end);
     int contentHeight() const;
     TimeNs origin() const;
@@ -187,6 +218,11 @@ class TimelineWidget : public QWidget {
     int currentMatch_ = -1;
     bool showAllFlows_ = false;
     bool legendVisible_ = false;
+    int legendHeight_ = 0;          // the legend's strip, reserved below the lanes while it shows
+    std::vector<bool> emptyInView_; // per track, as laid out
+    QStringList emptyLanesShown_;   // groups whose empty lanes the user asked to see
+    enum class Picked { None, Kernel, HostEvent } lastPicked_ = Picked::None; // what L follows from
+    int flowFromKernel_ = -1; // the kernel L last left for its host op (L returns to it)
     QPoint pressPos_;
     TimeNs pressStart_ = 0, pressEnd_ = 0;
     bool dragging_ = false, rangeSelecting_ = false, resizingLabel_ = false;

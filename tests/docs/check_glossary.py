@@ -152,7 +152,7 @@ shortcuts = shortcuts.group(1) if shortcuts else ""
 if not shortcuts:
     problems.append("ui/glossary.cpp: keyboardShortcutsHtml() not found")
 KEY_TEXT = {"W": "W / S", "S": "W / S", "Plus": "+ / −", "Equal": "+ / −", "Minus": "+ / −", "A": "A / D",
-            "D": "A / D", "F": '"F"', "N": "N / P", "P": "N / P", "F3": "QKeySequence::FindNext)",
+            "D": "A / D", "F": '"F"', "L": '"L"', "N": "N / P", "P": "N / P", "F3": "QKeySequence::FindNext)",
             "Return": '"Enter"', "Enter": '"Enter"', "Escape": '"Esc"', "Left": "← / →", "Right": "← / →",
             "Up": "↑ / ↓", "Down": "↑ / ↓", "Slash": ", /"}
 for f in ("ui/timeline_input.cpp", "ui/ranks_timeline.cpp"):

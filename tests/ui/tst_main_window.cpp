@@ -985,6 +985,137 @@ class TstMainWindow : public QObject {
         QVERIFY(!err.isEmpty());
         QVERIFY(!QFile::exists(tmp.filePath(QStringLiteral("missing/dir/x.json"))));
     }
+    // Issue 46 (item 9): the Ops tab groups ops by op type — Conv2D1 … Conv2D4 are one op, four instances,
+    // under a group row with their summed calls and time — counted against the rank's kernel_details.csv.
+    void opsAreGroupedByOpTypeWithTheirInstancesBeneath() {
+        // The test's own reading of the CSV: op type (Type) → distinct kernel names, calls.
+        QFile csv(kRank + QStringLiteral("/ASCEND_PROFILER_OUTPUT/kernel_details.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> header = csv.readLine().trimmed().split(',');
+        const qsizetype nameCol = header.indexOf("Name"), typeCol = header.indexOf("Type");
+        QVERIFY(nameCol >= 0 && typeCol >= 0);
+        std::map<QString, std::set<QString>> namesOfType;
+        std::map<QString, int> callsOfType;
+        while (!csv.atEnd()) {
+            const QList<QByteArray> f = csv.readLine().trimmed().split(',');
+            if (f.size() <= std::max(nameCol, typeCol)) continue;
+            namesOfType[QString::fromUtf8(f[typeCol])].insert(QString::fromUtf8(f[nameCol]));
+            ++callsOfType[QString::fromUtf8(f[typeCol])];
+        }
+        QCOMPARE(namesOfType[QStringLiteral("Conv2D")].size(), std::size_t(4));
+
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QCOMPARE(load(w, kRank), std::optional<bool>(true));
+        w.tabs()->setCurrentWidget(opsPanel(w));
+        auto* table = opsPanel(w)->table();
+        auto* m = table->model();
+        using G = bs::ui::OpsGroupModel;
+        auto rowOf = [m](const QString& name) {
+            for (int r = 0; r < m->rowCount(); ++r)
+                if (m->index(r, 0).data(G::NameRole).toString() == name) return r;
+            return -1;
+        };
+        const int conv = rowOf(QStringLiteral("Conv2D"));
+        QVERIFY(conv >= 0);
+        QCOMPARE(m->index(conv, 0).data(G::KindRole).toInt(), int(G::Group));
+        QCOMPARE(m->index(conv, 0).data(G::InstanceCountRole).toInt(), 4);
+        QVERIFY(!m->index(conv, 0).data(G::ExpandedRole).toBool());
+        // A click on its name opens it: the four instances beneath, their calls adding up to the group's.
+        const int rowsBefore = m->rowCount();
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier,
+                          table->visualRect(m->index(conv, bs::ui::OpsTableModel::Name)).center());
+        const int group = rowOf(QStringLiteral("Conv2D"));
+        QVERIFY(m->index(group, 0).data(G::ExpandedRole).toBool());
+        QCOMPARE(m->rowCount(), rowsBefore + 4);
+        std::set<QString> instances;
+        qulonglong calls = 0;
+        for (int r = group + 1; r < m->rowCount() && m->index(r, 0).data(G::KindRole).toInt() == G::Instance; ++r) {
+            instances.insert(m->index(r, bs::ui::OpsTableModel::Name).data().toString());
+            calls += m->index(r, bs::ui::OpsTableModel::Calls).data().toULongLong();
+        }
+        QCOMPARE(instances, namesOfType[QStringLiteral("Conv2D")]);
+        QCOMPARE(m->index(group, bs::ui::OpsTableModel::Calls).data().toULongLong(), calls);
+        QCOMPARE(calls, qulonglong(callsOfType[QStringLiteral("Conv2D")]));
+        // Left closes it again; sorting keeps instances under their group; the filter finds an instance.
+        table->setCurrentIndex(m->index(group, 0));
+        QTest::keyClick(table, Qt::Key_Left);
+        QCOMPARE(m->rowCount(), rowsBefore);
+        table->sortByColumn(bs::ui::OpsTableModel::Name, Qt::AscendingOrder);
+        QTest::keyClicks(opsPanel(w)->filter(), QStringLiteral("conv2d3"));
+        QCOMPARE(m->rowCount(), 2); // the group, opened, and its one matching instance
+        QCOMPARE(m->index(0, 0).data(G::NameRole).toString(), QStringLiteral("Conv2D"));
+        QCOMPARE(m->index(1, 0).data(G::NameRole).toString(), QStringLiteral("Conv2D3"));
+        opsPanel(w)->filter()->clear();
+        QCOMPARE(m->rowCount(), rowsBefore);
+
+        // With the profile, the recorded op type groups: every type's instances are the CSV's names of
+        // it that the op analysis keeps apart (collectives' running index is one op: hcom_allReduce__#_#_#).
+        const Reference ref = reference(kRank);
+        QVERIFY(ref.loaded.profile);
+        bs::ui::OpsGroupModel typed;
+        QAbstractItemModelTester tester(&typed, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        typed.setAnalysis(std::make_shared<bs::AnalysisResult>(ref.r), ref.loaded.profile.get());
+        int checked = 0;
+        for (int r = 0; r < typed.rowCount(); ++r) {
+            const QString type = typed.index(r, 0).data(G::NameRole).toString();
+            if (typed.index(r, 0).data(G::KindRole).toInt() != G::Group) continue;
+            QCOMPARE(typed.index(r, 0).data(G::InstanceCountRole).toInt(), int(namesOfType[type].size()));
+            ++checked;
+        }
+        const int transData = [&] {
+            for (int r = 0; r < typed.rowCount(); ++r)
+                if (typed.index(r, 0).data(G::NameRole).toString() == QStringLiteral("TransData")) return r;
+            return -1;
+        }();
+        QVERIFY(transData >= 0);
+        QCOMPARE(typed.index(transData, 0).data(G::InstanceCountRole).toInt(), 29);
+        QVERIFY2(checked >= 5, qPrintable(QString::number(checked)));
+    }
+    // Issue 46 (item 11): a flat model (the ResNet rank: pattern structures, no passes) drills down to its
+    // kernels in the Layers tab: each structure row opens to exactly its range of the profile's kernels.
+    void aFlatModelsStructuresOpenToTheirKernels() {
+        const Reference ref = reference(kRank);
+        QVERIFY(ref.loaded.profile);
+        const auto& a = ref.r.architecture;
+        QVERIFY(a.passes.empty());
+        QVERIFY(!a.structures.empty());
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QCOMPARE(load(w, kRank), std::optional<bool>(true));
+        auto* tree = layerTree(w);
+        QVERIFY(tree);
+        w.tabs()->setCurrentWidget(tree);
+        auto* m = tree->model();
+        QAbstractItemModelTester tester(m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        std::size_t opened = 0, kernels = 0;
+        for (const auto& st : a.structures) {
+            const QString label = QString::fromStdString(st.id + " " + st.type);
+            int row = -1;
+            for (int r = 0; r < m->rowCount(); ++r)
+                if (m->index(r, 0).data().toString() == label) row = r;
+            QVERIFY2(row >= 0, qPrintable(label));
+            const QModelIndex s = m->index(row, 0);
+            const int n = static_cast<int>(st.lastKernel - st.firstKernel);
+            QVERIFY(n > 0);
+            QCOMPARE(m->rowCount(s), n);
+            tree->collapse(s);
+            tree->expand(s);
+            QVERIFY(tree->isExpanded(s));
+            const auto& p = *ref.loaded.profile;
+            QCOMPARE(m->index(0, 0, s).data().toString(), QString::fromStdString(std::string(p.str(p.kernels[st.firstKernel].name))));
+            QCOMPARE(m->index(n - 1, 0, s).data().toString(),
+                     QString::fromStdString(std::string(p.str(p.kernels[st.lastKernel - 1].name))));
+            QCOMPARE(m->index(0, 0, s).data(Qt::UserRole).toLongLong(), qlonglong(p.kernels[st.firstKernel].start));
+            QVERIFY(!m->hasChildren(m->index(0, 0, s)));
+            ++opened;
+            kernels += static_cast<std::size_t>(n);
+        }
+        QCOMPARE(opened, a.structures.size());
+        QVERIFY(kernels > 0);
+    }
 };
 
 QTEST_MAIN(TstMainWindow)

@@ -7,6 +7,7 @@
 #include "panel_models.h"
 #include "layer_tree_model.h"
 #include "architecture/architecture_analysis.h"
+#include "timeline_image.h"
 #include "timeline_layout.h"
 #include "timeline_search.h"
 #include "timeline_widget.h"
@@ -21,6 +22,8 @@
 #include <QTest>
 #include <QToolTip>
 #include <QWheelEvent>
+
+#include <set>
 
 using namespace bs::ui;
 
@@ -69,6 +72,64 @@ int kernelWithLaunch(const TimelineWidget& w, const bs::Profile& p) {
     for (std::size_t k = 0; k < p.kernels.size(); ++k)
         if (w.launchingHostEvent(static_cast<int>(k)) >= 0) return static_cast<int>(k);
     return -1;
+}
+
+// The host op that launched kernel k, from the profile's flows alone: the 'f' at the kernel's start on its
+// stream, its 's', the innermost host event on the 's' lane around it; -1 when there is none.
+int launchingHostOpFromFlows(const bs::Profile& p, std::size_t k) {
+    const auto& kk = p.kernels[k];
+    const bs::FlowEvent* f = nullptr;
+    for (const auto& x : p.flows)
+        if (x.phase == 'f' && x.ts == kk.start && p.lanes[x.lane].kind == bs::LaneKind::Device &&
+            static_cast<int>(p.lanes[x.lane].tid) == kk.stream) {
+            f = &x;
+            break;
+        }
+    if (!f) return -1;
+    const bs::FlowEvent* s = nullptr;
+    for (const auto& x : p.flows)
+        if (x.phase == 's' && x.id == f->id) s = &x;
+    if (!s) return -1;
+    int best = -1;
+    for (std::size_t i = 0; i < p.hostEvents.size(); ++i) {
+        const auto& e = p.hostEvents[i];
+        if (e.lane == s->lane && e.ts <= s->ts && e.end() >= s->ts &&
+            (best < 0 || e.dur < p.hostEvents[static_cast<std::size_t>(best)].dur))
+            best = static_cast<int>(i);
+    }
+    return best;
+}
+
+// A point is shown when it is in the plot (right of the labels) and in the lanes' area (below the ruler and
+// the pinned rows' band is not checked: streams and host lanes scroll under it).
+bool shownInPlot(const TimelineWidget& w, QPoint at) {
+    return at.x() > w.labelWidth() && at.x() < w.width() && w.lanesArea().contains(at);
+}
+
+// Every laid-out row's rectangle, clipped to what is drawn (the lanes' area), misses the legend.
+void checkLegendCoversNoRow(const TimelineWidget& w) {
+    const QRectF legend = w.legendRect();
+    QVERIFY(!legend.isEmpty());
+    QVERIFY2(!legend.intersects(QRectF(w.lanesArea())), "the legend overlaps the lanes' area");
+    int rows = 0;
+    for (int t = 0; t < w.trackCount(); ++t) {
+        std::vector<int> levels{-1};
+        if (w.hostDepthCount(t) > 1 && !w.isHostDepthFolded(t))
+            for (int d = w.firstHostDepthShown(t); d < w.hostDepthCount(t); ++d)
+                levels.push_back(d);
+        for (int level : levels) {
+            const int top = w.trackRowTop(t, level);
+            if (top < 0) continue;
+            const QRectF row = QRectF(0, top, w.width(), 20).intersected(QRectF(w.lanesArea()));
+            if (row.isEmpty()) continue;
+            ++rows;
+            QVERIFY2(
+                !row.intersects(legend),
+                qPrintable(
+                    QStringLiteral("track %1 level %2 at y %3 under the legend").arg(t).arg(level).arg(top)));
+        }
+    }
+    QVERIFY(rows > 3);
 }
 
 void checkBadgesApart(const TimelineWidget& w, int expected) {
@@ -681,6 +742,134 @@ class TstTimeline : public QObject {
         QVERIFY(w.isGroupCollapsed(QStringLiteral("HCCL")));
         QVERIFY(!w.isGroupCollapsed(QStringLiteral("Host")));
         shoot(w, QStringLiteral("t14_real_l1_b0001_idle_groups_folded.png"));
+    }
+    // Issue 46, item 10: L follows the launch flow from a kernel to its host op and back, off screen too.
+    void lJumpsFromAKernelToTheHostOpThatLaunchedItAndBack() {
+        TimelineWidget w;
+        w.resize(1200, 320); // short: the host lanes start below the streams, out of sight
+        w.setModel(profile, analysis);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const int k = kernelWithLaunch(w, *profile);
+        QVERIFY(k >= 0);
+        const int host = launchingHostOpFromFlows(*profile, static_cast<std::size_t>(k));
+        QVERIFY(host >= 0);
+        const auto& kk = profile->kernels[static_cast<std::size_t>(k)];
+        const auto& he = profile->hostEvents[static_cast<std::size_t>(host)];
+        // The kernel alone in a narrow view: its host op (earlier by the launch latency) is outside it.
+        w.setView(kk.start, kk.start + std::max<bs::TimeNs>(kk.dur, 1000));
+        QVERIFY(he.end() <= w.viewStart() || he.ts < w.viewStart());
+        w.setSelectedKernel(k);
+        QVERIFY(!shownInPlot(w, w.hostEventPosition(static_cast<std::size_t>(host))));
+        QSignalSpy hostClicked(&w, &TimelineWidget::hostEventClicked);
+        QSignalSpy kernelClicked(&w, &TimelineWidget::kernelClicked);
+        QTest::keyClick(&w, Qt::Key_L);
+        QCOMPARE(hostClicked.count(), 1);
+        QCOMPARE(hostClicked.at(0).at(0).toInt(), host);
+        QCOMPARE(w.selectedHostEvent(), host);
+        const QPoint at = w.hostEventPosition(static_cast<std::size_t>(host));
+        QVERIFY2(shownInPlot(w, at), qPrintable(QStringLiteral("host op at %1,%2").arg(at.x()).arg(at.y())));
+        shoot(w, QStringLiteral("t15_flow_jump_to_host.png"));
+        // L again: back to the kernel, shown.
+        w.setView(he.ts - 10 * std::max<bs::TimeNs>(he.dur, 1000),
+                  he.ts - 9 * std::max<bs::TimeNs>(he.dur, 1000));
+        QTest::keyClick(&w, Qt::Key_L);
+        QCOMPARE(kernelClicked.count(), 1);
+        QCOMPARE(kernelClicked.at(0).at(0).toInt(), k);
+        QCOMPARE(w.selectedKernel(), k);
+        QVERIFY(shownInPlot(w, w.kernelPosition(static_cast<std::size_t>(k))));
+        // Without a selection L does nothing.
+        w.clearSelection();
+        QTest::keyClick(&w, Qt::Key_L);
+        QCOMPARE(hostClicked.count(), 1);
+        QCOMPARE(kernelClicked.count(), 1);
+    }
+    // Issue 46, item 12: around the real rank's prelaunch gap the HCCL planes hold nothing; their lanes are
+    // hidden behind one row (the lanes with no event in the view counted here from the profile's events).
+    void lanesEmptyInTheViewAreHiddenBehindOneRowOnTheRealRank() {
+        const Loaded L =
+            loadFolder(QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
+        QVERIFY(L.profile);
+        TimelineWidget w;
+        w.resize(1400, 700);
+        w.setModel(L.profile, L.analysis);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.hiddenEmptyLaneCount(QStringLiteral("HCCL")), 0); // at fit every plane has events
+        w.selectBubble(0);
+        const auto emptyLanes = [&](const std::vector<bs::TraceEvent>& evs) {
+            std::set<std::uint32_t> all, busy;
+            for (const auto& e : evs) {
+                all.insert(e.lane);
+                if (e.ts < w.viewEnd() && std::max(e.end(), e.ts + 1) > w.viewStart()) busy.insert(e.lane);
+            }
+            return static_cast<int>(all.size() - busy.size());
+        };
+        const int hccl = emptyLanes(L.profile->hcclEvents);
+        QVERIFY2(hccl >= 8, qPrintable(QString::number(hccl))); // the eight planes at least
+        QCOMPARE(w.hiddenEmptyLaneCount(QStringLiteral("HCCL")), hccl);
+        QCOMPARE(w.hiddenEmptyLaneCount(QStringLiteral("Host")), emptyLanes(L.profile->hostEvents));
+        int laidOut = 0;
+        for (int t = 0; t < w.trackCount(); ++t)
+            laidOut += w.isTrackLaidOut(t);
+        w.setLegendVisible(true);
+        shoot(w, QStringLiteral("t16_real_l1_b0001_empty_lanes_hidden.png"));
+        // A click on the row shows them; a view holding their events shows them again by itself.
+        const int rowTop = w.emptyLanesRowTop(QStringLiteral("HCCL"));
+        QVERIFY(rowTop > 0);
+        QTest::mouseClick(&w, Qt::LeftButton, Qt::NoModifier, QPoint(w.labelWidth() + 40, rowTop + 6));
+        QCOMPARE(w.hiddenEmptyLaneCount(QStringLiteral("HCCL")), 0);
+        QCOMPARE(w.emptyLanesRowTop(QStringLiteral("HCCL")), -1);
+        int shown = 0;
+        for (int t = 0; t < w.trackCount(); ++t)
+            shown += w.isTrackLaidOut(t);
+        QCOMPARE(shown, laidOut + hccl);
+        w.setEmptyLanesShown(QStringLiteral("HCCL"), false);
+        QCOMPARE(w.hiddenEmptyLaneCount(QStringLiteral("HCCL")), hccl);
+        w.fit();
+        QCOMPARE(w.hiddenEmptyLaneCount(QStringLiteral("HCCL")), 0);
+    }
+    // Issue 46, item 12: the legend has its own strip below the lanes, in the window (scrolled to the bottom
+    // too) and in a bubble's picture; the picture's host lanes start below the outer Python frames.
+    void theLegendHasItsOwnStripAndCoversNoLane() {
+        TimelineWidget w;
+        w.resize(1400, 500);
+        w.setModel(profile, analysis);
+        w.setLegendVisible(true);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        checkLegendCoversNoRow(w);
+        for (int i = 0; i < 60; ++i) { // scrolled to the bottom: the last row ends above the strip
+            QWheelEvent wheel(QPointF(600, 300), w.mapToGlobal(QPointF(600, 300)), QPoint(), QPoint(0, -240),
+                              Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(&w, &wheel);
+        }
+        checkLegendCoversNoRow(w);
+        const QImage img = shoot(w, QStringLiteral("t17_legend_strip_scrolled.png"));
+        // Between the lanes and the legend box only the strip's background: no item leaks into it.
+        const int y = (w.lanesArea().bottom() + 1 + static_cast<int>(w.legendRect().top())) / 2;
+        const QColor strip = w.palette().color(QPalette::Window);
+        for (int x = w.labelWidth() + 2; x < static_cast<int>(w.legendRect().left()) - 2; x += 7)
+            QCOMPARE(img.pixelColor(x, y).rgb(), strip.rgb());
+
+        const Loaded L =
+            loadFolder(QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
+        QVERIFY(L.profile);
+        TimelineWidget pic;
+        prepareBubblePicture(pic, L.profile, L.analysis, 0, QSize(1600, 600));
+        checkLegendCoversNoRow(pic);
+        // The main thread's rows start where its ops part, not at <module>: every row above held one frame.
+        int deepest = 0, firstShown = 0;
+        for (int t = 0; t < pic.trackCount(); ++t)
+            if (pic.hostDepthCount(t) > deepest) {
+                deepest = pic.hostDepthCount(t);
+                firstShown = pic.firstHostDepthShown(t);
+            }
+        QVERIFY2(firstShown >= 5, qPrintable(QString::number(firstShown)));
+        QString error;
+        const QByteArray png = timelinePicture(pic, QStringLiteral("png"), &error);
+        QVERIFY2(!png.isEmpty(), qPrintable(error));
+        QImage::fromData(png).save(shotPath(QStringLiteral("t18_real_l1_b0001_picture.png")));
     }
     void wAndSZoomAroundTheMouseAndPanningStopsAtTheData() {
         TimelineWidget w;

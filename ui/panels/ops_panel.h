@@ -1,27 +1,29 @@
 #pragma once
-// The Ops tab: the dominant step group's ops (ANALYSIS.md §8), sorted by total device time, with a name
-// filter; double-clicking an op asks for its kernels on the timeline.
+// The Ops tab: the dominant step group's ops (ANALYSIS.md §8) grouped by op type, a group's instances
+// beneath it (a click on its name opens it, Right / Left open and close it), sorted by total device time,
+// with a name filter (a group or an instance); double-clicking an op asks for its kernels on the timeline.
 #include <QWidget>
 
 #include <memory>
 
 class QLineEdit;
-class QSortFilterProxyModel;
 class QTableView;
 
 namespace bs {
 struct AnalysisResult;
-}
+struct Profile;
+} // namespace bs
 
 namespace bs::ui {
 
-class OpsTableModel;
+class OpsGroupModel;
 
 class OpsPanel : public QWidget {
     Q_OBJECT
   public:
     explicit OpsPanel(QWidget* parent = nullptr);
-    void setAnalysis(std::shared_ptr<const AnalysisResult> analysis);
+    // With `profile`, ops group by their kernels' recorded op type; without, by name (op_analysis names).
+    void setAnalysis(std::shared_ptr<const AnalysisResult> analysis, const Profile* profile = nullptr);
     void clear(); // no ops, no filter (a filter set on one profile is not the next one's)
     void filterTo(const QString& name); // the op's row only (the filter shows the name)
     QTableView* table() const { return table_; }
@@ -32,12 +34,13 @@ class OpsPanel : public QWidget {
 
   protected:
     void changeEvent(QEvent* e) override; // LanguageChange
+    bool eventFilter(QObject* watched, QEvent* e) override; // Right / Left open and close a group
 
   private:
+    void toggleGroup(int row, int expand = -1); // expand: 1 open, 0 close, -1 the other way
     QLineEdit* filter_;
     QTableView* table_;
-    OpsTableModel* model_;
-    QSortFilterProxyModel* proxy_;
+    OpsGroupModel* model_;
 };
 
 } // namespace bs::ui
