@@ -38,8 +38,8 @@ void usage(std::FILE* to) {
         "  --out FILE    the picture: FILE.png or FILE.svg (written atomically)\n"
         "  --bubble ID   centre on that bubble window (b0001 is the longest), with the kernels and host\n"
         "                activity around it, selected; default: the whole capture\n"
-        "  --size WxH    the picture's size in pixels (default 1600x600; with --ranks 1600 wide and tall\n"
-        "                enough for every rank, at most 2400)\n"
+        "  --size WxH    the picture's size in pixels (default 1600 wide and as tall as the lanes it shows,\n"
+        "                300 to 4000; with --ranks tall enough for every rank, at most 2400)\n"
         "  --lang LANG   the language of the lanes, legend and labels: en (default) or zh_CN (also zh, cn)\n"
         "  -q, --quiet   no \"wrote FILE\" line\n"
         "  -h, --help    this help\n"
@@ -155,7 +155,7 @@ int runScreenshotCommand(int argc, char** argv) {
         std::fprintf(stderr, "bubblescope screenshot: --out %s: the name must end in .png or .svg.\n", bs::term(out).c_str());
         return kExitUsage;
     }
-    int width = 1600, height = 600;
+    int width = 1600, height = 0; // 0: as tall as the lanes shown
     const bool sizeGiven = !line.value("--size").empty();
     if (const std::string sz = line.value("--size"); !sz.empty()) {
         int used = 0;

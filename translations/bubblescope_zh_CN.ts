@@ -170,7 +170,7 @@
     </message>
     <message>
         <location filename="../ui/cluster_models.cpp" line="213"/>
-        <location filename="../ui/cluster_models.cpp" line="255"/>
+        <location filename="../ui/cluster_models.cpp" line="262"/>
         <source>Lateness (ms)</source>
         <translation>迟到 (ms)</translation>
     </message>
@@ -226,144 +226,144 @@
     </message>
     <message>
         <location filename="../ui/cluster_models.cpp" line="247"/>
-        <location filename="../ui/cluster_models.cpp" line="267"/>
+        <location filename="../ui/cluster_models.cpp" line="274"/>
         <source>undetermined</source>
         <translation>无法确定</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="254"/>
-        <location filename="../ui/cluster_models.cpp" line="323"/>
+        <location filename="../ui/cluster_models.cpp" line="261"/>
+        <location filename="../ui/cluster_models.cpp" line="330"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="255"/>
+        <location filename="../ui/cluster_models.cpp" line="262"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="256"/>
+        <location filename="../ui/cluster_models.cpp" line="263"/>
         <source>Earliest rank&apos;s sync (ms)</source>
         <translation>最早 rank 的同步 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="257"/>
+        <location filename="../ui/cluster_models.cpp" line="264"/>
         <source>Aligned start (ms)</source>
         <translation>对齐开始 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="257"/>
+        <location filename="../ui/cluster_models.cpp" line="264"/>
         <source>Raw start (ms)</source>
         <translation>原始开始 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="258"/>
+        <location filename="../ui/cluster_models.cpp" line="265"/>
         <source>Sync (ms)</source>
         <translation>同步 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="261"/>
+        <location filename="../ui/cluster_models.cpp" line="268"/>
         <source>The rank&apos;s start on the aligned clock, after the first aligned arrival.</source>
         <translation>该 rank 在对齐时钟上的开始时间，相对最早的对齐到达。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="263"/>
+        <location filename="../ui/cluster_models.cpp" line="270"/>
         <source>The rank&apos;s start on its own clock, after the earliest raw start.</source>
         <translation>该 rank 在自身时钟上的开始时间，相对最早的原始开始。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="283"/>
+        <location filename="../ui/cluster_models.cpp" line="290"/>
         <source>%1 ranks have it; %2 shown.</source>
         <translation>%1 个 rank 参与；显示 %2 个。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="285"/>
+        <location filename="../ui/cluster_models.cpp" line="292"/>
         <source>The last arrival after the earliest one, on the aligned clock; the next latest arrives %1 ms before the last.</source>
         <translation>对齐时钟上最后到达比最早到达晚的时间；次晚到达者比最后到达者早 %1 ms。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="289"/>
+        <location filename="../ui/cluster_models.cpp" line="296"/>
         <source>The earliest rank&apos;s synchronization time: how long it waited for the others to arrive.</source>
         <translation>最早到达 rank 的同步时间：它等待其他 rank 到达的时长。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="303"/>
+        <location filename="../ui/cluster_models.cpp" line="310"/>
         <source>Raw start: %1 µs on the rank&apos;s own clock.</source>
         <translation>原始开始：该 rank 自身时钟上的 %1 µs。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="323"/>
+        <location filename="../ui/cluster_models.cpp" line="330"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="254"/>
+        <location filename="../ui/cluster_models.cpp" line="261"/>
         <source>Collective / rank</source>
         <translation>集合通信 / rank</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="254"/>
+        <location filename="../ui/cluster_models.cpp" line="261"/>
         <source>Last arriver</source>
         <translation>最后到达者</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="256"/>
+        <location filename="../ui/cluster_models.cpp" line="263"/>
         <source>Wait (ms)</source>
         <translation>等待 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="258"/>
+        <location filename="../ui/cluster_models.cpp" line="265"/>
         <source>Transit (ms)</source>
         <translation>传输 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="258"/>
+        <location filename="../ui/cluster_models.cpp" line="265"/>
         <source>Elapse (ms)</source>
         <translation>耗时 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="291"/>
+        <location filename="../ui/cluster_models.cpp" line="298"/>
         <source>The largest wait of any rank at this collective.</source>
         <translation>各 rank 在该集合通信上的最大等待时间。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="292"/>
+        <location filename="../ui/cluster_models.cpp" line="299"/>
         <source>The largest transit time of any rank at this collective.</source>
         <translation>各 rank 在该集合通信上的最大传输时间。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="297"/>
+        <location filename="../ui/cluster_models.cpp" line="304"/>
         <source>arrives last</source>
         <translation>最后到达</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="324"/>
+        <location filename="../ui/cluster_models.cpp" line="331"/>
         <source> (ms)</source>
         <translation> (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="325"/>
+        <location filename="../ui/cluster_models.cpp" line="332"/>
         <source>Median of %1 ranks (ms)</source>
         <translation>%1 个 rank 的中位数 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="325"/>
+        <location filename="../ui/cluster_models.cpp" line="332"/>
         <source>Difference (ms)</source>
         <translation>差值 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="326"/>
+        <location filename="../ui/cluster_models.cpp" line="333"/>
         <source>Median rank: %1 (ms)</source>
         <translation>中位 rank：%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="328"/>
+        <location filename="../ui/cluster_models.cpp" line="335"/>
         <source>Median rank (ms)</source>
         <translation>中位 rank (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="338"/>
-        <location filename="../ui/cluster_models.cpp" line="347"/>
+        <location filename="../ui/cluster_models.cpp" line="345"/>
+        <location filename="../ui/cluster_models.cpp" line="354"/>
         <source>—</source>
         <translation>—</translation>
     </message>
@@ -386,152 +386,152 @@
 <context>
     <name>Glossary</name>
     <message>
-        <location filename="../ui/glossary.cpp" line="15"/>
+        <location filename="../ui/glossary.cpp" line="32"/>
         <source>bubble</source>
         <translation>气泡</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="15"/>
+        <location filename="../ui/glossary.cpp" line="32"/>
         <source>A span where no device stream runs any kernel (the union of all streams is idle). Windows of 50 µs or more are significant and get an id (b0001, the longest first).</source>
         <translation>所有 device 流都没有运行任何 kernel 的时段（所有流的并集空闲）。50 µs 及以上的窗口视为显著，并获得编号（b0001，最长者在前）。</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="17"/>
+        <location filename="../ui/glossary.cpp" line="53"/>
         <source>prelaunch</source>
         <translation>prelaunch（启动前空闲）</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="17"/>
+        <location filename="../ui/glossary.cpp" line="53"/>
         <source>From the step&apos;s start to its first device work: the host prepares the step while the device waits (the profiler&apos;s Preparing).</source>
         <translation>从 step 开始到其第一个 device 工作：host 准备该 step，device 等待（即 profiler 的 Preparing）。</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="19"/>
+        <location filename="../ui/glossary.cpp" line="55"/>
         <source>tail</source>
         <translation>tail（尾部空闲）</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="19"/>
+        <location filename="../ui/glossary.cpp" line="55"/>
         <source>From the step&apos;s last device work to the step&apos;s end.</source>
         <translation>从 step 的最后一个 device 工作到 step 结束。</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="20"/>
+        <location filename="../ui/glossary.cpp" line="34"/>
         <source>internal bubble</source>
         <translation>内部气泡</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="20"/>
+        <location filename="../ui/glossary.cpp" line="34"/>
         <source>An idle gap between two kernels inside a step (the profiler&apos;s Free).</source>
         <translation>step 内两个 kernel 之间的空闲间隙（即 profiler 的 Free）。</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="21"/>
+        <location filename="../ui/glossary.cpp" line="35"/>
         <source>underfeed</source>
         <translation>underfeed（供给不足）</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="21"/>
+        <location filename="../ui/glossary.cpp" line="35"/>
         <source>Step service minus device busy time: how long the device waited in the step. The underfeed ratio divides it by the service.</source>
         <translation>step 服务时间减去 device 忙碌时间：device 在该 step 中等待了多久。underfeed 比例为其除以服务时间。</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="23"/>
+        <location filename="../ui/glossary.cpp" line="37"/>
         <source>service</source>
         <translation>服务时间</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="23"/>
+        <location filename="../ui/glossary.cpp" line="37"/>
         <source>A step&apos;s wall time: from its start marker to its end.</source>
         <translation>step 的墙钟时间：从开始标记到结束。</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="24"/>
+        <location filename="../ui/glossary.cpp" line="38"/>
         <source>dominant group</source>
         <translation>主导组</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="24"/>
+        <location filename="../ui/glossary.cpp" line="38"/>
         <source>The step group with the most service time: steps that run the same kernel sequence (the same template). Its figures are the ones compared and reported first.</source>
         <translation>服务时间最多的 step 组：运行相同 kernel 序列（同一模板）的 step。其指标会被优先比较和报告。</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="26"/>
+        <location filename="../ui/glossary.cpp" line="40"/>
         <source>host coverage</source>
         <translation>host 覆盖率</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="26"/>
+        <location filename="../ui/glossary.cpp" line="40"/>
         <source>The share of a bubble covered by any host event (union over the host threads). Low coverage: nothing traced explains the wait.</source>
         <translation>气泡被任意 host 事件覆盖的比例（对各 host 线程取并集）。覆盖率低：没有任何被追踪的事件能解释这段等待。</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="28"/>
+        <location filename="../ui/glossary.cpp" line="42"/>
         <source>parallelism</source>
         <translation>并行度</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="28"/>
+        <location filename="../ui/glossary.cpp" line="42"/>
         <source>How many host threads are busy at once inside a bubble, on average: above 1, threads overlap.</source>
         <translation>气泡内平均同时忙碌的 host 线程数：大于 1 表示线程重叠。</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="30"/>
+        <location filename="../ui/glossary.cpp" line="44"/>
         <source>hidden issue</source>
         <translation>隐藏问题</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="30"/>
+        <location filename="../ui/glossary.cpp" line="44"/>
         <source>The steps look healthy on average, but a few windows hold most of the idle time: the averages hide them.</source>
         <translation>各 step 平均看起来正常，但少数窗口占据了大部分空闲时间：平均值掩盖了它们。</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="32"/>
+        <location filename="../ui/glossary.cpp" line="115"/>
         <source>wait anchor</source>
         <translation>等待锚点</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="32"/>
+        <location filename="../ui/glossary.cpp" line="115"/>
         <source>A kernel whose own &apos;wait&apos; time is large because it waits for something before it (a collective, a sync): its cost belongs to what it waits for.</source>
         <translation>自身 wait 时间很大的 kernel，因为它在等待之前的某件事（集合通信、同步）：其开销属于它所等待的对象。</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="34"/>
+        <location filename="../ui/glossary.cpp" line="112"/>
         <source>WAIT_ANCHOR_FALSE_HOTSPOT</source>
         <translation>WAIT_ANCHOR_FALSE_HOTSPOT</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="34"/>
+        <location filename="../ui/glossary.cpp" line="112"/>
         <source>The op ranks high only through its wait time: ranking it as a hot spot would be wrong.</source>
         <translation>该算子仅因等待时间而排名靠前：把它当作热点是错误的。</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="36"/>
+        <location filename="../ui/glossary.cpp" line="114"/>
         <source>WAIT_POLLUTION_RISK</source>
         <translation>WAIT_POLLUTION_RISK</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="36"/>
+        <location filename="../ui/glossary.cpp" line="114"/>
         <source>The op&apos;s waits overlap a collective: its wait is the communication&apos;s, not its own.</source>
         <translation>该算子的等待与集合通信重叠：这段等待属于通信，而非它自己。</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="37"/>
+        <location filename="../ui/glossary.cpp" line="123"/>
         <source>PMU verdict</source>
         <translation>PMU 结论</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="37"/>
+        <location filename="../ui/glossary.cpp" line="123"/>
         <source>What the op&apos;s hardware counters say bounds it (compute, memory, or too few cores), when the collection has PMU data.</source>
         <translation>采集含 PMU 数据时，算子的硬件计数器所指示的瓶颈（计算、访存或核数不足）。</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="39"/>
+        <location filename="../ui/glossary.cpp" line="136"/>
         <source>last arriver</source>
         <translation>最后到达者</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="39"/>
+        <location filename="../ui/glossary.cpp" line="136"/>
         <source>In a collective, the rank that reaches it last on the aligned clock (every rank&apos;s clock aligned on the collectives&apos; ends): the others wait for it.</source>
         <translation>集合通信中按对齐时钟最后到达的 rank（各 rank 的时钟按集合通信的结束时刻对齐）：其他 rank 都在等它。</translation>
     </message>
@@ -924,252 +924,252 @@
 <context>
     <name>Inspector</name>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="40"/>
+        <location filename="../ui/panels/inspector.cpp" line="41"/>
         <source>No call stacks collected: the line of code behind this bubble is unknown.</source>
         <translation>未采集调用栈：无法确定此气泡背后的代码行。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="43"/>
+        <location filename="../ui/panels/inspector.cpp" line="44"/>
         <source>No user code in the call stacks of the %1 host events in this window (%2 carry a stack).</source>
         <translation>此窗口内 %1 个主机事件的调用栈中没有用户代码（%2 个带有调用栈）。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="48"/>
+        <location filename="../ui/panels/inspector.cpp" line="49"/>
         <source>Your code behind this bubble:</source>
         <translation>此气泡背后的用户代码：</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="49"/>
+        <location filename="../ui/panels/inspector.cpp" line="50"/>
         <source>(click a line: its host events are highlighted on the timeline)</source>
         <translation>（点击一行：其 host 事件会在时间线上高亮）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="49"/>
+        <location filename="../ui/panels/inspector.cpp" line="50"/>
         <source>Line</source>
         <translation>代码行</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="50"/>
+        <location filename="../ui/panels/inspector.cpp" line="51"/>
         <source>Share of window</source>
         <translation>占窗口比例</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="50"/>
+        <location filename="../ui/panels/inspector.cpp" line="51"/>
         <source>Host time (ms)</source>
         <translation>主机时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="50"/>
+        <location filename="../ui/panels/inspector.cpp" line="51"/>
         <source>Path to the op</source>
         <translation>到算子的调用路径</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="71"/>
+        <location filename="../ui/panels/inspector.cpp" line="72"/>
         <source>%1 host events under &lt;code&gt;%2&lt;/code&gt; are highlighted on the timeline (%3 ms of host time in this window).</source>
         <translation>&lt;code&gt;%2&lt;/code&gt; 下的 %1 个 host 事件已在时间线上高亮（此窗口内 host 时间 %3 ms）。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="82"/>
+        <location filename="../ui/panels/inspector.cpp" line="83"/>
         <source>Call stack of %1, the largest of them (innermost first, ● your code):</source>
         <translation>其中最大的事件 %1 的调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="94"/>
+        <location filename="../ui/panels/inspector.cpp" line="95"/>
         <source>step</source>
         <translation>step</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="99"/>
+        <location filename="../ui/panels/inspector.cpp" line="100"/>
         <source>Side</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="99"/>
+        <location filename="../ui/panels/inspector.cpp" line="100"/>
         <source>Kernel</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="99"/>
-        <location filename="../ui/panels/inspector.cpp" line="150"/>
+        <location filename="../ui/panels/inspector.cpp" line="100"/>
+        <location filename="../ui/panels/inspector.cpp" line="151"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="99"/>
+        <location filename="../ui/panels/inspector.cpp" line="100"/>
         <source>Duration (µs)</source>
         <translation>时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="99"/>
+        <location filename="../ui/panels/inspector.cpp" line="100"/>
         <source>Wait (µs)</source>
         <translation>等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="100"/>
-        <location filename="../ui/panels/inspector.cpp" line="151"/>
+        <location filename="../ui/panels/inspector.cpp" line="101"/>
+        <location filename="../ui/panels/inspector.cpp" line="152"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="110"/>
+        <location filename="../ui/panels/inspector.cpp" line="111"/>
         <source>before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="112"/>
+        <location filename="../ui/panels/inspector.cpp" line="113"/>
         <source>device idle</source>
         <translation>设备空闲</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="114"/>
+        <location filename="../ui/panels/inspector.cpp" line="115"/>
         <source>after</source>
         <translation>之后</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="119"/>
+        <location filename="../ui/panels/inspector.cpp" line="120"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="119"/>
+        <location filename="../ui/panels/inspector.cpp" line="120"/>
         <source>sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="120"/>
+        <location filename="../ui/panels/inspector.cpp" line="121"/>
         <source>comm</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="121"/>
+        <location filename="../ui/panels/inspector.cpp" line="122"/>
         <source>parallelism</source>
         <translation>并行度</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="124"/>
+        <location filename="../ui/panels/inspector.cpp" line="125"/>
         <source>Host events in the window:</source>
         <translation>窗口内的 Host 事件：</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="131"/>
+        <location filename="../ui/panels/inspector.cpp" line="132"/>
         <source>There is no host trace: causes cannot be attributed.</source>
         <translation>没有 Host trace：无法归因。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="133"/>
+        <location filename="../ui/panels/inspector.cpp" line="134"/>
         <source>Candidate causes (possible, not a verdict):</source>
         <translation>候选原因（可能原因，并非结论）：</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="149"/>
+        <location filename="../ui/panels/inspector.cpp" line="150"/>
         <source>Op type</source>
         <translation>算子类型</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="153"/>
-        <location filename="../ui/panels/inspector.cpp" line="214"/>
+        <location filename="../ui/panels/inspector.cpp" line="154"/>
+        <location filename="../ui/panels/inspector.cpp" line="216"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="153"/>
+        <location filename="../ui/panels/inspector.cpp" line="154"/>
         <source>%1 ms from the capture&apos;s start (epoch %2 µs)</source>
         <translation>距采集开始 %1 ms（epoch %2 µs）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="156"/>
-        <location filename="../ui/panels/inspector.cpp" line="215"/>
+        <location filename="../ui/panels/inspector.cpp" line="157"/>
+        <location filename="../ui/panels/inspector.cpp" line="217"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="157"/>
+        <location filename="../ui/panels/inspector.cpp" line="158"/>
         <source>Wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="158"/>
+        <location filename="../ui/panels/inspector.cpp" line="159"/>
         <source>Block dim</source>
         <translation>Block dim</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="159"/>
+        <location filename="../ui/panels/inspector.cpp" line="160"/>
         <source>Input shapes</source>
         <translation>输入 shape</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="160"/>
+        <location filename="../ui/panels/inspector.cpp" line="161"/>
         <source>Output shapes</source>
         <translation>输出 shape</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="165"/>
+        <location filename="../ui/panels/inspector.cpp" line="166"/>
         <source>PMU verdict</source>
         <translation>PMU 结论</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="166"/>
         <location filename="../ui/panels/inspector.cpp" line="167"/>
+        <location filename="../ui/panels/inspector.cpp" line="168"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="185"/>
+        <location filename="../ui/panels/inspector.cpp" line="189"/>
         <source>Launched by</source>
         <translation>下发来源</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="188"/>
+        <location filename="../ui/panels/inspector.cpp" line="187"/>
         <source>unknown host event</source>
         <translation>未知 Host 事件</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="211"/>
+        <location filename="../ui/panels/inspector.cpp" line="213"/>
         <source>Process / thread</source>
         <translation>进程 / 线程</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="212"/>
+        <location filename="../ui/panels/inspector.cpp" line="214"/>
         <source>Call depth</source>
         <translation>调用深度</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="213"/>
+        <location filename="../ui/panels/inspector.cpp" line="215"/>
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="214"/>
+        <location filename="../ui/panels/inspector.cpp" line="216"/>
         <source>%1 ms from the capture&apos;s start</source>
         <translation>距采集开始 %1 ms</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="221"/>
+        <location filename="../ui/panels/inspector.cpp" line="223"/>
         <source>Call stack (innermost first, ● your code):</source>
         <translation>调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="255"/>
+        <location filename="../ui/panels/inspector.cpp" line="257"/>
         <source>Range statistics</source>
         <translation>区间统计</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="255"/>
+        <location filename="../ui/panels/inspector.cpp" line="257"/>
         <source>span</source>
         <translation>跨度</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="255"/>
+        <location filename="../ui/panels/inspector.cpp" line="257"/>
         <source>busy union</source>
         <translation>忙碌并集</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="256"/>
+        <location filename="../ui/panels/inspector.cpp" line="258"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="256"/>
+        <location filename="../ui/panels/inspector.cpp" line="258"/>
         <source>kernels</source>
         <translation>kernel 数</translation>
     </message>
@@ -1177,37 +1177,37 @@
 <context>
     <name>LayerTree</name>
     <message>
-        <location filename="../ui/layer_tree_model.cpp" line="279"/>
+        <location filename="../ui/layer_tree_model.cpp" line="288"/>
         <source>Pass / layer / role / kernel</source>
         <translation>前向 / 层 / 功能 / kernel</translation>
     </message>
     <message>
-        <location filename="../ui/layer_tree_model.cpp" line="281"/>
+        <location filename="../ui/layer_tree_model.cpp" line="290"/>
         <source>Wall (ms)</source>
         <translation>墙钟时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/layer_tree_model.cpp" line="283"/>
+        <location filename="../ui/layer_tree_model.cpp" line="292"/>
         <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
-        <location filename="../ui/layer_tree_model.cpp" line="285"/>
+        <location filename="../ui/layer_tree_model.cpp" line="294"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/layer_tree_model.cpp" line="90"/>
+        <location filename="../ui/layer_tree_model.cpp" line="98"/>
         <source>%1 ms of its span overlap an earlier structure; the share counts them once</source>
         <translation>其跨度中有 %1 ms 与更早的结构重叠；占比只计一次</translation>
     </message>
     <message>
-        <location filename="../ui/layer_tree_model.cpp" line="95"/>
+        <location filename="../ui/layer_tree_model.cpp" line="103"/>
         <source>step %1: in no structure</source>
         <translation>step %1：不属于任何结构</translation>
     </message>
     <message>
-        <location filename="../ui/layer_tree_model.cpp" line="103"/>
+        <location filename="../ui/layer_tree_model.cpp" line="111"/>
         <source>Pass %1 (%2, step %3)</source>
         <translation>前向 %1（%2，step %3）</translation>
     </message>
@@ -1284,7 +1284,7 @@
     </message>
     <message>
         <location filename="../ui/glossary.cpp" line="256"/>
-        <location filename="../ui/glossary.cpp" line="265"/>
+        <location filename="../ui/glossary.cpp" line="266"/>
         <source>Esc</source>
         <translation>Esc</translation>
     </message>
@@ -1300,13 +1300,13 @@
     </message>
     <message>
         <location filename="../ui/glossary.cpp" line="259"/>
-        <location filename="../ui/glossary.cpp" line="271"/>
+        <location filename="../ui/glossary.cpp" line="272"/>
         <source>Ctrl+wheel, W / S, + / −</source>
         <translation>Ctrl+滚轮、W / S、+ / −</translation>
     </message>
     <message>
         <location filename="../ui/glossary.cpp" line="259"/>
-        <location filename="../ui/glossary.cpp" line="271"/>
+        <location filename="../ui/glossary.cpp" line="272"/>
         <source>Zoom (around the mouse)</source>
         <translation>缩放（以鼠标位置为中心）</translation>
     </message>
@@ -1317,13 +1317,13 @@
     </message>
     <message>
         <location filename="../ui/glossary.cpp" line="260"/>
-        <location filename="../ui/glossary.cpp" line="272"/>
+        <location filename="../ui/glossary.cpp" line="273"/>
         <source>Pan</source>
         <translation>平移</translation>
     </message>
     <message>
         <location filename="../ui/glossary.cpp" line="261"/>
-        <location filename="../ui/glossary.cpp" line="274"/>
+        <location filename="../ui/glossary.cpp" line="275"/>
         <source>Fit the whole capture</source>
         <translation>显示整个采集</translation>
     </message>
@@ -1333,66 +1333,67 @@
         <translation>按大小跳到下一个 / 上一个气泡</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="263"/>
+        <location filename="../ui/glossary.cpp" line="264"/>
         <source>Shift+drag</source>
         <translation>Shift+拖动</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="264"/>
+        <location filename="../ui/glossary.cpp" line="265"/>
         <source>Select a range: its statistics (busy time, kernels, the top kernels) show in the detail pane</source>
         <translation>选择区间：其统计（忙碌时间、kernel 数、耗时最多的 kernel）显示在详情面板中</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="266"/>
+        <location filename="../ui/glossary.cpp" line="267"/>
         <source>Clear the selection: the kernel or host op, the range and its statistics, the find matches</source>
         <translation>清除选择：所选 kernel 或 host 算子、区间及其统计、查找匹配</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="267"/>
+        <location filename="../ui/glossary.cpp" line="268"/>
         <source>Click a group header</source>
         <translation>点击分组标题</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="267"/>
+        <location filename="../ui/glossary.cpp" line="268"/>
         <source>Fold or unfold the group</source>
         <translation>折叠或展开该组</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="269"/>
+        <location filename="../ui/glossary.cpp" line="270"/>
         <source>Cluster view, Ranks tab</source>
         <translation>集群视图的 Rank 标签页</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="270"/>
+        <location filename="../ui/glossary.cpp" line="271"/>
         <source>Find a rank number or a collective</source>
         <translation>查找 rank 编号或集合通信</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="272"/>
+        <location filename="../ui/glossary.cpp" line="273"/>
         <source>Drag, A / D, ← / →, Shift+wheel</source>
         <translation>拖动、A / D、← / →、Shift+滚轮</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="273"/>
+        <location filename="../ui/glossary.cpp" line="274"/>
         <source>Scroll the ranks</source>
         <translation>上下滚动各 rank</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="275"/>
+        <location filename="../ui/glossary.cpp" line="276"/>
         <source>Double-click</source>
         <translation>双击</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="275"/>
+        <location filename="../ui/glossary.cpp" line="276"/>
         <source>Open the rank&apos;s timeline at that instant</source>
         <translation>在该时刻打开该 rank 的时间线</translation>
     </message>
     <message>
-        <location filename="../ui/glossary.cpp" line="280"/>
+        <location filename="../ui/glossary.cpp" line="281"/>
         <source>Keyboard shortcuts</source>
         <translation>快捷键</translation>
     </message>
     <message>
+        <location filename="../ui/glossary.cpp" line="263"/>
         <source>From the selected kernel to the host op that launched it, and back</source>
         <translation>从选中的 kernel 跳到下发它的主机侧算子，再跳回</translation>
     </message>
@@ -1413,17 +1414,22 @@
 <context>
     <name>Timeline</name>
     <message>
-        <location filename="../ui/timeline_render.cpp" line="1"/>
+        <location filename="../ui/timeline_render.cpp" line="207"/>
+        <source>lanes with nothing in view: %1, shown (click to hide them)</source>
+        <translation>当前视图中没有内容的泳道：%1 条，已显示（点击隐藏）</translation>
+    </message>
+    <message>
+        <location filename="../ui/timeline_render.cpp" line="208"/>
         <source>lanes with nothing in view: %1 (click to show them)</source>
         <translation>当前视图中没有内容的泳道：%1 条（点击显示）</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_render.cpp" line="1"/>
+        <location filename="../ui/timeline_render.cpp" line="281"/>
         <source>empty lanes: %1</source>
         <translation>空泳道：%1 条</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_render.cpp" line="1"/>
+        <location filename="../ui/timeline_render.cpp" line="302"/>
         <source>from depth %1</source>
         <translation>自第 %1 层起</translation>
     </message>
@@ -1503,12 +1509,12 @@
         <translation>气泡：step 内</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="314"/>
+        <location filename="../ui/timeline_data.cpp" line="323"/>
         <source>Steps</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="322"/>
+        <location filename="../ui/timeline_data.cpp" line="331"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
@@ -1523,28 +1529,28 @@
         <translation>所有流的并集</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="241"/>
+        <location filename="../ui/timeline_data.cpp" line="251"/>
         <source>Stream %1</source>
         <translation>流 %1</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_data.cpp" line="265"/>
+        <location filename="../ui/timeline_data.cpp" line="274"/>
         <source>Thread %1</source>
         <translation>线程 %1</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_layout.cpp" line="104"/>
+        <location filename="../ui/timeline_layout.cpp" line="109"/>
         <source>Device</source>
         <translation>设备侧</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_layout.cpp" line="105"/>
+        <location filename="../ui/timeline_layout.cpp" line="110"/>
         <location filename="../ui/timeline_render.cpp" line="60"/>
         <source>Host</source>
         <translation>主机侧</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_layout.cpp" line="106"/>
+        <location filename="../ui/timeline_layout.cpp" line="111"/>
         <source>Bubbles</source>
         <translation>气泡</translation>
     </message>
@@ -1572,42 +1578,42 @@
 <context>
     <name>bs::ui::BubbleTableModel</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="50"/>
+        <location filename="../ui/panel_models.cpp" line="61"/>
         <source> (edge)</source>
         <translation>（采集边界）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="82"/>
+        <location filename="../ui/panel_models.cpp" line="93"/>
         <source>Bubble</source>
         <translation>气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="84"/>
+        <location filename="../ui/panel_models.cpp" line="95"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="86"/>
+        <location filename="../ui/panel_models.cpp" line="97"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="88"/>
+        <location filename="../ui/panel_models.cpp" line="99"/>
         <source>Start (ms)</source>
         <translation>开始 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="90"/>
+        <location filename="../ui/panel_models.cpp" line="101"/>
         <source>Duration (ms)</source>
         <translation>时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="92"/>
+        <location filename="../ui/panel_models.cpp" line="103"/>
         <source>Candidate causes</source>
         <translation>候选原因</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="94"/>
+        <location filename="../ui/panel_models.cpp" line="105"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
@@ -2024,292 +2030,292 @@
 <context>
     <name>bs::ui::CompareView</name>
     <message>
-        <location filename="../ui/compare_view.cpp" line="127"/>
-        <location filename="../ui/compare_view.cpp" line="316"/>
+        <location filename="../ui/compare_view.cpp" line="155"/>
+        <location filename="../ui/compare_view.cpp" line="344"/>
         <source>File ▸ Compare with… compares the open rank (base) with another profile (new).</source>
         <translation>文件 ▸ 与…比较：将当前打开的 rank（基线）与另一份 profile（新）比较。</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="133"/>
-        <location filename="../ui/compare_view.cpp" line="293"/>
+        <location filename="../ui/compare_view.cpp" line="161"/>
+        <location filename="../ui/compare_view.cpp" line="321"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="294"/>
+        <location filename="../ui/compare_view.cpp" line="322"/>
         <source>Dominant step group</source>
         <translation>主导 step 组</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="294"/>
+        <location filename="../ui/compare_view.cpp" line="322"/>
         <source>Base avg</source>
         <translation>基线均值</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="294"/>
+        <location filename="../ui/compare_view.cpp" line="322"/>
         <source>New avg</source>
         <translation>新均值</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="294"/>
+        <location filename="../ui/compare_view.cpp" line="322"/>
         <source>Δ avg</source>
         <translation>Δ 均值</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="295"/>
-        <location filename="../ui/compare_view.cpp" line="299"/>
-        <location filename="../ui/compare_view.cpp" line="302"/>
+        <location filename="../ui/compare_view.cpp" line="323"/>
+        <location filename="../ui/compare_view.cpp" line="327"/>
+        <location filename="../ui/compare_view.cpp" line="330"/>
         <source>Δ %</source>
         <translation>Δ %</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="295"/>
+        <location filename="../ui/compare_view.cpp" line="323"/>
         <source>Base P50</source>
         <translation>基线 P50</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="295"/>
+        <location filename="../ui/compare_view.cpp" line="323"/>
         <source>New P50</source>
         <translation>新 P50</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="155"/>
-        <location filename="../ui/compare_view.cpp" line="303"/>
+        <location filename="../ui/compare_view.cpp" line="183"/>
+        <location filename="../ui/compare_view.cpp" line="331"/>
         <source>Steps</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="296"/>
+        <location filename="../ui/compare_view.cpp" line="324"/>
         <source>Filter ops by name, task type or status (changed, new, removed, unchanged)</source>
         <translation>按名称、任务类型或状态过滤算子（已变化、新增、已移除、未变化）</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="297"/>
+        <location filename="../ui/compare_view.cpp" line="325"/>
         <source>Op</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="297"/>
+        <location filename="../ui/compare_view.cpp" line="325"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="297"/>
+        <location filename="../ui/compare_view.cpp" line="325"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="297"/>
+        <location filename="../ui/compare_view.cpp" line="325"/>
         <source>Calls base</source>
         <translation>基线调用次数</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="297"/>
+        <location filename="../ui/compare_view.cpp" line="325"/>
         <source>Calls new</source>
         <translation>新调用次数</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="298"/>
+        <location filename="../ui/compare_view.cpp" line="326"/>
         <source>Total base (ms)</source>
         <translation>基线总时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="298"/>
+        <location filename="../ui/compare_view.cpp" line="326"/>
         <source>Total new (ms)</source>
         <translation>新总时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="298"/>
+        <location filename="../ui/compare_view.cpp" line="326"/>
         <source>Δ total (ms)</source>
         <translation>Δ 总时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="299"/>
+        <location filename="../ui/compare_view.cpp" line="327"/>
         <source>Avg base (µs)</source>
         <translation>基线平均 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="299"/>
+        <location filename="../ui/compare_view.cpp" line="327"/>
         <source>Avg new (µs)</source>
         <translation>新平均 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="179"/>
-        <location filename="../ui/compare_view.cpp" line="304"/>
+        <location filename="../ui/compare_view.cpp" line="207"/>
+        <location filename="../ui/compare_view.cpp" line="332"/>
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="300"/>
+        <location filename="../ui/compare_view.cpp" line="328"/>
         <source>Fate</source>
         <translation>去向</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="300"/>
+        <location filename="../ui/compare_view.cpp" line="328"/>
         <source>Base</source>
         <translation>基线</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="300"/>
+        <location filename="../ui/compare_view.cpp" line="328"/>
         <source>New</source>
         <translation>新</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="300"/>
+        <location filename="../ui/compare_view.cpp" line="328"/>
         <source>Scope</source>
         <translation>范围</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="300"/>
+        <location filename="../ui/compare_view.cpp" line="328"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="301"/>
+        <location filename="../ui/compare_view.cpp" line="329"/>
         <source>Between (before → after, #)</source>
         <translation>位置（前 → 后，第几次）</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="301"/>
+        <location filename="../ui/compare_view.cpp" line="329"/>
         <source>Base (ms)</source>
         <translation>基线 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="302"/>
+        <location filename="../ui/compare_view.cpp" line="330"/>
         <source>New (ms)</source>
         <translation>新 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="302"/>
+        <location filename="../ui/compare_view.cpp" line="330"/>
         <source>Δ (ms)</source>
         <translation>Δ (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="191"/>
-        <location filename="../ui/compare_view.cpp" line="305"/>
+        <location filename="../ui/compare_view.cpp" line="219"/>
+        <location filename="../ui/compare_view.cpp" line="333"/>
         <source>Bubbles</source>
         <translation>气泡</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="233"/>
+        <location filename="../ui/compare_view.cpp" line="261"/>
         <source>Comparing with %1 …</source>
         <translation>正在与 %1 比较…</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="285"/>
+        <location filename="../ui/compare_view.cpp" line="313"/>
         <source>Memory ran out while loading %1 for the comparison.</source>
         <translation>为比较加载 %1 时内存不足。</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="323"/>
+        <location filename="../ui/compare_view.cpp" line="351"/>
         <source>Comparison cancelled.</source>
         <translation>比较已取消。</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="328"/>
+        <location filename="../ui/compare_view.cpp" line="356"/>
         <source>Not compared: %1</source>
         <translation>未比较：%1</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="341"/>
+        <location filename="../ui/compare_view.cpp" line="369"/>
         <source>Base: %1 — new: %2</source>
         <translation>基线：%1 — 新：%2</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="344"/>
+        <location filename="../ui/compare_view.cpp" line="372"/>
         <source>Not the same scope</source>
         <translation>采集范围不同</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="349"/>
+        <location filename="../ui/compare_view.cpp" line="377"/>
         <source>Verdict</source>
         <translation>结论</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="354"/>
+        <location filename="../ui/compare_view.cpp" line="382"/>
         <source>The base&apos;s top bubbles</source>
         <translation>基线的 Top 气泡</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="379"/>
+        <location filename="../ui/compare_view.cpp" line="407"/>
         <source>not known on both sides</source>
         <translation>两侧并非都已知</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="481"/>
+        <location filename="../ui/compare_view.cpp" line="509"/>
         <source>&lt;b&gt;Base&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;基线&lt;/b&gt; %1</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="481"/>
+        <location filename="../ui/compare_view.cpp" line="509"/>
         <source>&lt;b&gt;New&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;新&lt;/b&gt; %1</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="523"/>
+        <location filename="../ui/compare_view.cpp" line="551"/>
         <source>%1 — %2: no window here; aligned on the kernel after it (%3)</source>
         <translation>%1 — %2：此处无窗口；按其后的 kernel 对齐（%3）</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="528"/>
+        <location filename="../ui/compare_view.cpp" line="556"/>
         <source>%1 — %2: the window&apos;s place measured from the step&apos;s end (this step is %3 ms, shorter than the window&apos;s offset in the other)</source>
         <translation>%1 — %2：窗口位置从 step 结尾起算（此 step 为 %3 ms，短于另一侧窗口的偏移）</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="531"/>
+        <location filename="../ui/compare_view.cpp" line="559"/>
         <source>%1 — %2, from %3 ms after the step&apos;s start</source>
         <translation>%1 — %2，从 step 开始后 %3 ms 起</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="110"/>
+        <location filename="../ui/compare_view.cpp" line="111"/>
         <source>removed</source>
         <comment>a bubble window&apos;s fate</comment>
         <translation>已消失</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="111"/>
+        <location filename="../ui/compare_view.cpp" line="112"/>
         <source>shrunk</source>
         <comment>a bubble window&apos;s fate</comment>
         <translation>缩小</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="112"/>
+        <location filename="../ui/compare_view.cpp" line="113"/>
         <source>grew</source>
         <comment>a bubble window&apos;s fate</comment>
         <translation>增大</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="113"/>
+        <location filename="../ui/compare_view.cpp" line="114"/>
         <source>new</source>
         <comment>a bubble window&apos;s fate</comment>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="114"/>
+        <location filename="../ui/compare_view.cpp" line="115"/>
         <source>unchanged</source>
         <comment>a bubble window&apos;s fate</comment>
         <translation>未变化</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="119"/>
+        <location filename="../ui/compare_view.cpp" line="128"/>
         <source>changed</source>
         <comment>an op&apos;s status</comment>
         <translation>已变化</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="120"/>
+        <location filename="../ui/compare_view.cpp" line="129"/>
         <source>unchanged</source>
         <comment>an op&apos;s status</comment>
         <translation>未变化</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="121"/>
+        <location filename="../ui/compare_view.cpp" line="130"/>
         <source>new</source>
         <comment>an op&apos;s status</comment>
         <translation>新增</translation>
     </message>
     <message>
-        <location filename="../ui/compare_view.cpp" line="122"/>
+        <location filename="../ui/compare_view.cpp" line="131"/>
         <source>removed</source>
         <comment>an op&apos;s status</comment>
         <translation>已移除</translation>
@@ -2318,32 +2324,57 @@
 <context>
     <name>bs::ui::FindBar</name>
     <message>
-        <location filename="../ui/panels/find_bar.cpp" line="131"/>
+        <location filename="../ui/panels/find_bar.cpp" line="208"/>
         <source>Find a kernel, a host op or a bubble id (b0001)</source>
         <translation>查找 kernel、host 算子或气泡编号（b0001）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/find_bar.cpp" line="132"/>
+        <location filename="../ui/panels/find_bar.cpp" line="209"/>
         <source>Previous match (Shift+F3)</source>
         <translation>上一个匹配（Shift+F3）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/find_bar.cpp" line="133"/>
+        <location filename="../ui/panels/find_bar.cpp" line="210"/>
         <source>Next match (Enter, F3)</source>
         <translation>下一个匹配（Enter、F3）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/find_bar.cpp" line="134"/>
+        <location filename="../ui/panels/find_bar.cpp" line="211"/>
         <source>Close (Esc)</source>
         <translation>关闭（Esc）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/find_bar.cpp" line="135"/>
+        <location filename="../ui/panels/find_bar.cpp" line="212"/>
         <source>The names matched, with how often; click one to find exactly it.</source>
         <translation>匹配到的名称及次数；点击一个以精确查找它。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/find_bar.cpp" line="89"/>
+        <location filename="../ui/panels/find_bar.cpp" line="213"/>
+        <source>Kind</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/find_bar.cpp" line="213"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/find_bar.cpp" line="213"/>
+        <source>Time (ms)</source>
+        <translation>时间 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/find_bar.cpp" line="213"/>
+        <source>Lane</source>
+        <translation>泳道</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/find_bar.cpp" line="214"/>
+        <source>Every match in time order; choose one to go to it on the timeline.</source>
+        <translation>按时间排列的全部匹配项；选择一项即在时间线上跳转到它。</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/find_bar.cpp" line="149"/>
         <source>%1 kernels · %2 host ops · %3 bubbles</source>
         <translation>%1 个 kernel · %2 个 host 算子 · %3 个气泡</translation>
     </message>
@@ -2402,417 +2433,418 @@
 <context>
     <name>bs::ui::MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="88"/>
-        <location filename="../ui/main_window.cpp" line="448"/>
+        <location filename="../ui/load_flow.cpp" line="214"/>
+        <location filename="../ui/main_window.cpp" line="68"/>
         <source>BubbleScope</source>
         <translation>BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="96"/>
-        <location filename="../ui/main_window.cpp" line="449"/>
+        <location filename="../ui/main_window.cpp" line="121"/>
+        <location filename="../ui/main_window.cpp" line="398"/>
         <source>&lt;b&gt;Sample profile&lt;/b&gt; — a generated 8-layer MoE capture with every planted anomaly. Open your own profiling folder with File ▸ Open Folder… (Ctrl+O) or drop it here.</source>
         <translation>&lt;b&gt;示例 profile&lt;/b&gt; —— 生成的 8 层 MoE 采集数据，包含全部预置异常。请通过 文件 ▸ 打开文件夹…（Ctrl+O）打开自己的 profiling 目录，或将目录拖放到此处。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="106"/>
-        <location filename="../ui/main_window.cpp" line="451"/>
+        <location filename="../ui/main_window.cpp" line="131"/>
+        <location filename="../ui/main_window.cpp" line="400"/>
         <source>Rank:</source>
         <translation>Rank：</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="108"/>
-        <location filename="../ui/main_window.cpp" line="452"/>
+        <location filename="../ui/main_window.cpp" line="133"/>
+        <location filename="../ui/main_window.cpp" line="401"/>
         <source>Rank to analyse</source>
         <translation>要分析的 rank</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="130"/>
-        <location filename="../ui/main_window.cpp" line="454"/>
+        <location filename="../ui/main_window.cpp" line="156"/>
+        <location filename="../ui/main_window.cpp" line="403"/>
         <source>Summary</source>
         <translation>概览</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="151"/>
-        <location filename="../ui/main_window.cpp" line="455"/>
+        <location filename="../ui/load_flow.cpp" line="221"/>
+        <location filename="../ui/main_window.cpp" line="170"/>
         <source>Bubbles</source>
         <translation>气泡</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="157"/>
-        <location filename="../ui/main_window.cpp" line="456"/>
+        <location filename="../ui/main_window.cpp" line="176"/>
+        <location filename="../ui/main_window.cpp" line="404"/>
         <source>Layers</source>
         <translation>层</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="160"/>
-        <location filename="../ui/main_window.cpp" line="457"/>
+        <location filename="../ui/main_window.cpp" line="179"/>
+        <location filename="../ui/main_window.cpp" line="405"/>
         <source>Ops</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="163"/>
-        <location filename="../ui/main_window.cpp" line="458"/>
+        <location filename="../ui/main_window.cpp" line="182"/>
+        <location filename="../ui/main_window.cpp" line="406"/>
         <source>Charts</source>
         <translation>图表</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="171"/>
-        <location filename="../ui/main_window.cpp" line="459"/>
+        <location filename="../ui/load_flow.cpp" line="222"/>
+        <location filename="../ui/main_window.cpp" line="184"/>
         <source>Health</source>
         <translation>采集健康</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="175"/>
-        <location filename="../ui/main_window.cpp" line="460"/>
+        <location filename="../ui/main_window.cpp" line="189"/>
+        <location filename="../ui/main_window.cpp" line="407"/>
         <source>Text report</source>
         <translation>文本报告</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="193"/>
-        <location filename="../ui/main_window.cpp" line="494"/>
+        <location filename="../ui/load_flow.cpp" line="317"/>
+        <location filename="../ui/main_window.cpp" line="76"/>
         <source>Ready</source>
         <translation>就绪</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="198"/>
-        <location filename="../ui/main_window.cpp" line="453"/>
+        <location filename="../ui/main_window.cpp" line="81"/>
+        <location filename="../ui/main_window.cpp" line="402"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="239"/>
-        <location filename="../ui/main_window.cpp" line="563"/>
+        <location filename="../ui/load_flow.cpp" line="62"/>
+        <location filename="../ui/load_flow.cpp" line="88"/>
         <source>Loading %1…</source>
         <translation>正在加载 %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="325"/>
+        <location filename="../ui/main_window.cpp" line="625"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="326"/>
+        <location filename="../ui/main_window.cpp" line="626"/>
         <source>&amp;Open Folder…</source>
         <translation>打开文件夹(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="327"/>
+        <location filename="../ui/main_window.cpp" line="627"/>
         <source>Open &amp;Recent</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="336"/>
+        <location filename="../ui/main_window.cpp" line="636"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="337"/>
+        <location filename="../ui/main_window.cpp" line="637"/>
         <source>Anomaly &amp;JSON…</source>
         <translation>异常 &amp;JSON…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="338"/>
+        <location filename="../ui/main_window.cpp" line="638"/>
         <source>Anomaly &amp;report (Markdown)…</source>
         <translation>异常报告(&amp;R)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="340"/>
+        <location filename="../ui/main_window.cpp" line="640"/>
         <source>&amp;Architecture report (Markdown)…</source>
         <translation>模型架构报告(&amp;A)（Markdown）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="365"/>
+        <location filename="../ui/main_window.cpp" line="665"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="367"/>
+        <location filename="../ui/main_window.cpp" line="667"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="368"/>
+        <location filename="../ui/main_window.cpp" line="668"/>
         <source>&amp;Fit timeline</source>
         <translation>时间线适应窗口(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="388"/>
+        <location filename="../ui/main_window.cpp" line="688"/>
         <source>Show &amp;host lanes</source>
         <translation>显示 Host 泳道(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="394"/>
+        <location filename="../ui/main_window.cpp" line="694"/>
         <source>Show &amp;Overlap Analysis lanes</source>
         <translation>显示 Overlap Analysis 泳道(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="399"/>
+        <location filename="../ui/main_window.cpp" line="699"/>
         <source>&amp;Language</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="401"/>
+        <location filename="../ui/main_window.cpp" line="701"/>
         <source>System default</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="416"/>
+        <location filename="../ui/main_window.cpp" line="716"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="422"/>
+        <location filename="../ui/main_window.cpp" line="718"/>
         <source>&amp;Keyboard shortcuts</source>
         <translation>快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="424"/>
-        <source>Keyboard shortcuts</source>
-        <translation>快捷键</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="425"/>
-        <source>Timeline: Ctrl+wheel, W/S or +/− zoom; drag, A/D or horizontal wheel pan; F fit; N/P next/previous bubble by size; Shift+drag selects a range for statistics; click a group header to fold it.</source>
-        <translation>时间线：Ctrl+滚轮、W/S 或 +/− 缩放；拖动、A/D 或水平滚轮平移；F 适应窗口；N/P 按大小跳到下一个/上一个气泡；Shift+拖动选择区间并统计；点击分组标题折叠。</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="429"/>
+        <location filename="../ui/main_window.cpp" line="719"/>
         <source>&amp;About BubbleScope</source>
         <translation>关于 BubbleScope(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="430"/>
+        <location filename="../ui/main_window.cpp" line="720"/>
         <source>About BubbleScope</source>
         <translation>关于 BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="431"/>
+        <location filename="../ui/main_window.cpp" line="721"/>
         <source>BubbleScope %1 — device-idle bubble analysis for Ascend NPU profiles.</source>
         <translation>BubbleScope %1 —— 昇腾 NPU profiling 数据的设备空闲气泡分析工具。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="535"/>
+        <location filename="../ui/main_window.cpp" line="464"/>
         <source>Open Profiling Folder</source>
         <translation>打开 profiling 文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="598"/>
+        <location filename="../ui/load_flow.cpp" line="110"/>
         <source>Loading cancelled.</source>
         <translation>已取消加载。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="606"/>
+        <location filename="../ui/load_flow.cpp" line="197"/>
+        <location filename="../ui/load_flow.cpp" line="317"/>
         <source>Nothing loaded.</source>
         <translation>未加载任何数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="647"/>
+        <location filename="../ui/load_flow.cpp" line="216"/>
         <source>Sample profile — BubbleScope</source>
         <translation>示例 profile — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="647"/>
+        <location filename="../ui/load_flow.cpp" line="217"/>
         <source>%1 — BubbleScope</source>
         <translation>%1 — BubbleScope</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="492"/>
-        <location filename="../ui/main_window.cpp" line="648"/>
+        <location filename="../ui/load_flow.cpp" line="141"/>
+        <location filename="../ui/load_flow.cpp" line="348"/>
         <source>Loaded %1</source>
         <translation>已加载 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="182"/>
-        <location filename="../ui/main_window.cpp" line="461"/>
+        <location filename="../ui/main_window.cpp" line="196"/>
+        <location filename="../ui/main_window.cpp" line="408"/>
         <source>Cluster</source>
         <translation>集群</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="183"/>
-        <location filename="../ui/main_window.cpp" line="462"/>
+        <location filename="../ui/main_window.cpp" line="197"/>
+        <location filename="../ui/main_window.cpp" line="409"/>
         <source>Rank timeline</source>
         <translation>Rank 时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="185"/>
-        <location filename="../ui/main_window.cpp" line="463"/>
+        <location filename="../ui/main_window.cpp" line="199"/>
+        <location filename="../ui/main_window.cpp" line="410"/>
         <source>Compare</source>
         <translation>比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="213"/>
+        <location filename="../ui/main_window.cpp" line="225"/>
         <source>Compared: %1</source>
         <translation>已比较：%1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="235"/>
+        <location filename="../ui/load_flow.cpp" line="84"/>
         <source>Analysing…</source>
         <translation>正在分析…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="237"/>
+        <location filename="../ui/load_flow.cpp" line="86"/>
         <source>Writing the text report…</source>
         <translation>正在生成文本报告…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="309"/>
+        <location filename="../ui/main_window.cpp" line="331"/>
         <source>%1: %2 ms</source>
         <translation>%1：%2 ms</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="328"/>
+        <location filename="../ui/main_window.cpp" line="569"/>
+        <source>kernel</source>
+        <translation>算子核</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="569"/>
+        <source>host op</source>
+        <translation>主机算子</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="569"/>
+        <source>bubble</source>
+        <translation>气泡</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="628"/>
         <source>&amp;Compare with…</source>
         <translation>与…比较(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="329"/>
+        <location filename="../ui/main_window.cpp" line="629"/>
         <source>Compare the open rank (base) with…</source>
         <translation>将当前 rank（基线）与…比较</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="333"/>
+        <location filename="../ui/main_window.cpp" line="633"/>
         <source>Before / after: compares the open rank with another profile (also: drop a folder with Shift held).</source>
         <translation>前后对比：将当前 rank 与另一份 profile 比较（也可按住 Shift 拖入文件夹）。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="342"/>
+        <location filename="../ui/main_window.cpp" line="642"/>
         <source>Timeline &amp;image (PNG or SVG)…</source>
         <translation>时间线图片(&amp;I)（PNG 或 SVG）…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="343"/>
+        <location filename="../ui/main_window.cpp" line="643"/>
         <source>Export the timeline as it is shown</source>
         <translation>按当前显示导出时间线</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="344"/>
+        <location filename="../ui/main_window.cpp" line="644"/>
         <source>PNG (*.png);;SVG (*.svg)</source>
         <translation>PNG (*.png);;SVG (*.svg)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="352"/>
+        <location filename="../ui/main_window.cpp" line="652"/>
         <source>Report with bubble &amp;pictures…</source>
         <translation>带气泡截图的报告(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="353"/>
+        <location filename="../ui/main_window.cpp" line="653"/>
         <source>Folder for the report and its pictures</source>
         <translation>报告及其图片的文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="359"/>
+        <location filename="../ui/main_window.cpp" line="659"/>
         <source>Exported the report with its pictures to %1</source>
         <translation>已将报告及其图片导出到 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="362"/>
+        <location filename="../ui/main_window.cpp" line="662"/>
         <source>Export all to &amp;folder…</source>
         <translation>全部导出到文件夹(&amp;F)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="370"/>
+        <location filename="../ui/main_window.cpp" line="670"/>
         <source>Fin&amp;d…</source>
         <translation>查找(&amp;D)…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="375"/>
+        <location filename="../ui/main_window.cpp" line="675"/>
         <source>Find &amp;next</source>
         <translation>查找下一个(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="376"/>
+        <location filename="../ui/main_window.cpp" line="676"/>
         <source>Find &amp;previous</source>
         <translation>查找上一个(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="377"/>
+        <location filename="../ui/main_window.cpp" line="677"/>
         <source>Show the le&amp;gend</source>
         <translation>显示图例(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="383"/>
+        <location filename="../ui/main_window.cpp" line="683"/>
         <source>Show all launch flo&amp;ws in view</source>
         <translation>显示视图内所有下发连线(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="417"/>
+        <location filename="../ui/main_window.cpp" line="717"/>
         <source>&amp;Glossary</source>
         <translation>术语表(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="418"/>
-        <source>Glossary</source>
-        <translation>术语表</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="524"/>
+        <location filename="../ui/main_window.cpp" line="453"/>
         <source>Open a profile first: it is the base of the comparison.</source>
         <translation>请先打开一份 profile：它是比较的基线。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="530"/>
+        <location filename="../ui/main_window.cpp" line="459"/>
         <source>Comparing %1 with %2…</source>
         <translation>正在比较 %1 与 %2…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="557"/>
+        <location filename="../ui/main_window.cpp" line="488"/>
         <source>Merging the rank summaries in %1…</source>
         <translation>正在合并 %1 中的 rank 摘要…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="666"/>
+        <location filename="../ui/load_flow.cpp" line="261"/>
         <source>Building the timeline…</source>
         <translation>正在构建时间线…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="705"/>
+        <location filename="../ui/load_flow.cpp" line="220"/>
         <source>Bubbles (%1)</source>
         <translation>气泡（%1）</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="834"/>
+        <location filename="../ui/main_window.cpp" line="621"/>
         <source>Range: %1 ms, busy %2 ms, %3 kernels</source>
         <translation>区间：%1 ms，忙碌 %2 ms，%3 个 kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="852"/>
-        <location filename="../ui/main_window.cpp" line="870"/>
-        <location filename="../ui/main_window.cpp" line="878"/>
+        <location filename="../ui/main_window_exports.cpp" line="42"/>
+        <location filename="../ui/main_window_exports.cpp" line="60"/>
+        <location filename="../ui/main_window_exports.cpp" line="69"/>
         <source>Nothing is loaded.</source>
         <translation>尚未加载数据。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="883"/>
+        <location filename="../ui/main_window_exports.cpp" line="75"/>
         <source>The folder %1/bubbles could not be made.</source>
         <translation>无法创建文件夹 %1/bubbles。</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="902"/>
+        <location filename="../ui/main_window_exports.cpp" line="98"/>
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="902"/>
+        <location filename="../ui/main_window_exports.cpp" line="98"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="903"/>
+        <location filename="../ui/main_window_exports.cpp" line="99"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="348"/>
-        <location filename="../ui/main_window.cpp" line="357"/>
-        <location filename="../ui/main_window.cpp" line="907"/>
-        <location filename="../ui/main_window.cpp" line="921"/>
+        <location filename="../ui/main_window.cpp" line="648"/>
+        <location filename="../ui/main_window.cpp" line="657"/>
+        <location filename="../ui/main_window_exports.cpp" line="103"/>
+        <location filename="../ui/main_window_exports.cpp" line="117"/>
         <source>Export failed</source>
         <translation>导出失败</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="348"/>
-        <location filename="../ui/main_window.cpp" line="908"/>
-        <location filename="../ui/main_window.cpp" line="922"/>
+        <location filename="../ui/main_window.cpp" line="648"/>
+        <location filename="../ui/main_window_exports.cpp" line="104"/>
+        <location filename="../ui/main_window_exports.cpp" line="118"/>
         <source>The file was not written; nothing was changed.
 
 %1</source>
@@ -2821,143 +2853,144 @@
 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="350"/>
-        <location filename="../ui/main_window.cpp" line="910"/>
+        <location filename="../ui/main_window.cpp" line="650"/>
+        <location filename="../ui/main_window_exports.cpp" line="106"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="914"/>
+        <location filename="../ui/main_window_exports.cpp" line="110"/>
         <source>Export all to folder</source>
         <translation>全部导出到文件夹</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="927"/>
+        <location filename="../ui/main_window_exports.cpp" line="123"/>
         <source>Exported %1 files to %2</source>
         <translation>已导出 %1 个文件到 %2</translation>
     </message>
 </context>
 <context>
-    <name>bs::ui::OpsPanel</name>
-    <message>
-        <location filename="../ui/panels/ops_panel.cpp" line="19"/>
-        <location filename="../ui/panels/ops_panel.cpp" line="52"/>
-        <source>Filter ops by name…</source>
-        <translation>按名称筛选算子…</translation>
-    </message>
-</context>
-<context>
     <name>bs::ui::OpsGroupModel</name>
     <message>
+        <location filename="../ui/panel_models.cpp" line="487"/>
         <source>Op type %1: %2 instances (a click on its name shows or hides them)</source>
         <translation>算子类型 %1：%2 个实例（单击其名称可显示或隐藏）</translation>
     </message>
 </context>
 <context>
+    <name>bs::ui::OpsPanel</name>
+    <message>
+        <location filename="../ui/panels/ops_panel.cpp" line="21"/>
+        <location filename="../ui/panels/ops_panel.cpp" line="96"/>
+        <source>Filter ops by name…</source>
+        <translation>按名称筛选算子…</translation>
+    </message>
+</context>
+<context>
     <name>bs::ui::OpsTableModel</name>
     <message>
-        <location filename="../ui/panel_models.cpp" line="148"/>
-        <location filename="../ui/panel_models.cpp" line="164"/>
+        <location filename="../ui/panel_models.cpp" line="159"/>
+        <location filename="../ui/panel_models.cpp" line="175"/>
         <source>wait anchor</source>
         <translation>等待锚点</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="167"/>
+        <location filename="../ui/panel_models.cpp" line="178"/>
         <source>an AI CPU op (class as the analysis names it)</source>
         <translation>AI CPU 算子（分类按分析结果命名）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="182"/>
+        <location filename="../ui/panel_models.cpp" line="193"/>
         <source>Rank by average total cost (duration + wait) per call: 1 is the costliest call.</source>
         <translation>按每次调用的平均总开销（耗时 + 等待）排名：1 为开销最大。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="184"/>
+        <location filename="../ui/panel_models.cpp" line="195"/>
         <source>Rank by total duration over all calls: 1 takes the most device time.</source>
         <translation>按所有调用的总耗时排名：1 占用 device 时间最多。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="186"/>
+        <location filename="../ui/panel_models.cpp" line="197"/>
         <source>Average time a call waited before it ran (kernel_details&apos; Wait): not its own work.</source>
         <translation>每次调用运行前的平均等待时间（kernel_details 的 Wait）：不是它自己的工作。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="188"/>
+        <location filename="../ui/panel_models.cpp" line="199"/>
         <source>Average duration + wait per call.</source>
         <translation>每次调用的平均耗时 + 等待。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="190"/>
+        <location filename="../ui/panel_models.cpp" line="201"/>
         <source>Wait / (duration + wait) over all calls.</source>
         <translation>所有调用的 等待 / (耗时 + 等待)。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="192"/>
+        <location filename="../ui/panel_models.cpp" line="203"/>
         <source>Total duration over all calls (device time the op takes; the default order).</source>
         <translation>所有调用的总耗时（该算子占用的 device 时间；默认排序）。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="194"/>
+        <location filename="../ui/panel_models.cpp" line="205"/>
         <source>Why the op&apos;s ranking may mislead (hover a cell for each flag&apos;s meaning).</source>
         <translation>该算子排名可能误导的原因（悬停单元格查看各标记含义）。</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="204"/>
+        <location filename="../ui/panel_models.cpp" line="215"/>
         <source>Rank (avg cost)</source>
         <translation>排名（平均开销）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="206"/>
+        <location filename="../ui/panel_models.cpp" line="217"/>
         <source>Rank (total)</source>
         <translation>排名（总时长）</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="208"/>
+        <location filename="../ui/panel_models.cpp" line="219"/>
         <source>Op</source>
         <translation>算子</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="210"/>
+        <location filename="../ui/panel_models.cpp" line="221"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="212"/>
+        <location filename="../ui/panel_models.cpp" line="223"/>
         <source>Calls</source>
         <translation>调用次数</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="214"/>
+        <location filename="../ui/panel_models.cpp" line="225"/>
         <source>Duration avg (µs)</source>
         <translation>平均时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="216"/>
+        <location filename="../ui/panel_models.cpp" line="227"/>
         <source>Wait avg (µs)</source>
         <translation>平均等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="218"/>
+        <location filename="../ui/panel_models.cpp" line="229"/>
         <source>Total cost avg (µs)</source>
         <translation>平均总开销 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="220"/>
+        <location filename="../ui/panel_models.cpp" line="231"/>
         <source>Wait ratio</source>
         <translation>等待占比</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="222"/>
+        <location filename="../ui/panel_models.cpp" line="233"/>
         <source>Total (ms)</source>
         <translation>总时长 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="224"/>
+        <location filename="../ui/panel_models.cpp" line="235"/>
         <source>Flags</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/panel_models.cpp" line="226"/>
+        <location filename="../ui/panel_models.cpp" line="237"/>
         <source>PMU verdict</source>
         <translation>PMU 判定</translation>
     </message>
@@ -3104,27 +3137,27 @@
         <translation>等待最后到达者 %1</translation>
     </message>
     <message>
-        <location filename="../ui/ranks_timeline_paint.cpp" line="177"/>
+        <location filename="../ui/ranks_timeline_paint.cpp" line="186"/>
         <source>%1 · slow</source>
         <translation>%1 · 慢</translation>
     </message>
     <message>
-        <location filename="../ui/ranks_timeline_paint.cpp" line="178"/>
+        <location filename="../ui/ranks_timeline_paint.cpp" line="187"/>
         <source>%1 (no lanes)</source>
         <translation>%1（无泳道）</translation>
     </message>
     <message>
-        <location filename="../ui/ranks_timeline_paint.cpp" line="216"/>
+        <location filename="../ui/ranks_timeline_paint.cpp" line="225"/>
         <source>Raw clocks</source>
         <translation>原始时钟</translation>
     </message>
     <message>
-        <location filename="../ui/ranks_timeline_paint.cpp" line="216"/>
+        <location filename="../ui/ranks_timeline_paint.cpp" line="225"/>
         <source>Aligned clock</source>
         <translation>对齐时钟</translation>
     </message>
     <message>
-        <location filename="../ui/ranks_timeline_paint.cpp" line="193"/>
+        <location filename="../ui/ranks_timeline_paint.cpp" line="202"/>
         <source>View %1</source>
         <translation>视图 %1</translation>
     </message>
@@ -3132,153 +3165,153 @@
 <context>
     <name>bs::ui::SummaryPanel</name>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="63"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="71"/>
         <source>Are there significant bubbles?</source>
         <translation>是否存在显著气泡？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="63"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="71"/>
         <source>Which step group holds them?</source>
         <translation>气泡位于哪个 step 组？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="64"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="72"/>
         <source>Prelaunch, tail, internal or inter-step?</source>
         <translation>是下发前、尾部、内部还是 step 之间的空闲？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="65"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="73"/>
         <source>Is there a host-side risk?</source>
         <translation>是否存在 Host 侧风险？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="65"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="73"/>
         <source>Is the evidence enough?</source>
         <translation>证据是否充分？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="66"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="74"/>
         <source>Bubble-first summary</source>
         <translation>气泡优先摘要</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="73"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="81"/>
         <source>Data errors: %1. They lower the confidence (now %2); see the data-quality findings in the report.</source>
         <translation>数据错误：%1。这些错误降低了置信度（当前为 %2）；详见报告中的数据质量发现。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="92"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="100"/>
         <source>What to do next</source>
         <translation>下一步做什么</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="92"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="100"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="92"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="100"/>
         <source>Action</source>
         <translation>措施</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="92"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="100"/>
         <source>Target</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="92"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="100"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="117"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="125"/>
         <source>Steps (ms)</source>
         <translation>Step 指标 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="118"/>
-        <location filename="../ui/panels/summary_panel.cpp" line="147"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="126"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="155"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="118"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="126"/>
         <source>Group</source>
         <translation>组</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="118"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="126"/>
         <source>Service</source>
         <translation>服务时长</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="118"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="126"/>
         <source>Busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="118"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="126"/>
         <source>Underfeed</source>
         <translation>供给不足时长</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="118"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="126"/>
         <source>Prelaunch</source>
         <translation>下发前空闲</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="119"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="127"/>
         <source>Internal</source>
         <translation>内部气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="119"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="127"/>
         <source>Largest</source>
         <translation>最大气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="119"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="127"/>
         <source>Tail</source>
         <translation>尾部空闲</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="119"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="127"/>
         <source>Bubbles</source>
         <translation>气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="141"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="149"/>
         <source>… %1 more steps: every step is in the Charts tab and the Text report tab.</source>
         <translation>… 另有 %1 个 step 未列出：所有 step 见“图表”和“文本报告”标签页。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="146"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="154"/>
         <source>Profiler cross-check (%1, µs)</source>
         <translation>与 profiler 结果交叉核对（%1，µs）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="147"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="155"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="147"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="155"/>
         <source>Ours</source>
         <translation>本工具</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="147"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="155"/>
         <source>Profiler</source>
         <translation>Profiler</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="164"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="172"/>
         <source>mismatch</source>
         <translation>不一致</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="169"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="177"/>
         <source>… %1 more rows: every row is in the Text report tab and the exported JSON.</source>
         <translation>… 另有 %1 行未列出：所有行见“文本报告”标签页和导出的 JSON。</translation>
     </message>
@@ -3286,7 +3319,7 @@
 <context>
     <name>bs::ui::TimelineWidget</name>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="1"/>
+        <location filename="../ui/timeline_input.cpp" line="77"/>
         <source>L: go to the host op and back</source>
         <translation>按 L：跳到启动它的主机算子，再按返回</translation>
     </message>
@@ -3296,82 +3329,82 @@
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="516"/>
+        <location filename="../ui/timeline_widget.cpp" line="755"/>
         <source>No profile loaded</source>
         <translation>未加载 profile</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_render.cpp" line="314"/>
+        <location filename="../ui/timeline_render.cpp" line="340"/>
         <source>View %1</source>
         <translation>视图 %1</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="98"/>
+        <location filename="../ui/timeline_input.cpp" line="102"/>
         <source>start %1, duration %2</source>
         <translation>开始 %1，时长 %2</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="64"/>
+        <location filename="../ui/timeline_input.cpp" line="65"/>
         <source>task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="65"/>
+        <location filename="../ui/timeline_input.cpp" line="66"/>
         <source>wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="70"/>
+        <location filename="../ui/timeline_input.cpp" line="71"/>
         <source>unknown host event</source>
         <translation>未知 Host 事件</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="72"/>
+        <location filename="../ui/timeline_input.cpp" line="73"/>
         <source>launched by</source>
         <translation>下发自</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="73"/>
+        <location filename="../ui/timeline_input.cpp" line="74"/>
         <source>launch latency</source>
         <translation>下发延迟</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="83"/>
+        <location filename="../ui/timeline_input.cpp" line="87"/>
         <source>thread</source>
         <translation>线程</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="84"/>
+        <location filename="../ui/timeline_input.cpp" line="88"/>
         <source>depth</source>
         <translation>深度</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="85"/>
+        <location filename="../ui/timeline_input.cpp" line="89"/>
         <source>category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="107"/>
+        <location filename="../ui/timeline_input.cpp" line="111"/>
         <source>busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="108"/>
+        <location filename="../ui/timeline_input.cpp" line="112"/>
         <source>kernel sum</source>
         <translation>kernel 时长之和</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="111"/>
+        <location filename="../ui/timeline_input.cpp" line="115"/>
         <source>Device busy</source>
         <translation>设备忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="90"/>
+        <location filename="../ui/timeline_input.cpp" line="94"/>
         <source>Call stack (innermost first, ● your code):</source>
         <translation>调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_input.cpp" line="141"/>
+        <location filename="../ui/timeline_input.cpp" line="145"/>
         <source>Bubble %1: %2 device idle</source>
         <translation>气泡 %1：设备空闲 %2</translation>
     </message>

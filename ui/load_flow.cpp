@@ -238,6 +238,7 @@ void LoadFlow::clearFind() {
         bar->edit()->clear();
     }
     bar->setResults(0, 0, 0, {});
+    bar->setMatchList(0, {});
     bar->hide();
 }
 

@@ -280,6 +280,7 @@ void MainWindow::connectSelection() {
         showKernel(k);
     });
     connect(inspector_, &InspectorPanel::userLineChosen, timeline_, &TimelineWidget::setHighlightedHostEvents);
+    connect(inspector_, &InspectorPanel::launcherLinkActivated, timeline_, &TimelineWidget::showLaunchingHostEvent);
 }
 
 void MainWindow::connectFind() {
@@ -291,9 +292,22 @@ void MainWindow::connectFind() {
     connect(findBar_, &FindBar::previous, timeline_, &TimelineWidget::previousMatch);
     connect(findBar_, &FindBar::closed, this, [this] {
         timeline_->setSearchMatches({});
+        findBar_->setMatchList(0, {});
         timeline_->setFocus();
     });
     connect(timeline_, &TimelineWidget::matchChanged, findBar_, &FindBar::setCurrent);
+    connect(findBar_, &FindBar::matchChosen, timeline_, &TimelineWidget::showMatch);
+    // A bubble found by its id is selected in the Bubbles table too (and the inspector shows it).
+    connect(timeline_, &TimelineWidget::matchChanged, this, [this](int i, int) {
+        const auto& all = timeline_->searchMatches();
+        if (i < 0 || static_cast<std::size_t>(i) >= all.size()) return;
+        const Match& m = all[static_cast<std::size_t>(i)];
+        if (m.kind != Match::Kind::Bubble) return;
+        const int row = static_cast<int>(m.index);
+        tabs_->setCurrentWidget(bubbleTable_->parentWidget());
+        if (bubbleTable_->currentIndex().row() != row) bubbleTable_->selectRow(row);
+        showBubble(row, false);
+    });
     // Ops: double-click an op to find its instances on the timeline.
     connect(ops_, &OpsPanel::instancesRequested, this, &MainWindow::showOpInstances);
 }
@@ -533,7 +547,36 @@ void MainWindow::onSearch(const QString& text) {
     findBar_->setResults(counts.kernels, counts.hostEvents, counts.bubbles, names);
     const bool any = !matches.empty();
     timeline_->setSearchMatches(std::move(matches));
+    fillMatchList();
     if (any) timeline_->showMatch(0);
+}
+
+// The find results list: a row per match the timeline holds, its texts read when shown.
+void MainWindow::fillMatchList() {
+    const auto profile = flow_->profile();
+    const auto analysis = flow_->analysis();
+    const int n = static_cast<int>(timeline_->searchMatches().size());
+    if (!profile || !analysis || n == 0) {
+        findBar_->setMatchList(0, {});
+        return;
+    }
+    findBar_->setMatchList(n, [this, profile, analysis](int row, int column) -> QString {
+        const auto& all = timeline_->searchMatches();
+        if (row < 0 || static_cast<std::size_t>(row) >= all.size()) return {};
+        const Match& m = all[static_cast<std::size_t>(row)];
+        switch (column) {
+        case 0:
+            return m.kind == Match::Kind::Kernel ? tr("kernel") : m.kind == Match::Kind::HostEvent ? tr("host op") : tr("bubble");
+        case 1:
+            if (m.kind == Match::Kind::Kernel) return QString::fromUtf8(profile->str(profile->kernels[m.index].name));
+            if (m.kind == Match::Kind::HostEvent) return QString::fromUtf8(profile->str(profile->hostEvents[m.index].name));
+            return coreText(analysis->anomaly.windows[m.index].id);
+        case 2:
+            return QString::number(timeline_->matchStartMs(m), 'f', 3);
+        default:
+            return timeline_->matchLane(m);
+        }
+    });
 }
 
 void MainWindow::showOpInstances(const QString& name) {
@@ -551,6 +594,7 @@ void MainWindow::showOpInstances(const QString& name) {
     findBar_->setResults(matches.size(), 0, 0, {});
     const bool any = !matches.empty();
     timeline_->setSearchMatches(std::move(matches));
+    fillMatchList();
     if (any) timeline_->showMatch(0);
 }
 

@@ -96,6 +96,7 @@ class MainWindow : public QMainWindow {
     void showKernel(int kernelIndex);
     void showHostEvent(int index); // a clicked host op: thread, depth, category, times, call stack
     void onSearch(const QString& text);       // the find bar's text: matches on the timeline
+    void fillMatchList();                     // the find bar's results list from the timeline's matches
     void showOpInstances(const QString& name); // an op's kernels as the matches
     void showRange(qint64 start, qint64 end);
 

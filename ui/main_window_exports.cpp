@@ -76,7 +76,7 @@ QString MainWindow::exportReportWithPictures(const QString& dir) const {
     for (std::size_t i = 0; i < windows.size() && i < 5; ++i) {
         QString err;
         const QByteArray png = bubblePicture(flow_->profile(), flow_->analysis(), static_cast<int>(i),
-                                             QSize(1400, 520), QStringLiteral("png"), &err);
+                                             QSize(1400, 0), QStringLiteral("png"), &err); // as tall as its lanes
         if (png.isEmpty()) return err;
         const std::string rel = "bubbles/" + windows[i].id + ".png";
         const std::string e =

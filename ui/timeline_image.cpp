@@ -1,5 +1,7 @@
 #include "timeline_image.h"
 
+#include <algorithm>
+
 #include "timeline_widget.h"
 
 #include <QBuffer>
@@ -74,6 +76,8 @@ QByteArray widgetPicture(QWidget& timeline, const QString& format, const QString
 void prepareBubblePicture(TimelineWidget& timeline, std::shared_ptr<const Profile> profile,
                           std::shared_ptr<const AnalysisResult> analysis, int windowIndex, QSize size) {
     timeline.setAttribute(Qt::WA_DontShowOnScreen);
+    const bool fitHeight = size.height() <= 0;
+    if (fitHeight) size.setHeight(600); // laid out first, then made as tall as its rows
     timeline.resize(size);
     timeline.setModel(std::move(profile), std::move(analysis));
     timeline.setLegendVisible(true); // a picture for a review says what its colours mean (in its own strip)
@@ -83,6 +87,7 @@ void prepareBubblePicture(TimelineWidget& timeline, std::shared_ptr<const Profil
     // The host lanes' outermost Python frames span the whole picture and say nothing about the gap; without
     // them the depth rows down to the innermost ops behind it (aten::to, the copy, the sync) fit the picture.
     timeline.hideOuterHostFramesInView();
+    if (fitHeight) timeline.resize(size.width(), std::clamp(timeline.heightShowingEveryRow(), 300, 4000));
 }
 
 QByteArray bubblePicture(std::shared_ptr<const Profile> profile,

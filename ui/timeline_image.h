@@ -27,7 +27,9 @@ QByteArray timelinePicture(TimelineWidget& timeline, const QString& format, QStr
 QByteArray widgetPicture(QWidget& widget, const QString& format, const QString& title, QString* error);
 
 // A timeline of its own, `size` pixels, on window `windowIndex` of the analysis (selected, with the
-// kernels and host activity around it), or the whole capture when windowIndex is -1.
+// kernels and host activity around it), or the whole capture when windowIndex is -1. A height of 0: as
+// tall as the lanes the picture shows (every host lane down to the innermost op behind the gap), 300 to
+// 4000 px.
 // The timeline bubblePicture draws (for tests): sized, on the window, idle groups folded, the host lanes'
 // outer frames spanning the view hidden (their inner ops shown), the legend in its strip.
 void prepareBubblePicture(TimelineWidget& timeline, std::shared_ptr<const Profile> profile,

@@ -240,8 +240,8 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
     if (clickFlowHandle(e->pos())) return;
     const TimelineRow* row = rowAt(e->pos().y());
     if (!row) return;
-    if (row->emptyLanes > 0) { // "N lanes empty in view": show them
-        setEmptyLanesShown(row->group, true);
+    if (row->emptyLanes > 0) { // "N lanes empty in view": show them, or hide them again
+        setEmptyLanesShown(row->group, !row->emptyShown);
         return;
     }
     if (row->track < 0) {

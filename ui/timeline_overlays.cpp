@@ -4,6 +4,7 @@
 #include "timeline_data.h"
 #include "timeline_layout.h"
 #include "timeline_render.h"
+#include "timeline_search.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -28,6 +29,18 @@ QRectF itemRect(const TimelineGeometry& g, const TimelineRow& row, TimeNs a, Tim
     return QRectF((x0 + x1) / 2 - w / 2, g.top(row) + 1, w, row.h - 2);
 }
 
+// An item's name over its highlight (the fill hides the name the lane drew), when it is wide enough to read.
+void drawName(const RenderContext& c, const QRectF& r, std::string_view name, const QColor& text) {
+    if (r.width() < 24 || name.empty()) return;
+    const QFontMetricsF fm(c.small);
+    const QString shown = fm.elidedText(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())),
+                                        Qt::ElideRight, r.width() - 6);
+    if (shown.isEmpty() || shown == QStringLiteral("\u2026")) return;
+    c.p.setFont(c.small);
+    c.p.setPen(text);
+    c.p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, shown);
+}
+
 // Highlighted host events over their lanes: an amber fill with a dark outline. Only the highlighted
 // events are visited (a few per window).
 class HighlightsPass final : public TimelineRenderPass {
@@ -48,6 +61,7 @@ class HighlightsPass final : public TimelineRenderPass {
                 c.p.fillRect(r, QColor(255, 190, 0));
                 c.p.setPen(QPen(QColor(120, 60, 0), 1));
                 c.p.drawRect(r.adjusted(0, 0, -1, -1));
+                drawName(c, r, c.profile.str(e.name), QColor(30, 20, 0));
             }
         }
     }
@@ -71,9 +85,20 @@ class MatchesPass final : public TimelineRenderPass {
             if (last - first > 400) continue;
             c.p.setPen(QPen(kMatchOutline, 1));
             c.p.setBrush(Qt::NoBrush);
-            for (std::size_t i = first; i < last; ++i)
-                if (s.items[i].end > c.g.viewStart)
-                    c.p.drawRect(itemRect(c.g, row, s.items[i].start, s.items[i].end, 3).adjusted(0, 0, -1, -1));
+            for (std::size_t i = first; i < last; ++i) {
+                if (s.items[i].end <= c.g.viewStart) continue;
+                const QRectF r = itemRect(c.g, row, s.items[i].start, s.items[i].end, 3);
+                c.p.setPen(QPen(kMatchOutline, 1));
+                c.p.drawRect(r.adjusted(0, 0, -1, -1));
+                // The fill covers the item's own name: draw it again, readable on the match colour.
+                if (c.s.matches && s.items[i].ref < c.s.matches->size()) {
+                    const Match& m = (*c.s.matches)[s.items[i].ref];
+                    if (m.kind == Match::Kind::Kernel)
+                        drawName(c, r, c.profile.str(c.profile.kernels[m.index].name), Qt::white);
+                    else if (m.kind == Match::Kind::HostEvent)
+                        drawName(c, r, c.profile.str(c.profile.hostEvents[m.index].name), Qt::white);
+                }
+            }
         }
         if (c.s.matchedBubbles && c.deviceTop >= 0) {
             c.p.setPen(QPen(kMatchFill, 2, Qt::DashLine));

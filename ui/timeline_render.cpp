@@ -203,9 +203,9 @@ void paintSeries(const RenderContext& c, const ItemSeries& s, int y, int h, cons
     flush();
 }
 
-QString emptyLanesText(int n) {
-    return QCoreApplication::translate("Timeline", "lanes with nothing in view: %1 (click to show them)")
-        .arg(n);
+QString emptyLanesText(int n, bool shown) {
+    return shown ? QCoreApplication::translate("Timeline", "lanes with nothing in view: %1, shown (click to hide them)").arg(n)
+                 : QCoreApplication::translate("Timeline", "lanes with nothing in view: %1 (click to show them)").arg(n);
 }
 
 namespace {
@@ -222,7 +222,7 @@ class BackgroundPass final : public TimelineRenderPass {
                 c.p.setPen(c.palette.color(QPalette::PlaceholderText));
                 c.p.setFont(c.small);
                 c.p.drawText(QRect(c.g.labelWidth + 6, y, c.g.plotWidth() - 12, row.h),
-                             Qt::AlignVCenter | Qt::AlignLeft, emptyLanesText(row.emptyLanes));
+                             Qt::AlignVCenter | Qt::AlignLeft, emptyLanesText(row.emptyLanes, row.emptyShown));
                 continue;
             }
             c.p.fillRect(0, y, c.g.width, row.h, c.palette.color(QPalette::AlternateBase));
@@ -277,7 +277,7 @@ class LabelsPass final : public TimelineRenderPass {
                 p.drawText(
                     QRect(8, y, lw - 12, row.h), Qt::AlignVCenter,
                     fm.elidedText(
-                        QStringLiteral("▸ ") +
+                        (row.emptyShown ? QStringLiteral("▾ ") : QStringLiteral("▸ ")) +
                             QCoreApplication::translate("Timeline", "empty lanes: %1").arg(row.emptyLanes),
                         Qt::ElideRight, lw - 12));
                 continue;

@@ -24,6 +24,7 @@ namespace bs::ui {
 
 struct TimelineData;
 struct ItemSeries;
+struct Match;
 
 // Pure time ↔ pixel mapping (tested on its own; also declared in timeline_widget.h).
 double timeToX(TimeNs t, TimeNs viewStart, TimeNs viewEnd, int width);
@@ -41,6 +42,7 @@ struct TimelineRow {
     bool labelled = true; // the row carrying the track's name (the first of a track's depth rows)
     bool pinned = false;  // Steps, Layers, Device busy: stay at the top while the lanes below scroll
     int emptyLanes = 0;   // > 0: a group's "N lanes empty in view" row standing for its hidden lanes
+    bool emptyShown = false; // that row once the user showed them: the lanes are drawn, a click hides them
 };
 
 // Time ↔ widget x for one frame, and where the plot area is.
@@ -79,6 +81,7 @@ struct TimelineOverlayState {
     const std::map<std::uint32_t, std::vector<std::size_t>>* highlightByLane = nullptr;
     const std::vector<TrackMatches>* matchesByTrack = nullptr; // indexed by track
     const std::vector<int>* matchedBubbles = nullptr;
+    const std::vector<Match>* matches = nullptr; // what the matches' items refer to (their names)
     int currentMatchTrack = -1, currentMatchLevel = -1; // row of the current match
     TimeNs currentMatchStart = 0, currentMatchEnd = 0;
     int currentMatchBubble = -1;
@@ -118,7 +121,7 @@ void paintPasses(const RenderPasses& passes, const RenderContext& c);
 QString durationText(TimeNs ns);
 QString tickLabel(TimeNs t, TimeNs step);
 QString groupTitle(const QString& key);
-QString emptyLanesText(int n); // the row standing for a group's lanes empty in view
+QString emptyLanesText(int n, bool shown = false); // the row standing for a group's lanes empty in view
 // Fills the items of [first, last) of a series on one row, merging sub-pixel runs; folds more items than
 // pixels per column with the prefix-max walk. `color` < 0: each item's palette colour.
 void paintSeries(const RenderContext& c, const ItemSeries& s, int y, int h, const QColor* fixedColor,

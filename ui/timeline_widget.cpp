@@ -144,15 +144,18 @@ void TimelineWidget::relayout() {
         emptyInView_[i] = laneEmptyInView(i);
     int y = kAxisHeight;
     QString lastGroup;
-    int hidden = 0;
+    int hidden = 0, shownEmpty = 0;
+    // After a group's lanes: the row standing for its lanes empty in view (hidden: click shows them; shown at
+    // the user's request: click hides them again).
     const auto flushHidden = [&] {
-        if (hidden > 0 && !lastGroup.isEmpty()) {
+        if ((hidden > 0 || shownEmpty > 0) && !lastGroup.isEmpty()) {
             TimelineRow r{-1, -1, lastGroup, y, 16, false, true};
-            r.emptyLanes = hidden;
+            r.emptyLanes = hidden > 0 ? hidden : shownEmpty;
+            r.emptyShown = hidden == 0;
             rows_.push_back(r);
             y += 18;
         }
-        hidden = 0;
+        hidden = shownEmpty = 0;
     };
     for (std::size_t i = 0; i < data_->tracks.size(); ++i) {
         const auto& t = data_->tracks[i];
@@ -167,6 +170,7 @@ void TimelineWidget::relayout() {
             ++hidden;
             continue;
         }
+        if (emptyInView_[i]) ++shownEmpty;
         const int track = static_cast<int>(i);
         if (t.kind == TrackKind::Host && t.levels.size() > 1 && !t.depthFolded) {
             const auto first =
@@ -223,7 +227,7 @@ QRect TimelineWidget::lanesArea() const {
 
 int TimelineWidget::hiddenEmptyLaneCount(const QString& group) const {
     for (const auto& r : rows_)
-        if (r.emptyLanes > 0 && r.group == group) return r.emptyLanes;
+        if (r.emptyLanes > 0 && !r.emptyShown && r.group == group) return r.emptyLanes;
     return 0;
 }
 
@@ -243,6 +247,10 @@ void TimelineWidget::setEmptyLanesShown(const QString& group, bool shown) {
 bool TimelineWidget::isTrackLaidOut(int track) const {
     return std::any_of(rows_.begin(), rows_.end(),
                        [track](const TimelineRow& r) { return r.track == track; });
+}
+
+int TimelineWidget::heightShowingEveryRow() const {
+    return height() - geometry().lanesBottom() + contentHeight() + 8;
 }
 
 int TimelineWidget::contentHeight() const {
@@ -496,6 +504,27 @@ void TimelineWidget::showMatch(int i) {
     emit matchChanged(currentMatch_, n);
 }
 
+QString TimelineWidget::matchLane(const Match& m) const {
+    if (!data_ || !profile_) return {};
+    int track = -1;
+    if (m.kind == Match::Kind::Kernel && m.index < profile_->kernels.size()) {
+        const auto t = data_->streamTrack.find(profile_->kernels[m.index].stream);
+        if (t != data_->streamTrack.end()) track = t->second;
+    } else if (m.kind == Match::Kind::HostEvent && m.index < profile_->hostEvents.size()) {
+        const auto t = data_->laneTrack.find(profile_->hostEvents[m.index].lane);
+        if (t != data_->laneTrack.end()) track = t->second;
+    } else if (m.kind == Match::Kind::Bubble) {
+        for (std::size_t i = 0; i < data_->tracks.size() && track < 0; ++i)
+            if (data_->tracks[i].kind == TrackKind::DeviceBusy) track = static_cast<int>(i);
+    }
+    return track < 0 ? QString() : data_->tracks[static_cast<std::size_t>(track)].name;
+}
+
+double TimelineWidget::matchStartMs(const Match& m) const {
+    if (!profile_ || !analysis_) return 0;
+    return static_cast<double>(matchSpan(*profile_, *analysis_, m).first - origin()) / 1e6;
+}
+
 void TimelineWidget::nextMatch() {
     showMatch(currentMatch_ < 0 ? 0 : currentMatch_ + 1);
 }
@@ -739,6 +768,7 @@ void TimelineWidget::paintTo(QPainter& p) {
     s.rangeA = rangeA_;
     s.rangeB = rangeB_;
     s.highlightByLane = &highlightByLane_;
+    s.matches = &matches_;
     s.matchesByTrack = &matchesByTrack_;
     s.matchedBubbles = &matchedBubbles_;
     s.showAllFlowsInView = showAllFlows_;

@@ -82,6 +82,8 @@ class TimelineWidget : public QWidget {
     bool isTrackLaidOut(int track) const; // false: folded or hidden as empty in view
     // The area the rows are drawn in: below the ruler, above the legend's strip.
     QRect lanesArea() const;
+    // The widget height at which every laid-out row fits the lanes' area (nothing left to scroll to).
+    int heightShowingEveryRow() const;
     void setGroupCollapsed(const QString& group, bool collapsed);
     bool isGroupCollapsed(const QString& group) const;
     // Folds every lane group (HCCL, Host, Overlap Analysis) none of whose lanes has an item in the view, so a
@@ -110,6 +112,10 @@ class TimelineWidget : public QWidget {
     void showMatch(int i);
     void nextMatch();
     void previousMatch();
+    // For the find results list: the lane a match is drawn in (a track's name; a bubble's is the device
+    // busy band) and its start in ms on the ruler's clock.
+    QString matchLane(const Match& m) const;
+    double matchStartMs(const Match& m) const;
 
     // Launch flows: the arrow from the host op that launched a kernel to the kernel (widget coordinates at
     // the current view; nullopt when the kernel has no flow or a lane is folded).

@@ -5,6 +5,7 @@
 #include "load_job.h"
 #include "main_window.h"
 #include "panels/inspector.h"
+#include "panels/inspector_panel.h"
 #include "range_stats.h"
 #include "ui_test_support.h"
 #include "timeline_widget.h"
@@ -480,7 +481,8 @@ class TstMainWindow : public QObject {
             const auto pic = report.indexOf(QStringLiteral("](bubbles/%1.png)").arg(QLatin1String(id)), h);
             QVERIFY2(pic > h && pic < report.indexOf(QStringLiteral("Raw kernels around the window"), h), id);
             const QImage b(dir.filePath(QStringLiteral("bubbles/%1.png").arg(QLatin1String(id))));
-            QCOMPARE(b.size(), QSize(1400, 520));
+            QCOMPARE(b.width(), 1400); // and as tall as its lanes
+            QVERIFY2(b.height() >= 300 && b.height() <= 4000, qPrintable(QString::number(b.height())));
         }
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("bubbles/b0006.png"))));
     }
@@ -1115,6 +1117,145 @@ class TstMainWindow : public QObject {
         }
         QCOMPARE(opened, a.structures.size());
         QVERIFY(kernels > 0);
+    }
+
+    // Issue 46 (item 8): the find results list has a row per match (kind, name, time on the ruler's clock,
+    // lane), follows the walk (F3) and walks the timeline when a row is chosen; a bubble id found selects
+    // its row of the Bubbles table, which the inspector then shows.
+    void findListsEveryMatchAndABubbleIdSelectsItsRow() {
+        const Reference ref = reference(kRank);
+        QVERIFY(ref.loaded.profile);
+        const bs::Profile& p = *ref.loaded.profile;
+        QVERIFY(ref.r.anomaly.captureEnd > 0);
+        const bs::TimeNs origin = ref.r.anomaly.captureStart;
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QCOMPARE(load(w, kRank), std::optional<bool>(true));
+        auto* bar = w.findBar();
+        QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier);
+        QTest::keyClicks(bar->edit(), QStringLiteral("conv2D"));
+        QTRY_VERIFY(!w.timeline()->searchMatches().empty());
+        const auto matches = w.timeline()->searchMatches();
+        auto* list = bar->results();
+        QVERIFY(list->isVisible());
+        QCOMPARE(list->model()->rowCount(), static_cast<int>(matches.size()));
+        QAbstractItemModelTester tester(list->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // Every row against the test's own reading of the match.
+        for (std::size_t i = 0; i < matches.size(); ++i) {
+            const auto& m = matches[i];
+            const int row = static_cast<int>(i);
+            auto cell = [&](int c) { return list->model()->index(row, c).data().toString(); };
+            QVERIFY(m.kind != bs::ui::Match::Kind::Bubble);
+            const bool kernel = m.kind == bs::ui::Match::Kind::Kernel;
+            const bs::TimeNs start = kernel ? p.kernels[m.index].start : p.hostEvents[m.index].ts;
+            QCOMPARE(cell(0), kernel ? QStringLiteral("kernel") : QStringLiteral("host op"));
+            QCOMPARE(cell(1), QString::fromUtf8(p.str(kernel ? p.kernels[m.index].name : p.hostEvents[m.index].name)));
+            QCOMPARE(cell(2), QString::number(static_cast<double>(start - origin) / 1e6, 'f', 3));
+            if (kernel) QCOMPARE(cell(3), QStringLiteral("Stream %1").arg(p.kernels[m.index].stream));
+            else QVERIFY2(!cell(3).isEmpty(), qPrintable(cell(1)));
+            if (i > 0) { // time order
+                const auto& b = matches[i - 1];
+                const bs::TimeNs prev = b.kind == bs::ui::Match::Kind::Kernel ? p.kernels[b.index].start : p.hostEvents[b.index].ts;
+                QVERIFY(prev <= start);
+            }
+        }
+        // The walk moves the list's current row; a row chosen moves the walk and the view.
+        QCOMPARE(w.timeline()->currentMatch(), 0);
+        QCOMPARE(list->currentIndex().row(), 0);
+        QTest::keyClick(bar->edit(), Qt::Key_F3);
+        QCOMPARE(list->currentIndex().row(), 1);
+        const int pick = static_cast<int>(matches.size()) - 2;
+        list->scrollTo(list->model()->index(pick, 1));
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, Qt::NoModifier,
+                          list->visualRect(list->model()->index(pick, 1)).center());
+        QCOMPARE(w.timeline()->currentMatch(), pick);
+        const auto span = bs::ui::matchSpan(p, ref.r, matches[static_cast<std::size_t>(pick)]);
+        QVERIFY(w.timeline()->viewStart() <= span.first && w.timeline()->viewEnd() >= span.second);
+        QVERIFY(bar->status()->text().startsWith(QStringLiteral("%1 / %2").arg(pick + 1).arg(matches.size())));
+        // A bubble id: the Bubbles table selects it and the inspector shows it.
+        int b2 = -1;
+        for (std::size_t i = 0; i < ref.r.anomaly.windows.size(); ++i)
+            if (ref.r.anomaly.windows[i].id == "b0002") b2 = static_cast<int>(i);
+        QVERIFY(b2 >= 0);
+        w.tabs()->setCurrentIndex(0);
+        bar->setText(QStringLiteral("b0002"));
+        QCOMPARE(w.timeline()->searchMatches().size(), std::size_t(1));
+        QCOMPARE(list->model()->rowCount(), 1);
+        QCOMPARE(list->model()->index(0, 0).data().toString(), QStringLiteral("bubble"));
+        QCOMPARE(list->model()->index(0, 1).data().toString(), QStringLiteral("b0002"));
+        QCOMPARE(list->model()->index(0, 3).data().toString(), QStringLiteral("Device busy"));
+        QCOMPARE(w.bubbleTable()->currentIndex().row(), b2);
+        QCOMPARE(w.tabs()->currentWidget(), w.bubbleTable()->parentWidget());
+        QCOMPARE(w.timeline()->selectedBubble(), b2);
+        auto* inspector = w.findChild<bs::ui::InspectorPanel*>();
+        QVERIFY(inspector);
+        QVERIFY(inspector->subject().kind == bs::ui::InspectorPanel::Subject::Kind::Bubble);
+        QCOMPARE(inspector->subject().index, b2);
+        QVERIFY2(w.bubbleDetail()->toPlainText().startsWith(QStringLiteral("b0002")), qPrintable(w.bubbleDetail()->toPlainText().left(80)));
+        // Esc closes the bar and empties the list.
+        QTest::keyClick(bar->edit(), Qt::Key_Escape);
+        QCOMPARE(list->model()->rowCount(), 0);
+    }
+    // Issue 46 (item 10): a kernel's "Launched by" in the inspector is a link to the host op that launched it
+    // (the one L goes to), selected and shown on the timeline.
+    void theInspectorsLaunchedByIsALinkToTheHostOp() {
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QCOMPARE(load(w, kRank), std::optional<bool>(true));
+        auto* tl = w.timeline();
+        int k = -1;
+        for (std::size_t i = 0; i < tl->flowLinkCount() * 4 && k < 0; ++i) // a kernel with a launch
+            if (tl->launchingHostEvent(static_cast<int>(i)) >= 0) k = static_cast<int>(i);
+        QVERIFY(k >= 0);
+        const int host = tl->launchingHostEvent(k);
+        tl->setSelectedKernel(k);
+        emit tl->kernelClicked(k);
+        const QString href = QStringLiteral("launcher:%1").arg(k);
+        QVERIFY2(w.bubbleDetail()->toHtml().contains(href), qPrintable(w.bubbleDetail()->toPlainText()));
+        QVERIFY(tl->selectedHostEvent() != host);
+        QVERIFY(clickLink(w.bubbleDetail(), href));
+        QCOMPARE(tl->selectedHostEvent(), host);
+        const auto& e = w.findChild<bs::ui::InspectorPanel*>()->subject();
+        QVERIFY(e.kind == bs::ui::InspectorPanel::Subject::Kind::HostEvent);
+        QCOMPARE(e.index, host);
+        const QPoint at = tl->hostEventPosition(static_cast<std::size_t>(host));
+        QVERIFY(at.x() > tl->labelWidth() && tl->lanesArea().contains(at));
+    }
+    // Issue 46 (item 13): Esc on the timeline closes the range statistics (the inspector goes back to the
+    // bubble selected, or to nothing).
+    void escClosesTheRangeStatistics() {
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QCOMPARE(load(w, kRank), std::optional<bool>(true));
+        auto* tl = w.timeline();
+        auto* inspector = w.findChild<bs::ui::InspectorPanel*>();
+        QVERIFY(inspector);
+        tl->setFocus();
+        const int y = tl->lanesArea().center().y();
+        const QPoint a(tl->labelWidth() + 100, y), b(tl->labelWidth() + 400, y);
+        QTest::mousePress(tl, Qt::LeftButton, Qt::ShiftModifier, a);
+        QMouseEvent move(QEvent::MouseMove, QPointF(b), tl->mapToGlobal(QPointF(b)), Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+        QApplication::sendEvent(tl, &move);
+        QTest::mouseRelease(tl, Qt::LeftButton, Qt::ShiftModifier, b);
+        QVERIFY(inspector->subject().kind == bs::ui::InspectorPanel::Subject::Kind::Range);
+        const QString shown = w.bubbleDetail()->toPlainText();
+        QTest::keyClick(tl, Qt::Key_Escape);
+        QVERIFY(inspector->subject().kind == bs::ui::InspectorPanel::Subject::Kind::Nothing);
+        QVERIFY(w.bubbleDetail()->toPlainText() != shown);
+        QCOMPARE(tl->rangeSelection().first, tl->rangeSelection().second);
+        // With a bubble selected, Esc goes back to it.
+        w.tabs()->setCurrentWidget(w.bubbleTable()->parentWidget());
+        w.bubbleTable()->selectRow(1);
+        QTest::mousePress(tl, Qt::LeftButton, Qt::ShiftModifier, a);
+        QApplication::sendEvent(tl, &move);
+        QTest::mouseRelease(tl, Qt::LeftButton, Qt::ShiftModifier, b);
+        QVERIFY(inspector->subject().kind == bs::ui::InspectorPanel::Subject::Kind::Range);
+        QTest::keyClick(tl, Qt::Key_Escape);
+        QVERIFY(inspector->subject().kind == bs::ui::InspectorPanel::Subject::Kind::Bubble);
+        QCOMPARE(inspector->subject().index, 1);
     }
 };
 

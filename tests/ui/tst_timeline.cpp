@@ -819,11 +819,19 @@ class TstTimeline : public QObject {
         QVERIFY(rowTop > 0);
         QTest::mouseClick(&w, Qt::LeftButton, Qt::NoModifier, QPoint(w.labelWidth() + 40, rowTop + 6));
         QCOMPARE(w.hiddenEmptyLaneCount(QStringLiteral("HCCL")), 0);
-        QCOMPARE(w.emptyLanesRowTop(QStringLiteral("HCCL")), -1);
         int shown = 0;
         for (int t = 0; t < w.trackCount(); ++t)
             shown += w.isTrackLaidOut(t);
         QCOMPARE(shown, laidOut + hccl);
+        // The row stays after the shown lanes, and a click on it hides them again.
+        const int shownRowTop = w.emptyLanesRowTop(QStringLiteral("HCCL"));
+        QVERIFY(shownRowTop > rowTop);
+        shoot(w, QStringLiteral("t16b_real_l1_b0001_empty_lanes_shown.png"));
+        QTest::mouseClick(&w, Qt::LeftButton, Qt::NoModifier, QPoint(w.labelWidth() + 40, shownRowTop + 6));
+        QCOMPARE(w.hiddenEmptyLaneCount(QStringLiteral("HCCL")), hccl);
+        QCOMPARE(w.emptyLanesRowTop(QStringLiteral("HCCL")), rowTop);
+        w.setEmptyLanesShown(QStringLiteral("HCCL"), true);
+        QCOMPARE(w.hiddenEmptyLaneCount(QStringLiteral("HCCL")), 0);
         w.setEmptyLanesShown(QStringLiteral("HCCL"), false);
         QCOMPARE(w.hiddenEmptyLaneCount(QStringLiteral("HCCL")), hccl);
         w.fit();
@@ -870,6 +878,27 @@ class TstTimeline : public QObject {
         const QByteArray png = timelinePicture(pic, QStringLiteral("png"), &error);
         QVERIFY2(!png.isEmpty(), qPrintable(error));
         QImage::fromData(png).save(shotPath(QStringLiteral("t18_real_l1_b0001_picture.png")));
+        // 600 px cut the lanes below the main thread: the CANN thread's aclrtSynchronizeStreamWithTimeout behind the gap.
+        // Without a height the picture is as tall as its rows, and that op is drawn.
+        const auto& win = L.analysis->anomaly.windows[0];
+        int sync = -1;
+        for (std::size_t i = 0; i < L.profile->hostEvents.size() && sync < 0; ++i) {
+            const auto& e = L.profile->hostEvents[i];
+            if (L.profile->str(e.name) == "AscendCL@aclrtSynchronizeStreamWithTimeout" && e.ts < win.span.b && e.end() > win.span.a)
+                sync = static_cast<int>(i);
+        }
+        QVERIFY(sync >= 0);
+        QVERIFY(!pic.lanesArea().contains(pic.hostEventPosition(static_cast<std::size_t>(sync))));
+        QVERIFY(pic.heightShowingEveryRow() > pic.height());
+        TimelineWidget fitted;
+        prepareBubblePicture(fitted, L.profile, L.analysis, 0, QSize(1600, 0));
+        QCOMPARE(fitted.width(), 1600);
+        QVERIFY2(fitted.heightShowingEveryRow() <= fitted.height() && fitted.height() >= 300,
+                 qPrintable(QStringLiteral("%1 of %2").arg(fitted.height()).arg(fitted.heightShowingEveryRow())));
+        QVERIFY(fitted.lanesArea().contains(fitted.hostEventPosition(static_cast<std::size_t>(sync))));
+        checkLegendCoversNoRow(fitted);
+        const QByteArray fittedPng = timelinePicture(fitted, QStringLiteral("png"), &error);
+        QImage::fromData(fittedPng).save(shotPath(QStringLiteral("t18b_real_l1_b0001_picture_fitted.png")));
     }
     void wAndSZoomAroundTheMouseAndPanningStopsAtTheData() {
         TimelineWidget w;
@@ -1004,6 +1033,60 @@ class TstTimeline : public QObject {
         QCOMPARE(w.hostEventPosition(child).y(), w.hostEventPosition(static_cast<std::size_t>(parentIdx)).y());
         w.setHostDepthFolded(track, false);
         QVERIFY(!w.isHostDepthFolded(track));
+    }
+
+    // Issue 46 (item 8): a highlighted host op (a user line's events) and a found one keep their names: the
+    // highlight's fill is drawn over the lane's own label, so the name is drawn again on it. Counted in the
+    // picture: text-coloured pixels strictly inside the fill's span on the event's row.
+    void highlightedAndFoundHostOpsKeepTheirNamesReadable() {
+        TimelineWidget w;
+        w.resize(1400, 900);
+        w.setModel(profile, analysis);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // The longest host op that is not a step marker, named at least 8 characters.
+        int h = -1;
+        for (std::size_t i = 0; i < profile->hostEvents.size(); ++i) {
+            const auto& e = profile->hostEvents[i];
+            const auto n = profile->str(e.name);
+            if (n.rfind("ProfilerStep", 0) == 0 || n.size() < 8) continue;
+            if (h < 0 || e.dur > profile->hostEvents[static_cast<std::size_t>(h)].dur) h = static_cast<int>(i);
+        }
+        QVERIFY(h >= 0);
+        const auto& e = profile->hostEvents[static_cast<std::size_t>(h)];
+        w.setView(e.ts - e.dur / 4, e.end() + e.dur / 4); // the op spans two thirds of the plot
+        // Inside the run of `fill` pixels on the event's row: how many pixels `isText` accepts.
+        auto textInsideFill = [&](auto isFill, auto isText) {
+            const QImage img = w.grab().toImage();
+            const QPoint at = w.hostEventPosition(static_cast<std::size_t>(h));
+            int x0 = -1, x1 = -1;
+            for (int x = w.labelWidth(); x < img.width(); ++x)
+                if (isFill(img.pixelColor(x, at.y() - 5))) {
+                    if (x0 < 0) x0 = x;
+                    x1 = x;
+                }
+            if (x0 < 0 || x1 - x0 < 100) return -1; // no fill found on the row
+            int n = 0;
+            for (int y = at.y() - 4; y <= at.y() + 4; ++y)
+                for (int x = x0 + 2; x < x1 - 1; ++x)
+                    n += isText(img.pixelColor(x, y));
+            return n;
+        };
+        w.setHighlightedHostEvents({static_cast<std::size_t>(h)});
+        w.setView(e.ts - e.dur / 4, e.end() + e.dur / 4);
+        const int dark = textInsideFill(
+            [](const QColor& c) { return c.red() == 255 && c.green() == 190 && c.blue() == 0; }, // the amber fill
+            [](const QColor& c) { return c.lightness() < 90; });
+        shoot(w, QStringLiteral("t20_highlighted_host_op_named.png"));
+        QVERIFY2(dark > 30, qPrintable(QStringLiteral("%1 dark pixels inside the highlight").arg(dark)));
+        w.setHighlightedHostEvents({});
+        w.setSearchMatches({{Match::Kind::HostEvent, static_cast<std::uint32_t>(h)}});
+        w.setView(e.ts - e.dur / 4, e.end() + e.dur / 4);
+        const int light = textInsideFill(
+            [](const QColor& c) { return c.red() == 236 && c.green() == 64 && c.blue() == 200; }, // the match fill
+            [](const QColor& c) { return c.lightness() > 200; });
+        shoot(w, QStringLiteral("t21_found_host_op_named.png"));
+        QVERIFY2(light > 30, qPrintable(QStringLiteral("%1 light pixels inside the match").arg(light)));
     }
 };
 

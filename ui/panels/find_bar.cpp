@@ -1,6 +1,10 @@
 #include "find_bar.h"
 
+#include <QAbstractTableModel>
 #include <QHBoxLayout>
+#include <QHeaderView>
+#include <QSignalBlocker>
+#include <QTableView>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QEvent>
@@ -11,6 +15,41 @@
 #include <QVBoxLayout>
 
 namespace bs::ui {
+
+// The matches as rows; the texts come from the window (which knows the model and the lanes) on demand.
+class MatchListModel final : public QAbstractTableModel {
+  public:
+    using QAbstractTableModel::QAbstractTableModel;
+    void set(int count, FindBar::MatchCell cell) {
+        beginResetModel();
+        count_ = std::max(0, count);
+        cell_ = std::move(cell);
+        endResetModel();
+    }
+    void setHeaders(QStringList headers) {
+        headers_ = std::move(headers);
+        emit headerDataChanged(Qt::Horizontal, 0, columnCount() - 1);
+    }
+    int rowCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : count_; }
+    int columnCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : 4; }
+    QVariant data(const QModelIndex& i, int role) const override {
+        if (!i.isValid() || !cell_ || i.row() >= count_) return {};
+        if (role == Qt::DisplayRole || role == Qt::ToolTipRole) return cell_(i.row(), i.column());
+        if (role == Qt::TextAlignmentRole && i.column() == 2)
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    }
+    QVariant headerData(int section, Qt::Orientation o, int role) const override {
+        if (o == Qt::Horizontal && role == Qt::DisplayRole && section >= 0 && section < headers_.size())
+            return headers_[section];
+        return QAbstractTableModel::headerData(section, o, role);
+    }
+
+  private:
+    int count_ = 0;
+    FindBar::MatchCell cell_;
+    QStringList headers_;
+};
 
 FindBar::FindBar(QWidget* parent) : QWidget(parent) {
     auto* outer = new QVBoxLayout(this);
@@ -42,8 +81,29 @@ FindBar::FindBar(QWidget* parent) : QWidget(parent) {
     names_->setObjectName(QStringLiteral("findNames"));
     names_->setMaximumHeight(110);
     names_->setVisible(false);
+    resultsModel_ = new MatchListModel(this);
+    results_ = new QTableView(this);
+    results_->setObjectName(QStringLiteral("findResults"));
+    results_->setModel(resultsModel_);
+    results_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    results_->setSelectionMode(QAbstractItemView::SingleSelection);
+    results_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    results_->verticalHeader()->hide();
+    results_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed); // a million rows stay cheap
+    results_->verticalHeader()->setDefaultSectionSize(results_->fontMetrics().height() + 4);
+    results_->horizontalHeader()->setStretchLastSection(true);
+    results_->setWordWrap(false);
+    results_->setMaximumHeight(150);
+    results_->setVisible(false);
     retranslate();
-    outer->addWidget(names_);
+    auto* lists = new QHBoxLayout;
+    lists->addWidget(names_, 2);
+    lists->addWidget(results_, 5);
+    outer->addLayout(lists);
+    connect(results_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& row) {
+                if (row.isValid()) emit matchChosen(row.row());
+            });
     debounce_ = new QTimer(this);
     debounce_->setSingleShot(true);
     debounce_->setInterval(150);
@@ -100,6 +160,23 @@ void FindBar::setResults(std::size_t kernels, std::size_t hostOps, std::size_t b
 
 void FindBar::setCurrent(int index, int count) {
     status_->setText(count > 0 ? QStringLiteral("%1 / %2 \u2014 %3").arg(index + 1).arg(count).arg(counts_) : counts_);
+    if (index < 0 || index >= resultsModel_->rowCount()) return;
+    const QModelIndex row = resultsModel_->index(index, 0);
+    if (results_->currentIndex().row() == index) return;
+    const QSignalBlocker quiet(results_->selectionModel()); // the walk came from the timeline: no echo
+    results_->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    results_->scrollTo(row);
+    results_->viewport()->update();
+}
+
+void FindBar::setMatchList(int count, MatchCell cell) {
+    resultsModel_->set(count, std::move(cell));
+    results_->setVisible(count > 0);
+    if (count > 0) {
+        results_->resizeColumnToContents(0);
+        results_->setColumnWidth(1, std::max(results_->columnWidth(1), 260));
+        results_->resizeColumnToContents(2);
+    }
 }
 
 bool FindBar::eventFilter(QObject* o, QEvent* e) {
@@ -133,6 +210,8 @@ void FindBar::retranslate() {
     findChild<QToolButton*>(QStringLiteral("findNext"))->setToolTip(tr("Next match (Enter, F3)"));
     findChild<QToolButton*>(QStringLiteral("findClose"))->setToolTip(tr("Close (Esc)"));
     names_->setToolTip(tr("The names matched, with how often; click one to find exactly it."));
+    resultsModel_->setHeaders({tr("Kind"), tr("Name"), tr("Time (ms)"), tr("Lane")});
+    results_->setToolTip(tr("Every match in time order; choose one to go to it on the timeline."));
 }
 
 void FindBar::changeEvent(QEvent* e) {

@@ -1,16 +1,23 @@
 #pragma once
 // Find on the timeline (Ctrl+F, "/"): type a kernel name, a host op or a bubble id; the counts per kind
 // and "i / n" show as you type, a list of the distinct names matched (with their counts) drops down,
-// Enter / F3 walk the matches on the timeline, Shift+F3 walks back, Esc closes.
+// Enter / F3 walk the matches on the timeline, Shift+F3 walks back, Esc closes. Beside the names, the
+// results list: every match (kind, name, time, lane) in the timeline's order; the current one follows the
+// walk, and choosing a row walks the timeline to it.
 #include <QWidget>
+
+#include <functional>
 
 class QLabel;
 class QLineEdit;
 class QListWidget;
+class QTableView;
 class QTimer;
 class QToolButton;
 
 namespace bs::ui {
+
+class MatchListModel;
 
 class FindBar : public QWidget {
     Q_OBJECT
@@ -22,7 +29,12 @@ class FindBar : public QWidget {
     // What the search found: counts per kind and the distinct names (name, count), most frequent first.
     void setResults(std::size_t kernels, std::size_t hostOps, std::size_t bubbles,
                     const QVector<QPair<QString, int>>& names);
-    void setCurrent(int index, int count); // "i / n"
+    void setCurrent(int index, int count); // "i / n", and row `index` of the results list made current
+    // The results list: `count` rows, `cell(row, column)` their texts (columns: kind, name, time, lane),
+    // read only for the rows shown, so a million matches cost nothing until scrolled to. 0 hides the list.
+    using MatchCell = std::function<QString(int row, int column)>;
+    void setMatchList(int count, MatchCell cell);
+    QTableView* results() const { return results_; }
     QLineEdit* edit() const { return edit_; }
     QListWidget* names() const { return names_; }
     QLabel* status() const { return status_; }
@@ -32,6 +44,7 @@ class FindBar : public QWidget {
     void next();
     void previous();
     void closed();
+    void matchChosen(int index); // a row of the results list chosen (click, Enter, arrows)
 
   protected:
     void changeEvent(QEvent* e) override; // LanguageChange
@@ -42,6 +55,8 @@ class FindBar : public QWidget {
     QLineEdit* edit_;
     QLabel* status_;
     QListWidget* names_;
+    QTableView* results_;
+    MatchListModel* resultsModel_;
     QTimer* debounce_;
     QString counts_;
 };

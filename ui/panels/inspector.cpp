@@ -183,11 +183,12 @@ QString Inspector::kernelHtml(const Profile& p, const AnalysisResult& r, int ker
                     if (e.ts > s.ts) break;
                     if (e.lane == s.lane && e.end() >= s.ts && (!best || e.dur < best->dur)) best = &e;
                 }
-                row(tr("Launched by"),
-                    QStringLiteral("%1 (%2)").arg(
-                        best ? coreText(std::string(p.str(best->name)))
-                             : tr("unknown host event"),
-                        coreText(std::string(p.str(s.cat)))));
+                // A link (row() would escape it): the timeline goes to the launching host op, as L does.
+                const QString by = best ? coreText(std::string(p.str(best->name))) : tr("unknown host event");
+                h += QStringLiteral("<tr><td><b>%1</b></td><td><a href=\"launcher:%2\">%3</a> (%4)</td></tr>")
+                         .arg(tr("Launched by"))
+                         .arg(kernelIndex)
+                         .arg(by.toHtmlEscaped(), coreText(std::string(p.str(s.cat))).toHtmlEscaped());
                 break;
             }
             break;

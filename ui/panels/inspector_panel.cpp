@@ -110,6 +110,10 @@ void InspectorPanel::onLink(const QUrl& link) {
         if (n >= 0 && static_cast<std::size_t>(n) < profile_->kernels.size()) emit kernelLinkActivated(n);
         return;
     }
+    if (link.scheme() == QStringLiteral("launcher")) { // "launcher:K": the host op that launched kernel K
+        if (n >= 0 && static_cast<std::size_t>(n) < profile_->kernels.size()) emit launcherLinkActivated(n);
+        return;
+    }
     // "line:N" of the bubble shown: that line chosen, the table kept where it was scrolled to.
     if (link.scheme() != QStringLiteral("line") || subject_.kind != Subject::Kind::Bubble) return;
     const auto& lines =

@@ -55,6 +55,7 @@ class InspectorPanel : public QSplitter {
 
   signals:
     void kernelLinkActivated(int kernel); // a neighbour kernel's link in a bubble's table
+    void launcherLinkActivated(int kernel); // a kernel's "Launched by" link: the host op that launched it
     // A user line's link: the line is shown chosen; `hostEvents` are its events (to highlight).
     void userLineChosen(const std::vector<std::size_t>& hostEvents);
 
