@@ -390,10 +390,12 @@ std::string metricWords(std::string_view metric) {
     return msg("exposed communication time");
 }
 
+// A rank's row of a step: its rows are sorted by step number once, in finish(), so a lookup is a binary
+// search (the cost, threshold and imbalance loops make steps x ranks of them).
 const RankStepRow* stepRow(const RankSummary& r, std::int64_t step) {
-    for (const auto& s : r.steps)
-        if (s.step == step) return &s;
-    return nullptr;
+    const auto it = std::lower_bound(r.steps.begin(), r.steps.end(), step,
+                                     [](const RankStepRow& row, std::int64_t n) { return row.step < n; });
+    return it != r.steps.end() && it->step == step ? &*it : nullptr;
 }
 
 // ---- §13.3: cost and cause ----
@@ -578,15 +580,18 @@ void findSlowRanks(ClusterResult& c, const ClusterBuilder::Table& t) {
     c.stepCost.assign(c.steps.size(), std::vector<TimeNs>(n, 0));
     std::vector<std::vector<StepCost>> cost(c.steps.size(), std::vector<StepCost>(n));
     std::vector<std::pair<const CollectiveAgg*, Arrival>> matched;
+    std::unordered_map<std::int64_t, std::size_t> stepIndex; // step number -> index into c.steps (the first)
+    for (std::size_t i = c.steps.size(); i-- > 0;)
+        stepIndex[c.steps[i]] = i;
     for (const CollectiveAgg& a : t.aggs) {
         if (a.parts.size() < 2) continue;
         Arrival arr = arrivalOf(a, c);
         if (arr.last >= 0) {
             ++c.lastArriverCount[static_cast<std::size_t>(arr.last)];
-            const auto si = std::find(c.steps.begin(), c.steps.end(), a.step);
-            if (si != c.steps.end()) {
+            const auto si = stepIndex.find(a.step);
+            if (si != stepIndex.end()) {
                 const auto gaps = othersGaps(a, arr.last);
-                StepCost& sc = cost[static_cast<std::size_t>(si - c.steps.begin())][static_cast<std::size_t>(arr.last)];
+                StepCost& sc = cost[si->second][static_cast<std::size_t>(arr.last)];
                 const TimeNs med = median(gaps);
                 TimeNs sum = 0;
                 for (TimeNs g : gaps)
@@ -851,6 +856,9 @@ void ClusterBuilder::addCollective(int rank, std::uint32_t key, const RankCollec
 ClusterResult ClusterBuilder::finish(const std::string& parentDir) {
     ClusterResult c;
     c.ranks = std::move(t_->ranks);
+    for (auto& r : c.ranks) // by step number, for stepRow's binary search (already so when read in order)
+        std::stable_sort(r.steps.begin(), r.steps.end(),
+                         [](const RankStepRow& a, const RankStepRow& b) { return a.step < b.step; });
     findDifferentRanks(c);
     alignClocks(c, *t_);
     findSlowRanks(c, *t_);
