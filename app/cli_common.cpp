@@ -4,7 +4,7 @@
 #include "analysis/rulebook.h"
 #include "io/file_buffer.h"
 #include "io/load_control.h"
-#include "report/escape.h"
+#include "i18n/escape.h"
 #include "report/output_target.h"
 
 #include "i18n/message.h"

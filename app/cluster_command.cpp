@@ -5,7 +5,7 @@
 
 #include "cluster/cluster_report.h"
 #include "cluster/summary_json.h"
-#include "report/escape.h"
+#include "i18n/escape.h"
 #include "report/output_target.h"
 
 #include <algorithm>

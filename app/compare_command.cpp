@@ -2,7 +2,7 @@
 #include "cli_common.h"
 #include "progress.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "analysis/rulebook.h"
 #include "cluster/cluster_analysis.h"
 #include "compare/compare.h"
@@ -10,7 +10,7 @@
 #include "io/discovery.h"
 #include "io/file_buffer.h"
 #include "io/profile_loader.h"
-#include "report/escape.h"
+#include "i18n/escape.h"
 #include "report/output_plan.h"
 #include "report/output_target.h"
 

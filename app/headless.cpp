@@ -2,7 +2,7 @@
 #include "cli_common.h"
 #include "progress.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "analysis/rulebook.h"
 #include "cluster/cluster_analysis.h"
 #include "cluster/cluster_report.h"
@@ -12,7 +12,7 @@
 #include "io/profile_loader.h"
 #include "report/anomaly_report.h"
 #include "report/architecture_report.h"
-#include "report/escape.h"
+#include "i18n/escape.h"
 #include "report/json_export.h"
 #include "report/output_plan.h"
 #include "report/output_target.h"

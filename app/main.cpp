@@ -15,7 +15,7 @@
 #include <QLocale>
 #include <QSettings>
 
-#include "report/escape.h"
+#include "i18n/escape.h"
 
 #include <cstdio>
 #include <optional>

@@ -2,7 +2,7 @@
 #include "language.h"
 #include "cli_common.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "analysis/rulebook.h"
 #include "cluster/cluster_analysis.h"
 #include "cluster/summary_json.h"
@@ -10,7 +10,7 @@
 #include "io/profile_loader.h"
 #include "model/profile.h"
 #include "ranks_tab.h"
-#include "report/escape.h"
+#include "i18n/escape.h"
 #include "report/output_target.h"
 #include "timeline_image.h"
 

@@ -2,7 +2,7 @@
 #include "language.h"
 #include "background_job.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "analysis/rulebook.h"
 #include "cluster/cluster_analysis.h"
 #include "cluster/summary_json.h"

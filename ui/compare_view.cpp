@@ -1,7 +1,7 @@
 #include "compare_view.h"
 
 #include "language.h"
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "background_job.h"
 #include "cluster/cluster_analysis.h"
 #include "compare/compare.h"

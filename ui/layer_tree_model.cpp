@@ -2,7 +2,7 @@
 
 #include "language.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "architecture/architecture_analysis.h"
 #include "model/profile.h"
 

@@ -1,6 +1,6 @@
 #include "load_flow.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "i18n/message.h"
 #include "language.h"
 #include "layer_tree_model.h"

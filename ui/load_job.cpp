@@ -6,7 +6,7 @@
 #include "range_stats.h"
 #include "timeline_data.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "cluster/cluster_analysis.h"
 #include "io/discovery.h"
 #include "io/file_buffer.h"

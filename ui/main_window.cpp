@@ -2,7 +2,7 @@
 
 #include "language.h"
 #include "i18n/message.h"
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "load_flow.h"
 #include "model/profile.h"
 #include "panel_models.h"

@@ -2,7 +2,7 @@
 // timeline as shown (PNG / SVG), the report with a picture of each top bubble — all from the loaded result.
 #include "main_window.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "i18n/message.h"
 #include "language.h"
 #include "load_flow.h"

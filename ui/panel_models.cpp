@@ -3,7 +3,7 @@
 #include "language.h"
 #include "glossary.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "analysis/step_groups.h"
 #include "model/profile.h"
 

@@ -3,7 +3,7 @@
 #include "language.h"
 #include "timeline_index.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "model/profile.h"
 
 #include <QCoreApplication>

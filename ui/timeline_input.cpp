@@ -1,7 +1,7 @@
 // The timeline's input: wheel, mouse (pan, range, click to select, the label column's edge, the launch
 // arrow's host end), keys (zoom around the mouse, pan, fit, bubbles, search matches, L along the launch flow,
 // Esc) and tooltips.
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "language.h"
 #include "model/profile.h"
 #include "stack_text.h"

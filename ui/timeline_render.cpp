@@ -3,7 +3,7 @@
 #include "timeline_render.h"
 
 #include "language.h"
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "model/profile.h"
 #include "timeline_data.h"
 #include "timeline_layout.h"

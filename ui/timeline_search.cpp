@@ -1,7 +1,7 @@
 #include "timeline_search.h"
 
 #include "language.h"
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "model/profile.h"
 
 #include <algorithm>

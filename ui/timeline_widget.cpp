@@ -2,7 +2,7 @@
 // in the render passes (timeline_render.cpp, timeline_overlays.cpp); input in timeline_input.cpp.
 #include "timeline_widget.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "model/profile.h"
 #include "timeline_data.h"
 #include "timeline_layout.h"

@@ -9,6 +9,21 @@
 
 namespace bs {
 
+const char* windowScopeName(WindowScope s) {
+    switch (s) {
+    case WindowScope::StepInternal:
+        return "step_internal";
+    case WindowScope::Prelaunch:
+        return "prelaunch";
+    case WindowScope::Tail:
+        return "tail";
+    case WindowScope::Global:
+        return "global";
+    }
+    return "global";
+}
+
+
 namespace {
 
 NeighbourKernel neighbour(const Profile& p, std::size_t i) {

@@ -1,7 +1,7 @@
 #include "analysis/rulebook.h"
 
 #include "i18n/message.h"
-#include "report/escape.h"
+#include "i18n/escape.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

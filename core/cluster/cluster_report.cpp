@@ -1,7 +1,7 @@
 // The cluster's JSON object, text section and Markdown section; every sentence from the summaries.
 #include "cluster/cluster_report.h"
 
-#include "report/escape.h"
+#include "i18n/escape.h"
 
 #include "i18n/message.h"
 #include "report/json_messages.h"

@@ -2,7 +2,7 @@
 #include "compare/compare_report.h"
 
 #include "compare/compare.h"
-#include "report/escape.h"
+#include "i18n/escape.h"
 
 #include "report/json_messages.h"
 #include "i18n/message.h"

@@ -1,10 +1,10 @@
 #include "report/anomaly_report.h"
 
 #include "analysis/collection_advice.h"
-#include "analysis/recommendations.h"
+#include "pipeline/recommendations.h"
 #include "analysis/skipped_rows.h"
 #include "analysis/stack_evidence.h"
-#include "report/escape.h"
+#include "i18n/escape.h"
 
 #include "i18n/message.h"
 #include <fmt/format.h>

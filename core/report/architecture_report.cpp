@@ -1,7 +1,7 @@
 #include "report/architecture_report.h"
 
 #include "architecture/architecture_analysis.h"
-#include "report/escape.h"
+#include "i18n/escape.h"
 
 #include "i18n/message.h"
 #include <fmt/format.h>
@@ -15,7 +15,7 @@ namespace bs {
 
 namespace {
 
-// Every string that comes from the profiling folder goes through one of these (see report/escape.h):
+// Every string that comes from the profiling folder goes through one of these (see i18n/escape.h):
 // a name → code (cell in a table cell), other text → esc (escCell in a table cell), a name inside a fenced
 // block → term (the block itself is built by mdFence).
 std::string code(std::string_view s) {

@@ -1,8 +1,8 @@
 #include "report/text_report.h"
 
-#include "analysis/recommendations.h"
+#include "pipeline/recommendations.h"
 #include "analysis/skipped_rows.h"
-#include "report/escape.h"
+#include "i18n/escape.h"
 
 #include "i18n/message.h"
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 // bubblescope-bench: per-phase wall time, throughput, peak RSS and model size, beside the "limit":
 // a bare simdjson pass over the same trace that only visits every event.
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "i18n/message.h"
 #include "io/discovery.h"
 #include "io/kernel_table_reader.h"

@@ -1,7 +1,7 @@
 // bench-cluster: several generated ranks analysed one after another (the cluster view). Prints the
 // wall time, peak RSS against the largest rank's trace, and the throughput against one rank alone.
 // Usage: bubblescope-bench-cluster PARENT
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "analysis/rulebook.h"
 #include "cluster/cluster_analysis.h"
 #include "io/discovery.h"

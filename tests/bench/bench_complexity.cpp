@@ -16,7 +16,7 @@
 #include "complexity_db_shapes.h"
 #include "complexity_shapes.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "io/discovery.h"
 #include "io/profile_loader.h"
 

@@ -2,7 +2,7 @@
 // profile: wall time, MB/s of the files read, peak RSS, then the analysis on top. Never part of ctest.
 // Usage: bubblescope-bench-db [--db-only] [--no-analysis] LABEL=RANK_FOLDER ...  (a folder holding both
 // exports, or only the .db). --db-only skips the text export, --no-analysis the analysis after the load.
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "io/discovery.h"
 #include "io/profile_loader.h"
 

@@ -4,7 +4,7 @@
 #include "bench_headless.h"
 #include "bench_util.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "i18n/message.h"
 #include "io/discovery.h"
 #include "io/profile_loader.h"

@@ -3,7 +3,7 @@
 // pass over the same trace and the in-process stages (side files, trace, analysis, JSON). Median of N.
 #include "bench_headless.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "i18n/message.h"
 #include "io/discovery.h"
 #include "io/communication_json.h"

@@ -3,7 +3,7 @@
 // and every collective's wait varied per rank, so the cross-rank table does real work), then merged.
 // Prints the merge's wall time and peak RSS (goal: 1024 summaries in <= 2 s and <= 500 MB).
 // Usage: bubblescope-bench-merge RANK_FOLDER [N]
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "analysis/rulebook.h"
 #include "bench_util.h"
 #include "cluster/cluster_analysis.h"

@@ -6,7 +6,7 @@
 // 3): first painted timeline against the headless `analyze --json` process, longest event-loop stall,
 // peak RSS, each tab's open time, whole-capture range statistics, and the trace's shape.
 #include "bench_gui.h"
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "io/profile_loader.h"
 #include "timeline_widget.h"
 

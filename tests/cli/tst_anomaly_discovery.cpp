@@ -2,7 +2,7 @@
 // a clean profile, real ResNet windows recomputed by hand, a capture without host trace, and rules.
 #include "i18n/message.h"
 #include "test_support.h"
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "analysis/host_evidence.h"
 #include "io/profile_loader.h"
 

@@ -1,6 +1,6 @@
 // Layers and architecture against generated profiles of known structure (expected.json), a corrupted
 // profile, and the real ResNet captures (pattern fallback).
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "architecture/layer_types.h"
 #include "i18n/message.h"
 #include "io/profile_loader.h"

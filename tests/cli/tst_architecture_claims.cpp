@@ -7,13 +7,13 @@
 // on generated profiles (MoE with GMM and DFC layers, dense, decode-only, one step, Level0) and on real
 // ResNet ranks. Then one test per item of the issue (1–4, 12), expected values derived in comments from the
 // generator's construction and expected.json.
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "i18n/message.h"
 #include "architecture/architecture_analysis.h"
 #include "architecture/layer_types.h"
 #include "io/profile_loader.h"
 #include "report/architecture_report.h"
-#include "report/escape.h"
+#include "i18n/escape.h"
 #include "report/json_export.h"
 #include "test_support.h"
 

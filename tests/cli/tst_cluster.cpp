@@ -6,7 +6,7 @@
 #include "cluster/cluster_analysis.h"
 #include "cluster/cluster_report.h"
 #include "cluster/summary_json.h"
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "io/profile_loader.h"
 
 #include <sqlite3.h>

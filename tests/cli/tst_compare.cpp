@@ -1,7 +1,7 @@
 // Before / after (issue 16, ANALYSIS.md §14): a generated pair whose differences are planted (the sync bubble
 // removed, one op made 2x faster), a profile against itself, the real Level0 vs Level1 rank 0, outputs written
 // atomically and never into a profile, bad inputs, rank by rank, and the matching rules on hand-made windows.
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "i18n/message.h"
 #include "compare/compare.h"
 #include "compare/compare_report.h"

@@ -3,7 +3,7 @@
 // describes windows that really are device-idle gaps, generation is deterministic, and the embedded
 // sample is exactly what its documented command produces.
 #include "test_support.h"
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "io/profile_loader.h"
 
 #include <QDir>

@@ -4,11 +4,11 @@
 // Then one test per item of issue 12 (5 follow-up, 6 labels outside the top 5, 7 collection config,
 // 10 data errors and confidence, 11 windows bounded by a skipped row), with the expected values
 // worked out in the comments.
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "io/profile_loader.h"
 #include "i18n/message.h"
 #include "report/anomaly_report.h"
-#include "report/escape.h"
+#include "i18n/escape.h"
 #include "report/json_export.h"
 #include "report/text_report.h"
 #include "test_support.h"

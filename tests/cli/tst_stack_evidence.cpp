@@ -1,7 +1,7 @@
 // Issue 20, from a bubble to the line of the user's code: the stack evidence of a window, checked on the
 // real ResNet L1 rank 0 against a union computed here from the trace itself (nlohmann, not the reader
 // under test), the "no call stacks collected" cases, and hostile stack text.
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "analysis/stack_evidence.h"
 #include "io/profile_loader.h"
 #include "report/anomaly_report.h"

@@ -4,7 +4,7 @@
 // WAIT_POLLUTION_RISK needs a real wait on half of the calls; the hidden-issue verdict counts prelaunch and
 // tail heavy steps and says which condition fired. On the real ResNet ranks, generated profiles and
 // hand-built ones (tests/rules/rules_fixture.h).
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "i18n/message.h"
 #include "analysis/bubble_windows.h"
 #include "analysis/host_evidence.h"

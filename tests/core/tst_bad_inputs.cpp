@@ -1,7 +1,7 @@
 // The bad-input corpus: one case per way a collection breaks. Each asserts the finding's message and
 // what analysis still delivers.
 #include "i18n/message.h"
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "io/file_buffer.h"
 #include "io/kernel_table_reader.h"
 #include "io/profile_loader.h"

@@ -2,7 +2,7 @@
 // StepTraceTime (analysis.db) within 1 µs; a generated capture written both ways gives the same JSON; broken
 // databases become findings naming file and table, never a crash.
 #include "i18n/message.h"
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "io/profile_loader.h"
 #include "report/json_export.h"
 #include "test_support.h"

@@ -1,7 +1,7 @@
 // The profile health check on hand-built folders whose every number is computed in the comments.
 #include "i18n/message.h"
 #include <cmath>
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "io/profile_loader.h"
 #include "test_support.h"
 #include "tst_health_check_fixtures.h"

@@ -1,6 +1,6 @@
 // Acceptance: every file under ../shared/realdata loads, and the only findings are ones a
 // performance engineer agrees with (listed here with the reason).
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "io/csv_reader.h"
 #include "io/file_buffer.h"
 #include "io/profile_loader.h"

@@ -1,7 +1,7 @@
 // Acceptance: our per-step metrics equal the profiler's own step_trace_time.csv on every real rank
 // (ANALYSIS.md §3.1): internal bubbles == Free, prelaunch == Preparing,
 // busy union == Computing + Communication(Not Overlapped), each within 1 µs.
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "io/profile_loader.h"
 #include "test_support.h"
 

@@ -1,6 +1,6 @@
 // libFuzzer target: the whole analysis on a small mutated profile. The input is split into a
 // kernel_details.csv and a trace_view.json (separated by a NUL byte) in a temp rank folder.
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "io/profile_loader.h"
 #include "report/anomaly_report.h"
 #include "report/architecture_report.h"

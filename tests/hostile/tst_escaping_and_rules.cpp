@@ -2,7 +2,7 @@
 // control bytes; every rule of --rules is type- and range-checked with a message naming rule, value and
 // accepted range.
 #include "analysis/rulebook.h"
-#include "report/escape.h"
+#include "i18n/escape.h"
 
 #include <QDir>
 #include <QDirIterator>

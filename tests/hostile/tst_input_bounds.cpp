@@ -4,7 +4,7 @@
 // saturate instead of wrapping. The shapes that once made a step quadratic are checked for their RESULT
 // at a modest n here; their timing at n and 8n is bubblescope-bench-complexity's job, never a unit test's.
 #include "i18n/message.h"
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "analysis/bubble_metrics.h"
 #include "analysis/op_analysis.h"
 #include "architecture/structures.h"

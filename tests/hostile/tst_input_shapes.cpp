@@ -3,7 +3,7 @@
 // sharing one id, and a deep nest of host events on one thread ('X', B/E, PYTORCH_API). Their time and
 // memory at n and 8n are bubblescope-bench-complexity's job (pmunames, sharedconn, sharedapi, nestx,
 // nestbe, nestdb), never a unit test's. The semantics are in core/README.md, "Input shapes".
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "i18n/message.h"
 #include "io/discovery.h"
 #include "io/profile_loader.h"

@@ -1,7 +1,7 @@
 #pragma once
 // Hand-built profiles for the rule tables (tests/rules): every time is written in microseconds from an
 // arbitrary origin, so that each expected number can be worked out by hand in the test's comment.
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "analysis/bubble_metrics.h"
 #include "analysis/steps.h"
 #include "model/profile.h"

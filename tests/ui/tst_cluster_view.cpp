@@ -19,7 +19,7 @@
 #include "timeline_data.h"
 #include "timeline_widget.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "cluster/cluster_analysis.h"
 #include "cluster/cluster_model.h"
 #include "cluster/cluster_report.h"

@@ -11,7 +11,7 @@
 #include "timeline_render.h"
 #include "timeline_widget.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "compare/compare.h"
 
 #include <QDir>

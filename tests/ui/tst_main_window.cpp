@@ -17,7 +17,7 @@
 #include "language.h"
 #include "timeline_search.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "io/profile_loader.h"
 #include "model/profile.h"
 

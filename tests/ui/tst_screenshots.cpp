@@ -10,7 +10,7 @@
 #include "cluster/cluster_model.h"
 #include "timeline_widget.h"
 #include "language.h"
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "i18n/message.h"
 #include "io/discovery.h"
 #include "io/profile_loader.h"

@@ -1,7 +1,7 @@
 // Timeline mapping (table-driven), item models (QAbstractItemModelTester) and the widget driven by
 // real wheel, mouse and key events; issue 17: render passes, selection, search, flows, legend,
 // orientation, host call depth. Screenshots go to <build>/shots/ (looked at, not compared).
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "io/profile_loader.h"
 #include "model/profile.h"
 #include "panel_models.h"

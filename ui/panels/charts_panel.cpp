@@ -1,7 +1,7 @@
 #include "charts_panel.h"
 
 #include "language.h"
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 
 #include <QBarCategoryAxis>
 #include <QCategoryAxis>

@@ -5,7 +5,7 @@
 #include "stack_text.h"
 #include "range_stats.h"
 #include "analysis/bubble_metrics.h"
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "analysis/intervals.h"
 #include "model/profile.h"
 #include "model/time.h"

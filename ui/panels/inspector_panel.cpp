@@ -1,6 +1,6 @@
 #include "inspector_panel.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "inspector.h"
 #include "model/profile.h"
 

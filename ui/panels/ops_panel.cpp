@@ -1,7 +1,7 @@
 #include "ops_panel.h"
 
 #include "panel_models.h"
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 
 #include <QEvent>
 #include <QHeaderView>

@@ -1,8 +1,8 @@
 #include "summary_panel.h"
 
 #include "language.h"
-#include "analysis/analysis_run.h"
-#include "analysis/recommendations.h"
+#include "pipeline/analysis_run.h"
+#include "pipeline/recommendations.h"
 #include "model/profile.h"
 
 #include <QRegularExpression>

@@ -1,4 +1,4 @@
-#include "report/escape.h"
+#include "i18n/escape.h"
 
 #include "i18n/message.h"
 

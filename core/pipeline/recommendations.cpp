@@ -1,4 +1,4 @@
-#include "analysis/recommendations.h"
+#include "pipeline/recommendations.h"
 
 #include "analysis/collection_advice.h"
 #include "architecture/architecture_model.h"

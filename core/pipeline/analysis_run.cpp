@@ -1,29 +1,17 @@
-#include "analysis/analysis_run.h"
+// The pipeline (ANALYSIS.md, core/README.md "Layers"): it calls analysis, architecture and the advice
+// built on both, so every include of core points down to it and never up from it.
+#include "pipeline/analysis_run.h"
 
 #include "analysis/anomaly_discovery.h"
 #include "analysis/comm_waits.h"
-
 #include "analysis/health_check.h"
-#include "analysis/recommendations.h"
 #include "architecture/architecture_analysis.h"
+#include "pipeline/recommendations.h"
+
 #include <algorithm>
 #include <future>
 
 namespace bs {
-
-const char* windowScopeName(WindowScope s) {
-    switch (s) {
-    case WindowScope::StepInternal:
-        return "step_internal";
-    case WindowScope::Prelaunch:
-        return "prelaunch";
-    case WindowScope::Tail:
-        return "tail";
-    case WindowScope::Global:
-        return "global";
-    }
-    return "global";
-}
 
 AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules) {
     AnalysisResult r;
