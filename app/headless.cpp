@@ -369,17 +369,8 @@ class AnalyzeRun {
 
     // slow_ranks / cost_ms: measured on the cluster (unmeasured when the ranks were not compared).
     void clusterGates() {
-        std::vector<bs::GateExpr> cluster;
-        for (const auto& g : o_.gates)
-            if (g.metric == "slow_ranks" || g.metric == "cost_ms") cluster.push_back(g);
-        if (cluster.empty()) return;
-        if (clusterRan_) {
-            const auto measured = bs::evaluateClusterGates(cluster, cluster_);
-            gates_.insert(gates_.end(), measured.begin(), measured.end());
-        } else {
-            for (const auto& g : cluster)
-                gates_.push_back(bs::unmeasuredGate(g, "cluster", "fewer than two ranks were analysed"));
-        }
+        const auto measured = bs::evaluateClusterGates(o_.gates, clusterRan_ ? &cluster_ : nullptr);
+        gates_.insert(gates_.end(), measured.begin(), measured.end());
     }
 
     // The Gates section ends the text output; --junit is written.

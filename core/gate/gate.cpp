@@ -421,8 +421,16 @@ std::vector<GateResult> evaluateAnalysisGates(const std::vector<GateExpr>& gates
     return out;
 }
 
-std::vector<GateResult> evaluateClusterGates(const std::vector<GateExpr>& gates, const ClusterResult& cluster) {
+std::vector<GateResult> evaluateClusterGates(const std::vector<GateExpr>& gates, const ClusterResult* compared) {
     std::vector<GateResult> out;
+    if (!compared) {
+        for (const auto& g : gates)
+            if (g.metric == "slow_ranks" || g.metric == "cost_ms")
+                out.push_back(unmeasuredGate(g, msg("cluster"), msg("fewer than two ranks were analysed: the ranks were "
+                                                                     "not compared")));
+        return out;
+    }
+    const ClusterResult& cluster = *compared;
     const SlowRank* top = nullptr;
     for (const auto& s : cluster.slowRanks)
         if (!top || s.cost > top->cost) top = &s;

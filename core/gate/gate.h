@@ -57,8 +57,9 @@ bool gateHolds(GateOp op, double value, double threshold);
 // analyze: the per-step metrics of the dominant group, significant_windows, hidden_issue.
 std::vector<GateResult> evaluateAnalysisGates(const std::vector<GateExpr>& gates, const AnalysisResult& result,
                                               const std::string& scope = {});
-// analyze of a parent: slow_ranks and cost_ms (the other gates are measured on each rank).
-std::vector<GateResult> evaluateClusterGates(const std::vector<GateExpr>& gates, const ClusterResult& cluster);
+// analyze of a parent: slow_ranks and cost_ms (the other gates are measured on each rank). `cluster` null: the
+// ranks were not compared (fewer than two analysed), so these gates are not measured.
+std::vector<GateResult> evaluateClusterGates(const std::vector<GateExpr>& gates, const ClusterResult* cluster);
 // compare: the step deltas, the window counts.
 std::vector<GateResult> evaluateComparisonGates(const std::vector<GateExpr>& gates, const Comparison& comparison,
                                                 const std::string& scope = {});
