@@ -76,9 +76,8 @@ std::optional<CompareSide> compareSideFromSummary(std::string_view text, const s
     }
     const auto c = doc.find("compare");
     if (c == doc.end() || !c->is_object() || c->value("format", 0) != 1) {
-        error = msg("{} holds no comparison digest (written by an earlier version): write it again with "
-                    "bubblescope analyze RANK --summary FILE.",
-                    file);
+        error = msg("{} holds no comparison digest (written by an earlier version): write it again with {}.", file,
+                    std::string("bubblescope analyze RANK --summary FILE"));
         return std::nullopt;
     }
     try {
@@ -134,9 +133,8 @@ std::optional<CompareSide> compareSideFromSummary(std::string_view text, const s
         s.confidence = j.at("confidence").get<std::string>();
         return s;
     } catch (const std::exception& e) {
-        error = msg("{}: the comparison digest is damaged ({}); write it again with bubblescope analyze RANK --summary "
-                    "FILE.",
-                    file, std::string(e.what()));
+        error = msg("{}: the comparison digest is damaged ({}); write it again with {}.", file, std::string(e.what()),
+                    std::string("bubblescope analyze RANK --summary FILE"));
         return std::nullopt;
     }
 }

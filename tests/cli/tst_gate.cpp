@@ -21,6 +21,13 @@
 
 #include <cstdio>
 
+// Doubles compared exactly (QCOMPARE is fuzzy for doubles): a boundary is pinned to the bit.
+#define QEXACT(actual, expected)                                                                                       \
+    QVERIFY2((actual) == (expected), qPrintable(QStringLiteral("%1 is %2, not %3")                                    \
+                                                    .arg(QStringLiteral(#actual))                                      \
+                                                    .arg(static_cast<double>(actual), 0, 'g', 17)                     \
+                                                    .arg(static_cast<double>(expected), 0, 'g', 17)))
+
 namespace {
 
 struct Run {
@@ -328,7 +335,7 @@ class TestGate : public QObject {
         const auto results = bs::evaluateAnalysisGates({gate(expr.toStdString())}, r);
         const bs::GateResult* g = only(results);
         QVERIFY(g && g->value);
-        QCOMPARE(*g->value, value);
+        QEXACT(*g->value, value);
         QCOMPARE(g->passed, passed);
         QCOMPARE(bs::anyGateFailed(results), !passed);
     }
@@ -371,7 +378,7 @@ class TestGate : public QObject {
                                                 &c);
         QCOMPARE(r.size(), std::size_t(5));
         QVERIFY(!r[0].passed && r[1].passed && r[2].passed && !r[3].passed && !r[4].passed);
-        QCOMPARE(*r[3].value, 3.0);
+        QEXACT(*r[3].value, 3.0);
         QCOMPARE(QString::fromStdString(bs::english(r[3].cause)),
                  QStringLiteral("slowest rank r2: 3.000 ms per slow step at hcom_allReduce__1_0_1 (step 4)"));
         c.slowRanks.clear();
@@ -460,7 +467,7 @@ class TestGate : public QObject {
                                  .toArray();
         QCOMPARE(a.size(), 2);
         QCOMPARE(a[1].toObject()[QStringLiteral("expr")].toString(), QStringLiteral("significant_windows >= 1"));
-        QCOMPARE(a[1].toObject()[QStringLiteral("value")].toDouble(), 3.0);
+        QEXACT(a[1].toObject()[QStringLiteral("value")].toDouble(), 3.0);
         QCOMPARE(a[1].toObject()[QStringLiteral("passed")].toBool(), false);
         QCOMPARE(a[0].toObject()[QStringLiteral("passed")].toBool(), true);
         // Appended as the last member of a document with members.
@@ -549,7 +556,7 @@ class TestGate : public QObject {
         QCOMPARE(r.code, 6);
         const QJsonArray g = gatesOf(r);
         QCOMPARE(gateCount(r), 1);
-        QCOMPARE(g[0].toObject()[QStringLiteral("value")].toDouble(), d);
+        QEXACT(g[0].toObject()[QStringLiteral("value")].toDouble(), d);
         QCOMPARE(g[0].toObject()[QStringLiteral("passed")].toBool(), false);
         QVERIFY2(g[0].toObject()[QStringLiteral("cause")].toString().contains(
                      QStringLiteral("%1 ms step_internal").arg(d, 0, 'f', 3)),
@@ -593,7 +600,7 @@ class TestGate : public QObject {
         const bool hidden = doc[QStringLiteral("hidden_issue")].toObject()[QStringLiteral("present")].toBool();
         QCOMPARE(r.code, hidden ? 6 : 0);
         QCOMPARE(gateCount(r), 1);
-        QCOMPARE(gatesOf(r)[0].toObject()[QStringLiteral("value")].toDouble(), hidden ? 1.0 : 0.0);
+        QEXACT(gatesOf(r)[0].toObject()[QStringLiteral("value")].toDouble(), hidden ? 1.0 : 0.0);
     }
 
     // compare: none → sync brings the planted window back (new_windows > 0 fails), none → none passes; the
@@ -632,7 +639,7 @@ class TestGate : public QObject {
         QCOMPARE(gateCount(r), 4);
         for (int i = 0; i < 4; ++i) {
             const QJsonValue x = g[i];
-            QCOMPARE(x.toObject()[QStringLiteral("value")].toDouble(), 0.0);
+            QEXACT(x.toObject()[QStringLiteral("value")].toDouble(), 0.0);
             QVERIFY(x.toObject()[QStringLiteral("passed")].toBool());
         }
 
@@ -686,7 +693,7 @@ class TestGate : public QObject {
         QCOMPARE(gateCount(r), 3);
         const QJsonArray same = gatesOf(r);
         for (int i = 0; i < 3; ++i)
-            QCOMPARE(same[i].toObject()[QStringLiteral("value")].toDouble(), 0.0);
+            QEXACT(same[i].toObject()[QStringLiteral("value")].toDouble(), 0.0);
     }
 
     // A stored baseline: analyze --summary writes the rank as compare needs it; compare SUMMARY NEW gives the same
@@ -741,6 +748,44 @@ class TestGate : public QObject {
         QVERIFY(readJson(summary).contains(QStringLiteral("compare")));
     }
 
+    // The real ResNet rank 0 (Level1 as BASE, Level0 as NEW): its summary (30 kB beside a 2.9 MB folder) gives the
+    // comparison the folder gives — every member but the base's folder name and the one note about layers.
+    void storedSummaryOfARealRankGivesTheSameComparison() {
+        const QString l1 = QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level1/rank0_ascend_pt");
+        const QString l0 = QStringLiteral(BS_REALDATA_DIR "/torch_npu_resnet_ddp/level0/rank0_ascend_pt");
+        QVERIFY(QDir(l1).exists() && QDir(l0).exists());
+        const QString summary = tmp.filePath(QStringLiteral("real.summary.json"));
+        QCOMPARE(runBinary({QStringLiteral("analyze"), l1, QStringLiteral("-q"), QStringLiteral("--summary"), summary}).code, 0);
+        const QStringList rest{QStringLiteral("-q"), QStringLiteral("--format"), QStringLiteral("json"),
+                               QStringLiteral("--fail-if"), QStringLiteral("service_pct>2"), QStringLiteral("--fail-if"),
+                               QStringLiteral("new_windows>0")};
+        const Run a = runBinary(QStringList{QStringLiteral("compare"), l1, l0} + rest);
+        const Run b = runBinary(QStringList{QStringLiteral("compare"), summary, l0} + rest);
+        QCOMPARE(a.code, b.code);
+        QJsonObject ca = QJsonDocument::fromJson(a.out.toUtf8()).object()[QStringLiteral("comparison")].toObject();
+        QJsonObject cb = QJsonDocument::fromJson(b.out.toUtf8()).object()[QStringLiteral("comparison")].toObject();
+        QVERIFY(!ca.isEmpty() && !cb.isEmpty());
+        QCOMPARE(cb.keys(), ca.keys());
+        for (const QString& k : ca.keys()) {
+            if (k == QStringLiteral("base") || k == QStringLiteral("notes")) continue;
+            QVERIFY2(ca[k] == cb[k], qPrintable(k));
+        }
+        QJsonObject ba = ca[QStringLiteral("base")].toObject(), bb = cb[QStringLiteral("base")].toObject();
+        QCOMPARE(bb[QStringLiteral("folder")].toString(), summary);
+        ba.remove(QStringLiteral("folder"));
+        bb.remove(QStringLiteral("folder"));
+        QCOMPARE(bb, ba);
+        QJsonArray notes = cb[QStringLiteral("notes")].toArray();
+        QCOMPARE(notes.last().toString(), QStringLiteral("Layers are not compared: BASE is a stored rank summary, which "
+                                                         "holds no layers (the ops, steps and windows are compared)."));
+        notes.removeLast();
+        QCOMPARE(notes, ca[QStringLiteral("notes")].toArray());
+        QCOMPARE(QJsonDocument::fromJson(b.out.toUtf8()).object()[QStringLiteral("gates")],
+                 QJsonDocument::fromJson(a.out.toUtf8()).object()[QStringLiteral("gates")]);
+        // Level1 → Level0: the service P50 of the one step falls (the Level0 capture's own step); the gate passes.
+        QVERIFY(gatesOf(a)[0].toObject()[QStringLiteral("value")].toDouble() < 0);
+    }
+
     // The cluster: rank 2 arrives 3 ms late at a collective, the others wait for it (the generator's plant):
     // slow_ranks and cost_ms fail their gates; the same collection without the slow rank passes them.
     void clusterGatesBothWays() {
@@ -770,10 +815,10 @@ class TestGate : public QObject {
         QCOMPARE(r.code, 6);
         QJsonArray g = gatesOf(r);
         QCOMPARE(gateCount(r), 2);
-        QCOMPARE(g[0].toObject()[QStringLiteral("value")].toDouble(), 1.0);
+        QEXACT(g[0].toObject()[QStringLiteral("value")].toDouble(), 1.0);
         QCOMPARE(g[0].toObject()[QStringLiteral("scope")].toString(), QStringLiteral("cluster"));
         // The others wait the planted 3 ms for it: the cost is 3 ms; '>' at 3 passes, 1 ns below fails.
-        QCOMPARE(g[1].toObject()[QStringLiteral("value")].toDouble(), 3.0);
+        QEXACT(g[1].toObject()[QStringLiteral("value")].toDouble(), 3.0);
         QVERIFY(!g[1].toObject()[QStringLiteral("passed")].toBool());
         QVERIFY(g[1].toObject()[QStringLiteral("cause")].toString().contains(QStringLiteral("rank2")));
         r = run(slow, QStringLiteral("cost_ms>3"));
@@ -789,8 +834,8 @@ class TestGate : public QObject {
         r = run(even, QStringLiteral("cost_ms>0"));
         QCOMPARE(r.code, 0);
         g = gatesOf(r);
-        QCOMPARE(g[0].toObject()[QStringLiteral("value")].toDouble(), 0.0);
-        QCOMPARE(g[1].toObject()[QStringLiteral("value")].toDouble(), 0.0);
+        QEXACT(g[0].toObject()[QStringLiteral("value")].toDouble(), 0.0);
+        QEXACT(g[1].toObject()[QStringLiteral("value")].toDouble(), 0.0);
         // A per-step gate on a parent: one result per rank, each named.
         r = runBinary({QStringLiteral("analyze"), even, QStringLiteral("-q"), QStringLiteral("--format"),
                        QStringLiteral("json"), QStringLiteral("--fail-if"), QStringLiteral("service_ms<0")});
