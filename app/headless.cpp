@@ -227,8 +227,8 @@ class AnalyzeRun {
         if (analysed == 0) return exitCode_ == kExitOk ? kExitNoData : exitCode_;
         if (summaries_.size() >= 2) progress_.comparingRanks();
         compareRanks();
+        clusterGates(); // before the shared outputs: a --json stream of several ranks carries every gate
         writeSharedOutputs();
-        clusterGates();
         if (printRanks_ && o_.format == "json" && several_) print(ranksDocument());
         if (printing_ && o_.clusterOnly && o_.format == "json" && clusterRan_) print(bs::renderClusterDocument(cluster_));
         if (printing_ && (printRanks_ || o_.clusterOnly) && o_.format == "text" && clusterRan_)

@@ -277,11 +277,12 @@ std::string gateHelp(GateCommand command) {
     if (command == GateCommand::Analyze) {
         o += "                  EXPR is METRIC OP NUMBER, OP one of > >= < <=; a per-step METRIC is the P50\n"
              "                  over the dominant step group, p90:METRIC its P90, max:METRIC its maximum.\n"
-             "                  Per-step metrics (ms unless said):\n";
+             "                  Per-step metrics (ms; underfeed_ratio a ratio, bubble_count a count):\n";
     } else {
         o += "                  EXPR is METRIC OP NUMBER, OP one of > >= < <=; a step delta compares the\n"
              "                  P50s of the dominant step groups (new - base), avg:METRIC the averages;\n"
-             "                  *_pct is the delta in per cent of the base. Step deltas:\n";
+             "                  *_pct is the delta in per cent of the base, *_delta in the figure's unit\n"
+             "                  (ms; underfeed a ratio, bubble_count and kernel_count counts). Step deltas:\n";
     }
     std::string line = "                    ";
     bool perStep = true;

@@ -831,7 +831,15 @@ class TestGate : public QObject {
         QVERIFY(j.ok);
         QCOMPARE(j.cases, (QStringList{QStringLiteral("cluster: slow_ranks > 0"), QStringLiteral("cluster: cost_ms > 2.999999")}));
         QCOMPARE(j.suiteFailures, 2);
-        r = run(even, QStringLiteral("cost_ms>0"));
+        // A shared --json stream of several ranks ({"ranks": …}) ends with every gate, the cluster's too.
+        r = runBinary({QStringLiteral("analyze"), slow, QStringLiteral("-q"), QStringLiteral("--json"), QStringLiteral("-"),
+                       QStringLiteral("--fail-if"), QStringLiteral("slow_ranks>0"), QStringLiteral("--fail-if"),
+                       QStringLiteral("service_ms<0")});
+        QCOMPARE(r.code, 6);
+        QCOMPARE(gateCount(r), 5); // four ranks' service_ms, then the cluster's slow_ranks
+        QCOMPARE(gatesOf(r)[4].toObject()[QStringLiteral("expr")].toString(), QStringLiteral("slow_ranks > 0"));
+        QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object()[QStringLiteral("ranks")].toArray().size(), 4);
+                r = run(even, QStringLiteral("cost_ms>0"));
         QCOMPARE(r.code, 0);
         g = gatesOf(r);
         QEXACT(g[0].toObject()[QStringLiteral("value")].toDouble(), 0.0);
