@@ -2,6 +2,7 @@
 #include "progress.h"
 
 #include "analysis/rulebook.h"
+#include "gate/gate.h"
 #include "io/file_buffer.h"
 #include "io/load_control.h"
 #include "i18n/escape.h"
@@ -27,8 +28,12 @@ bool printToStandardOutput(const char* command, const std::function<void()>& pri
 
 std::optional<int> parseCommandLine(int argc, char** argv, const CommandSpec& spec, CommandLine& out) {
     const char* cmd = spec.command;
+    const auto repeatable = [&](const std::string& a) {
+        return std::find(spec.repeatable.begin(), spec.repeatable.end(), a) != spec.repeatable.end();
+    };
     const auto takes = [&](const std::string& a) {
-        return a == "--format" || std::find(spec.valueOptions.begin(), spec.valueOptions.end(), a) != spec.valueOptions.end();
+        return a == "--format" || repeatable(a) ||
+               std::find(spec.valueOptions.begin(), spec.valueOptions.end(), a) != spec.valueOptions.end();
     };
     bool optionsEnded = false;
     for (int i = 2; i < argc; ++i) {
@@ -38,6 +43,15 @@ std::optional<int> parseCommandLine(int argc, char** argv, const CommandSpec& sp
                 std::fprintf(stderr, "%s: %s needs a value.\n", cmd, term(a).c_str());
                 spec.usage(stderr);
                 return kExitUsage;
+            }
+            if (repeatable(a)) {
+                const std::string v = argv[++i];
+                if (v.empty()) {
+                    std::fprintf(stderr, "%s: %s needs a value, not an empty string.\n", cmd, term(a).c_str());
+                    return kExitUsage;
+                }
+                out.lists[a].push_back(v);
+                continue;
             }
             if (out.values.count(a)) {
                 std::fprintf(stderr, "%s: %s is given twice.\n", cmd, term(a).c_str());
@@ -126,6 +140,27 @@ std::optional<int> loadRulesFile(const char* command, const std::string& file, R
     return problems.empty() ? std::nullopt : std::optional<int>(kExitUsage);
 }
 
+std::optional<int> parseGateOptions(const char* command, const std::vector<std::string>& given, GateCommand which,
+                                    std::vector<GateExpr>& gates) {
+    for (const auto& text : given) {
+        std::string error;
+        std::optional<GateExpr> g = parseGate(text, which, error);
+        if (!g) {
+            std::fprintf(stderr, "%s: %s\n", command, error.c_str());
+            return kExitUsage;
+        }
+        gates.push_back(std::move(*g));
+    }
+    return std::nullopt;
+}
+
+std::string gateUsage(GateCommand which) {
+    return std::string("  --fail-if EXPR  a performance gate (repeatable): exit 6 when EXPR holds, e.g. ") +
+           (which == GateCommand::Analyze ? "'p90:service_ms>120'" : "'service_pct>2'") +
+           ";\n                  the text output ends with a Gates section, the JSON has \"gates\"\n" + gateHelp(which) +
+           "  --junit FILE    write the gates as JUnit XML (one testcase per gate) for Jenkins / GitLab\n";
+}
+
 void StandardOutput::put(const std::string& s) {
     if (std::fwrite(s.data(), 1, s.size(), stdout) != s.size() && error_ == 0) error_ = errno ? errno : EIO;
 }
@@ -145,6 +180,11 @@ std::optional<int> checkClusterOutputs(const char* command,
         const OutputTarget t = resolveOutputTarget(given);
         if (t.kind == OutputTarget::Kind::Refused) {
             std::fprintf(stderr, "%s: %s %s %s.\n", command, option, term(given).c_str(), t.refusal.c_str());
+            return kExitUsage;
+        }
+        if (t.kind == OutputTarget::Kind::Descriptor && std::strcmp(option, "--junit") == 0) {
+            std::fprintf(stderr, "%s: --junit writes a file or a device, not standard output (which carries the text "
+                                 "or JSON output).\n", command);
             return kExitUsage;
         }
         if (t.kind == OutputTarget::Kind::Descriptor) {

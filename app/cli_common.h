@@ -15,7 +15,9 @@
 namespace bs {
 struct OutputTarget;
 struct Rulebook;
+struct GateExpr;
 enum class DataSource;
+enum class GateCommand;
 namespace cli {
 
 class Progress;
@@ -25,6 +27,7 @@ constexpr int kExitUsage = 2;
 constexpr int kExitNoData = 3;
 constexpr int kExitWriteFailed = 4;
 constexpr int kExitIncomplete = 5; // `cluster`: merged, but a rank has no summary or a summary was refused
+constexpr int kExitGateFailed = 6; // `analyze`, `compare`: a --fail-if gate failed (everything else went well)
 
 // `bubblescope COMMAND [OPTIONS] [--] OPERAND…`: what a command accepts.
 struct CommandSpec {
@@ -33,9 +36,11 @@ struct CommandSpec {
     std::vector<std::string> flags;         // options without one ("--list-ranks"); -q/--quiet, --progress, -h built in
     std::vector<std::string> operands;      // their names, all required ("PATH"; "BASE", "NEW")
     void (*usage)(std::FILE*);
+    std::vector<std::string> repeatable = {}; // value options that may be given several times ("--fail-if")
 };
 struct CommandLine {
     std::map<std::string, std::string> values; // value options given (never empty strings)
+    std::map<std::string, std::vector<std::string>> lists; // the repeatable ones, in the order given
     std::set<std::string> flags;
     std::vector<std::string> operands;
     std::string format = "text";                // --format text|json
@@ -93,6 +98,12 @@ bool writeOneOutput(const OutputTarget& target, const std::string& what, const s
 // The same for content given in pieces (a large JSON export is not joined into one string first).
 bool writeOneOutput(const OutputTarget& target, const std::string& what, const std::vector<std::string_view>& content,
                     Progress& progress);
+
+// --fail-if EXPR…: each parsed into `gates`; a malformed one is a usage error (said, naming what is accepted).
+std::optional<int> parseGateOptions(const char* command, const std::vector<std::string>& given, GateCommand which,
+                                    std::vector<GateExpr>& gates);
+// The usage lines of --fail-if and --junit, shared by analyze and compare.
+std::string gateUsage(GateCommand which);
 
 } // namespace cli
 } // namespace bs

@@ -7,6 +7,7 @@
 #include "cluster/cluster_analysis.h"
 #include "compare/compare.h"
 #include "compare/compare_report.h"
+#include "gate/gate.h"
 #include "io/discovery.h"
 #include "io/file_buffer.h"
 #include "io/profile_loader.h"
@@ -21,6 +22,7 @@
 #include <filesystem>
 #include <map>
 #include <new>
+#include <sys/stat.h>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,7 +40,9 @@ void usage(std::FILE* to) {
         "Usage: bubblescope compare [OPTIONS] [--] BASE NEW\n"
         "  BASE, NEW  two profiling folders (before and after a change): rank folders (*_ascend_pt, PROF_*,\n"
         "           their output folders, a file inside one) or two parents of several ranks, compared rank by\n"
-        "           rank (matched by rank id, else by folder name)\n"
+        "           rank (matched by rank id, else by folder name). BASE may also be a stored rank summary\n"
+        "           (bubblescope analyze RANK --summary baseline.summary.json), compared with one rank as NEW;\n"
+        "           a summary holds no layers, so layers are then not compared\n"
         "  --json FILE     write {\"comparison\": …} to FILE\n"
         "  --report FILE   write the before/after report (Markdown) to FILE\n"
         "  --format text|json  what to print on standard output (default text)\n"
@@ -47,6 +51,7 @@ void usage(std::FILE* to) {
         "  -q, --quiet     print no progress and no \"wrote FILE\" lines; errors are still printed\n"
         ,
         to);
+    std::fputs(bs::cli::gateUsage(bs::GateCommand::Compare).c_str(), to);
     std::fputs(bs::cli::kLangUsage, to);
     std::fputs(
         "  -h, --help      this help\n"
@@ -58,7 +63,8 @@ void usage(std::FILE* to) {
         "the fate of each of the base's top 5 windows.\n"
         "Outputs are written as by analyze (a regular file atomically; '-' or a device straight); a file of\n"
         "either profile is refused; the profiling folders are never written.\n"
-        "Exit status: 0 ok, 2 usage error, 3 no profiling data on a side, 4 output not written, 130 interrupted.\n",
+        "Exit status: 0 ok, 2 usage error, 3 no profiling data on a side, 4 output not written, 6 a --fail-if\n"
+        "gate failed (or could not be measured), 130 interrupted.\n",
         to);
 }
 
@@ -68,13 +74,15 @@ struct Options {
     bool formatGiven = false, quiet = false;
     std::vector<bs::OutputRequest> outputs; // --json, --report
     bs::Language language = bs::Language::English; // --lang
+    std::vector<bs::GateExpr> gates;                // --fail-if
 };
 
-enum Output { kJson, kReport };
+enum Output { kJson, kReport, kJunit };
 
 std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     bs::cli::CommandLine line;
-    const bs::cli::CommandSpec spec{kCmd, {"--json", "--report", "--rules", "--source", "--lang"}, {}, {"BASE", "NEW"}, usage};
+    const bs::cli::CommandSpec spec{kCmd,  {"--json", "--report", "--rules", "--source", "--lang", "--junit"}, {},
+                                    {"BASE", "NEW"}, usage, {"--fail-if"}};
     if (auto stop = bs::cli::parseCommandLine(argc, argv, spec, line)) return stop;
     if (line.progressLines) {
         std::fprintf(stderr, "%s: --progress is not an option of compare (it prints no progress).\n", kCmd);
@@ -92,7 +100,14 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     if (auto stop = bs::cli::parseSourceOption(kCmd, values["--source"].value_or(""), o.source)) return stop;
     o.rulesFile = values["--rules"].value_or("");
     o.outputs = {{"--json", "the comparison JSON", values["--json"].value_or(""), false},
-                 {"--report", "the comparison report", values["--report"].value_or(""), false}};
+                 {"--report", "the comparison report", values["--report"].value_or(""), false},
+                 {"--junit", "the JUnit XML", values["--junit"].value_or(""), false}};
+    if (auto stop = bs::cli::parseGateOptions(kCmd, line.lists["--fail-if"], bs::GateCommand::Compare, o.gates))
+        return stop;
+    if (values["--junit"] && o.gates.empty()) {
+        std::fprintf(stderr, "%s: --junit writes the gates as JUnit XML; give at least one --fail-if EXPR.\n", kCmd);
+        return kExitUsage;
+    }
     return std::nullopt;
 }
 
@@ -248,8 +263,18 @@ std::optional<int> planOutputs(const Options& o, const std::vector<bs::RankFolde
     return std::nullopt;
 }
 
+// The first bytes of a file ("" when unreadable): enough to tell a rank summary from a profile's file.
+std::string headOf(const std::string& file) {
+    std::string head(64, '\0');
+    std::FILE* f = std::fopen(file.c_str(), "rb");
+    if (!f) return {};
+    head.resize(std::fread(head.data(), 1, head.size(), f));
+    std::fclose(f);
+    return head;
+}
+
 int writeAll(const Options& o, const std::vector<std::optional<bs::OutputTarget>>& targets,
-             const std::string& json, const std::string& markdown, bs::cli::Progress& progress) {
+             const std::string& json, const std::string& markdown, const std::string& junit, bs::cli::Progress& progress) {
     int code = kExitOk;
     for (std::size_t q = 0; q < targets.size(); ++q) {
         if (!targets[q]) continue;
@@ -258,7 +283,7 @@ int writeAll(const Options& o, const std::vector<std::optional<bs::OutputTarget>
         std::string err;
         {
             bs::cli::OutputWriteGuard guard(t.kind == bs::OutputTarget::Kind::File);
-            err = bs::writeOutput(t, q == kJson ? json : markdown);
+            err = bs::writeOutput(t, q == kJson ? json : q == kJunit ? junit : markdown);
         }
         if (!err.empty()) {
             progress.error(std::string("bubblescope: ") + o.outputs[q].what + " was not written: " + bs::term(err));
@@ -283,9 +308,31 @@ int runCompareCommand(int argc, char** argv) {
     const bs::cli::ProgressMode mode = bs::cli::chooseProgressMode(o.quiet, false);
     bs::cli::clearLineOnInterrupt(mode == bs::cli::ProgressMode::Terminal);
     bs::cli::Progress progress(mode, o.quiet);
+    // BASE may be a stored rank summary (a regular file that starts as one).
+    std::optional<bs::CompareSide> storedBase;
+    std::error_code fsError;
+    if (std::filesystem::is_regular_file(o.base, fsError) && bs::looksLikeRankSummary(headOf(o.base))) {
+        const bs::FileBuffer whole = bs::readWholeFile(o.base, 1ULL << 30);
+        {
+            std::string error = whole.error;
+            if (error.empty()) storedBase = bs::compareSideFromSummary(whole.view(), o.base, error);
+            if (!storedBase) {
+                std::fprintf(stderr, "%s: BASE: %s\n", kCmd, bs::term(error).c_str());
+                return kExitNoData;
+            }
+        }
+    }
+    if (std::filesystem::is_regular_file(o.next, fsError)) {
+        if (bs::looksLikeRankSummary(headOf(o.next))) {
+            std::fprintf(stderr, "%s: NEW %s is a rank summary; a summary is taken as BASE only (the stored "
+                                 "baseline): give the new profile's folder as NEW.\n",
+                         kCmd, bs::term(o.next).c_str());
+            return kExitUsage;
+        }
+    }
     std::vector<bs::RankFolder> sides[2];
     const std::string* given[2] = {&o.base, &o.next};
-    for (int s = 0; s < 2; ++s) {
+    for (int s = storedBase ? 1 : 0; s < 2; ++s) {
         progress.discovering(bs::term(*given[s]));
         const bs::DiscoveryResult found = bs::discoverProfiles(*given[s]);
         sides[s] = ranksOf(found);
@@ -296,43 +343,96 @@ int runCompareCommand(int argc, char** argv) {
             return kExitNoData;
         }
     }
+    if (storedBase && sides[1].size() != 1) {
+        std::fprintf(stderr, "%s: BASE %s is the summary of one rank, but NEW (%s) holds %zu ranks; give that rank's "
+                             "folder as NEW.\n",
+                     kCmd, bs::term(o.base).c_str(), bs::term(o.next).c_str(), sides[1].size());
+        return kExitUsage;
+    }
     std::vector<bs::RankFolder> all = sides[0];
     all.insert(all.end(), sides[1].begin(), sides[1].end());
     std::vector<std::optional<bs::OutputTarget>> targets;
     bool usesStdout = false;
     if (auto stop = planOutputs(o, all, targets, usesStdout)) return *stop;
+    if (storedBase) {
+        // The stored baseline is an input too: no output may replace it.
+        struct stat in {};
+        for (std::size_t q = 0; q < targets.size(); ++q)
+            if (targets[q] && targets[q]->exists && ::stat(o.base.c_str(), &in) == 0 && in.st_dev == targets[q]->dev &&
+                in.st_ino == targets[q]->ino) {
+                std::fprintf(stderr, "%s: %s %s is BASE, the summary being compared; choose another output.\n", kCmd,
+                             o.outputs[q].option.c_str(), bs::term(o.outputs[q].given).c_str());
+                return kExitUsage;
+            }
+    }
     if (usesStdout && o.formatGiven) {
         std::fprintf(stderr, "%s: --format prints on standard output, which an output (-, /dev/stdout) already "
                              "uses; drop one of them.\n", kCmd);
         return kExitUsage;
     }
 
-    const std::vector<Pair> pairs = pairRanks(sides[0], sides[1]);
     CompareRun run(o, rules, progress);
     std::vector<bs::ComparedPair> results;
-    progress.setRankCount(pairs.size());
     std::size_t compared = 0;
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-        progress.startRank(i, pairs[i].name.empty() ? sides[0][0].label : pairs[i].name);
-        results.push_back(run.compare(pairs[i]));
+    if (storedBase) {
+        progress.setRankCount(1);
+        progress.startRank(0, sides[1][0].label);
+        bs::ComparedPair out;
+        out.baseLabel = storedBase->label;
+        out.baseFolder = o.base;
+        out.newLabel = sides[1][0].label;
+        out.newFolder = sides[1][0].root;
+        if (std::optional<bs::CompareSide> b = run.digest(sides[1][0], "new", out.error)) {
+            bs::releaseFreedMemory();
+            out.comparison = bs::compareSides(std::move(*storedBase), std::move(*b));
+        }
         progress.rankDone();
-        if (results.back().comparison) {
-            ++compared;
-        } else {
-            progress.error(std::string(kCmd) + ": " + (pairs[i].name.empty() ? "" : pairs[i].name + ": ") +
-                           bs::term(results.back().error));
+        results.push_back(std::move(out));
+        if (results.back().comparison) ++compared;
+        else progress.error(std::string(kCmd) + ": " + bs::term(results.back().error));
+    } else {
+        const std::vector<Pair> pairs = pairRanks(sides[0], sides[1]);
+        progress.setRankCount(pairs.size());
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            progress.startRank(i, pairs[i].name.empty() ? sides[0][0].label : pairs[i].name);
+            results.push_back(run.compare(pairs[i]));
+            results.back().name = pairs[i].name;
+            progress.rankDone();
+            if (results.back().comparison) {
+                ++compared;
+            } else {
+                progress.error(std::string(kCmd) + ": " + (pairs[i].name.empty() ? "" : pairs[i].name + ": ") +
+                               bs::term(results.back().error));
+            }
         }
     }
     if (compared == 0) return kExitNoData;
-    const bool single = pairs.size() == 1;
-    const std::string json = single ? bs::renderComparisonDocument(*results[0].comparison) : bs::renderPairsDocument(results);
+    const bool single = results.size() == 1;
+    std::string json = single ? bs::renderComparisonDocument(*results[0].comparison) : bs::renderPairsDocument(results);
     const std::string markdown =
         single ? bs::renderComparisonMarkdown(*results[0].comparison) : bs::renderPairsMarkdown(results);
-    int code = writeAll(o, targets, json, markdown, progress);
+    // The gates: over the one comparison, else over each pair (a pair not compared fails them, said).
+    std::vector<bs::GateResult> gates;
+    for (const auto& r : results) {
+        if (r.comparison) {
+            for (auto& g : bs::evaluateComparisonGates(o.gates, *r.comparison, single ? std::string() : r.name))
+                gates.push_back(std::move(g));
+        } else {
+            for (const auto& g : o.gates)
+                gates.push_back(bs::unmeasuredGate(g, r.name, r.error));
+        }
+    }
+    std::string junit;
+    if (!o.gates.empty()) {
+        json = bs::withGatesMember(json, gates);
+        junit = bs::renderGatesJUnit(gates, kCmd);
+    }
+    int code = writeAll(o, targets, json, markdown, junit, progress);
     if (!usesStdout) {
-        const std::string out = o.format == "json"
-                                    ? json
-                                    : (single ? bs::renderComparisonText(*results[0].comparison) : bs::renderPairsText(results));
+        std::string out = o.format == "json"
+                              ? json
+                              : (single ? bs::renderComparisonText(*results[0].comparison) : bs::renderPairsText(results));
+        if (o.format != "json" && !o.gates.empty()) out += "\n" + bs::renderGatesText(gates);
         progress.aside([&] { std::fwrite(out.data(), 1, out.size(), stdout); });
     }
     progress.finish();
@@ -341,5 +441,7 @@ int runCompareCommand(int argc, char** argv) {
         progress.error(std::string("bubblescope: cannot write to standard output: ") + std::strerror(errno ? errno : EIO));
         code = kExitWriteFailed;
     }
+    // A failed gate is the last thing said: every output was written, the change did not pass.
+    if (code == kExitOk && bs::anyGateFailed(gates)) code = bs::cli::kExitGateFailed;
     return code;
 }

@@ -7,6 +7,8 @@
 #include "cluster/cluster_analysis.h"
 #include "cluster/cluster_report.h"
 #include "cluster/summary_json.h"
+#include "compare/compare.h"
+#include "gate/gate.h"
 #include "io/discovery.h"
 #include "io/file_buffer.h"
 #include "io/profile_loader.h"
@@ -69,6 +71,7 @@ void usage(std::FILE* to) {
         "                  terminal, one progress line is redrawn in place without this option\n"
         ,
         to);
+    std::fputs(bs::cli::gateUsage(bs::GateCommand::Analyze).c_str(), to);
     std::fputs(bs::cli::kLangUsage, to);
     std::fputs(
         "  -h, --help      this help\n"
@@ -96,7 +99,10 @@ void usage(std::FILE* to) {
         "  --cluster-json FILE writes {\"cluster\": {…}} and --cluster-report FILE its Markdown.\n"
         "Exit status: 0 ok, 2 usage error, 3 no profiling data / unreadable, 4 output not written,\n"
         "5 several ranks: the outputs were written, but a rank could not be analysed (named on standard error),\n"
-        "130 interrupted (Ctrl+C, SIGTERM; no output is left half written).\n",
+        "6 a --fail-if gate failed (or could not be measured; the outputs were written),\n"
+        "130 interrupted (Ctrl+C, SIGTERM; no output is left half written).\n"
+        "Several ranks and --fail-if: a per-step gate is measured on each rank (one result per rank),\n"
+        "slow_ranks and cost_ms on the cluster.\n",
         to);
 }
 
@@ -113,6 +119,8 @@ struct Options {
     bool quiet = false, progressLines = false; // --quiet, --progress
     std::vector<bs::OutputRequest> outputs; // in the order --json, --report, --arch
     bs::Language language = bs::Language::English; // --lang
+    std::vector<bs::GateExpr> gates;   // --fail-if
+    std::string junit;                 // --junit FILE (empty: not asked for)
 };
 
 enum Output { kJson, kReport, kArch };
@@ -122,10 +130,11 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
     bs::cli::CommandLine line;
     const bs::cli::CommandSpec spec{"bubblescope analyze",
                                     {"--json", "--report", "--arch", "--rules", "--source", "--cluster-json",
-                                     "--cluster-report", "--summary", "--shard", "--lang"},
+                                     "--cluster-report", "--summary", "--shard", "--lang", "--junit"},
                                     {"--list-ranks", "--all-steps"},
                                     {"PATH"},
-                                    usage};
+                                    usage,
+                                    {"--fail-if"}};
     if (auto stop = bs::cli::parseCommandLine(argc, argv, spec, line)) return stop;
     o.path = line.operands[0];
     o.format = line.format;
@@ -151,6 +160,15 @@ std::optional<int> parseArguments(int argc, char** argv, Options& o) {
         }
         o.shardIndex = static_cast<std::size_t>(i);
         o.shardCount = static_cast<std::size_t>(n);
+    }
+    if (auto stop = bs::cli::parseGateOptions("bubblescope analyze", line.lists["--fail-if"], bs::GateCommand::Analyze,
+                                              o.gates))
+        return stop;
+    o.junit = values["--junit"].value_or("");
+    if (!o.junit.empty() && o.gates.empty()) {
+        std::fputs("bubblescope analyze: --junit writes the gates as JUnit XML; give at least one --fail-if EXPR.\n",
+                   stderr);
+        return kExitUsage;
     }
     o.summary = values["--summary"].value_or("");
     o.rulesFile = values["--rules"].value_or("");
@@ -209,12 +227,13 @@ class AnalyzeRun {
         if (analysed == 0) return exitCode_ == kExitOk ? kExitNoData : exitCode_;
         if (summaries_.size() >= 2) progress_.comparingRanks();
         compareRanks();
+        clusterGates(); // before the shared outputs: a --json stream of several ranks carries every gate
         writeSharedOutputs();
-        if (printRanks_ && o_.format == "json" && several_)
-            print(bs::renderRanksJson(shared_.ranksJson, clusterJson_));
+        if (printRanks_ && o_.format == "json" && several_) print(ranksDocument());
         if (printing_ && o_.clusterOnly && o_.format == "json" && clusterRan_) print(bs::renderClusterDocument(cluster_));
         if (printing_ && (printRanks_ || o_.clusterOnly) && o_.format == "text" && clusterRan_)
             print(bs::renderClusterText(cluster_));
+        finishGates();
         progress_.finish();
         if (const int e = out_.finish(); e != 0) {
             progress_.error(std::string("bubblescope: cannot write to standard output: ") + std::strerror(e));
@@ -223,6 +242,8 @@ class AnalyzeRun {
         // Several ranks, some not analysed (each named above): the outputs hold the others, but a script
         // must not take them for the whole collection.
         if (exitCode_ == kExitOk && failedRanks_ > 0) exitCode_ = bs::cli::kExitIncomplete;
+        // Every output written, the capture did not pass a gate.
+        if (exitCode_ == kExitOk && bs::anyGateFailed(gates_)) exitCode_ = bs::cli::kExitGateFailed;
         return exitCode_;
     }
 
@@ -268,6 +289,11 @@ class AnalyzeRun {
         try {
             result = bs::analyzeProfile(profile, rules_);
             if (wantsJson()) json = bs::renderJsonPieces(profile, result);
+            if (!o_.gates.empty()) {
+                const auto measured = bs::evaluateAnalysisGates(o_.gates, result, several_ ? rank.label : std::string());
+                gates_.insert(gates_.end(), measured.begin(), measured.end());
+                if (wantsJson()) addGates(json, measured);
+            }
         } catch (const std::bad_alloc&) {
             // One rank that does not fit never takes the others down with it.
             failure = rank.root + " was not analysed: memory ran out during the analysis. Free memory or raise "
@@ -278,7 +304,10 @@ class AnalyzeRun {
         }
         if (bs::isRankFolder(rank) && (comparing() || !o_.summary.empty())) {
             bs::RankSummary summary = bs::summarizeRank(rank, profile, result);
-            writeSummary(summary);
+            // A written summary also stores the rank as compare needs it: a stored baseline.
+            writeSummary(summary, o_.summary.empty() ? std::string()
+                                                     : bs::renderCompareDigestJson(bs::digestForCompare(
+                                                           profile, result, rank.label, rank.root, summary.rankId)));
             if (comparing()) summaries_.add(std::move(summary));
         }
         if (keepsRanksJson()) shared_.ranksJson.push_back({rank.label, rank.root, json.joined(), {}});
@@ -301,17 +330,62 @@ class AnalyzeRun {
     bool comparing() const { return several_ && o_.shardCount == 0; }
 
     // --summary: the rank's summary file, written whole or not at all.
-    void writeSummary(const bs::RankSummary& summary) {
+    void writeSummary(const bs::RankSummary& summary, const std::string& compareDigest = {}) {
         if (o_.summary.empty()) return;
         const std::string file =
             summaryDir_.empty() ? o_.summary : (std::filesystem::path(summaryDir_) / bs::summaryFileName(summary.label)).string();
         if (!bs::cli::writeOneOutput(bs::resolveOutputTarget(file), "the summary of " + summary.label,
-                                     bs::renderRankSummaryJson(summary, bs::summaryProducer(), collection_),
+                                     bs::renderRankSummaryJson(summary, bs::summaryProducer(), collection_, compareDigest),
                                      progress_))
             exitCode_ = kExitWriteFailed;
     }
 
+    // The rank's gates as the last member of its JSON document (pieces: the last one is cut before its '}').
+    static void addGates(bs::JsonPieces& json, const std::vector<bs::GateResult>& measured) {
+        // The last part holding the closing '}' (a newline part follows it).
+        for (std::size_t k = json.parts.size(); k-- > 0;) {
+            bs::JsonPieces::Part& part = json.parts[k];
+            const std::string_view view = std::string_view(json.texts[part.text]).substr(part.from, part.size);
+            const std::size_t close = view.find_last_of('}');
+            if (close == std::string_view::npos) continue;
+            std::size_t cut = close; // the member follows the last value, not its line break
+            while (cut > 0 && (view[cut - 1] == '\n' || view[cut - 1] == ' '))
+                --cut;
+            std::string rest =
+                ",\n  \"gates\": " + bs::renderGatesJsonArray(measured) + "\n" + std::string(view.substr(close));
+            part.size = cut;
+            json.texts.push_back(std::move(rest));
+            json.parts.insert(json.parts.begin() + static_cast<std::ptrdiff_t>(k) + 1,
+                              {json.texts.size() - 1, 0, json.texts.back().size()});
+            return;
+        }
+    }
+
+    // Several ranks: the combined document, with every gate when there are gates.
+    std::string ranksDocument() const {
+        const std::string doc = bs::renderRanksJson(shared_.ranksJson, clusterJson_);
+        return o_.gates.empty() ? doc : bs::withGatesMember(doc, gates_);
+    }
+
+    // slow_ranks / cost_ms: measured on the cluster (unmeasured when the ranks were not compared).
+    void clusterGates() {
+        const auto measured = bs::evaluateClusterGates(o_.gates, clusterRan_ ? &cluster_ : nullptr);
+        gates_.insert(gates_.end(), measured.begin(), measured.end());
+    }
+
+    // The Gates section ends the text output; --junit is written.
+    void finishGates() {
+        if (o_.gates.empty()) return;
+        if (printing_ && o_.format == "text") print("\n" + bs::renderGatesText(gates_));
+        if (!o_.junit.empty())
+            writeTarget(bs::resolveOutputTarget(o_.junit), "the JUnit XML",
+                        {bs::renderGatesJUnit(gates_, "bubblescope analyze")});
+    }
+
     void noteFailure(std::size_t r, const std::string& failure) {
+        for (const auto& g : o_.gates)
+            if (g.metric != "slow_ranks" && g.metric != "cost_ms")
+                gates_.push_back(bs::unmeasuredGate(g, ranks_[r].label, failure));
         if (bs::isRankFolder(ranks_[r])) ++failedRanks_;
         if (bs::isRankFolder(ranks_[r]) && !o_.summary.empty()) writeSummary(bs::failedRank(ranks_[r], failure));
         if (!several_) return;
@@ -370,8 +444,7 @@ class AnalyzeRun {
     void writeSharedOutputs() {
         for (std::size_t o = 0; o < plan_.outputs.size(); ++o) {
             if (!plan_.outputs[o].shared) continue;
-            write(o, plan_.outputs[o].request == kJson ? bs::renderRanksJson(shared_.ranksJson, clusterJson_)
-                                                       : shared_.markdown[o]);
+            write(o, plan_.outputs[o].request == kJson ? ranksDocument() : shared_.markdown[o]);
         }
     }
 
@@ -396,6 +469,7 @@ class AnalyzeRun {
     bool clusterRan_ = false;
     std::string clusterJson_; // empty unless several ranks were compared
     int exitCode_ = kExitOk;
+    std::vector<bs::GateResult> gates_; // every gate measured so far, in rank order, the cluster's last
     std::size_t failedRanks_ = 0; // rank folders not analysed (a loose folder beside them is not a rank)
 };
 
@@ -465,9 +539,15 @@ int runAnalysis(const Options& o, const bs::Rulebook& rules, const char* command
         seen.push_back(out.target.identity());
     const char* jsonOption = o.clusterOnly ? "--json" : "--cluster-json";
     const char* reportOption = o.clusterOnly ? "--report" : "--cluster-report";
-    if (auto stop = bs::cli::checkClusterOutputs(command, {{jsonOption, o.clusterJson}, {reportOption, o.clusterReport}},
-                                                 seen))
+    if (auto stop = bs::cli::checkClusterOutputs(
+            command, {{jsonOption, o.clusterJson}, {reportOption, o.clusterReport}, {"--junit", o.junit}}, seen))
         return *stop;
+    for (const auto& g : o.gates)
+        if ((g.metric == "slow_ranks" || g.metric == "cost_ms") && (rankFolders.size() < 2 || o.shardCount > 0)) {
+            std::fprintf(stderr, "%s: --fail-if %s is measured on the cluster: give a parent of several ranks%s.\n",
+                         command, bs::term(g.text).c_str(), o.shardCount > 0 ? " without --shard" : "");
+            return kExitUsage;
+        }
     // --summary: a folder (one file per rank) for several ranks, a shard, or a folder given; else the file.
     std::string summaryDir, collection;
     std::error_code ec;

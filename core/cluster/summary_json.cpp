@@ -457,7 +457,8 @@ FileBuffer readSummaryFile(const std::string& file, std::string& error) {
 
 } // namespace
 
-std::string renderRankSummaryJson(const RankSummary& s, std::string_view producer, std::string_view collection) {
+std::string renderRankSummaryJson(const RankSummary& s, std::string_view producer, std::string_view collection,
+                                  std::string_view compareDigest) {
     std::string o;
     o.reserve(4096 + s.collectives.size() * 96);
     fmt::format_to(std::back_inserter(o),
@@ -507,7 +508,10 @@ std::string renderRankSummaryJson(const RankSummary& s, std::string_view produce
         fmt::format_to(std::back_inserter(o), "{}\n[{},{},{},{},{},{},{},{},{},{}]", i ? "," : "", index[c.key], c.step,
                        c.start, c.elapse, c.wait, c.transit, c.sync, c.beforeComputing, c.beforeFree, c.beforeExposed);
     }
-    o += "]}}\n";
+    o += "]}";
+    // The rank as `bubblescope compare` needs it (a stored baseline, core/compare/README.md).
+    if (!compareDigest.empty()) o.append(",\n\"compare\":").append(compareDigest);
+    o += "}\n";
     return o;
 }
 

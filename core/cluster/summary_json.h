@@ -16,7 +16,10 @@ inline constexpr int kRankSummaryFormat = 3; // 2: data_problems; 3: sync, steps
 // `producer` is the writing program and version ("bubblescope 0.1.0"); the merge accepts only its own.
 // `collection` is the folder of the whole collection the rank was found under (`analyze PARENT --shard`),
 // empty when the rank was analysed on its own: the merge lists it to name ranks without a summary.
-std::string renderRankSummaryJson(const RankSummary& s, std::string_view producer, std::string_view collection = {});
+// `compareDigest` (renderCompareDigestJson, may be empty) becomes the "compare" member: `bubblescope compare
+// SUMMARY NEW` compares against it.
+std::string renderRankSummaryJson(const RankSummary& s, std::string_view producer, std::string_view collection = {},
+                                  std::string_view compareDigest = {});
 
 struct ParsedRankSummary {
     RankSummary summary;

@@ -178,6 +178,13 @@ void compareOps(Comparison& c) {
 }
 
 void compareLayers(Comparison& c) {
+    if (c.base.fromSummary || c.next.fromSummary) {
+        // Said once, whatever the other side holds: a summary keeps no layers.
+        c.notes.push_back(msg("Layers are not compared: {} is a stored rank summary, which holds no layers (the ops, "
+                              "steps and windows are compared).",
+                              c.base.fromSummary ? "BASE" : "NEW"));
+        return;
+    }
     if (c.base.layers.empty() || c.next.layers.empty()) {
         if (!c.base.layers.empty() || !c.next.layers.empty())
             c.notes.push_back(c.base.layers.empty()

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace bs {
@@ -84,6 +85,7 @@ struct CompareSide {
     std::vector<CompareFinding> findings;
     bool hiddenIssue = false;
     std::string confidence;
+    bool fromSummary = false; // read from a rank summary (analyze --summary): no layers
 };
 
 // The figures compared, in report order, with their display names and units ("ms", "", "count").
@@ -172,6 +174,14 @@ struct ComparedPair {
 };
 
 Comparison compareSides(CompareSide base, CompareSide next);
+
+// A side as JSON, the "compare" member of a rank summary (analyze --summary): everything but the layers.
+std::string renderCompareDigestJson(const CompareSide& side);
+// True when `head` (the first bytes of a file) starts a rank summary ({"bubblescope_rank_summary": …).
+bool looksLikeRankSummary(std::string_view head);
+// The side a rank summary stores (`file` names it in messages and becomes the side's folder); nullopt with
+// `error` when the text is no summary, records a rank that was not analysed, or lacks the "compare" member.
+std::optional<CompareSide> compareSideFromSummary(std::string_view text, const std::string& file, std::string& error);
 
 // "−12.3 %" / "+4.0 %" (U+2212 for minus), "n/a" without a value.
 std::string formatPercent(std::optional<double> pct);

@@ -402,12 +402,13 @@ class TstCliProgress : public QObject {
         QVERIFY(inHelp.contains(QStringLiteral("--shard")) && inHelp.contains(QStringLiteral("--expect")));
         QCOMPARE(shot.code, 0);
         QVERIFY(inHelp.contains(QStringLiteral("--bubble")) && inHelp.contains(QStringLiteral("--size")));
-        QCOMPARE(documented.size(), 26); // with --lang (analyze, cluster, compare), screenshot --ranks / --step, --all-steps
+        QCOMPARE(documented.size(), 28); // with --lang (analyze, cluster, compare), screenshot --ranks / --step, --all-steps,
+                                         // --fail-if / --junit (analyze, compare)
         // Both say where the JSON schema is.
         const QString schema = QStringLiteral("/usr/share/doc/bubblescope/anomaly_discovery.schema.json");
         QVERIFY(roff.contains(schema));
         QVERIFY(QString::fromUtf8(sub.out).contains(schema));
-        for (const char* status : {"\n.B 0\n", "\n.B 2\n", "\n.B 3\n", "\n.B 4\n", "\n.B 5\n", "\n.B 130\n", "BUBBLESCOPE_MEMORY_LIMIT_MB"})
+        for (const char* status : {"\n.B 0\n", "\n.B 2\n", "\n.B 3\n", "\n.B 4\n", "\n.B 5\n", "\n.B 6\n", "\n.B 130\n", "BUBBLESCOPE_MEMORY_LIMIT_MB"})
             QVERIFY2(roff.contains(QLatin1String(status)), status);
     }
 
@@ -441,6 +442,20 @@ class TstCliProgress : public QObject {
                  QStringList{QStringLiteral("small")});
         QCOMPARE(complete({QStringLiteral("bubblescope"), QStringLiteral("analyze"), QStringLiteral("pa")}, cwd),
                  QStringList{QStringLiteral("pair")});
+        // Gates: the options, and the metrics of each command after --fail-if.
+        QCOMPARE(complete({QStringLiteral("bubblescope"), QStringLiteral("analyze"), QStringLiteral("--fa")}, cwd),
+                 QStringList{QStringLiteral("--fail-if")});
+        QCOMPARE(complete({QStringLiteral("bubblescope"), QStringLiteral("compare"), QStringLiteral("--ju")}, cwd),
+                 QStringList{QStringLiteral("--junit")});
+        QCOMPARE(complete({QStringLiteral("bubblescope"), QStringLiteral("analyze"), QStringLiteral("--fail-if"),
+                           QStringLiteral("largest")}, cwd),
+                 QStringList{QStringLiteral("largest_internal_bubble_ms")});
+        QCOMPARE(complete({QStringLiteral("bubblescope"), QStringLiteral("compare"), QStringLiteral("--fail-if"),
+                           QStringLiteral("new")}, cwd),
+                 QStringList{QStringLiteral("new_windows")});
+        QCOMPARE(complete({QStringLiteral("bubblescope"), QStringLiteral("compare"), QStringLiteral("--junit"),
+                           QStringLiteral("sm")}, cwd),
+                 QStringList{QStringLiteral("small")});
     }
 };
 
