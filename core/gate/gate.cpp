@@ -1,12 +1,12 @@
 // Performance gates (gate.h; decisions in core/gate/README.md).
 #include "gate/gate.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "analysis/step_groups.h"
 #include "cluster/cluster_model.h"
 #include "compare/compare.h"
 #include "i18n/message.h"
-#include "report/escape.h"
+#include "i18n/escape.h"
 #include "report/json_messages.h"
 
 #include <fmt/format.h>

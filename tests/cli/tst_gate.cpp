@@ -2,7 +2,7 @@
 // the JSON, --junit, a stored summary as compare's BASE. Hand-made analyses and comparisons pin the boundaries
 // (> vs >= at the value itself and one step either side); generated pairs (a planted cause vs the same seed
 // without it) gate every metric family both ways through the binary.
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "cluster/cluster_model.h"
 #include "compare/compare.h"
 #include "gate/gate.h"

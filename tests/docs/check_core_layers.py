@@ -11,7 +11,8 @@ import re
 import sys
 
 # Lowest first; the order is core/README.md "Layers".
-LAYERS = ["i18n", "model", "io", "analysis", "architecture", "replay", "pipeline", "report", "compare", "cluster"]
+LAYERS = ["i18n", "model", "io", "analysis", "architecture", "replay", "pipeline", "report", "compare", "cluster",
+          "gate"]
 # Within core/architecture the files are layered too (the circle of issue 47): kernel_roles at the bottom,
 # architecture_analysis at the top.
 ARCH_FILES = ["architecture_model", "kernel_roles", "layer_types", "structures", "comm_pipeline",
