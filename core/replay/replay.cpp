@@ -9,6 +9,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <utility>
 #include <unordered_map>
 
@@ -22,6 +23,8 @@ constexpr TimeNs kCrossStreamNs = 1000;
 // A kernel that starts within 1 µs after its stream predecessor's end was queued behind it.
 constexpr TimeNs kQueuedNs = 1000;
 constexpr std::uint32_t kNoThread = UINT32_MAX;
+// A thread that went on within 1 µs before a host flow arrived waited for it.
+constexpr TimeNs kHandOverNs = 1000;
 
 // What held a kernel back, as measured (README.md, "What binds a kernel").
 enum class Bind : unsigned char { Launch, Queued, Dep, Absolute };
@@ -45,25 +48,47 @@ struct ReplayModel::Impl {
     // Per kernel.
     std::vector<TimeNs> launchTs;           // the host instant of its launch (flow 's'), kNone: none linked
     std::vector<std::uint32_t> launchThread; // thread of that instant
+    // Where the launch originates: on a thread that handed it over by a host flow (the Python thread of torch_npu's
+    // task queue) the 's' of the last flow that arrived on the launching thread before the launch; else the
+    // launch itself. Host edits cut the originating thread's time.
+    std::vector<TimeNs> originTs;
+    std::vector<std::uint32_t> originThread;
     std::vector<std::int64_t> pred, dep;    // stream predecessor, cross-stream dependency (-1: none)
     std::vector<Bind> bind;
     std::vector<std::uint32_t> byEnd; // kernel indices by end
     // Per host thread (host lanes of one tid: the Python and CANN lanes of one OS thread are one thread).
     struct SyncOp {
         TimeNs s = 0, e = 0;
-        std::int64_t awaited = -1; // the kernel whose end it waited for (-1: it waited for none)
-        TimeNs lat = 0;            // from max(its start, that end) to its end: the return after the wait
+        // The device work it waited for: the kernels ending inside it, byEnd[lo, hi) (empty: it waited for none).
+        std::uint32_t lo = 0, hi = 0;
+        TimeNs lat = 0; // from max(its start, their last end) to its end: the return after the wait
     };
     struct Gap {
         TimeNs s = 0, e = 0;
         std::int64_t kernel = -1; // backpressure: the kernel launched last before it, still queued at its end
         TimeNs lead = 0;          // that kernel's start − the gap's end
+        // Queue wait: the gap ended within 1 µs before work handed over by another thread arrived (a host flow
+        // 'f' on this thread, e.g. torch_npu's async_task_queue from the Python thread to the dequeue thread):
+        // it waited for the flow's 's' on srcThread at srcTs.
+        std::uint32_t srcThread = UINT32_MAX;
+        TimeNs srcTs = 0;
     };
     struct Thread {
         std::uint64_t tid = 0;
         std::vector<SyncOp> syncs; // outermost sync ops, by start
         std::vector<Gap> gaps;     // untraced spans between the thread's merged host events, by start
         std::vector<std::pair<TimeNs, std::uint32_t>> launches; // (launch instant, kernel), by instant
+        // Host flows arriving on this thread from another one: (its 'f' instant, source thread, its 's' instant).
+        struct Incoming {
+            TimeNs at;
+            std::uint32_t src;
+            TimeNs from;
+            bool operator<(const Incoming& o) const { return at < o.at; }
+        };
+        std::vector<Incoming> incoming;
+        // The instants where the kernels launched from here originate (their launch, or the host flow that handed
+        // the launch to another thread): (instant, kernel), by instant.
+        std::vector<std::pair<TimeNs, std::uint32_t>> origins;
     };
     std::vector<Thread> threads;
     std::vector<std::uint32_t> markerThread; // per step
@@ -130,6 +155,15 @@ void ReplayModel::Impl::linkLaunches(std::unordered_map<std::uint64_t, std::uint
             startById.try_emplace(fl[i].id, i);
     const auto byStart = [](const Kernel& k, TimeNs t) { return k.start < t; };
     for (const auto& f : fl) {
+        if (f.phase == 'f' && f.lane < p.lanes.size() && p.lanes[f.lane].kind == LaneKind::Host) {
+            // A host flow from one thread to another (a hand-over): the receiving thread may have waited for it.
+            const auto s = startById.find(f.id);
+            if (s == startById.end()) continue;
+            const FlowEvent& sf = fl[s->second];
+            const std::uint32_t from = threadFor(p.lanes[sf.lane].tid), to = threadFor(p.lanes[f.lane].tid);
+            if (from != to && sf.ts <= f.ts) threads[to].incoming.push_back({f.ts, from, sf.ts});
+            continue;
+        }
         if (f.phase != 'f' || f.lane >= p.lanes.size() || p.lanes[f.lane].kind != LaneKind::Device) continue;
         const auto s = startById.find(f.id);
         if (s == startById.end()) continue;
@@ -214,6 +248,23 @@ void ReplayModel::Impl::buildThreads(std::unordered_map<std::uint64_t, std::uint
     }
     for (std::size_t k = 0; k < launchTs.size(); ++k)
         if (launchTs[k] != kNone) threads[launchThread[k]].launches.emplace_back(launchTs[k], k);
+    for (auto& th : threads)
+        std::sort(th.incoming.begin(), th.incoming.end());
+    originTs = launchTs;
+    originThread = launchThread;
+    for (std::size_t k = 0; k < launchTs.size(); ++k) {
+        if (launchTs[k] == kNone) continue;
+        const auto& in = threads[launchThread[k]].incoming;
+        auto it = std::upper_bound(in.begin(), in.end(), Thread::Incoming{launchTs[k], 0, 0});
+        if (it != in.begin()) {
+            --it;
+            originTs[k] = it->from;
+            originThread[k] = it->src;
+        }
+        threads[originThread[k]].origins.emplace_back(originTs[k], k);
+    }
+    for (auto& th : threads)
+        std::sort(th.origins.begin(), th.origins.end());
     for (std::size_t t = 0; t < threads.size(); ++t) {
         Thread& th = threads[t];
         std::sort(th.launches.begin(), th.launches.end());
@@ -229,26 +280,35 @@ void ReplayModel::Impl::buildThreads(std::unordered_map<std::uint64_t, std::uint
                 if (e.end() > th.syncs.back().e) th.syncs.back().e = e.end();
                 continue;
             }
-            th.syncs.push_back({e.ts, e.end(), -1, 0});
+            th.syncs.push_back({e.ts, e.end(), 0, 0, 0});
             syncEnd = e.end();
         }
         for (auto& s : th.syncs) {
             ++stats.syncOps;
-            // The device work it waited for: the kernel ending latest within it that was launched before it.
-            auto e = std::upper_bound(byEnd.begin(), byEnd.end(), s.e,
-                                      [&](TimeNs v, std::uint32_t j) { return v < kernelEnd(j); });
-            for (int look = 0; e != byEnd.begin() && look < 32; ++look) {
-                --e;
-                if (kernelEnd(*e) < s.s) break;
-                if (launchTs[*e] != kNone && launchTs[*e] >= s.s) continue;
-                s.awaited = *e;
-                s.lat = s.e - std::max(s.s, kernelEnd(*e));
+            // The device work it waited for: every kernel ending inside it (whoever launched it: a stream or
+            // device synchronisation returns after the last of them; a kernel it launched itself, such as the
+            // copy of aten::item, is one of them).
+            const auto hi = std::upper_bound(byEnd.begin(), byEnd.end(), s.e,
+                                             [&](TimeNs v, std::uint32_t j) { return v < kernelEnd(j); });
+            const auto lo = std::lower_bound(byEnd.begin(), hi, s.s,
+                                             [&](std::uint32_t j, TimeNs v) { return kernelEnd(j) < v; });
+            s.lo = static_cast<std::uint32_t>(lo - byEnd.begin());
+            s.hi = static_cast<std::uint32_t>(hi - byEnd.begin());
+            if (s.lo < s.hi) {
+                s.lat = s.e - std::max(s.s, kernelEnd(byEnd[s.hi - 1]));
                 ++stats.syncOpsWaiting;
-                break;
             }
         }
         for (auto& g : th.gaps) {
             ++stats.hostGaps;
+            // Queue wait first: the thread went on within 1 µs before work handed over from another thread.
+            auto in = std::lower_bound(th.incoming.begin(), th.incoming.end(), Thread::Incoming{g.e, 0, 0});
+            if (in != th.incoming.end() && in->at - g.e <= kHandOverNs) {
+                g.srcThread = in->src;
+                g.srcTs = in->from;
+                ++stats.queueWaitGaps;
+                continue;
+            }
             // Backpressure: the kernel launched last before the gap had not started when the host went on —
             // the runtime's queue held the host (README.md, "Host gaps").
             auto l = std::upper_bound(th.launches.begin(), th.launches.end(), std::make_pair(g.s, UINT32_MAX));
@@ -266,9 +326,9 @@ void ReplayModel::Impl::buildThreads(std::unordered_map<std::uint64_t, std::uint
 
 TimeNs ReplayModel::Impl::medianLaunchGap(const Thread& t, TimeNs a, TimeNs b) const {
     std::vector<TimeNs> gaps;
-    auto l = std::lower_bound(t.launches.begin(), t.launches.end(), std::make_pair(a, std::uint32_t{0}));
-    for (; l != t.launches.end() && l->first < b; ++l)
-        if (l != t.launches.begin()) {
+    auto l = std::lower_bound(t.origins.begin(), t.origins.end(), std::make_pair(a, std::uint32_t{0}));
+    for (; l != t.origins.end() && l->first < b; ++l)
+        if (l != t.origins.begin()) {
             const TimeNs d = l->first - (l - 1)->first;
             if (d > 0) gaps.push_back(d);
         }
@@ -291,7 +351,7 @@ struct Chain {
     std::vector<TimeNs> r;      // replayed time of each evaluated point
     std::vector<int> depthAfter; // removed spans open after each evaluated point
     TimeNs medGap = 0;
-    bool built = false;
+    bool built = false, busy = false;
 };
 
 } // namespace
@@ -326,8 +386,8 @@ StepReplay ReplayModel::Impl::replay(std::size_t step, const std::vector<ReplayE
     };
     for (const auto& ed : edits) {
         const bool hasKernel = ed.kernel < ks.size();
-        const std::uint32_t th = hasKernel ? launchThread[ed.kernel] : kNoThread;
-        const TimeNs l = hasKernel ? launchTs[ed.kernel] : kNone;
+        const std::uint32_t th = hasKernel ? originThread[ed.kernel] : kNoThread;
+        const TimeNs l = hasKernel ? originTs[ed.kernel] : kNone;
         switch (ed.kind) {
         case ReplayEditKind::RemoveSyncOps:
             if (!inStep(ed.windowStart)) break;
@@ -337,7 +397,7 @@ StepReplay ReplayModel::Impl::replay(std::size_t step, const std::vector<ReplayE
             break;
         case ReplayEditKind::CutHostTime: {
             if (!hasKernel || l == kNone || !inStep(ks[ed.kernel].start)) break;
-            const auto& ls = threads[th].launches;
+            const auto& ls = threads[th].origins;
             auto it = std::lower_bound(ls.begin(), ls.end(), std::make_pair(l, std::uint32_t{0}));
             if (it == ls.begin()) break;
             const TimeNs prev = (it - 1)->first;
@@ -417,13 +477,13 @@ StepReplay ReplayModel::Impl::replay(std::size_t step, const std::vector<ReplayE
         c.pts.push_back({A, Chain::Anchor, 0});
         const auto rem = removed.find(t);
         for (std::uint32_t i = 0; i < th.syncs.size(); ++i)
-            if (th.syncs[i].e > A && th.syncs[i].e < B && th.syncs[i].awaited >= 0)
+            if (th.syncs[i].e > A && th.syncs[i].e < B && th.syncs[i].lo < th.syncs[i].hi)
                 c.pts.push_back({th.syncs[i].e, Chain::SyncEnd, i});
         std::vector<TimeNs> gapLens;
         for (std::uint32_t i = 0; i < th.gaps.size(); ++i) {
             const Gap& g = th.gaps[i];
             if (g.e > A && g.e < E) gapLens.push_back(g.e - g.s);
-            if (g.e > A && g.e < B && g.kernel >= 0) c.pts.push_back({g.e, Chain::GapEnd, i});
+            if (g.e > A && g.e < B && (g.kernel >= 0 || g.srcThread != kNoThread)) c.pts.push_back({g.e, Chain::GapEnd, i});
         }
         c.medGap = median(gapLens);
         if (rem != removed.end())
@@ -450,10 +510,13 @@ StepReplay ReplayModel::Impl::replay(std::size_t step, const std::vector<ReplayE
         const auto i = static_cast<std::size_t>(it - c.pts.begin()) - 1;
         return c.r[i] + (c.depthAfter[i] > 0 ? 0 : t - c.pts[i].t);
     };
-    auto query = [&](std::uint32_t t, TimeNs at) -> TimeNs {
+    std::function<TimeNs(std::uint32_t, TimeNs)> query = [&](std::uint32_t t, TimeNs at) -> TimeNs {
         if (t == kNoThread || t >= threads.size()) return at;
         Chain& c = chains[t];
         if (!c.built) build(t, c);
+        // A hand-over may ask a thread that is itself being evaluated (flows at one instant): what is known.
+        if (c.busy) return lookup(c, at);
+        c.busy = true;
         while (c.r.size() < c.pts.size() && c.pts[c.r.size()].t <= at) {
             const std::size_t i = c.r.size();
             const Chain::Pt& pt = c.pts[i];
@@ -465,18 +528,27 @@ StepReplay ReplayModel::Impl::replay(std::size_t step, const std::vector<ReplayE
             if (pt.type == Chain::RemEnd) --after;
             if (pt.type == Chain::SyncEnd && depth == 0) {
                 const SyncOp& s = threads[t].syncs[pt.ref];
-                if (!inRemoved(t, s.s, s.e) && known(s.awaited))
-                    r = std::max(prev, std::max(lookup(c, s.s), endOf(s.awaited)) + s.lat);
+                if (!inRemoved(t, s.s, s.e)) {
+                    TimeNs last = kNone;
+                    for (std::uint32_t j = s.lo; j < s.hi; ++j)
+                        last = std::max(last, endOf(byEnd[j]));
+                    r = std::max(prev, std::max(lookup(c, s.s), last) + s.lat);
+                }
             }
             if (pt.type == Chain::GapEnd && depth == 0) {
                 const Gap& g = threads[t].gaps[pt.ref];
-                if (!inRemoved(t, g.s, g.e) && known(g.kernel))
-                    r = std::max(prev, std::max(lookup(c, g.s) + std::min(g.e - g.s, c.medGap),
-                                                startOf(g.kernel) - g.lead));
+                const TimeNs own = lookup(c, g.s) + std::min(g.e - g.s, c.medGap);
+                if (inRemoved(t, g.s, g.e)) {
+                } else if (g.srcThread != kNoThread) {
+                    r = std::max(prev, std::max(own, query(g.srcThread, g.srcTs) + (g.e - g.srcTs)));
+                } else if (known(g.kernel)) {
+                    r = std::max(prev, std::max(own, startOf(g.kernel) - g.lead));
+                }
             }
             c.r.push_back(r);
             c.depthAfter.push_back(after);
         }
+        c.busy = false;
         return lookup(c, at);
     };
 

@@ -52,7 +52,7 @@ struct StepReplay {
 // Counts of the model, for the README and the tests.
 struct ReplayStats {
     std::size_t kernels = 0, launched = 0, crossStream = 0, queued = 0, absolute = 0;
-    std::size_t hostThreads = 0, syncOps = 0, syncOpsWaiting = 0, hostGaps = 0, backpressureGaps = 0;
+    std::size_t hostThreads = 0, syncOps = 0, syncOpsWaiting = 0, hostGaps = 0, backpressureGaps = 0, queueWaitGaps = 0;
 };
 
 class ReplayModel {

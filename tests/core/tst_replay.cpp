@@ -180,22 +180,26 @@ class TstReplay : public QObject {
         QVERIFY(!m.unresolvable(rm).empty());
         QVERIFY(!m.replay(0, {rm}).edited);
     }
-    // The host waited only for kernels launched before the sync started: a kernel launched inside it (at
-    // T0+22 µs, ending T0+305 within the sync) is not what it waited for.
-    void syncWaitsForWorkLaunchedBeforeIt() {
+    // A sync op waits for every kernel ending inside it, whoever launched it: X (stream 3, launched at T0+22 µs
+    // inside the sync, T0+250 → T0+305) ends last, 5 µs before the sync returns.
+    void syncWaitsForEveryKernelEndingInIt() {
         Builder b = syncCapture();
         b.kernel("X", 3, T0 + us(250), us(55), T0 + us(22));
         const bs::StepSet set = b.finish();
         const bs::ReplayModel m(b.p, set);
         QCOMPARE(m.replay(0).errorPct, 0.0);
-        bs::ReplayEdit fast;
-        fast.kind = bs::ReplayEditKind::OpSpeedup;
-        fast.op = "A";
-        fast.factor = 2;
-        QCOMPARE(m.replay(0, {fast}).replayed, us(375));
-        // X faster changes nothing: nobody waited for it (D follows the sync, which follows A).
-        fast.op = "X";
-        QCOMPARE(m.replay(0, {fast}).replayed, us(425));
+        QCOMPARE(m.stats().syncOpsWaiting, std::size_t{1});
+        bs::ReplayEdit a, x;
+        a.kind = x.kind = bs::ReplayEditKind::OpSpeedup;
+        a.op = "A";
+        x.op = "X";
+        a.factor = x.factor = 2;
+        // A faster: X still ends at T0+305, the sync at 310: nothing gained.
+        QCOMPARE(m.replay(0, {a}).replayed, us(425));
+        // X faster (ends 277.5): A ends last (300), the sync returns at 305, D launched 315, starts 320, ends 420.
+        QCOMPARE(m.replay(0, {x}).replayed, us(420));
+        // Both: the sync returns at 282.5, D launched 292.5, starts 297.5 (A ended at 250), ends 397.5.
+        QCOMPARE(m.replay(0, {a, x}).replayed, us(397.5));
     }
     // §15 self-check on every real rank (issue 47 acceptance: <= 1 %).
     void selfCheckOnEveryRealRank_data() {
@@ -215,9 +219,9 @@ class TstReplay : public QObject {
         bs::ReplayStats st;
         const double worst = worstSelfCheck(rank, &steps, &st);
         qInfo("%s: %zu step(s), self-check error %.4f %% (kernels %zu, launched %zu, cross-stream %zu, queued %zu, "
-              "absolute %zu; host threads %zu, sync ops %zu (waiting %zu), gaps %zu (backpressure %zu))",
+              "absolute %zu; host threads %zu, sync ops %zu (waiting %zu), gaps %zu (backpressure %zu, queue wait %zu))",
               qPrintable(rank), steps, worst, st.kernels, st.launched, st.crossStream, st.queued, st.absolute,
-              st.hostThreads, st.syncOps, st.syncOpsWaiting, st.hostGaps, st.backpressureGaps);
+              st.hostThreads, st.syncOps, st.syncOpsWaiting, st.hostGaps, st.backpressureGaps, st.queueWaitGaps);
         QVERIFY(steps >= 1);
         QVERIFY2(worst >= 0 && worst <= 1.0, qPrintable(QStringLiteral("error %1 %").arg(worst)));
     }
