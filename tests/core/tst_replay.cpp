@@ -42,7 +42,8 @@ struct Builder {
         p.hostEvents.push_back(e);
     }
     // A kernel; launched at `launch` (a flow from the Python lane) unless launch < 0.
-    std::size_t kernel(const char* name, int stream, bs::TimeNs start, bs::TimeNs dur, bs::TimeNs launch = -1) {
+    std::size_t kernel(const char* name, int stream, bs::TimeNs start, bs::TimeNs dur, bs::TimeNs launch = -1,
+                       std::uint32_t launchLane = 0) {
         bs::Kernel k;
         k.name = p.strings.intern(name);
         k.stream = stream;
@@ -51,10 +52,16 @@ struct Builder {
         p.kernels.push_back(k);
         if (launch >= 0) {
             const std::uint64_t id = nextFlow++;
-            p.flows.push_back({launch, id, 0, 0, 's'});
+            p.flows.push_back({launch, id, 0, launchLane, 's'});
             p.flows.push_back({start, id, 0, deviceLane(stream), 'f'});
         }
         return p.kernels.size() - 1;
+    }
+    // A host flow (a hand-over) from one host lane to another.
+    void handOver(std::uint32_t fromLane, bs::TimeNs s, std::uint32_t toLane, bs::TimeNs f) {
+        const std::uint64_t id = nextFlow++;
+        p.flows.push_back({s, id, 0, fromLane, 's'});
+        p.flows.push_back({f, id, 0, toLane, 'f'});
     }
     // Sorts as the loaders do; steps from ProfilerStep markers.
     bs::StepSet finish() {
@@ -114,6 +121,39 @@ class TstReplay : public QObject {
     }
 
   private slots:
+    // A hand-over between host threads (torch_npu's task queue): the Python thread (tid 7) hands each op to the
+    // dequeue thread (tid 8, lane 2), which launches it. The dequeue thread's wait for the second op [T0+14,
+    // T0+40] ends at its arrival: removing the Python thread's sync op aten::to [T0+12, T0+28] (it waited for
+    // K0, ending T0+21, and returned 7 µs later) hands the op over at T0+24 instead of 40; the launch follows
+    // 10 µs later (34), K starts 5 µs after it (39) instead of 55: 16 µs gained. The dequeue thread's own
+    // median gap (3.75 µs: gaps 1, 1, 6.5, 26) is no bound here (14 + 3.75 < 24).
+    void handOverGapFollowsItsSourceThread() {
+        Builder b;
+        b.p.lanes.push_back({3, 8, bs::LaneKind::Host}); // lane 2: the dequeue thread
+        b.host("ProfilerStep#1", T0, us(10));
+        b.host("t8_a", T0 + us(1), us(1), 2);
+        b.host("t8_b", T0 + us(3), us(1), 2);
+        b.host("t8_c", T0 + us(5), us(1), 2);
+        b.host("aten::add", T0 + us(11), us(1));
+        b.handOver(0, T0 + us(12), 2, T0 + us(12.5));
+        b.host("Dequeue", T0 + us(12.5), us(1.5), 2);
+        b.kernel("K0", 2, T0 + us(16), us(5), T0 + us(14), 2);
+        b.host("aten::to", T0 + us(12), us(16));
+        b.host("aten::mm", T0 + us(28), us(2));
+        b.handOver(0, T0 + us(30), 2, T0 + us(40));
+        b.host("Dequeue", T0 + us(40), us(10), 2);
+        b.kernel("K", 2, T0 + us(55), us(100), T0 + us(50), 2);
+        const bs::StepSet set = b.finish();
+        const bs::ReplayModel m(b.p, set);
+        QCOMPARE(m.stats().queueWaitGaps, std::size_t{2});
+        QCOMPARE(m.replay(0).replayed, us(155));
+        QCOMPARE(m.replay(0).errorPct, 0.0);
+        bs::ReplayEdit rm;
+        rm.kind = bs::ReplayEditKind::RemoveSyncOps;
+        rm.windowStart = T0 + us(21);
+        rm.windowEnd = T0 + us(55);
+        QCOMPARE(m.replay(0, {rm}).replayed, us(139));
+    }
     // §15: a kernel that starts within 1 µs after another stream's kernel end (its stream idle) waited for it.
     // A 50 µs faster moves B by 50 µs at 999 / 1000 ns, not at 1001 ns (B then starts when it did).
     void crossStreamWaitWithinOneMicrosecond() {
