@@ -140,6 +140,18 @@ struct AicpuOp {
     bool touchesBubble = false; // adjacent to a significant bubble window
 };
 
+// ANALYSIS.md §15: what removing a recommendation's cause would save, found by replaying the steps with the
+// matching edit (core/replay). Per step of the group the cause lies in (steps without it gain 0).
+struct ReplayPrediction {
+    double gainMs = 0;   // mean over the group's steps of (replayed service − replayed service with the edit)
+    double gainPct = 0;  // of the group's mean measured service
+    double errorPct = 0; // self-check: the largest |replayed − measured| / measured service over those steps
+    bool lowConfidence = false; // errorPct > 2 %
+    std::string edit;           // what was edited, in words
+    std::size_t steps = 0;      // steps replayed
+    std::size_t stepsEdited = 0; // of those, steps where the edit changed something
+};
+
 struct Recommendation {
     std::string scope; // global / step_group / structure / side / op
     std::string target;
@@ -152,6 +164,13 @@ struct Recommendation {
     std::string followupKind;
     std::string evidenceGap;
     std::string priority; // P0…P3
+    // What the replay edits to remove the cause (§15): "sync", "launch_lag", "untraced", "prelaunch", "op"
+    // (target = the op), "" when no edit matches; the significant windows (indices into
+    // AnomalyResult::windows) it covers.
+    std::string replayCause;
+    std::vector<std::size_t> replayWindows;
+    std::optional<ReplayPrediction> replay; // set by predictRecommendationGains (core/replay)
+    std::string replayMissing;              // why there is no prediction, when replayCause is set
 };
 
 // One candidate label over all significant windows (not only the top ones), weighted by their time.

@@ -27,6 +27,9 @@ class HostIndex {
     std::size_t countOverlapping(Interval window) const;
     std::vector<std::pair<TimeNs, std::size_t>> overlappingWithStack(Interval window) const;
     std::size_t eventsUsed() const { return used_.size(); }
+    // Indices into Profile::hostEvents of the events taken as evidence (step markers and the frames that
+    // enclose a whole step left out), by start: the host work the replay model (core/replay) walks.
+    const std::vector<std::size_t>& usedEvents() const { return used_; }
 
     static bool isSyncMarker(std::string_view name);
     static bool isCommMarker(std::string_view name);

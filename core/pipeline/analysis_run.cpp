@@ -7,6 +7,7 @@
 #include "analysis/health_check.h"
 #include "architecture/architecture_analysis.h"
 #include "pipeline/recommendations.h"
+#include "replay/replay.h"
 
 #include <algorithm>
 #include <future>
@@ -33,6 +34,7 @@ AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules) {
     addRecommendations(r.anomaly, profile, r.findings, &r.architecture.boundaryBubbles);
     answerBubbleFirstQuestions(r.anomaly, r.steps, r.metrics, r.findings);
     answerCommWaits(r.anomaly, r.steps); // §1: a waiting collective's time is the slowest peer's
+    predictRecommendationGains(profile, {r.steps, r.metrics, r.anomaly}); // §15: what each fix is worth, replayed
     return r;
 }
 

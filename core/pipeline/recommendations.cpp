@@ -73,13 +73,35 @@ const BubbleWindow* largestWithLine(const AnomalyResult& a, const char* label) {
     return nullptr;
 }
 
+// The significant windows carrying a label, in group `group` ("" = any group): indices into a.windows.
+std::vector<std::size_t> windowsWith(const AnomalyResult& a, const std::string& group, const char* label) {
+    std::vector<std::size_t> v;
+    for (std::size_t i = 0; i < a.windows.size(); ++i)
+        if (hasLabel(a.windows[i], label) && (group.empty() || a.windows[i].groupId == group)) v.push_back(i);
+    return v;
+}
+
 // Appends recommendations; the follow-up flag follows from its kind (empty: none).
 struct Recs {
     AnomalyResult& a;
-    void add(const char* scope, std::string target, std::string action, std::string why, const char* followup,
-             std::string gap, const char* prio) {
-        a.recommendations.push_back({scope, std::move(target), std::move(action), std::move(why),
-                                     *followup != 0, followup, std::move(gap), prio});
+    Recommendation& add(const char* scope, std::string target, std::string action, std::string why,
+                        const char* followup, std::string gap, const char* prio) {
+        Recommendation r;
+        r.scope = scope;
+        r.target = std::move(target);
+        r.action = std::move(action);
+        r.why = std::move(why);
+        r.followupRequired = *followup != 0;
+        r.followupKind = followup;
+        r.evidenceGap = std::move(gap);
+        r.priority = prio;
+        a.recommendations.push_back(std::move(r));
+        return a.recommendations.back();
+    }
+    // §15: the cause the replay removes and the windows it lies in.
+    static void cause(Recommendation& r, const char* what, std::vector<std::size_t> windows) {
+        r.replayCause = what;
+        r.replayWindows = std::move(windows);
     }
     void add(const char* scope, const CollectionAdvice& c, const char* followup, const char* prio) {
         add(scope, "", c.action, c.why, followup, c.gap, prio);
@@ -89,7 +111,7 @@ struct Recs {
 void hostRiskRecommendations(Recs& rec, const AnomalyResult& a) {
     for (const auto& g : a.groups) {
         if (hasTag(g.tags, "UNTRACED_HOST_BLOCKING_RISK"))
-            rec.add("step_group", g.id,
+            Recs::cause(rec.add("step_group", g.id,
                     msg("Sample the host during the bubbles (py-spy dump / perf record on the training or "
                         "serving "
                         "process) and look for locks, GC or blocking I/O."),
@@ -103,16 +125,16 @@ void hostRiskRecommendations(Recs& rec, const AnomalyResult& a) {
                     "host",
                     a.hostTraceExists ? msg("host activity during the windows is not traced")
                                       : msg("no host trace"),
-                    "P0");
+                    "P0"), "untraced", windowsWith(a, g.id, "possible_untraced_host_blocking"));
         if (hasTag(g.tags, "HOST_ORIGINATED_RISK"))
-            rec.add(
+            Recs::cause(rec.add(
                 "step_group", g.id,
                 msg("Reduce host work between launches at the recurring position (move Python bookkeeping "
                     "off "
                     "the critical path, batch small ops, enable graph mode / task queue)."),
                 msg("Recurring bubbles are covered by host activity without sync or communication markers: "
                     "probable host launch lag."),
-                "", "", "P0");
+                "", "", "P0"), "launch_lag", windowsWith(a, g.id, "possible_host_launch_lag"));
     }
 }
 
@@ -123,20 +145,20 @@ void windowRecommendations(Recs& rec, const AnomalyResult& a) {
         const std::string after = w.after.empty() ? msg("the next kernel") : "`" + w.after.front().name + "`";
         if (hasLabel(w, "possible_untraced_host_blocking") && w.evidence.hostTraceExists &&
             !groupHasTag(a, w.groupId, "UNTRACED_HOST_BLOCKING_RISK"))
-            rec.add(
+            Recs::cause(rec.add(
                 "step_group", w.groupId,
                 msg("Sample the host (py-spy / perf) around step {} before {}: nothing traced covers {}.{}",
                     w.stepId, after, w.id, lineHint(w)),
                 msg("{} ({:.3f} ms) has {:.1f} % host coverage.", w.id, nsToMs(w.span.length()),
                     w.evidence.coverage * 100),
-                "host", msg("host activity during the window is not traced"), "P2");
+                "host", msg("host activity during the window is not traced"), "P2"), "untraced", {i});
         if (hasLabel(w, "possible_host_launch_lag") && !groupHasTag(a, w.groupId, "HOST_ORIGINATED_RISK"))
-            rec.add("step_group", w.groupId,
+            Recs::cause(rec.add("step_group", w.groupId,
                     msg("Look at the host work before {} in step {} ({}): the device waits for launches.{}",
                         after, w.stepId, w.id, lineHint(w)),
                     msg("{} ({:.3f} ms) is covered by host events without sync or communication markers.",
                         w.id, nsToMs(w.span.length())),
-                    "", "", "P2");
+                    "", "", "P2"), "launch_lag", {i});
     }
 }
 
@@ -151,13 +173,14 @@ void labelRecommendations(Recs& rec, const AnomalyResult& a) {
         return !hasLabel(w, "possible_sync_or_h2d") || w.groupId == dom;
     });
     if (sync > 0)
-        rec.add(syncInDom ? "step_group" : "global", syncInDom ? dom : std::string(),
+        Recs::cause(rec.add(syncInDom ? "step_group" : "global", syncInDom ? dom : std::string(),
                 msg("Remove host-device synchronisation from the step (.item(), .cpu(), .to() of results, "
                     "blocking copies); use non_blocking copies and keep values on the device.") +
                     (largestWithLine(a, "possible_sync_or_h2d")
                          ? lineHint(*largestWithLine(a, "possible_sync_or_h2d"))
                          : std::string()),
-                msg("{} {} covered by sync/copy markers.", syncText, sync == 1 ? "is" : "are"), "", "", "P1");
+                msg("{} {} covered by sync/copy markers.", syncText, sync == 1 ? "is" : "are"), "", "", "P1"),
+                    "sync", windowsWith(a, std::string(), "possible_sync_or_h2d"));
     const bool polluted = hasTag(a.globalTags, "WAIT_POLLUTION_RISK");
     if (comm > 0 || hasTag(a.globalTags, "COMM_SYNC_RISK")) {
         const char* isAre = comm == 1 ? "is" : "are";
@@ -191,7 +214,7 @@ void opRecommendations(Recs& rec, const AnomalyResult& a) {
                 "", "", "P2");
     for (const auto& ai : a.aicpuOps)
         if (ai.cls == "AICPU_EXPOSED_NOT_ALLOWED")
-            rec.add("op", ai.name,
+            Recs::cause(rec.add("op", ai.name,
                     msg("Replace the AI CPU kernel with an AI Core implementation or move it off the "
                         "critical path."),
                     ai.touchesBubble
@@ -200,7 +223,7 @@ void opRecommendations(Recs& rec, const AnomalyResult& a) {
                               ai.calls, nsToMs(ai.durTotal), ai.maskedRatio * 100)
                         : msg("{} calls, {:.3f} ms, {:.0f} % hidden under compute.", ai.calls,
                               nsToMs(ai.durTotal), ai.maskedRatio * 100),
-                    "", "", ai.touchesBubble ? "P0" : "P1");
+                    "", "", ai.touchesBubble ? "P0" : "P1"), "op", {});
     if (hasTag(a.globalTags, "VARIABLE_SHAPE_SAME_TEMPLATE"))
         rec.add("step_group", a.groups.empty() ? std::string() : a.groups.front().id,
                 msg("Pad or bucket the input shapes (or compile per bucket) so steps of one template run the "

@@ -505,15 +505,29 @@ void addAnomalyJson(json& root, const Profile& p, const AnalysisResult& r) {
                          {"adjacent_to_bubble", ai.touchesBubble}});
     root["aicpu_ops"] = aicpu;
     json recs = json::array();
-    for (const auto& rc : a.recommendations)
-        recs.push_back({{"priority", rc.priority},
-                        {"scope", rc.scope},
-                        {"target", rc.target.empty() ? json(nullptr) : json(rc.target)},
-                        {"action", rc.action},
-                        {"why", rc.why},
-                        {"followup_required", rc.followupRequired},
-                        {"followup_kind", rc.followupKind.empty() ? json(nullptr) : json(rc.followupKind)},
-                        {"evidence_gap", rc.evidenceGap.empty() ? json(nullptr) : json(rc.evidenceGap)}});
+    for (const auto& rc : a.recommendations) {
+        json j = {{"priority", rc.priority},
+                  {"scope", rc.scope},
+                  {"target", rc.target.empty() ? json(nullptr) : json(rc.target)},
+                  {"action", rc.action},
+                  {"why", rc.why},
+                  {"followup_required", rc.followupRequired},
+                  {"followup_kind", rc.followupKind.empty() ? json(nullptr) : json(rc.followupKind)},
+                  {"evidence_gap", rc.evidenceGap.empty() ? json(nullptr) : json(rc.evidenceGap)}};
+        // §15: the replayed gain of removing the cause (core/replay), when the replay has an edit for it.
+        if (rc.replay) {
+            j["predicted_gain_ms"] = std::round(rc.replay->gainMs * 1e6) / 1e6;
+            j["predicted_gain_pct"] = std::round(rc.replay->gainPct * 1e4) / 1e4;
+            j["replay_error_pct"] = std::round(rc.replay->errorPct * 1e4) / 1e4;
+            j["replay_low_confidence"] = rc.replay->lowConfidence;
+            j["edit"] = rc.replay->edit;
+            j["replay_steps"] = rc.replay->steps;
+        } else if (!rc.replayMissing.empty()) {
+            j["predicted_gain_ms"] = nullptr;
+            j["replay_missing"] = rc.replayMissing;
+        }
+        recs.push_back(std::move(j));
+    }
     root["recommendations"] = recs;
     root["bubble_first_summary"] = a.answers;
     addArchitectureJson(root, r);

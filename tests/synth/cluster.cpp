@@ -121,7 +121,7 @@ std::ptrdiff_t plantClusterDelay(StepOut& s, const Options& o, int stepIndex,
             k.commTransit = k.dur * 35 / 100;
             k.commSync = 0;
         }
-    if (o.slowRank < 0 || !isPlantedStep(o, stepIndex)) return -1;
+    if (o.slowRank < 0 || o.leaving("slow-rank") || !isPlantedStep(o, stepIndex)) return -1;
     const Ns x = static_cast<Ns>(o.slowMs * 1e6 + 0.5);
     auto first = s.kernels.end();
     for (auto it = s.kernels.begin(); it != s.kernels.end(); ++it)
@@ -164,10 +164,13 @@ std::ptrdiff_t plantClusterDelay(StepOut& s, const Options& o, int stepIndex,
             h.ts += x;
         return -1;
     }
-    // The others: their first collective waits x longer for the slow rank; everything after it moves.
-    const Ns t = first->start;
+    // The others: their first collective waits x longer for the slow rank; everything after it moves, except a
+    // kernel of another stream that started while it ran (it does not wait for the collective: the add right
+    // after an all-reduce, launched and run beside it).
+    const Ns t = first->start, firstEnd = first->start + first->dur;
+    const int commStream = first->stream;
     for (auto& k : s.kernels)
-        if (k.start > t) k.start += x;
+        if (k.start > t && (k.start >= firstEnd || k.stream == commStream)) k.start += x;
     for (auto& h : s.host)
         if (h.ts > t) h.ts += x;
     first->dur += x;

@@ -61,6 +61,10 @@ void usage() {
         "                         expected.json: clock_skew_us per rank and clock_offsets_us (against rank 0)\n"
         "  --op-speedup NAME=F    every kernel named NAME lasts F times less (drawn as without it, so the same\n"
         "                         seed gives the same other timings); expected.json: op_speedup per step\n"
+        "  --leave-out CAUSE      the matching after profile: CAUSE (sync, launch-lag, untraced, prelaunch,\n"
+        "                         slow-rank) planted as asked is left out, the same seed gives the same other\n"
+        "                         timings; without it, expected.json gives each planted cause's step service\n"
+        "                         with and without it (step_service_ns, step_service_without_ns)\n"
         "  --quiet\n",
         stderr);
 }
@@ -212,6 +216,12 @@ int main(int argc, char** argv) {
                 o.speedupOp = v.substr(0, eq);
                 o.speedupFactor = std::stod(v.substr(eq + 1));
                 if (!(o.speedupFactor > 0)) throw std::invalid_argument("--op-speedup needs a FACTOR > 0");
+            } else if (a == "--leave-out") {
+                o.leaveOut = val();
+                if (o.leaveOut != "sync" && o.leaveOut != "launch-lag" && o.leaveOut != "untraced" &&
+                    o.leaveOut != "prelaunch" && o.leaveOut != "slow-rank")
+                    throw std::invalid_argument("--leave-out needs sync, launch-lag, untraced, prelaunch or "
+                                                "slow-rank, not '" + o.leaveOut + "'");
             } else if (a == "--quiet")
                 o.quiet = true;
             else if (a == "-h" || a == "--help")
@@ -239,6 +249,17 @@ int main(int argc, char** argv) {
                     throw std::invalid_argument("--clock-skew-us: rank " + std::to_string(r) +
                                                 " is not a rank of --ranks " + std::to_string(o.ranks) +
                                                 " (0 .. " + std::to_string(o.ranks - 1) + ")");
+        }
+        if (!o.leaveOut.empty()) {
+            const bool planted = o.leaving("sync")         ? o.syncBubble
+                                 : o.leaving("launch-lag") ? o.hostLaunchLag
+                                 : o.leaving("untraced")   ? o.untracedBubble
+                                 : o.leaving("prelaunch")  ? o.firstPrelaunchUs > 0
+                                                           : o.slowRank >= 0;
+            if (!planted)
+                throw std::invalid_argument("--leave-out " + o.leaveOut + " needs that cause planted (--anomalies " +
+                                            "sync / launch-lag / untraced, --first-prelaunch US or --slow-rank K)");
+            if (o.leaving("slow-rank")) o.slowRank = -1, o.slowCauseGiven = false, o.slowCompute = false;
         }
         if (o.db && o.level0)
             throw std::invalid_argument("--db writes a Level1 export; it cannot be combined with --level0");

@@ -421,7 +421,7 @@ StepOut Simulator::simulateStep(int index, Ns start) {
     const int step1 = o_.steps > 1 ? 1 : 0;
     const bool lastStep = o_.traceMb <= 0 && index == o_.steps - 1;
 
-    if (o_.firstPrelaunchUs > 0 && index == 0) {
+    if (o_.firstPrelaunchUs > 0 && index == 0 && !o_.leaving("prelaunch")) {
         // Input preparation before the first launch: host-to-device copies (sync markers). A Python frame
         // that opened before the step marker keeps the host trace's start before the marker: an ordinary
         // window, not a capture-boundary one (ANALYSIS.md §6).
@@ -496,7 +496,7 @@ StepOut Simulator::simulateStep(int index, Ns start) {
             const LayerType type = shape_.layers[static_cast<std::size_t>(li)];
             const bool isStep1 = index == step1;
             // --- planted bubbles (host side), all in step 1 ---
-            if (isStep1 && !prefill && o_.hostLaunchLag && decodeIndex == 0 && li == 1) {
+            if (isStep1 && !prefill && o_.hostLaunchLag && decodeIndex == 0 && li == 1 && !o_.leaving("launch-lag")) {
                 plantBubble("host_launch_lag", "possible_host_launch_lag", &kStackLaunchLag, [&] {
                     // Python-side work (index bookkeeping) keeps the host busy: the device drains and idles.
                     for (int k = 0; k < 8; ++k) {
@@ -508,7 +508,7 @@ StepOut Simulator::simulateStep(int index, Ns start) {
                     }
                 });
             }
-            if (isStep1 && !prefill && o_.syncBubble && decodeIndex == 1 && li == 0) {
+            if (isStep1 && !prefill && o_.syncBubble && decodeIndex == 1 && li == 0 && !o_.leaving("sync")) {
                 plantBubble("sync_bubble", "possible_sync_or_h2d", &kStackSyncCopy, [&] {
                     const Ns drained = std::max(tHost_ + us(5), deviceIdleAt());
                     hostEvent(out, "aten::item", Lane::Python, tHost_, drained - tHost_ + us(10), "cpu_op",
@@ -551,7 +551,8 @@ StepOut Simulator::simulateStep(int index, Ns start) {
             if (li == nLayers - 1 && o_.sampling) ops.insert(ops.end(), {&kArgMax, &kRejection});
             for (std::size_t oi = 0; oi < ops.size(); ++oi) {
                 const OpDef& op = *ops[oi];
-                if (isStep1 && !prefill && o_.untracedBubble && decodeIndex == 2 && li == 2 && oi == 2) {
+                if (isStep1 && !prefill && o_.untracedBubble && decodeIndex == 2 && li == 2 && oi == 2 &&
+                    !o_.leaving("untraced")) {
                     plantBubble("untraced_bubble", "possible_untraced_host_blocking", nullptr, [&] {
                         // The launching thread stalls with nothing traced (e.g. blocked on a lock).
                         tHost_ = std::max(tHost_, deviceIdleAt()) + us(1000);

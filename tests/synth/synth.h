@@ -57,6 +57,11 @@ struct Options {
     // extra kernel) instead of starting the step late (host, the default).
     bool slowCompute = false;
     bool slowCauseGiven = false;
+    // --leave-out CAUSE: the matching "after" profile — the cause (sync, launch-lag, untraced, prelaunch,
+    // slow-rank) planted as asked is left out, every random draw made as with it, so the same seed gives the
+    // same other timings (as --op-speedup does for ops).
+    std::string leaveOut;
+    bool leaving(const char* cause) const { return leaveOut == cause; }
     // --clock-skew-us R:US,…: what rank R's clock reads minus the true time, in ns (ranks not listed: 0).
     std::vector<std::pair<int, Ns>> clockSkew;
 };
@@ -138,6 +143,8 @@ struct DelayedCollective {
 int run(const Options& o);
 // One rank folder (run() for a single rank); `delayed` receives the collectives planted by the cluster delay.
 int runRank(const Options& o, std::vector<DelayedCollective>* delayed = nullptr);
+// The service (window length, ANALYSIS.md §2) of each step the options give, simulated without writing.
+std::vector<Ns> stepServices(const Options& o);
 // --ranks N: N rank folders, cluster_analysis_output/cluster_step_trace_time.csv, expected.json.
 int runCluster(const Options& o);
 // The cluster delay on one simulated step of rank o.rank (nothing when the step is not the planted one).

@@ -526,6 +526,19 @@ int run(const Options& o) {
     return o.ranks > 1 ? runCluster(o) : runRank(o);
 }
 
+std::vector<Ns> stepServices(const Options& o) {
+    Simulator sim(o);
+    std::vector<Ns> v;
+    Ns start = 1736408883686740710LL; // as runRank
+    for (int i = 0; i < o.steps; ++i) {
+        const StepOut s = sim.simulateStep(i, start);
+        const Ns next = s.markerStart + s.markerDur + 5000;
+        v.push_back(i + 1 == o.steps ? s.markerDur : next - s.markerStart);
+        start = next;
+    }
+    return v;
+}
+
 int runRank(const Options& o, std::vector<DelayedCollective>* delayed) {
     const fs::path rankDir =
         fs::path(o.outDir) / (o.ranks > 1 ? fmt::format("{}_rank{}_ascend_pt", o.name, o.rank) : o.name + "_ascend_pt");
@@ -543,6 +556,7 @@ int runRank(const Options& o, std::vector<DelayedCollective>* delayed) {
     const double targetBytes = (o.dbMb > 0 ? o.dbMb : o.traceMb) * 1024.0 * 1024.0;
     auto grownBytes = [&] { return o.dbMb > 0 ? w.dbBytes() : w.traceBytes(); };
     std::uint64_t lastStepBytes = 0;
+    std::vector<Ns> services; // per step: window length
     for (int i = 0; growing ? (static_cast<double>(grownBytes()) < targetBytes || i < o.steps) : i < o.steps;
          ++i) {
         const std::uint64_t before = grownBytes();
@@ -568,6 +582,7 @@ int runRank(const Options& o, std::vector<DelayedCollective>* delayed) {
                     : i + 1 == o.steps;
         // Last step: E = max(S + marker duration, last kernel end) = S + marker duration here.
         const Ns windowEnd = last ? s.markerStart + s.markerDur : next;
+        services.push_back(windowEnd - s.markerStart);
         // --clock-skew-us: the schedule stays; this rank's clock reads every time `skew` off.
         const Ns skew = o.ranks > 1 ? clockSkewNs(o, o.rank) : 0;
         if (skew != 0) shiftClock(s, skew);
@@ -579,6 +594,26 @@ int runRank(const Options& o, std::vector<DelayedCollective>* delayed) {
     }
     for (auto& p : sim.summaryTruth(steps))
         planted.push_back(std::move(p));
+    // Each planted cause's step with and without it (the same seed, the cause left out): what removing it
+    // buys, for the replay's predictions (ANALYSIS.md §15).
+    if (o.leaveOut.empty() && !growing && o.ranks <= 1) {
+        const std::pair<const char*, const char*> causes[] = {{"sync_bubble", "sync"},
+                                                              {"host_launch_lag", "launch-lag"},
+                                                              {"untraced_bubble", "untraced"},
+                                                              {"first_step_prelaunch", "prelaunch"}};
+        for (const auto& [type, cause] : causes)
+            for (auto& p : planted)
+                if (p.type == type) {
+                    Options without = o;
+                    without.leaveOut = cause;
+                    const std::vector<Ns> after = stepServices(without);
+                    const auto i = static_cast<std::size_t>(p.step - o.firstStepNumber);
+                    if (i < services.size() && i < after.size()) {
+                        p.ints.emplace_back("step_service_ns", services[i]);
+                        p.ints.emplace_back("step_service_without_ns", after[i]);
+                    }
+                }
+    }
     w.finish();
 
     nlohmann::ordered_json ex;

@@ -1,0 +1,271 @@
+// The replay model (ANALYSIS.md §15, issue 47): the self-check on every real rank of shared/realdata (text and
+// SQLite exports), and the model's rules on hand-built profiles whose replays are computed by hand below.
+#include "test_support.h"
+#include "pipeline/analysis_run.h"
+#include "analysis/steps.h"
+#include "io/discovery.h"
+#include "io/profile_loader.h"
+#include "model/profile.h"
+#include "replay/replay.h"
+
+#include <QTest>
+
+namespace {
+
+constexpr bs::TimeNs us(double v) {
+    return static_cast<bs::TimeNs>(v * 1000.0);
+}
+
+// A hand-built capture: one host thread (tid 7: a Python lane and a CANN lane, as torch_npu writes them),
+// device streams as lanes, flows from host instants to kernel starts.
+struct Builder {
+    bs::Profile p;
+    std::uint64_t nextFlow = 1;
+    Builder() {
+        p.lanes.push_back({1, 7, bs::LaneKind::Host}); // lane 0: Python, tid 7
+        p.lanes.push_back({2, 7, bs::LaneKind::Host}); // lane 1: CANN, tid 7
+        p.hasTrace = true;
+    }
+    std::uint32_t deviceLane(int stream) {
+        for (std::uint32_t i = 0; i < p.lanes.size(); ++i)
+            if (p.lanes[i].kind == bs::LaneKind::Device && p.lanes[i].tid == static_cast<std::uint64_t>(stream))
+                return i;
+        p.lanes.push_back({9, static_cast<std::uint64_t>(stream), bs::LaneKind::Device});
+        return static_cast<std::uint32_t>(p.lanes.size() - 1);
+    }
+    void host(const char* name, bs::TimeNs ts, bs::TimeNs dur, std::uint32_t lane = 0) {
+        bs::TraceEvent e;
+        e.ts = ts;
+        e.dur = dur;
+        e.lane = lane;
+        e.name = p.strings.intern(name);
+        p.hostEvents.push_back(e);
+    }
+    // A kernel; launched at `launch` (a flow from the Python lane) unless launch < 0.
+    std::size_t kernel(const char* name, int stream, bs::TimeNs start, bs::TimeNs dur, bs::TimeNs launch = -1,
+                       std::uint32_t launchLane = 0) {
+        bs::Kernel k;
+        k.name = p.strings.intern(name);
+        k.stream = stream;
+        k.start = start;
+        k.dur = dur;
+        p.kernels.push_back(k);
+        if (launch >= 0) {
+            const std::uint64_t id = nextFlow++;
+            p.flows.push_back({launch, id, 0, launchLane, 's'});
+            p.flows.push_back({start, id, 0, deviceLane(stream), 'f'});
+        }
+        return p.kernels.size() - 1;
+    }
+    // A host flow (a hand-over) from one host lane to another.
+    void handOver(std::uint32_t fromLane, bs::TimeNs s, std::uint32_t toLane, bs::TimeNs f) {
+        const std::uint64_t id = nextFlow++;
+        p.flows.push_back({s, id, 0, fromLane, 's'});
+        p.flows.push_back({f, id, 0, toLane, 'f'});
+    }
+    // Sorts as the loaders do; steps from ProfilerStep markers.
+    bs::StepSet finish() {
+        std::stable_sort(p.kernels.begin(), p.kernels.end(), [](const bs::Kernel& a, const bs::Kernel& b) {
+            return a.start != b.start ? a.start < b.start : a.stream < b.stream;
+        });
+        std::stable_sort(p.hostEvents.begin(), p.hostEvents.end(),
+                         [](const bs::TraceEvent& a, const bs::TraceEvent& b) { return a.ts < b.ts; });
+        return bs::detectSteps(p);
+    }
+};
+
+} // namespace
+
+class TstReplay : public QObject {
+    Q_OBJECT
+
+    // Every step of the rank replayed unchanged: the largest error.
+    static double worstSelfCheck(const QString& rel, std::size_t* steps = nullptr, bs::ReplayStats* stats = nullptr) {
+        auto found = bs::discoverProfiles(bstest::s(bstest::realdata(rel)));
+        if (found.ranks.size() != 1) return -1;
+        auto loaded = bs::loadRank(found.ranks[0]);
+        if (!loaded.profile) return -1;
+        const bs::StepSet set = bs::detectSteps(*loaded.profile);
+        const bs::ReplayModel m(*loaded.profile, set);
+        double worst = 0;
+        for (std::size_t i = 0; i < m.stepCount(); ++i) {
+            const bs::StepReplay r = m.replay(i);
+            if (r.measured != set.steps[i].service()) return -2;
+            worst = std::max(worst, r.errorPct);
+        }
+        if (steps) *steps = m.stepCount();
+        if (stats) *stats = m.stats();
+        return worst;
+    }
+
+    // One step (ProfilerStep#1 at T0, 10 µs): its service runs to the last kernel end.
+    static constexpr bs::TimeNs T0 = 1000000000;
+
+    // Kernel A (stream 2, 100 µs) and kernel B (stream 3, 50 µs) starting `gap` ns after A's end, neither launched:
+    // the gain of A twice as fast.
+    static double crossStreamGainUs(bs::TimeNs gap, bs::TimeNs bPredEnd = -1) {
+        Builder b;
+        b.host("ProfilerStep#1", T0, us(10));
+        b.kernel("A", 2, T0 + us(100), us(100));
+        if (bPredEnd >= 0) b.kernel("P", 3, T0 + us(150), bPredEnd - (T0 + us(150)));
+        b.kernel("B", 3, T0 + us(200) + gap, us(50));
+        const bs::StepSet set = b.finish();
+        const bs::ReplayModel m(b.p, set);
+        bs::ReplayEdit e;
+        e.kind = bs::ReplayEditKind::OpSpeedup;
+        e.op = "A";
+        e.factor = 2;
+        const bs::StepReplay base = m.replay(0), ed = m.replay(0, {e});
+        if (base.errorPct != 0 || !ed.edited) return -1;
+        return static_cast<double>(base.replayed - ed.replayed) / 1000.0;
+    }
+
+  private slots:
+    // A hand-over between host threads (torch_npu's task queue): the Python thread (tid 7) hands each op to the
+    // dequeue thread (tid 8, lane 2), which launches it. The dequeue thread's wait for the second op [T0+14,
+    // T0+40] ends at its arrival: removing the Python thread's sync op aten::to [T0+12, T0+28] (it waited for
+    // K0, ending T0+21, and returned 7 µs later) hands the op over at T0+24 instead of 40; the launch follows
+    // 10 µs later (34), K starts 5 µs after it (39) instead of 55: 16 µs gained. The dequeue thread's own
+    // median gap (3.75 µs: gaps 1, 1, 6.5, 26) is no bound here (14 + 3.75 < 24).
+    void handOverGapFollowsItsSourceThread() {
+        Builder b;
+        b.p.lanes.push_back({3, 8, bs::LaneKind::Host}); // lane 2: the dequeue thread
+        b.host("ProfilerStep#1", T0, us(10));
+        b.host("t8_a", T0 + us(1), us(1), 2);
+        b.host("t8_b", T0 + us(3), us(1), 2);
+        b.host("t8_c", T0 + us(5), us(1), 2);
+        b.host("aten::add", T0 + us(11), us(1));
+        b.handOver(0, T0 + us(12), 2, T0 + us(12.5));
+        b.host("Dequeue", T0 + us(12.5), us(1.5), 2);
+        b.kernel("K0", 2, T0 + us(16), us(5), T0 + us(14), 2);
+        b.host("aten::to", T0 + us(12), us(16));
+        b.host("aten::mm", T0 + us(28), us(2));
+        b.handOver(0, T0 + us(30), 2, T0 + us(40));
+        b.host("Dequeue", T0 + us(40), us(10), 2);
+        b.kernel("K", 2, T0 + us(55), us(100), T0 + us(50), 2);
+        const bs::StepSet set = b.finish();
+        const bs::ReplayModel m(b.p, set);
+        QCOMPARE(m.stats().queueWaitGaps, std::size_t{2});
+        QCOMPARE(m.replay(0).replayed, us(155));
+        QCOMPARE(m.replay(0).errorPct, 0.0);
+        bs::ReplayEdit rm;
+        rm.kind = bs::ReplayEditKind::RemoveSyncOps;
+        rm.windowStart = T0 + us(21);
+        rm.windowEnd = T0 + us(55);
+        QCOMPARE(m.replay(0, {rm}).replayed, us(139));
+    }
+    // §15: a kernel that starts within 1 µs after another stream's kernel end (its stream idle) waited for it.
+    // A 50 µs faster moves B by 50 µs at 999 / 1000 ns, not at 1001 ns (B then starts when it did).
+    void crossStreamWaitWithinOneMicrosecond() {
+        QCOMPARE(crossStreamGainUs(999), 50.0);
+        QCOMPARE(crossStreamGainUs(1000), 50.0);
+        QCOMPARE(crossStreamGainUs(1001), 0.0);
+        QCOMPARE(crossStreamGainUs(0), 50.0);
+    }
+    // "On an idle stream": B's own predecessor P ended after A (at A's end + 0.5 µs): B waited for P, not A; B
+    // follows P, which does not move. P ending at A's end exactly: the stream was idle, B waited for A — and
+    // still cannot start before P's end: 1 µs (its 1 µs offset) gained.
+    void crossStreamWaitNeedsAnIdleStream() {
+        QCOMPARE(crossStreamGainUs(1000, T0 + us(200.5)), 0.0);
+        QCOMPARE(crossStreamGainUs(1000, T0 + us(200)), 1.0);
+    }
+
+    // A sync op lasts until the kernel it waits for ends: host thread tid 7 launches A at T0+15 µs (starts T0+200,
+    // 100 µs, stream 2), waits in aten::item [T0+20, T0+310] (A ends T0+300: 10 µs return), then launches D at
+    // T0+320 (starts T0+325, 100 µs, stream 2). Service: T0 → D's end T0+425 µs.
+    static Builder syncCapture() {
+        Builder b;
+        b.host("ProfilerStep#1", T0, us(10));
+        b.host("aten::empty", T0 + us(12), us(3));
+        b.kernel("A", 2, T0 + us(200), us(100), T0 + us(15));
+        b.host("aten::item", T0 + us(20), us(290));
+        b.host("aclrtSynchronizeStream", T0 + us(21), us(288), 1);
+        b.host("aten::add", T0 + us(315), us(5));
+        b.kernel("D", 2, T0 + us(325), us(100), T0 + us(320));
+        return b;
+    }
+    void syncOpEndsWhenItsKernelEnds() {
+        Builder b = syncCapture();
+        const bs::StepSet set = b.finish();
+        const bs::ReplayModel m(b.p, set);
+        const bs::StepReplay base = m.replay(0);
+        QCOMPARE(base.measured, us(425));
+        QCOMPARE(base.replayed, us(425));
+        QCOMPARE(m.stats().syncOpsWaiting, std::size_t{1});
+        // A 50 µs faster: it ends at T0+250, the sync at 260 (+10 µs return), D is launched at 270, starts 275
+        // (its 5 µs delay) and ends 375: 50 µs gained.
+        bs::ReplayEdit fast;
+        fast.kind = bs::ReplayEditKind::OpSpeedup;
+        fast.op = "A";
+        fast.factor = 2;
+        QCOMPARE(m.replay(0, {fast}).replayed, us(375));
+        // A 4x faster: it ends at T0+225, the sync at 235; D launched 245, starts 250 — after A (its stream
+        // predecessor) — and ends 350.
+        fast.factor = 4;
+        QCOMPARE(m.replay(0, {fast}).replayed, us(350));
+        // The sync removed (a window [T0+300, T0+325]): the host goes on at T0+20, launches D at T0+30 (the 5 µs
+        // after the sync, 5 of aten::add) — D still waits for A on its stream: it starts at A's end T0+300 and
+        // ends 400. The 290 µs sync was worth 25 µs.
+        bs::ReplayEdit rm;
+        rm.kind = bs::ReplayEditKind::RemoveSyncOps;
+        rm.windowStart = T0 + us(300);
+        rm.windowEnd = T0 + us(325);
+        QVERIFY(m.unresolvable(rm).empty());
+        const bs::StepReplay r = m.replay(0, {rm});
+        QVERIFY(r.edited);
+        QCOMPARE(r.replayed, us(400));
+        // A window no sync op overlaps: nothing to remove.
+        rm.windowStart = T0 + us(311);
+        rm.windowEnd = T0 + us(314);
+        QVERIFY(!m.unresolvable(rm).empty());
+        QVERIFY(!m.replay(0, {rm}).edited);
+    }
+    // A sync op waits for every kernel ending inside it, whoever launched it: X (stream 3, launched at T0+22 µs
+    // inside the sync, T0+250 → T0+305) ends last, 5 µs before the sync returns.
+    void syncWaitsForEveryKernelEndingInIt() {
+        Builder b = syncCapture();
+        b.kernel("X", 3, T0 + us(250), us(55), T0 + us(22));
+        const bs::StepSet set = b.finish();
+        const bs::ReplayModel m(b.p, set);
+        QCOMPARE(m.replay(0).errorPct, 0.0);
+        QCOMPARE(m.stats().syncOpsWaiting, std::size_t{1});
+        bs::ReplayEdit a, x;
+        a.kind = x.kind = bs::ReplayEditKind::OpSpeedup;
+        a.op = "A";
+        x.op = "X";
+        a.factor = x.factor = 2;
+        // A faster: X still ends at T0+305, the sync at 310: nothing gained.
+        QCOMPARE(m.replay(0, {a}).replayed, us(425));
+        // X faster (ends 277.5): A ends last (300), the sync returns at 305, D launched 315, starts 320, ends 420.
+        QCOMPARE(m.replay(0, {x}).replayed, us(420));
+        // Both: the sync returns at 282.5, D launched 292.5, starts 297.5 (A ended at 250), ends 397.5.
+        QCOMPARE(m.replay(0, {a, x}).replayed, us(397.5));
+    }
+    // §15 self-check on every real rank (issue 47 acceptance: <= 1 %).
+    void selfCheckOnEveryRealRank_data() {
+        QTest::addColumn<QString>("rank");
+        for (const char* set : {"torch_npu_resnet_ddp", "torch_npu_resnet_ddp_db"})
+            for (const char* level : {"level0", "level1"})
+                for (const char* rank : {"rank0_ascend_pt", "rank1_ascend_pt"}) {
+                    const QString rel = QStringLiteral("%1/%2/%3").arg(set, level, rank);
+                    QTest::newRow(qPrintable(rel)) << rel;
+                }
+        QTest::newRow("msprof_vllm_ascend") << QStringLiteral("msprof_vllm_ascend");
+    }
+    void selfCheckOnEveryRealRank() {
+        QVERIFY(bstest::requireRealdata());
+        QFETCH(QString, rank);
+        std::size_t steps = 0;
+        bs::ReplayStats st;
+        const double worst = worstSelfCheck(rank, &steps, &st);
+        qInfo("%s: %zu step(s), self-check error %.4f %% (kernels %zu, launched %zu, cross-stream %zu, queued %zu, "
+              "absolute %zu; host threads %zu, sync ops %zu (waiting %zu), gaps %zu (backpressure %zu, queue wait %zu))",
+              qPrintable(rank), steps, worst, st.kernels, st.launched, st.crossStream, st.queued, st.absolute,
+              st.hostThreads, st.syncOps, st.syncOpsWaiting, st.hostGaps, st.backpressureGaps, st.queueWaitGaps);
+        QVERIFY(steps >= 1);
+        QVERIFY2(worst >= 0 && worst <= 1.0, qPrintable(QStringLiteral("error %1 %").arg(worst)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstReplay)
+#include "tst_replay.moc"
