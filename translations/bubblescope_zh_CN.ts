@@ -924,252 +924,257 @@
 <context>
     <name>Inspector</name>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="41"/>
+        <location filename="../ui/panels/inspector.cpp" line="43"/>
         <source>No call stacks collected: the line of code behind this bubble is unknown.</source>
         <translation>未采集调用栈：无法确定此气泡背后的代码行。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="44"/>
+        <location filename="../ui/panels/inspector.cpp" line="46"/>
         <source>No user code in the call stacks of the %1 host events in this window (%2 carry a stack).</source>
         <translation>此窗口内 %1 个主机事件的调用栈中没有用户代码（%2 个带有调用栈）。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="49"/>
+        <location filename="../ui/panels/inspector.cpp" line="51"/>
         <source>Your code behind this bubble:</source>
         <translation>此气泡背后的用户代码：</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="50"/>
+        <location filename="../ui/panels/inspector.cpp" line="52"/>
         <source>(click a line: its host events are highlighted on the timeline)</source>
         <translation>（点击一行：其 host 事件会在时间线上高亮）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="50"/>
+        <location filename="../ui/panels/inspector.cpp" line="52"/>
         <source>Line</source>
         <translation>代码行</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="51"/>
+        <location filename="../ui/panels/inspector.cpp" line="53"/>
         <source>Share of window</source>
         <translation>占窗口比例</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="51"/>
+        <location filename="../ui/panels/inspector.cpp" line="53"/>
         <source>Host time (ms)</source>
         <translation>主机时间 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="51"/>
+        <location filename="../ui/panels/inspector.cpp" line="53"/>
         <source>Path to the op</source>
         <translation>到算子的调用路径</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="72"/>
+        <location filename="../ui/panels/inspector.cpp" line="74"/>
         <source>%1 host events under &lt;code&gt;%2&lt;/code&gt; are highlighted on the timeline (%3 ms of host time in this window).</source>
         <translation>&lt;code&gt;%2&lt;/code&gt; 下的 %1 个 host 事件已在时间线上高亮（此窗口内 host 时间 %3 ms）。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="83"/>
+        <location filename="../ui/panels/inspector.cpp" line="85"/>
         <source>Call stack of %1, the largest of them (innermost first, ● your code):</source>
         <translation>其中最大的事件 %1 的调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="95"/>
+        <location filename="../ui/panels/inspector.cpp" line="97"/>
         <source>step</source>
         <translation>step</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="100"/>
+        <location filename="../ui/panels/inspector.cpp" line="105"/>
+        <source>Fixing its cause (%1):</source>
+        <translation>修复其原因（%1）：</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/inspector.cpp" line="112"/>
         <source>Side</source>
         <translation>位置</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="100"/>
+        <location filename="../ui/panels/inspector.cpp" line="112"/>
         <source>Kernel</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="100"/>
-        <location filename="../ui/panels/inspector.cpp" line="151"/>
+        <location filename="../ui/panels/inspector.cpp" line="112"/>
+        <location filename="../ui/panels/inspector.cpp" line="163"/>
         <source>Task type</source>
         <translation>任务类型</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="100"/>
+        <location filename="../ui/panels/inspector.cpp" line="112"/>
         <source>Duration (µs)</source>
         <translation>时长 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="100"/>
+        <location filename="../ui/panels/inspector.cpp" line="112"/>
         <source>Wait (µs)</source>
         <translation>等待 (µs)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="101"/>
-        <location filename="../ui/panels/inspector.cpp" line="152"/>
+        <location filename="../ui/panels/inspector.cpp" line="113"/>
+        <location filename="../ui/panels/inspector.cpp" line="164"/>
         <source>Stream</source>
         <translation>流</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="111"/>
+        <location filename="../ui/panels/inspector.cpp" line="123"/>
         <source>before</source>
         <translation>之前</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="113"/>
+        <location filename="../ui/panels/inspector.cpp" line="125"/>
         <source>device idle</source>
         <translation>设备空闲</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="115"/>
+        <location filename="../ui/panels/inspector.cpp" line="127"/>
         <source>after</source>
         <translation>之后</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="120"/>
+        <location filename="../ui/panels/inspector.cpp" line="132"/>
         <source>Host coverage</source>
         <translation>Host 覆盖率</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="120"/>
+        <location filename="../ui/panels/inspector.cpp" line="132"/>
         <source>sync</source>
         <translation>同步</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="121"/>
+        <location filename="../ui/panels/inspector.cpp" line="133"/>
         <source>comm</source>
         <translation>通信</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="122"/>
+        <location filename="../ui/panels/inspector.cpp" line="134"/>
         <source>parallelism</source>
         <translation>并行度</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="125"/>
+        <location filename="../ui/panels/inspector.cpp" line="137"/>
         <source>Host events in the window:</source>
         <translation>窗口内的 Host 事件：</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="132"/>
+        <location filename="../ui/panels/inspector.cpp" line="144"/>
         <source>There is no host trace: causes cannot be attributed.</source>
         <translation>没有 Host trace：无法归因。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="134"/>
+        <location filename="../ui/panels/inspector.cpp" line="146"/>
         <source>Candidate causes (possible, not a verdict):</source>
         <translation>候选原因（可能原因，并非结论）：</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="150"/>
+        <location filename="../ui/panels/inspector.cpp" line="162"/>
         <source>Op type</source>
         <translation>算子类型</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="154"/>
-        <location filename="../ui/panels/inspector.cpp" line="216"/>
+        <location filename="../ui/panels/inspector.cpp" line="166"/>
+        <location filename="../ui/panels/inspector.cpp" line="228"/>
         <source>Start</source>
         <translation>开始</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="154"/>
+        <location filename="../ui/panels/inspector.cpp" line="166"/>
         <source>%1 ms from the capture&apos;s start (epoch %2 µs)</source>
         <translation>距采集开始 %1 ms（epoch %2 µs）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="157"/>
-        <location filename="../ui/panels/inspector.cpp" line="217"/>
+        <location filename="../ui/panels/inspector.cpp" line="169"/>
+        <location filename="../ui/panels/inspector.cpp" line="229"/>
         <source>Duration</source>
         <translation>时长</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="158"/>
+        <location filename="../ui/panels/inspector.cpp" line="170"/>
         <source>Wait</source>
         <translation>等待</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="159"/>
+        <location filename="../ui/panels/inspector.cpp" line="171"/>
         <source>Block dim</source>
         <translation>Block dim</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="160"/>
+        <location filename="../ui/panels/inspector.cpp" line="172"/>
         <source>Input shapes</source>
         <translation>输入 shape</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="161"/>
+        <location filename="../ui/panels/inspector.cpp" line="173"/>
         <source>Output shapes</source>
         <translation>输出 shape</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="166"/>
+        <location filename="../ui/panels/inspector.cpp" line="178"/>
         <source>PMU verdict</source>
         <translation>PMU 结论</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="167"/>
-        <location filename="../ui/panels/inspector.cpp" line="168"/>
+        <location filename="../ui/panels/inspector.cpp" line="179"/>
+        <location filename="../ui/panels/inspector.cpp" line="180"/>
         <source>Flag</source>
         <translation>标记</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="189"/>
+        <location filename="../ui/panels/inspector.cpp" line="201"/>
         <source>Launched by</source>
         <translation>下发来源</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="187"/>
+        <location filename="../ui/panels/inspector.cpp" line="199"/>
         <source>unknown host event</source>
         <translation>未知 Host 事件</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="213"/>
+        <location filename="../ui/panels/inspector.cpp" line="225"/>
         <source>Process / thread</source>
         <translation>进程 / 线程</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="214"/>
+        <location filename="../ui/panels/inspector.cpp" line="226"/>
         <source>Call depth</source>
         <translation>调用深度</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="215"/>
+        <location filename="../ui/panels/inspector.cpp" line="227"/>
         <source>Category</source>
         <translation>类别</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="216"/>
+        <location filename="../ui/panels/inspector.cpp" line="228"/>
         <source>%1 ms from the capture&apos;s start</source>
         <translation>距采集开始 %1 ms</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="223"/>
+        <location filename="../ui/panels/inspector.cpp" line="235"/>
         <source>Call stack (innermost first, ● your code):</source>
         <translation>调用栈（最内层在前，● 为你的代码）：</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="257"/>
+        <location filename="../ui/panels/inspector.cpp" line="269"/>
         <source>Range statistics</source>
         <translation>区间统计</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="257"/>
+        <location filename="../ui/panels/inspector.cpp" line="269"/>
         <source>span</source>
         <translation>跨度</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="257"/>
+        <location filename="../ui/panels/inspector.cpp" line="269"/>
         <source>busy union</source>
         <translation>忙碌并集</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="258"/>
+        <location filename="../ui/panels/inspector.cpp" line="270"/>
         <source>idle</source>
         <translation>空闲</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="258"/>
+        <location filename="../ui/panels/inspector.cpp" line="270"/>
         <source>kernels</source>
         <translation>kernel 数</translation>
     </message>
@@ -3165,153 +3170,158 @@
 <context>
     <name>bs::ui::SummaryPanel</name>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="71"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="72"/>
         <source>Are there significant bubbles?</source>
         <translation>是否存在显著气泡？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="71"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="72"/>
         <source>Which step group holds them?</source>
         <translation>气泡位于哪个 step 组？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="72"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="73"/>
         <source>Prelaunch, tail, internal or inter-step?</source>
         <translation>是下发前、尾部、内部还是 step 之间的空闲？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="73"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="74"/>
         <source>Is there a host-side risk?</source>
         <translation>是否存在 Host 侧风险？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="73"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="74"/>
         <source>Is the evidence enough?</source>
         <translation>证据是否充分？</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="74"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="75"/>
         <source>Bubble-first summary</source>
         <translation>气泡优先摘要</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="81"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="82"/>
         <source>Data errors: %1. They lower the confidence (now %2); see the data-quality findings in the report.</source>
         <translation>数据错误：%1。这些错误降低了置信度（当前为 %2）；详见报告中的数据质量发现。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="100"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="102"/>
         <source>What to do next</source>
         <translation>下一步做什么</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="100"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="102"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="100"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="102"/>
         <source>Action</source>
         <translation>措施</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="100"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="102"/>
         <source>Target</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="100"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="102"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="125"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="103"/>
+        <source>Expected gain</source>
+        <translation>预期收益</translation>
+    </message>
+    <message>
+        <location filename="../ui/panels/summary_panel.cpp" line="133"/>
         <source>Steps (ms)</source>
         <translation>Step 指标 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="126"/>
-        <location filename="../ui/panels/summary_panel.cpp" line="155"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="134"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="163"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="126"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="134"/>
         <source>Group</source>
         <translation>组</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="126"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="134"/>
         <source>Service</source>
         <translation>服务时长</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="126"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="134"/>
         <source>Busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="126"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="134"/>
         <source>Underfeed</source>
         <translation>供给不足时长</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="126"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="134"/>
         <source>Prelaunch</source>
         <translation>下发前空闲</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="127"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="135"/>
         <source>Internal</source>
         <translation>内部气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="127"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="135"/>
         <source>Largest</source>
         <translation>最大气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="127"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="135"/>
         <source>Tail</source>
         <translation>尾部空闲</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="127"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="135"/>
         <source>Bubbles</source>
         <translation>气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="149"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="157"/>
         <source>… %1 more steps: every step is in the Charts tab and the Text report tab.</source>
         <translation>… 另有 %1 个 step 未列出：所有 step 见“图表”和“文本报告”标签页。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="154"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="162"/>
         <source>Profiler cross-check (%1, µs)</source>
         <translation>与 profiler 结果交叉核对（%1，µs）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="155"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="163"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="155"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="163"/>
         <source>Ours</source>
         <translation>本工具</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="155"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="163"/>
         <source>Profiler</source>
         <translation>Profiler</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="172"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="180"/>
         <source>mismatch</source>
         <translation>不一致</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="177"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="185"/>
         <source>… %1 more rows: every row is in the Text report tab and the exported JSON.</source>
         <translation>… 另有 %1 行未列出：所有行见“文本报告”标签页和导出的 JSON。</translation>
     </message>
@@ -3329,7 +3339,7 @@
         <translation>时间线</translation>
     </message>
     <message>
-        <location filename="../ui/timeline_widget.cpp" line="755"/>
+        <location filename="../ui/timeline_widget.cpp" line="759"/>
         <source>No profile loaded</source>
         <translation>未加载 profile</translation>
     </message>

@@ -3,6 +3,7 @@
 #include "compare/compare.h"
 
 #include "i18n/message.h"
+#include "report/gain_text.h"
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -330,6 +331,41 @@ const FigureDelta* figure(const Comparison& c, const char* key) {
     return nullptr;
 }
 
+// §15: each prediction of the base beside the step service change and the fate of the windows it edited.
+void checkPredictions(Comparison& c) {
+    const FigureDelta* service = figure(c, "service_ms");
+    for (std::size_t i = 0; i < c.base.predictions.size(); ++i) {
+        const ComparePrediction& p = c.base.predictions[i];
+        Comparison::PredictionCheck pc;
+        pc.prediction = i;
+        if (service && service->known) pc.achievedMs = service->deltaAvg;
+        std::vector<std::string> fates;
+        for (const std::string& id : p.windows) {
+            int base = -1;
+            for (std::size_t k = 0; k < c.base.windows.size() && base < 0; ++k)
+                if (c.base.windows[k].id == id) base = static_cast<int>(k);
+            for (const WindowMatch& m : c.matches)
+                if (base >= 0 && m.base == base) {
+                    fates.push_back(fmt::format("{} {}", id, m.cls == "removed" ? msg("removed")
+                                                            : m.cls == "shrunk" ? msg("shrunk")
+                                                            : m.cls == "grew"   ? msg("grew")
+                                                                                : msg("unchanged")));
+                    break;
+                }
+            if (fates.size() == 5 && p.windows.size() > 5) {
+                fates.push_back(msg("{} more", p.windows.size() - 5));
+                break;
+            }
+        }
+        pc.windows = joined(fates, ", ");
+        pc.sentence = msg("{} {}: predicted {} per step, achieved {} (step service, dominant group average){}",
+                          p.priority, p.edit, gainMsText(-p.gainMs),
+                          pc.achievedMs ? gainMsText(*pc.achievedMs) : msg("n/a"),
+                          pc.windows.empty() ? std::string() : msg("; its windows: {}", pc.windows));
+        c.predictions.push_back(std::move(pc));
+    }
+}
+
 void writeVerdict(Comparison& c) {
     std::vector<std::string> step;
     if (const FigureDelta* f = figure(c, "service_ms"); f && f->known)
@@ -347,6 +383,8 @@ void writeVerdict(Comparison& c) {
     if (!step.empty()) c.verdict.push_back(joined(step, msg("; ").c_str()));
     for (const auto& f : c.topFates)
         c.verdict.push_back(f.sentence);
+    for (const auto& p : c.predictions)
+        c.verdict.push_back(p.sentence);
     if (!c.ops.empty() && c.ops.front().deltaTotal != 0) {
         const OpDelta& o = c.ops.front();
         const std::string op =
@@ -391,6 +429,7 @@ Comparison compareSides(CompareSide base, CompareSide next) {
     compareLayers(c);
     matchWindows(c);
     stateTopFates(c);
+    checkPredictions(c);
     writeVerdict(c);
     return c;
 }

@@ -67,6 +67,14 @@ struct CompareFinding {
     std::string id, severity, seen, file;
 };
 
+// A recommendation's replayed gain (ANALYSIS.md §15), kept so the comparison can put it beside what changed.
+struct ComparePrediction {
+    std::string priority, cause, edit;
+    double gainMs = 0, gainPct = 0, errorPct = 0;
+    bool lowConfidence = false;
+    std::vector<std::string> windows; // the ids of the windows the edit removed
+};
+
 // What a comparison keeps of one analysed profile.
 struct CompareSide {
     std::string label, folder;
@@ -86,6 +94,7 @@ struct CompareSide {
     bool hiddenIssue = false;
     std::string confidence;
     bool fromSummary = false; // read from a rank summary (analyze --summary): no layers
+    std::vector<ComparePrediction> predictions; // the recommendations with a replayed gain, in their order
 };
 
 // The figures compared, in report order, with their display names and units ("ms", "", "count").
@@ -159,6 +168,15 @@ struct Comparison {
     // Over the matches of the dominant group: removed, new, shrunk, grew, unchanged.
     std::size_t removed = 0, added = 0, shrunk = 0, grew = 0, unchanged = 0;
     std::vector<WindowFate> topFates; // the base's top 5 windows
+    // The base's predictions beside what was achieved (§15): the step service change of the dominant group
+    // (new − base average, ms) and what became of the windows each edit removed.
+    struct PredictionCheck {
+        std::size_t prediction = 0;     // index into base.predictions
+        std::optional<double> achievedMs; // nullopt: the step service is not known on both sides
+        std::string windows;            // "b0001 removed, b0003 shrunk"
+        std::string sentence;
+    };
+    std::vector<PredictionCheck> predictions;
     std::vector<std::string> verdict; // plain-word lines, facts only
 };
 

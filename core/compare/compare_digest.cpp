@@ -192,6 +192,14 @@ CompareSide digestForCompare(const Profile& p, const AnalysisResult& r, std::str
     }
     for (const auto& o : r.anomaly.ops)
         s.ops.push_back({o.name, o.taskType, o.calls, o.durTotal, o.durAvgUs, o.waitAvgUs});
+    for (const auto& rc : r.anomaly.recommendations) {
+        if (!rc.replay) continue;
+        ComparePrediction cp{rc.priority, rc.replayCause, rc.replay->edit, rc.replay->gainMs, rc.replay->gainPct,
+                             rc.replay->errorPct, rc.replay->lowConfidence, {}};
+        for (std::size_t w : rc.replayWindows)
+            if (w < r.anomaly.windows.size()) cp.windows.push_back(r.anomaly.windows[w].id);
+        s.predictions.push_back(std::move(cp));
+    }
     addLayers(s, r.architecture);
 
     // Windows, then their positions: steps holding a window get their gaps walked once.

@@ -422,6 +422,17 @@ std::string renderComparisonJson(const Comparison& c) {
     j["ops"] = opsJson(c);
     j["layers"] = layersJson(c);
     j["windows"] = windowsJson(c);
+    // §15: the base's replayed predictions beside the achieved step service change.
+    Json pr = Json::array();
+    for (const auto& pc : c.predictions) {
+        const ComparePrediction& p = c.base.predictions[pc.prediction];
+        pr.push_back({{"priority", p.priority}, {"cause", p.cause}, {"edit", p.edit},
+                      {"predicted_gain_ms", p.gainMs}, {"predicted_gain_pct", p.gainPct},
+                      {"replay_error_pct", p.errorPct}, {"replay_low_confidence", p.lowConfidence},
+                      {"achieved_change_ms", pc.achievedMs ? Json(*pc.achievedMs) : Json(nullptr)},
+                      {"windows", p.windows}, {"windows_fate", pc.windows}});
+    }
+    j["predictions"] = std::move(pr);
     j["data_quality"] = {{"base", findingsJson(c.base)}, {"new", findingsJson(c.next)}};
     renderMessagesIn(j);
     return j.dump(2, ' ', false, Json::error_handler_t::replace);

@@ -54,6 +54,10 @@ std::string renderCompareDigestJson(const CompareSide& s) {
     j["findings"] = std::move(fi);
     j["hidden_issue"] = s.hiddenIssue;
     j["confidence"] = s.confidence;
+    Json pr = Json::array();
+    for (const auto& x : s.predictions)
+        pr.push_back({x.priority, x.cause, x.edit, x.gainMs, x.gainPct, x.errorPct, x.lowConfidence, x.windows});
+    j["predictions"] = std::move(pr);
     return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
@@ -131,6 +135,12 @@ std::optional<CompareSide> compareSideFromSummary(std::string_view text, const s
                                   f.at(3).get<std::string>()});
         s.hiddenIssue = j.at("hidden_issue").get<bool>();
         s.confidence = j.at("confidence").get<std::string>();
+        if (const auto pr = j.find("predictions"); pr != j.end()) // absent in digests written before §15
+            for (const auto& x : *pr)
+                s.predictions.push_back({x.at(0).get<std::string>(), x.at(1).get<std::string>(),
+                                         x.at(2).get<std::string>(), x.at(3).get<double>(), x.at(4).get<double>(),
+                                         x.at(5).get<double>(), x.at(6).get<bool>(),
+                                         x.at(7).get<std::vector<std::string>>()});
         return s;
     } catch (const std::exception& e) {
         error = msg("{}: the comparison digest is damaged ({}); write it again with {}.", file, std::string(e.what()),

@@ -2,6 +2,7 @@
 
 #include "analysis/collection_advice.h"
 #include "pipeline/recommendations.h"
+#include "report/gain_text.h"
 #include "analysis/skipped_rows.h"
 #include "analysis/stack_evidence.h"
 #include "i18n/escape.h"
@@ -531,13 +532,17 @@ std::string renderAnomalyReport(const Profile& p, const AnalysisResult& r,
         o += fmt::format("PMU: pmu_unavailable — {} {}\n\n", esc(pmu->why), esc(pmu->action));
 
     // ---------------------------------------------------------------- Recommendations
-    o += msg("## 5. Recommendations\n\n| Priority | Scope | Target | Action | Why | Follow-up | Evidence gap "
-        "|\n|---|---|---|---|---|---|---|\n");
-    for (const auto& rc : a.recommendations)
-        o += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", rc.priority, rc.scope,
-            rc.target.empty() ? "-" : cell(rc.target), escCell(rc.action), escCell(rc.why), followupCell(rc),
-            rc.evidenceGap.empty() ? "-" : escCell(rc.evidenceGap));
-    if (a.recommendations.empty()) o += msg("| - | - | - | No action suggested by the evidence. | | | |\n");
+    o += msg("## 5. Recommendations\n\nWithin a priority, the fix worth most comes first: its expected gain is the step "
+             "time the replay of the steps saves with the cause edited out (not the bubble's duration).\n\n");
+    o += msg("| Priority | Scope | Target | Action | Why | Expected gain | Follow-up | Evidence gap "
+        "|\n|---|---|---|---|---|---|---|---|\n");
+    for (const auto& rc : a.recommendations) {
+        const std::string gain = gainText(rc);
+        o += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", rc.priority, rc.scope,
+            rc.target.empty() ? "-" : cell(rc.target), escCell(rc.action), escCell(rc.why),
+            gain.empty() ? "-" : escCell(gain), followupCell(rc), rc.evidenceGap.empty() ? "-" : escCell(rc.evidenceGap));
+    }
+    if (a.recommendations.empty()) o += msg("| - | - | - | No action suggested by the evidence. | | | | |\n");
 
     // ---------------------------------------------------------------- Data quality
     o += msg("\n## 6. Data quality\n\n");

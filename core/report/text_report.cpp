@@ -1,6 +1,7 @@
 #include "report/text_report.h"
 
 #include "pipeline/recommendations.h"
+#include "report/gain_text.h"
 #include "analysis/skipped_rows.h"
 #include "i18n/escape.h"
 
@@ -361,9 +362,12 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r, bool all
                          [](const Recommendation* x, const Recommendation* y) { return x->priority < y->priority; });
         o += msg("\n== What to do next\n");
         for (const Recommendation* rc : recs)
+        {
             o += msg("  {} {} ({}{}): {}\n      why: {}\n", term(rc->priority), term(rc->action), term(rc->scope),
                              rc->target.empty() ? std::string() : " " + term(rc->target),
                              rc->followupRequired ? msg("follow-up required") : msg("no follow-up needed"), term(rc->why));
+            if (const std::string gain = gainText(*rc); !gain.empty()) o += msg("      {}\n", term(gain));
+        }
     }
     return render(o);
 }

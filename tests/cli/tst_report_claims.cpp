@@ -704,13 +704,38 @@ class TstReportClaims : public QObject {
         QCOMPARE(has(s, "No host follow-up is required"), !required);
         QCOMPARE(has(o.text, "  Host follow-up: required"), required);
         QCOMPARE(has(o.text, "  Host follow-up: not required"), !required);
-        // The table's Follow-up column, row by row, in the JSON's order.
-        std::vector<std::string> column;
+        // The table's Follow-up column, row by row, in the JSON's order; its Expected gain column says the
+        // JSON's replayed gain (ANALYSIS.md §15) or why there is none.
+        std::vector<std::string> column, gains;
         for (const auto& l : lines(section(o.md, "## 5. Recommendations")))
-            if (l.rfind("| P", 0) == 0 && l.rfind("| Priority", 0) != 0) column.push_back(cells(l).at(6));
+            if (l.rfind("| P", 0) == 0 && l.rfind("| Priority", 0) != 0) {
+                column.push_back(cells(l).at(7));
+                gains.push_back(cells(l).at(6));
+            }
         QCOMPARE(column.size(), j["recommendations"].size());
-        for (std::size_t i = 0; i < column.size(); ++i)
-            QCOMPARE(column[i], followupCell(j["recommendations"][i]));
+        for (std::size_t i = 0; i < column.size(); ++i) {
+            const json& rc = j["recommendations"][i];
+            QCOMPARE(column[i], followupCell(rc));
+            if (rc.contains("predicted_gain_ms") && rc["predicted_gain_ms"].is_number()) {
+                const double g = rc["predicted_gain_ms"];
+                const std::string ms = std::fabs(g) >= 1.0 ? fmt::format("{:.2f}", g) : fmt::format("{:.3f}", g);
+                QVERIFY2(gains[i].rfind("expected gain ≈ " + ms + " ms per step (", 0) == 0, gains[i].c_str());
+                QVERIFY2(has(gains[i], fmt::format("replay error {:.1f} %", rc["replay_error_pct"].get<double>())),
+                         gains[i].c_str());
+            } else if (rc.contains("replay_missing")) {
+                QVERIFY2(gains[i].rfind("no predicted gain: ", 0) == 0, gains[i].c_str());
+            } else {
+                QCOMPARE(gains[i], std::string("-"));
+            }
+            // Within a priority, the larger predicted gain first; one without a prediction after those with one.
+            if (i > 0 && j["recommendations"][i - 1]["priority"] == rc["priority"]) {
+                const json& prev = j["recommendations"][i - 1];
+                const bool hasPrev = prev.contains("predicted_gain_ms") && prev["predicted_gain_ms"].is_number();
+                const bool hasThis = rc.contains("predicted_gain_ms") && rc["predicted_gain_ms"].is_number();
+                QVERIFY(hasPrev || !hasThis);
+                if (hasPrev && hasThis) QVERIFY(prev["predicted_gain_ms"].get<double>() >= rc["predicted_gain_ms"].get<double>());
+            }
+        }
     }
 
     // The confidence in the header, answer 5, the soft causes; error findings lower it and are named.

@@ -1,5 +1,7 @@
 #include "inspector.h"
 
+#include "report/gain_text.h"
+
 #include "glossary.h"
 #include "language.h"
 #include "stack_text.h"
@@ -93,6 +95,16 @@ QString Inspector::bubbleHtml(const AnalysisResult& r, const BubbleWindow& w, in
         QStringLiteral("<h3>%1 — %2 ms %3, %4 %5</h3>")
             .arg(coreText(w.id), msText(w.span.length()),
                  QString::fromLatin1(windowScopeName(w.scope)), tr("step"), coreText(w.stepId));
+    // §15: what fixing its cause is worth — the replayed gain of each recommendation whose edit covers it.
+    const auto index = static_cast<std::size_t>(&w - r.anomaly.windows.data());
+    for (const auto& rc : r.anomaly.recommendations) {
+        if (std::find(rc.replayWindows.begin(), rc.replayWindows.end(), index) == rc.replayWindows.end()) continue;
+        const std::string gain = gainText(rc);
+        if (gain.empty()) continue;
+        h += QStringLiteral("<p style=\"background:#eef6ee\"><b>%1</b> %2<br><small>%3</small></p>")
+                 .arg(tr("Fixing its cause (%1):").arg(esc(rc.priority)), esc(gain),
+                      rc.replay ? esc(rc.replay->edit) : esc(rc.action));
+    }
     h += userLinesHtml(w, chosenLine);
     h += QStringLiteral(
              "<table border=1 cellspacing=0 "

@@ -3,6 +3,7 @@
 #include "language.h"
 #include "pipeline/analysis_run.h"
 #include "pipeline/recommendations.h"
+#include "report/gain_text.h"
 #include "model/profile.h"
 
 #include <QRegularExpression>
@@ -95,9 +96,11 @@ QString SummaryPanel::html(const Profile& profile, const AnalysisResult& r, int 
             recs.push_back(&rc);
         std::stable_sort(recs.begin(), recs.end(),
                          [](const Recommendation* x, const Recommendation* y) { return x->priority < y->priority; });
+        // Within a priority, the fix worth most first (core orders them by the replayed gain, §15).
         html += QStringLiteral("<h3>%1</h3><table border=1 cellspacing=0 cellpadding=3><tr><th>%2</th><th>%3</th>"
-                               "<th>%4</th><th>%5</th></tr>")
-                    .arg(tr("What to do next"), tr("Priority"), tr("Action"), tr("Target"), tr("Why"));
+                               "<th>%4</th><th>%5</th><th>%6</th></tr>")
+                    .arg(tr("What to do next"), tr("Priority"), tr("Action"), tr("Target"), tr("Why"),
+                         tr("Expected gain"));
         for (const Recommendation* rc : recs) {
             QString target = esc(rc->target);
             bool linked = false;
@@ -114,10 +117,15 @@ QString SummaryPanel::html(const Profile& profile, const AnalysisResult& r, int 
                     linked = true;
                 }
             if (!linked) target = linkBubbleIds(target);
-            html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td>%3 <small>%4</small></td><td>%5</td></tr>")
+            const std::string gain = gainText(*rc);
+            html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td><td>%3 <small>%4</small></td><td>%5</td>"
+                                   "<td>%6</td></tr>")
                         .arg(esc(rc->priority), linkBubbleIds(esc(rc->action)), target,
                              rc->target.empty() ? esc(rc->scope) : QStringLiteral("(%1)").arg(esc(rc->scope)),
-                             linkBubbleIds(esc(rc->why)));
+                             linkBubbleIds(esc(rc->why)),
+                             gain.empty() ? QStringLiteral("\u2014")
+                                          : rc->replay ? QStringLiteral("<b>%1</b>").arg(linkBubbleIds(esc(gain)))
+                                                       : linkBubbleIds(esc(gain)));
         }
         html += QStringLiteral("</table>");
     }
