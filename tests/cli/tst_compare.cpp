@@ -181,6 +181,53 @@ class TstCompare : public QObject {
         QCOMPARE(compared, 3); // launch lag, untraced, comm wait
     }
 
+    // ANALYSIS.md §15 through compare: the base's prediction for the planted untraced host block beside the
+    // achieved change of the step service, when the after profile leaves out exactly that block (the same
+    // seed, every other draw the same). Within 10 % or 0.1 ms, the same from the stored summary.
+    void comparePutsTheBasePredictionBesideTheAchievedChange() {
+        const QString b = generate(QStringLiteral("pred_before"), {QStringLiteral("--anomalies"), QStringLiteral("untraced")});
+        const QString a = generate(QStringLiteral("pred_after"), {QStringLiteral("--anomalies"), QStringLiteral("untraced"),
+                                                                  QStringLiteral("--leave-out"), QStringLiteral("untraced")});
+        QVERIFY(!b.isEmpty() && !a.isEmpty());
+        const QString bf = b + QStringLiteral("/synth_ascend_pt"), af = a + QStringLiteral("/synth_ascend_pt");
+        const QString json = tmp.filePath(QStringLiteral("pred.json"));
+        const Run r = runBinary({QStringLiteral("compare"), bf, af, QStringLiteral("--json"), json, QStringLiteral("-q")});
+        QCOMPARE(r.code, 0);
+        const QJsonObject j = readJson(json)[QStringLiteral("comparison")].toObject();
+        QJsonObject pred;
+        for (const auto& x : j[QStringLiteral("predictions")].toArray())
+            if (x.toObject()[QStringLiteral("cause")].toString() == QStringLiteral("untraced")) pred = x.toObject();
+        QVERIFY2(!pred.isEmpty(), qPrintable(QJsonDocument(j[QStringLiteral("predictions")].toArray()).toJson()));
+        const double predicted = pred[QStringLiteral("predicted_gain_ms")].toDouble();
+        const double achieved = pred[QStringLiteral("achieved_change_ms")].toDouble();
+        // The achieved change is the dominant group's average service change (new − base), from the step table.
+        double baseAvg = 0, newAvg = 0;
+        for (const auto& x : j[QStringLiteral("steps")].toArray()) {
+            const QJsonObject f = x.toObject();
+            if (f[QStringLiteral("metric")].toString() != QStringLiteral("service_ms")) continue;
+            baseAvg = f[QStringLiteral("base_avg")].toDouble();
+            newAvg = f[QStringLiteral("new_avg")].toDouble();
+        }
+        QVERIFY(baseAvg > 0);
+        QVERIFY(std::fabs(achieved - (newAvg - baseAvg)) < 1e-9);
+        QVERIFY2(achieved < 0 && predicted > 0, qPrintable(QStringLiteral("%1 / %2").arg(predicted).arg(achieved)));
+        QVERIFY2(std::fabs(predicted + achieved) <= std::max(0.1, 0.1 * std::fabs(achieved)),
+                 qPrintable(QStringLiteral("predicted %1 ms, achieved %2 ms").arg(predicted).arg(achieved)));
+        qInfo("untraced block: predicted %.3f ms per step, achieved %.3f ms", predicted, achieved);
+        QVERIFY(pred[QStringLiteral("windows_fate")].toString().contains(QStringLiteral("removed")));
+        bool said = false;
+        for (const auto& v : j[QStringLiteral("verdict")].toArray())
+            said |= v.toString().contains(QStringLiteral("predicted \u2212")) && v.toString().contains(QStringLiteral("achieved \u2212"));
+        QVERIFY(said);
+        // From the stored summary of the base: the same predictions.
+        const QString sum = tmp.filePath(QStringLiteral("pred.summary.json"));
+        QCOMPARE(runBinary({QStringLiteral("analyze"), bf, QStringLiteral("--summary"), sum, QStringLiteral("-q")}).code, 0);
+        const QString json2 = tmp.filePath(QStringLiteral("pred2.json"));
+        QCOMPARE(runBinary({QStringLiteral("compare"), sum, af, QStringLiteral("--json"), json2, QStringLiteral("-q")}).code, 0);
+        QCOMPARE(readJson(json2)[QStringLiteral("comparison")].toObject()[QStringLiteral("predictions")],
+                 j[QStringLiteral("predictions")]);
+    }
+
     void generatedPairSyncRemovedOpTwiceAsFastOthersUnchanged() {
         const Analysed b = analyse(before), a = analyse(after);
         QVERIFY(b.profile && a.profile);
