@@ -4,6 +4,7 @@
 #include "analysis/anomaly_model.h"
 #include "analysis/steps.h"
 #include "architecture/architecture_model.h"
+#include "architecture/kernel_roles.h" // its users reach the shared helpers through it
 #include "model/profile.h"
 
 #include <string_view>
@@ -22,17 +23,5 @@ ArchitectureDraft analyzeArchitectureWithoutWindows(const Profile& profile, cons
                                                     const Rulebook& rules);
 ArchitectureResult placeWindowsInArchitecture(ArchitectureDraft draft, const Profile& profile,
                                               const std::vector<BubbleWindow>& windows);
-// Functional role of each kernel of a layer, in order (attention, attention projection, TP comm, …).
-std::vector<LayerKernel> layerKernels(const Profile& profile, const ArchLayer& layer,
-                                      const std::string& marker);
-
-// Shared by core/architecture:
-// the name a description uses for a kernel — its op type when recorded, else its own name (both are
-// names the profile holds);
-std::string kernelDisplayName(const Profile& profile, const Kernel& kernel);
-// index of the first kernel starting at or after t (kernels are in start order);
-std::size_t kernelIndexAt(const Profile& profile, TimeNs t);
-// ASCII case-insensitive substring test.
-bool iContains(std::string_view s, std::string_view needle);
 
 } // namespace bs

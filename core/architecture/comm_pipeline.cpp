@@ -1,6 +1,6 @@
 #include "architecture/comm_pipeline.h"
 
-#include "architecture/architecture_analysis.h"
+#include "architecture/kernel_roles.h"
 #include "i18n/message.h"
 
 #include <algorithm>

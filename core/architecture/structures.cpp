@@ -1,6 +1,6 @@
 #include "architecture/structures.h"
 
-#include "architecture/architecture_analysis.h"
+#include "architecture/kernel_roles.h"
 
 #include <algorithm>
 #include <cstdint>
