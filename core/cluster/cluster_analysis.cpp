@@ -1,7 +1,7 @@
 // Compares the ranks' summaries: the step × rank table, collectives matched by name, slow ranks.
 #include "cluster/cluster_analysis.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "io/csv_reader.h"
 #include "io/file_buffer.h"
 #include "io/profile_loader.h"

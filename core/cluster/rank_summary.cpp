@@ -1,5 +1,5 @@
 // What the cluster keeps of one analysed rank (its model is freed afterwards).
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "cluster/cluster_analysis.h"
 #include "compare/compare.h"
 #include "i18n/message.h"

@@ -1,7 +1,7 @@
 // One analysed profile reduced to what a before/after comparison needs (core/compare/README.md).
 #include "compare/compare.h"
 
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 #include "analysis/step_groups.h"
 
 #include <algorithm>

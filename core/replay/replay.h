@@ -18,7 +18,8 @@ namespace bs {
 
 struct Profile;
 struct StepSet;
-struct AnalysisResult;
+struct AnomalyResult;
+struct StepMetrics;
 
 enum class ReplayEditKind {
     RemoveSyncOps,       // the outermost sync ops overlapping `window` are removed (the host goes on at their start)
@@ -80,9 +81,11 @@ class ReplayModel {
 // The self-check of every step: replayed unchanged.
 std::vector<StepReplay> selfCheck(const Profile& profile, const StepSet& steps);
 
-// Sets Recommendation::replay (or replayMissing) for every recommendation of r.anomaly whose replayCause is
+// Sets Recommendation::replay (or replayMissing) for every recommendation of `anomaly` whose replayCause is
 // set: the edit matching its cause on each of its windows, replayed over the steps of the windows' group
-// (all steps when they lie in several groups or the cause is an op), averaged per step.
-void predictRecommendationGains(const Profile& profile, AnalysisResult& r);
+// (all steps when they lie in several groups or the cause is an op), averaged per step. `metrics` give the
+// other steps' prelaunch.
+void predictRecommendationGains(const Profile& profile, const StepSet& steps, const std::vector<StepMetrics>& metrics,
+                                AnomalyResult& anomaly);
 
 } // namespace bs

@@ -1,7 +1,7 @@
 #pragma once
 // The anomaly report in Markdown (ANALYSIS.md §10.2). Facts in plain declaratives; causes only as
 // possible / probable / insufficient evidence.
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 
 #include <functional>
 #include <string>

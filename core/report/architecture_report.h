@@ -1,6 +1,6 @@
 #pragma once
 // The model architecture report (ANALYSIS.md §11): ten sections, each present even when degraded.
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 
 #include <string>
 

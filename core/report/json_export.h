@@ -1,7 +1,7 @@
 #pragma once
 // The analysis JSON: `steps`, `inventory`, `data_quality`, `profiler_crosscheck`. Stable key order
 // and fixed rounding so the same input gives byte-identical output.
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 
 #include <string>
 #include <string_view>

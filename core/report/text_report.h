@@ -1,6 +1,6 @@
 #pragma once
 // Plain-text summary printed by `bubblescope analyze` (and shown by the GUI's shell).
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 
 #include <cstddef>
 #include <string>

@@ -8,7 +8,7 @@ fails this check:
     and any labels.push_back / emplace_back("…") in core/;
   - tags: addTag(…, "…"), tags.push_back / emplace_back("…"), tags.insert(…, "…") anywhere in core/;
   - AI CPU classes: the strings assigned to .cls in core/analysis/op_analysis.cpp;
-  - window scopes: the strings windowScopeName returns (core/analysis/analysis_run.cpp);
+  - window scopes: the strings windowScopeName returns (core/analysis/anomaly_discovery.cpp);
   - recommendation scopes: the strings in the first argument of rec.add(…) (core/analysis/recommendations.cpp);
   - the cluster's confidence values (.confidence = "…" in core/cluster/cluster_analysis.cpp): each named in the
     term of the "confidence" entry;
@@ -107,13 +107,13 @@ for m in re.finditer(r"\.cls\s*=([^;]*);", read(ops)):
     for lit in LIT.findall(m.group(1)):
         found("AI CPU class", lit, ops.name)
 # Window scopes.
-run = read(core / "analysis" / "analysis_run.cpp")
+run = read(core / "analysis" / "anomaly_discovery.cpp")
 body = re.search(r"windowScopeName\(WindowScope s\)\s*\{(.*?)\n\}", run, re.S)
 if not body:
-    problems.append("analysis_run.cpp: windowScopeName not found (update check_glossary.py)")
+    problems.append("anomaly_discovery.cpp: windowScopeName not found (update check_glossary.py)")
 else:
     for lit in re.findall(r'return\s+"([^"]+)"', body.group(1)):
-        found("window scope", lit, "analysis_run.cpp")
+        found("window scope", lit, "anomaly_discovery.cpp")
 # Recommendation scopes.
 recs = core / "analysis" / "recommendations.cpp"
 for args in calls(read(recs), r"\brec\.add"):

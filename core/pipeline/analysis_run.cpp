@@ -1,4 +1,4 @@
-#include "analysis/analysis_run.h"
+#include "pipeline/analysis_run.h"
 
 #include "analysis/anomaly_discovery.h"
 #include "analysis/comm_waits.h"
@@ -11,20 +11,6 @@
 #include <future>
 
 namespace bs {
-
-const char* windowScopeName(WindowScope s) {
-    switch (s) {
-    case WindowScope::StepInternal:
-        return "step_internal";
-    case WindowScope::Prelaunch:
-        return "prelaunch";
-    case WindowScope::Tail:
-        return "tail";
-    case WindowScope::Global:
-        return "global";
-    }
-    return "global";
-}
 
 AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules) {
     AnalysisResult r;
@@ -46,7 +32,7 @@ AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules) {
     addRecommendations(r.anomaly, profile, r.findings, &r.architecture.boundaryBubbles);
     answerBubbleFirstQuestions(r.anomaly, r.steps, r.metrics, r.findings);
     answerCommWaits(r.anomaly, r.steps); // §1: a waiting collective's time is the slowest peer's
-    predictRecommendationGains(profile, r); // §15: what each fix is worth, replayed
+    predictRecommendationGains(profile, r.steps, r.metrics, r.anomaly); // §15: what each fix is worth, replayed
     return r;
 }
 
