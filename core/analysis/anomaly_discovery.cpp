@@ -17,6 +17,20 @@
 
 namespace bs {
 
+const char* windowScopeName(WindowScope s) {
+    switch (s) {
+    case WindowScope::StepInternal:
+        return "step_internal";
+    case WindowScope::Prelaunch:
+        return "prelaunch";
+    case WindowScope::Tail:
+        return "tail";
+    case WindowScope::Global:
+        return "global";
+    }
+    return "global";
+}
+
 namespace {
 
 bool has(const std::vector<std::string>& v, const std::string& s) {

@@ -34,7 +34,7 @@ AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules) {
     addRecommendations(r.anomaly, profile, r.findings, &r.architecture.boundaryBubbles);
     answerBubbleFirstQuestions(r.anomaly, r.steps, r.metrics, r.findings);
     answerCommWaits(r.anomaly, r.steps); // §1: a waiting collective's time is the slowest peer's
-    predictRecommendationGains(profile, {r.steps, r.metrics, r.anomaly}); // §15: what each fix is worth, replayed
+    predictRecommendationGains(profile, r.steps, r.metrics, r.anomaly); // §15: what each fix is worth, replayed
     // §15: by priority, and within a priority the fix worth most first; one without a prediction after those
     // with one, in the order §10 gave (every output and the window list them in this order).
     std::stable_sort(r.anomaly.recommendations.begin(), r.anomaly.recommendations.end(),

@@ -23,7 +23,7 @@ TimeNs medianOf(std::vector<TimeNs> v) {
 
 // The edit that removes the cause in one window (README.md, "Which edit"): a prelaunch window's first
 // launch moves to the other steps' median prelaunch whatever its label; else the cause's own edit.
-ReplayEdit editFor(const std::string& cause, const BubbleWindow& w, const GainInputs& r) {
+ReplayEdit editFor(const std::string& cause, const BubbleWindow& w, const std::vector<StepMetrics>& metrics) {
     ReplayEdit e;
     e.windowStart = w.span.a;
     e.windowEnd = w.span.b;
@@ -31,8 +31,8 @@ ReplayEdit editFor(const std::string& cause, const BubbleWindow& w, const GainIn
     if (w.scope == WindowScope::Prelaunch) {
         e.kind = ReplayEditKind::FirstLaunchAtMedianPrelaunch;
         std::vector<TimeNs> others;
-        for (std::size_t i = 0; i < r.metrics.size(); ++i)
-            if (static_cast<int>(i) != w.stepIndex) others.push_back(r.metrics[i].prelaunchGap);
+        for (std::size_t i = 0; i < metrics.size(); ++i)
+            if (static_cast<int>(i) != w.stepIndex) others.push_back(metrics[i].prelaunchGap);
         e.amount = medianOf(others);
         if (others.empty()) e.kernel = SIZE_MAX; // no other step to take the prelaunch from
         return e;
@@ -45,18 +45,19 @@ ReplayEdit editFor(const std::string& cause, const BubbleWindow& w, const GainIn
 
 } // namespace
 
-void predictRecommendationGains(const Profile& profile, GainInputs r) {
-    auto& recs = r.anomaly.recommendations;
+void predictRecommendationGains(const Profile& profile, const StepSet& stepSet, const std::vector<StepMetrics>& metrics,
+                                AnomalyResult& anomaly) {
+    auto& recs = anomaly.recommendations;
     if (std::none_of(recs.begin(), recs.end(), [](const Recommendation& x) { return !x.replayCause.empty(); }))
         return;
-    if (r.steps.steps.empty()) return;
-    const ReplayModel model(profile, r.steps);
-    const auto& windows = r.anomaly.windows;
-    std::vector<std::size_t> allSteps(r.steps.steps.size());
+    if (stepSet.steps.empty()) return;
+    const ReplayModel model(profile, stepSet);
+    const auto& windows = anomaly.windows;
+    std::vector<std::size_t> allSteps(stepSet.steps.size());
     for (std::size_t i = 0; i < allSteps.size(); ++i)
         allSteps[i] = i;
     auto groupSteps = [&](const std::string& id) -> std::vector<std::size_t> {
-        for (const auto& g : r.anomaly.groups)
+        for (const auto& g : anomaly.groups)
             if (g.id == id) return {g.steps.begin(), g.steps.end()};
         return allSteps;
     };
@@ -74,7 +75,7 @@ void predictRecommendationGains(const Profile& profile, GainInputs r) {
             missing = model.unresolvable(e);
             description = model.describe(e);
             everyStep.push_back(e);
-            steps = r.anomaly.groups.empty() ? allSteps : groupSteps(r.anomaly.groups.front().id);
+            steps = anomaly.groups.empty() ? allSteps : groupSteps(anomaly.groups.front().id);
         } else {
             std::string group;
             bool oneGroup = true;
@@ -83,7 +84,7 @@ void predictRecommendationGains(const Profile& profile, GainInputs r) {
                 if (wi >= windows.size()) continue;
                 const BubbleWindow& w = windows[wi];
                 if (w.stepIndex < 0) continue; // a gap outside every step is no step's time
-                const ReplayEdit e = editFor(rec.replayCause, w, r);
+                const ReplayEdit e = editFor(rec.replayCause, w, metrics);
                 const std::string why = model.unresolvable(e);
                 if (!why.empty()) {
                     if (missing.empty()) missing = msg("{}: {}", w.id, why);

@@ -565,11 +565,11 @@ StepReplay ReplayModel::Impl::replay(std::size_t step, const std::vector<ReplayE
         switch (bind[k]) {
         case Bind::Launch:
             c = query(launchThread[k], launchTs[k]) + (kk.start - launchTs[k]);
-            if (pred[k] >= 0) c = std::max(c, endOf(pred[k]) + std::min(gap, q));
+            if (pred[k] >= 0) c = std::max(c, endOf(pred[k]) + std::min(gap, q)); // queued if launched earlier
             break;
         case Bind::Queued:
             c = endOf(pred[k]) + gap;
-            if (hasL) c = std::max(c, query(launchThread[k], launchTs[k]) + std::min(kk.start - launchTs[k], medDelay));
+            if (hasL) c = std::max(c, query(launchThread[k], launchTs[k]) + std::min(kk.start - launchTs[k], medDelay)); // launched late
             break;
         case Bind::Dep:
             c = endOf(dep[k]) + (kk.start - kernelEnd(static_cast<std::size_t>(dep[k])));

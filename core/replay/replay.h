@@ -18,8 +18,8 @@ namespace bs {
 
 struct Profile;
 struct StepSet;
-struct StepMetrics;
 struct AnomalyResult;
+struct StepMetrics;
 
 enum class ReplayEditKind {
     RemoveSyncOps,       // the outermost sync ops overlapping `window` are removed (the host goes on at their start)
@@ -81,16 +81,11 @@ class ReplayModel {
 // The self-check of every step: replayed unchanged.
 std::vector<StepReplay> selfCheck(const Profile& profile, const StepSet& steps);
 
-// Sets Recommendation::replay (or replayMissing) for every recommendation of r.anomaly whose replayCause is
+// Sets Recommendation::replay (or replayMissing) for every recommendation of `anomaly` whose replayCause is
 // set: the edit matching its cause on each of its windows, replayed over the steps of the windows' group
-// (all steps when they lie in several groups or the cause is an op), averaged per step.
-// What the prediction reads of an analysis and writes into it; the pipeline (core/pipeline) passes its own
-// parts, so the replay never includes the layer that calls it.
-struct GainInputs {
-    const StepSet& steps;
-    const std::vector<StepMetrics>& metrics;
-    AnomalyResult& anomaly;
-};
-void predictRecommendationGains(const Profile& profile, GainInputs r);
+// (all steps when they lie in several groups or the cause is an op), averaged per step. `metrics` give the
+// other steps' prelaunch.
+void predictRecommendationGains(const Profile& profile, const StepSet& steps, const std::vector<StepMetrics>& metrics,
+                                AnomalyResult& anomaly);
 
 } // namespace bs

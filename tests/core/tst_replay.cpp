@@ -120,7 +120,141 @@ class TstReplay : public QObject {
         return static_cast<double>(base.replayed - ed.replayed) / 1000.0;
     }
 
+    // A (stream 2, T0+100, 100 µs, not launched) then C on the same stream `gap` ns after A's end, launched
+    // 0.5 µs before its start (after A's end): the gain of A twice as fast, µs.
+    static double queuedGainUs(bs::TimeNs gap) {
+        Builder b;
+        b.host("ProfilerStep#1", T0, us(5));
+        b.kernel("A", 2, T0 + us(100), us(100));
+        b.kernel("C", 2, T0 + us(200) + gap, us(10), T0 + us(200) + gap - 500);
+        const bs::StepSet set = b.finish();
+        const bs::ReplayModel m(b.p, set);
+        bs::ReplayEdit e;
+        e.kind = bs::ReplayEditKind::OpSpeedup;
+        e.op = "A";
+        e.factor = 2;
+        if (m.replay(0).errorPct != 0) return -1;
+        return static_cast<double>(m.replay(0).replayed - m.replay(0, {e}).replayed) / 1000.0;
+    }
+    // The dequeue thread of handOverGapFollowsItsSourceThread resumes `early` ns before the hand-over arrives:
+    // the replayed service with the Python thread's sync op removed, µs.
+    static double handOverReplayUs(bs::TimeNs early) {
+        Builder b;
+        b.p.lanes.push_back({3, 8, bs::LaneKind::Host});
+        b.host("ProfilerStep#1", T0, us(10));
+        b.host("t8_a", T0 + us(1), us(1), 2);
+        b.host("t8_b", T0 + us(3), us(1), 2);
+        b.host("t8_c", T0 + us(5), us(1), 2);
+        b.host("aten::add", T0 + us(11), us(1));
+        b.handOver(0, T0 + us(12), 2, T0 + us(12.5));
+        b.host("Dequeue", T0 + us(12.5), us(1.5), 2);
+        b.kernel("K0", 2, T0 + us(16), us(5), T0 + us(14), 2);
+        b.host("aten::to", T0 + us(12), us(16));
+        b.host("aten::mm", T0 + us(28), us(2));
+        b.handOver(0, T0 + us(30), 2, T0 + us(40));
+        b.host("Dequeue", T0 + us(40) - early, us(10) + early, 2);
+        b.kernel("K", 2, T0 + us(55), us(100), T0 + us(50), 2);
+        const bs::StepSet set = b.finish();
+        const bs::ReplayModel m(b.p, set);
+        bs::ReplayEdit rm;
+        rm.kind = bs::ReplayEditKind::RemoveSyncOps;
+        rm.windowStart = T0 + us(21);
+        rm.windowEnd = T0 + us(55);
+        if (m.replay(0).errorPct != 0) return -1;
+        return static_cast<double>(m.replay(0, {rm}).replayed) / 1000.0;
+    }
+
   private slots:
+    // A kernel within 1 µs after its stream predecessor was queued behind it (999 / 1000 ns: it follows A, held
+    // only by its launch, 0.5 µs gained); 1001 ns after it, launched after A's end, its launch held it: 0 gained.
+    void queuedWithinOneMicrosecond() {
+        QCOMPARE(queuedGainUs(999), 0.5);
+        QCOMPARE(queuedGainUs(1000), 0.5);
+        QCOMPARE(queuedGainUs(1001), 0.0);
+    }
+    // A thread that resumed within 1 µs before a hand-over arrived waited for it (999 / 1000 ns: it resumes at
+    // T0+24 − early, launches K at T0+34 and K ends at 139, as in handOverGapFollowsItsSourceThread); 1001 ns
+    // before: it did not wait for it, nothing moves (155 µs).
+    void handOverWithinOneMicrosecond() {
+        QCOMPARE(handOverReplayUs(999), 139.0);
+        QCOMPARE(handOverReplayUs(1000), 139.0);
+        QCOMPARE(handOverReplayUs(1001), 155.0);
+    }
+    // CutHostTime: the Python thread launches K1..K4 (stream 2, 3 µs each, 5 µs after their launches at T0+10,
+    // 20, 30, 130), with 97 µs of traced host work before K4's launch. Consecutive launches are 10, 10 and 100 µs
+    // apart: the median, 10 µs, is kept; 90 µs are cut: K4 starts at T0+45 instead of 135 and the step (to its end)
+    // is 90 µs shorter.
+    void cutHostTimeKeepsTheMedianLaunchGap() {
+        Builder b;
+        b.host("ProfilerStep#1", T0, us(5));
+        const double at[] = {10, 20, 30, 130};
+        std::size_t k4 = 0;
+        for (double t : at) {
+            b.host("aten::mm", T0 + us(t - 1), us(1));
+            b.kernel(t < 100 ? "K" : "K4", 2, T0 + us(t + 5), us(3), T0 + us(t));
+        }
+        b.host("python_work", T0 + us(31), us(97));
+        const bs::StepSet set = b.finish();
+        for (std::size_t i = 0; i < b.p.kernels.size(); ++i)
+            if (b.p.str(b.p.kernels[i].name) == "K4") k4 = i;
+        const bs::ReplayModel m(b.p, set);
+        QCOMPARE(m.replay(0).replayed, us(138));
+        bs::ReplayEdit e;
+        e.kind = bs::ReplayEditKind::CutHostTime;
+        e.kernel = k4;
+        e.windowStart = T0 + us(38);
+        e.windowEnd = T0 + us(135);
+        QVERIFY(m.unresolvable(e).empty());
+        QCOMPARE(m.replay(0, {e}).replayed, us(48));
+    }
+
+    // FirstLaunchAtMedianPrelaunch: step 1 (T0 → T0+200) first launches at T0+100 after 80 µs of input copies; its
+    // kernel starts at T0+105 (prelaunch 105 µs). With the others' median prelaunch of 25 µs, the 80 µs of host
+    // time before the launch go: the host reaches the next step's marker 80 µs earlier.
+    void firstLaunchAtTheOthersMedianPrelaunch() {
+        Builder b;
+        b.host("ProfilerStep#1", T0, us(5));
+        b.host("aten::to", T0 + us(10), us(80));
+        b.host("aten::mm", T0 + us(90), us(10));
+        const std::size_t k = b.kernel("K", 2, T0 + us(105), us(20), T0 + us(100));
+        b.host("ProfilerStep#2", T0 + us(200), us(5));
+        b.kernel("K2", 2, T0 + us(230), us(20), T0 + us(225));
+        b.host("aten::mm", T0 + us(215), us(10));
+        const bs::StepSet set = b.finish();
+        QCOMPARE(set.steps.size(), std::size_t{2});
+        const bs::ReplayModel m(b.p, set);
+        QCOMPARE(m.replay(0).replayed, us(200));
+        bs::ReplayEdit e;
+        e.kind = bs::ReplayEditKind::FirstLaunchAtMedianPrelaunch;
+        e.kernel = k; // index 0: the first kernel
+        e.amount = us(25);
+        QCOMPARE(m.replay(0, {e}).replayed, us(120));
+        // The wanted prelaunch at or above the measured one: nothing to cut.
+        e.amount = us(105);
+        QVERIFY(!m.replay(0, {e}).edited);
+    }
+
+    // Of two flows into one kernel the later one is its launch: K (T0+25) gets flows from T0+10 and T0+20; the
+    // sync op between them (aten::to [T0+12, T0+18], waiting for nothing) removed, the launch comes 6 µs earlier.
+    void theLaunchIsTheLatestFlow() {
+        Builder b;
+        b.host("ProfilerStep#1", T0, us(2));
+        b.host("aten::add", T0 + us(5), us(5));
+        b.host("aten::to", T0 + us(12), us(6));
+        b.host("aten::mm", T0 + us(18), us(2));
+        b.kernel("K", 2, T0 + us(25), us(10), T0 + us(20));
+        b.p.flows.push_back({T0 + us(10), 999, 0, 0, 's'});
+        b.p.flows.push_back({T0 + us(25), 999, 0, b.deviceLane(2), 'f'});
+        const bs::StepSet set = b.finish();
+        const bs::ReplayModel m(b.p, set);
+        QCOMPARE(m.replay(0).replayed, us(35));
+        bs::ReplayEdit rm;
+        rm.kind = bs::ReplayEditKind::RemoveSyncOps;
+        rm.windowStart = T0 + us(15);
+        rm.windowEnd = T0 + us(25);
+        QCOMPARE(m.replay(0, {rm}).replayed, us(29));
+    }
+
     // A hand-over between host threads (torch_npu's task queue): the Python thread (tid 7) hands each op to the
     // dequeue thread (tid 8, lane 2), which launches it. The dequeue thread's wait for the second op [T0+14,
     // T0+40] ends at its arrival: removing the Python thread's sync op aten::to [T0+12, T0+28] (it waited for
@@ -153,6 +287,17 @@ class TstReplay : public QObject {
         rm.windowStart = T0 + us(21);
         rm.windowEnd = T0 + us(55);
         QCOMPARE(m.replay(0, {rm}).replayed, us(139));
+        // The host work behind K's launch is the Python thread's (the dequeue thread only waited for it): an
+        // untraced block is looked for there, and the Python thread has none — nothing is removed (the dequeue
+        // thread's wait is no cause).
+        bs::ReplayEdit un;
+        un.kind = bs::ReplayEditKind::RemoveUntracedBlock;
+        un.kernel = 1; // K0 is kernel 0, K kernel 1 (by start)
+        un.windowStart = T0 + us(21);
+        un.windowEnd = T0 + us(55);
+        const bs::StepReplay u = m.replay(0, {un});
+        QVERIFY(!u.edited);
+        QCOMPARE(u.replayed, us(155));
     }
     // §15: a kernel that starts within 1 µs after another stream's kernel end (its stream idle) waited for it.
     // A 50 µs faster moves B by 50 µs at 999 / 1000 ns, not at 1001 ns (B then starts when it did).
