@@ -17,20 +17,6 @@
 
 namespace bs {
 
-const char* windowScopeName(WindowScope s) {
-    switch (s) {
-    case WindowScope::StepInternal:
-        return "step_internal";
-    case WindowScope::Prelaunch:
-        return "prelaunch";
-    case WindowScope::Tail:
-        return "tail";
-    case WindowScope::Global:
-        return "global";
-    }
-    return "global";
-}
-
 namespace {
 
 bool has(const std::vector<std::string>& v, const std::string& s) {

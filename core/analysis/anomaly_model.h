@@ -150,6 +150,8 @@ struct ReplayPrediction {
     std::string edit;           // what was edited, in words
     std::size_t steps = 0;      // steps replayed
     std::size_t stepsEdited = 0; // of those, steps where the edit changed something
+    std::vector<std::size_t> windows; // the windows edited (indices into AnomalyResult::windows); the inspector
+                                      // shows the gain on these only
 };
 
 struct Recommendation {

@@ -1,4 +1,21 @@
 #pragma once
-// The old place of the pipeline (now core/pipeline/analysis_run.h, above analysis, architecture and replay).
-// Kept only as an include path for app/ and ui/ until they name the new one; nothing in core includes it.
-#include "pipeline/analysis_run.h"
+// Runs every analysis that exists over one loaded profile. The GUI and the headless command share it.
+#include "analysis/anomaly_model.h"
+#include "analysis/crosscheck.h"
+#include "analysis/steps.h"
+#include "architecture/architecture_model.h"
+
+namespace bs {
+
+struct AnalysisResult {
+    StepSet steps;
+    std::vector<StepMetrics> metrics;
+    CrossCheck crossCheck;
+    std::vector<Finding> findings; // load findings + health check
+    AnomalyResult anomaly;
+    ArchitectureResult architecture;
+};
+
+AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules = {});
+
+} // namespace bs

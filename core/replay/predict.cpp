@@ -64,6 +64,7 @@ void predictRecommendationGains(const Profile& profile, const StepSet& stepSet, 
     for (auto& rec : recs) {
         if (rec.replayCause.empty()) continue;
         std::map<std::size_t, std::vector<ReplayEdit>> perStep; // step → its edits
+        std::vector<std::size_t> edited;                        // the windows edited
         std::vector<ReplayEdit> everyStep;
         std::string missing, description;
         std::vector<std::size_t> steps;
@@ -80,6 +81,7 @@ void predictRecommendationGains(const Profile& profile, const StepSet& stepSet, 
             std::string group;
             bool oneGroup = true;
             std::vector<std::string> ids;
+            edited.clear();
             for (std::size_t wi : rec.replayWindows) {
                 if (wi >= windows.size()) continue;
                 const BubbleWindow& w = windows[wi];
@@ -93,6 +95,7 @@ void predictRecommendationGains(const Profile& profile, const StepSet& stepSet, 
                 if (description.empty()) description = model.describe(e);
                 perStep[static_cast<std::size_t>(w.stepIndex)].push_back(e);
                 ids.push_back(w.id);
+                edited.push_back(wi);
                 if (group.empty() && ids.size() == 1) group = w.groupId;
                 oneGroup = oneGroup && w.groupId == group;
             }
@@ -136,6 +139,7 @@ void predictRecommendationGains(const Profile& profile, const StepSet& stepSet, 
         pr.gainPct = measured > 0 ? 100.0 * gain / measured : 0.0;
         pr.lowConfidence = pr.errorPct > 2.0;
         pr.edit = description;
+        pr.windows = std::move(edited);
         rec.replay = pr;
     }
 }

@@ -1257,6 +1257,50 @@ class TstMainWindow : public QObject {
         QVERIFY(inspector->subject().kind == bs::ui::InspectorPanel::Subject::Kind::Bubble);
         QCOMPARE(inspector->subject().index, 1);
     }
+
+    // Issue 47: the Summary's Expected gain column says each recommendation's replayed gain (the core's own
+    // sentence, the numbers of the JSON fields) in the core's order; the inspector shows "Fixing its cause" on
+    // exactly the windows the replay edited (a prelaunch of the capture's only step is not: no other step's
+    // median to start from).
+    void theSummaryAndTheInspectorShowTheReplayedGain() {
+        const Reference ref = reference(kRank);
+        QVERIFY(ref.loaded.profile);
+        const auto& recs = ref.r.anomaly.recommendations;
+        bs::ui::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QCOMPARE(load(w, kRank), std::optional<bool>(true));
+        const QString summary = w.summary()->toPlainText();
+        QVERIFY(summary.contains(QStringLiteral("Expected gain")));
+        int predicted = 0, at = 0;
+        for (const auto& rc : recs) {
+            if (!rc.replay) continue;
+            ++predicted;
+            const QString ms = rc.replay->gainMs >= 1.0 ? QString::number(rc.replay->gainMs, 'f', 2)
+                                                        : QString::number(rc.replay->gainMs, 'f', 3);
+            const QString gain = QStringLiteral("expected gain ≈ %1 ms per step (%2 % of service), replayed; replay error %3 %")
+                                     .arg(ms, QString::number(rc.replay->gainPct, 'f', 1), QString::number(rc.replay->errorPct, 'f', 1));
+            const int pos = summary.indexOf(gain, at);
+            QVERIFY2(pos >= 0, qPrintable(gain));
+            at = pos; // in order
+        }
+        QVERIFY(predicted >= 1);
+        w.tabs()->setCurrentWidget(w.bubbleTable()->parentWidget());
+        int withGain = 0, without = 0;
+        for (int row = 0; row < 6 && row < static_cast<int>(ref.r.anomaly.windows.size()); ++row) {
+            w.bubbleTable()->selectRow(row);
+            bool edited = false;
+            for (const auto& rc : recs)
+                if (rc.replay && std::find(rc.replay->windows.begin(), rc.replay->windows.end(), static_cast<std::size_t>(row)) !=
+                                     rc.replay->windows.end())
+                    edited = true;
+            const QString text = w.bubbleDetail()->toPlainText();
+            QVERIFY2(text.startsWith(QString::fromStdString(ref.r.anomaly.windows[static_cast<std::size_t>(row)].id)), qPrintable(text.left(40)));
+            QCOMPARE(text.contains(QStringLiteral("Fixing its cause")), edited);
+            ++(edited ? withGain : without);
+        }
+        QVERIFY(withGain > 0 && without > 0); // b0001 (the only step's prelaunch) is not edited, b0002 is
+    }
 };
 
 QTEST_MAIN(TstMainWindow)

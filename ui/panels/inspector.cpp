@@ -98,12 +98,12 @@ QString Inspector::bubbleHtml(const AnalysisResult& r, const BubbleWindow& w, in
     // §15: what fixing its cause is worth — the replayed gain of each recommendation whose edit covers it.
     const auto index = static_cast<std::size_t>(&w - r.anomaly.windows.data());
     for (const auto& rc : r.anomaly.recommendations) {
-        if (std::find(rc.replayWindows.begin(), rc.replayWindows.end(), index) == rc.replayWindows.end()) continue;
+        // Only where the replay edited this window (a prelaunch with no other step to take a median from is not).
+        if (!rc.replay || std::find(rc.replay->windows.begin(), rc.replay->windows.end(), index) == rc.replay->windows.end())
+            continue;
         const std::string gain = gainText(rc);
-        if (gain.empty()) continue;
         h += QStringLiteral("<p style=\"background:#eef6ee\"><b>%1</b> %2<br><small>%3</small></p>")
-                 .arg(tr("Fixing its cause (%1):").arg(esc(rc.priority)), esc(gain),
-                      rc.replay ? esc(rc.replay->edit) : esc(rc.action));
+                 .arg(tr("Fixing its cause (%1):").arg(esc(rc.priority)), esc(gain), esc(rc.replay->edit));
     }
     h += userLinesHtml(w, chosenLine);
     h += QStringLiteral(
