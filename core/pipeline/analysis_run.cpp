@@ -37,12 +37,7 @@ AnalysisResult analyzeProfile(const Profile& profile, const Rulebook& rules) {
     predictRecommendationGains(profile, r.steps, r.metrics, r.anomaly); // §15: what each fix is worth, replayed
     // §15: by priority, and within a priority the fix worth most first; one without a prediction after those
     // with one, in the order §10 gave (every output and the window list them in this order).
-    std::stable_sort(r.anomaly.recommendations.begin(), r.anomaly.recommendations.end(),
-                     [](const Recommendation& x, const Recommendation& y) {
-                         if (x.priority != y.priority) return x.priority < y.priority;
-                         if (x.replay.has_value() != y.replay.has_value()) return x.replay.has_value();
-                         return x.replay && x.replay->gainMs > y.replay->gainMs;
-                     });
+    std::stable_sort(r.anomaly.recommendations.begin(), r.anomaly.recommendations.end(), comesBefore);
     return r;
 }
 

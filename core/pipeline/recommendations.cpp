@@ -498,4 +498,10 @@ void answerBubbleFirstQuestions(AnomalyResult& a, const StepSet& steps,
     a.answers.push_back(answerEvidence(a, steps, findings));
 }
 
+bool comesBefore(const Recommendation& x, const Recommendation& y) {
+    if (x.priority != y.priority) return x.priority < y.priority;
+    if (x.replay.has_value() != y.replay.has_value()) return x.replay.has_value();
+    return x.replay && x.replay->gainMs > y.replay->gainMs;
+}
+
 } // namespace bs

@@ -24,5 +24,8 @@ void answerBubbleFirstQuestions(AnomalyResult& a, const StepSet& steps,
 std::vector<std::string> dataErrorNames(const std::vector<Finding>& findings);
 // True when the recommendation asks for a host follow-up.
 bool isHostFollowup(const Recommendation& r);
+// §15's order of the recommendations: by priority, and within a priority the larger replayed gain first; one
+// without a prediction after those with one (equal gains keep §10's order: use it with a stable sort).
+bool comesBefore(const Recommendation& x, const Recommendation& y);
 
 } // namespace bs

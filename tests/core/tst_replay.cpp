@@ -2,6 +2,8 @@
 // SQLite exports), and the model's rules on hand-built profiles whose replays are computed by hand below.
 #include "test_support.h"
 #include "pipeline/analysis_run.h"
+#include "pipeline/recommendations.h"
+#include "i18n/message.h"
 #include "analysis/steps.h"
 #include "io/discovery.h"
 #include "io/profile_loader.h"
@@ -409,6 +411,70 @@ class TstReplay : public QObject {
               st.hostThreads, st.syncOps, st.syncOpsWaiting, st.hostGaps, st.backpressureGaps, st.queueWaitGaps);
         QVERIFY(steps >= 1);
         QVERIFY2(worst >= 0 && worst <= 1.0, qPrintable(QStringLiteral("error %1 %").arg(worst)));
+    }
+
+    // §15's order of the recommendations, at its boundaries: the priority first; within one, the larger gain
+    // first (equal gains: neither before the other, so the stable sort keeps §10's order; 1 ns of a ms apart:
+    // the larger first); a recommendation without a prediction after every one with one, even a 0 ms gain.
+    void recommendationsAreOrderedByGainWithinAPriority() {
+        auto rec = [](const char* prio, std::optional<double> gain) {
+            bs::Recommendation r;
+            r.priority = prio;
+            if (gain) {
+                bs::ReplayPrediction p;
+                p.gainMs = *gain;
+                r.replay = p;
+            }
+            return r;
+        };
+        QVERIFY(bs::comesBefore(rec("P1", 0.0), rec("P2", 9.0)));
+        QVERIFY(!bs::comesBefore(rec("P2", 9.0), rec("P1", 0.0)));
+        QVERIFY(bs::comesBefore(rec("P2", 1.5), rec("P2", 1.499999)));
+        QVERIFY(!bs::comesBefore(rec("P2", 1.499999), rec("P2", 1.5)));
+        QVERIFY(!bs::comesBefore(rec("P2", 1.5), rec("P2", 1.5)));
+        QVERIFY(bs::comesBefore(rec("P2", 0.0), rec("P2", std::nullopt)));
+        QVERIFY(!bs::comesBefore(rec("P2", std::nullopt), rec("P2", 0.0)));
+        QVERIFY(!bs::comesBefore(rec("P2", std::nullopt), rec("P2", std::nullopt)));
+        // A stable sort of §10's order: the gains descending within P1, the unpredicted last, P2 after.
+        std::vector<bs::Recommendation> v{rec("P2", 5.0), rec("P1", std::nullopt), rec("P1", 0.2), rec("P1", 1.5),
+                                          rec("P1", 0.2)};
+        v[2].action = "first 0.2";
+        v[4].action = "second 0.2";
+        std::stable_sort(v.begin(), v.end(), bs::comesBefore);
+        QCOMPARE(v[0].replay->gainMs, 1.5);
+        QCOMPARE(v[1].action, std::string("first 0.2"));
+        QCOMPARE(v[2].action, std::string("second 0.2"));
+        QVERIFY(!v[3].replay && v[3].priority == "P1");
+        QCOMPARE(v[4].priority, std::string("P2"));
+    }
+
+    // The windows a prediction edited (what the inspector shows the gain on): on the real ResNet rank the sync
+    // recommendation covers 17 windows; b0001, the prelaunch of the capture's only step, has no other step's
+    // median prelaunch to start from and is not edited; the others are, as many as the edit names.
+    void aPredictionListsTheWindowsItEdited() {
+        QVERIFY(bstest::requireRealdata());
+        const auto found = bs::discoverProfiles(bstest::realdata(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt")).toStdString());
+        QCOMPARE(found.ranks.size(), std::size_t(1));
+        const auto load = bs::loadRank(found.ranks[0]);
+        QVERIFY(load.profile);
+        const bs::AnalysisResult r = bs::analyzeProfile(*load.profile);
+        const bs::Recommendation* sync = nullptr;
+        for (const auto& rc : r.anomaly.recommendations)
+            if (rc.replayCause == "sync") sync = &rc;
+        QVERIFY(sync && sync->replay);
+        QCOMPARE(sync->replayWindows.size(), std::size_t(17));
+        std::size_t prelaunch = SIZE_MAX;
+        for (std::size_t i = 0; i < r.anomaly.windows.size(); ++i)
+            if (r.anomaly.windows[i].id == "b0001") prelaunch = i;
+        QVERIFY(r.anomaly.windows[prelaunch].scope == bs::WindowScope::Prelaunch);
+        QVERIFY(std::find(sync->replayWindows.begin(), sync->replayWindows.end(), prelaunch) != sync->replayWindows.end());
+        const auto& edited = sync->replay->windows;
+        QCOMPARE(edited.size(), std::size_t(16));
+        QVERIFY(std::find(edited.begin(), edited.end(), prelaunch) == edited.end());
+        const std::string edit = bs::english(sync->replay->edit);
+        QVERIFY2(edit.find("(in 16 windows: ") != std::string::npos, edit.c_str());
+        for (std::size_t w : edited)
+            QVERIFY(std::find(sync->replayWindows.begin(), sync->replayWindows.end(), w) != sync->replayWindows.end());
     }
 };
 
