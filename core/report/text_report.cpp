@@ -353,16 +353,12 @@ std::string renderTextReport(const Profile& p, const AnalysisResult& r, bool all
         a.requiresHostFollowup ? msg("required ({} recommendation{})", host, host == 1 ? "" : "s")
                                : msg("not required"),
         other ? msg("; other follow-ups (re-collect, other ranks): {}", other) : std::string());
-    // What to do next: the recommendations by priority (the window's Summary shows the same list).
+    // What to do next: the recommendations in the core's order (by priority, then by replayed gain: comesBefore;
+    // the window's Summary shows the same list).
     if (!a.recommendations.empty()) {
-        std::vector<const Recommendation*> recs;
-        for (const auto& rc : a.recommendations)
-            recs.push_back(&rc);
-        std::stable_sort(recs.begin(), recs.end(),
-                         [](const Recommendation* x, const Recommendation* y) { return x->priority < y->priority; });
         o += msg("\n== What to do next\n");
-        for (const Recommendation* rc : recs)
-        {
+        for (const auto& r : a.recommendations) {
+            const Recommendation* rc = &r;
             o += msg("  {} {} ({}{}): {}\n      why: {}\n", term(rc->priority), term(rc->action), term(rc->scope),
                              rc->target.empty() ? std::string() : " " + term(rc->target),
                              rc->followupRequired ? msg("follow-up required") : msg("no follow-up needed"), term(rc->why));

@@ -91,12 +91,10 @@ QString SummaryPanel::html(const Profile& profile, const AnalysisResult& r, int 
     // What to do next: the recommendations by priority, each target a link when it names a bubble, an op
     // or a step group.
     if (!a.recommendations.empty()) {
+        // In the core's order: by priority, then by replayed gain (comesBefore, core/pipeline).
         std::vector<const Recommendation*> recs;
         for (const auto& rc : a.recommendations)
             recs.push_back(&rc);
-        std::stable_sort(recs.begin(), recs.end(),
-                         [](const Recommendation* x, const Recommendation* y) { return x->priority < y->priority; });
-        // Within a priority, the fix worth most first (core orders them by the replayed gain, §15).
         html += QStringLiteral("<h3>%1</h3><table border=1 cellspacing=0 cellpadding=3><tr><th>%2</th><th>%3</th>"
                                "<th>%4</th><th>%5</th><th>%6</th></tr>")
                     .arg(tr("What to do next"), tr("Priority"), tr("Action"), tr("Target"), tr("Why"),
