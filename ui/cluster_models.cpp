@@ -210,7 +210,7 @@ void fillSlowRankModel(QStandardItemModel& model, const ClusterResult& c) {
     model.clear();
     model.setHorizontalHeaderLabels(
         {ClusterText::tr("Rank"), ClusterText::tr("Slow in"), ClusterText::tr("Cost per step (ms)"),
-         ClusterText::tr("Cluster loss (ms)"), ClusterText::tr("Lateness (ms)"),
+         ClusterText::tr("Expected gain (ms)"), ClusterText::tr("Cluster loss (ms)"), ClusterText::tr("Lateness (ms)"),
          ClusterText::tr("Collective"), ClusterText::tr("Cause"), ClusterText::tr("Cause term (ms)")});
     for (std::size_t i = 0; i < c.slowRanks.size(); ++i) {
         const SlowRank& e = c.slowRanks[i];
@@ -220,7 +220,9 @@ void fillSlowRankModel(QStandardItemModel& model, const ClusterResult& c) {
         row.back()->setToolTip(ClusterText::rankFullName(r));
         row << numberItem(ClusterText::tr("slow in %1 of %2 steps").arg(e.steps.size()).arg(e.stepsCompared),
                           static_cast<double>(e.steps.size()), e.rank)
-            << msItem(e.cost, e.rank) << msItem(e.clusterLoss, e.rank) << msItem(e.lateness, e.rank)
+            << msItem(e.cost, e.rank)
+            << (e.predicted ? msItem(e.predictedGain, e.rank) : numberItem(ClusterText::tr("none"), -1, e.rank))
+            << msItem(e.clusterLoss, e.rank) << msItem(e.lateness, e.rank)
             << textItem(e.collective.empty()
                             ? QString()
                             : ClusterText::tr("%1 (%2)").arg(coreText(e.collective),
@@ -231,8 +233,11 @@ void fillSlowRankModel(QStandardItemModel& model, const ClusterResult& c) {
         row[2]->setToolTip(
             ClusterText::tr("Per slow step: what the other ranks wait for this one (the median "
                             "rank's wait, summed over the step's collectives)."));
-        row[3]->setToolTip(ClusterText::tr("Per slow step: every other rank's wait for this one, summed."));
-        row[4]->setToolTip(
+        row[3]->setToolTip(ClusterText::tr("Per slow step, if this rank arrived on time: the step time a waiting "
+                                           "rank saves (the median over them), replayed on each one's own trace.") +
+                           QLatin1Char('\n') + coreText(e.prediction));
+        row[4]->setToolTip(ClusterText::tr("Per slow step: every other rank's wait for this one, summed."));
+        row[5]->setToolTip(
             ClusterText::tr("At its costliest collective: its arrival after the earliest rank's "
                             "(aligned clocks)."));
         for (auto* it : row)

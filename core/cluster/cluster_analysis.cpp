@@ -2,6 +2,9 @@
 #include "cluster/cluster_analysis.h"
 
 #include "pipeline/analysis_run.h"
+#include "replay/replay.h"
+#include "report/gain_text.h"
+#include "analysis/anomaly_model.h"
 #include "io/csv_reader.h"
 #include "io/file_buffer.h"
 #include "io/profile_loader.h"
@@ -400,12 +403,22 @@ const RankStepRow* stepRow(const RankSummary& r, std::int64_t step) {
 
 // ---- §13.3: cost and cause ----
 
+// §15: one waiting rank's part in what the late rank's arriving on time is worth in a step.
+struct WaitGain {
+    TimeNs gap = 0;     // Σ of its waits for the late rank (aligned gaps)
+    TimeNs gain = 0;    // Σ of min(its replayed gain there alone, its gap)
+    std::uint32_t waits = 0;  // the collectives where it waited for the late rank (sync > 0)
+    bool alone = true;        // each of them was replayed alone
+    bool replayed = true;     // each of them is in its step's all-at-once replay
+};
+
 struct StepCost {
     TimeNs cost = 0, loss = 0;
     const CollectiveAgg* worst = nullptr; // the collective the others wait longest for it at
     TimeNs worstCost = 0;
     std::size_t worstWaiting = 0;
     TimeNs worstLateness = 0;
+    std::map<int, WaitGain> waiting; // by waiting rank
 };
 
 // The median rank of a step among the ranks other than `r` that have the collective: by service, the lower
@@ -541,6 +554,28 @@ std::string callsDelta(const CauseOp& o) {
     return d > 0 ? msg("{} calls more", d) : msg("{} calls fewer", -d);
 }
 
+// §15: "If it arrived on time, each waiting rank: expected gain ≈ 3.00 ms per step (…), replayed; replay error
+// 0.0 % (9.00 ms of device time in the cluster)."
+std::string arrivalGainText(const SlowRank& sr) {
+    if (!sr.predicted) return msg("If it arrived on time: no predicted gain: {}.", sr.replayMissing);
+    ReplayPrediction p;
+    p.gainMs = static_cast<double>(sr.predictedGain) / 1e6;
+    p.gainPct = sr.predictedGainPct;
+    p.errorPct = sr.replayErrorPct;
+    p.lowConfidence = sr.lowConfidence;
+    std::string v = sr.ranksPredicted == 1
+                        ? msg("If it arrived on time, the rank waiting for it: {}.", gainText(p))
+                        : msg("If it arrived on time, the median of the {} ranks waiting for it: {} ({} of device time "
+                              "in the cluster per step).",
+                              sr.ranksPredicted, gainText(p), ms(sr.predictedLoss));
+    // Less than half of what they wait: say where the wait goes (the replay keeps their step end).
+    if (sr.predictedGain * 2 < sr.cost)
+        v += " " + msg("That is less than their wait: in their traces, what ends their step does not start right "
+                       "after the collective (within 1 us), so the replay cannot bring it forward; the wait may "
+                       "move elsewhere in their step.");
+    return v;
+}
+
 void writeVerdict(SlowRank& sr, const ClusterResult& c) {
     const RankSummary& r = c.ranks[static_cast<std::size_t>(sr.rank)];
     std::string v = sr.ranksWaiting == 1
@@ -571,7 +606,84 @@ void writeVerdict(SlowRank& sr, const ClusterResult& c) {
         }
         v += " " + cause + ".";
     }
+    sr.prediction = arrivalGainText(sr);
+    v += " " + sr.prediction;
     sr.verdict = std::move(v);
+}
+
+// The late rank's collective `a`: each other rank's wait for it and the replayed gain of that wait alone.
+void addWaitGains(StepCost& sc, const CollectiveAgg& a, int last) {
+    TimeNs at = 0;
+    for (const auto& p : a.parts)
+        if (p.rank == last) at = p.aligned;
+    for (const auto& p : a.parts) {
+        if (p.start <= 0 || p.rank == last) continue;
+        WaitGain& w = sc.waiting[p.rank];
+        const TimeNs gap = std::max<TimeNs>(0, at - p.aligned);
+        w.gap += gap;
+        if (p.sync <= 0) continue; // it did not wait inside the op: nothing of it to remove
+        ++w.waits;
+        w.replayed = w.replayed && p.gain != kGainNotReplayed;
+        w.alone = w.alone && p.gain >= 0;
+        if (p.gain >= 0) w.gain += std::min(p.gain, gap);
+    }
+}
+
+// ANALYSIS.md §15 for §13.3 (core/cluster/README.md, "What a slow rank's arriving on time is worth"): per slow
+// step, each waiting rank saves its replayed gain — all of its step's waits removed at once when the late rank
+// is the one it waited for at every one of them, else the sum of the gains of those waits alone (capped by the
+// all-at-once figure); never more than its waits for the late rank. The step's figure is the median over the
+// waiting ranks, and their sum; the verdict gives the mean over the slow steps.
+void predictArrivalGain(SlowRank& sr, const ClusterResult& c,
+                        const std::vector<std::pair<std::int64_t, const StepCost*>>& slow) {
+    TimeNs gainSum = 0, lossSum = 0, serviceSum = 0;
+    std::size_t stepsPredicted = 0, ranks = 0;
+    double error = 0;
+    bool anyWaits = false;
+    for (const auto& [step, sc] : slow) {
+        std::vector<TimeNs> gains, services;
+        TimeNs loss = 0;
+        for (const auto& [rank, w] : sc->waiting) {
+            if (w.gap <= 0) continue;
+            const RankStepRow* row = stepRow(c.ranks[static_cast<std::size_t>(rank)], step);
+            if (!row) continue;
+            services.push_back(row->service);
+            if (w.waits > 0) anyWaits = true;
+            if (row->waitsGain < 0 || w.waits == 0 || !w.replayed) continue;
+            TimeNs g = 0;
+            if (w.waits == row->waitsReplayed)
+                g = std::min(row->waitsGain, w.gap); // every wait of its step was for the late rank
+            else if (w.alone)
+                g = std::min(w.gain, row->waitsGain);
+            else
+                continue;
+            gains.push_back(g);
+            loss += g;
+            if (row->service > 0)
+                error = std::max(error, 100.0 * static_cast<double>(row->replayError) / static_cast<double>(row->service));
+        }
+        if (gains.empty()) continue;
+        ++stepsPredicted;
+        ranks = std::max(ranks, gains.size());
+        gainSum += median(gains);
+        lossSum += loss;
+        serviceSum += median(services);
+    }
+    if (stepsPredicted == 0) {
+        sr.replayMissing = anyWaits ? msg("the waiting ranks' collectives are not in their traces, so their waits "
+                                          "could not be replayed")
+                                    : msg("the waiting ranks' communication.json shows no synchronization time, so "
+                                          "there is no wait to remove");
+        return;
+    }
+    sr.predicted = true;
+    const auto n = static_cast<TimeNs>(stepsPredicted);
+    sr.predictedGain = gainSum / n;
+    sr.predictedLoss = lossSum / n;
+    sr.predictedGainPct = serviceSum > 0 ? 100.0 * static_cast<double>(gainSum) / static_cast<double>(serviceSum) : 0.0;
+    sr.replayErrorPct = error;
+    sr.lowConfidence = error > kReplayLowConfidencePct;
+    sr.ranksPredicted = ranks;
 }
 
 void findSlowRanks(ClusterResult& c, const ClusterBuilder::Table& t) {
@@ -598,6 +710,7 @@ void findSlowRanks(ClusterResult& c, const ClusterBuilder::Table& t) {
                     sum += g;
                 sc.cost += med;
                 sc.loss += sum;
+                addWaitGains(sc, a, arr.last);
                 if (!sc.worst || med > sc.worstCost)
                     sc.worst = &a, sc.worstCost = med, sc.worstWaiting = gaps.size(), sc.worstLateness = arr.lateness;
             }
@@ -678,6 +791,7 @@ void findSlowRanks(ClusterResult& c, const ClusterBuilder::Table& t) {
         sr.ranksWaiting = worst->worstWaiting;
         sr.lateness = worst->worstLateness;
         addCause(sr, c, steps);
+        predictArrivalGain(sr, c, steps);
         writeVerdict(sr, c);
         c.slowRanks.push_back(std::move(sr));
     }
@@ -833,7 +947,7 @@ void ClusterBuilder::add(RankSummary rank) {
     const int at = beginRank(std::move(rank));
     RankSummary& r = t_->ranks.back();
     for (const RankCollective& op : r.collectives)
-        t_->fold(t_->keyId(op.key), op.step, {at, op.start, op.elapse, op.wait, op.transit, op.sync, 0},
+        t_->fold(t_->keyId(op.key), op.step, {at, op.start, op.elapse, op.wait, op.transit, op.sync, 0, op.gain},
                  {op.beforeComputing, op.beforeFree, op.beforeExposed});
     r.collectives.clear();
     r.collectives.shrink_to_fit();
@@ -849,7 +963,7 @@ std::uint32_t ClusterBuilder::collectiveKey(std::string_view key) {
 }
 
 void ClusterBuilder::addCollective(int rank, std::uint32_t key, const RankCollective& op) {
-    t_->fold(key, op.step, {rank, op.start, op.elapse, op.wait, op.transit, op.sync, 0},
+    t_->fold(key, op.step, {rank, op.start, op.elapse, op.wait, op.transit, op.sync, 0, op.gain},
              {op.beforeComputing, op.beforeFree, op.beforeExposed});
 }
 

@@ -45,6 +45,13 @@ struct RankStepRow {
     bool commFromJson = false;     // communication.json exists: wait / transit are known
     TimeNs commWait = 0, commTransit = 0;
     TimeNs start = 0;              // the step window's start (absolute, the rank's own clock)
+    // ANALYSIS.md §15 for §13.3: the step time the rank saves when every wait for its peers of the step
+    // (each collective's Synchronization Time, `waitsReplayed` of them) is removed at once, replayed; -1 when
+    // not replayed (no communication.json, no collective's kernel in the trace); `replayError`: |replayed −
+    // measured| service of the unchanged step (the self-check).
+    TimeNs waitsGain = -1;
+    std::uint32_t waitsReplayed = 0;
+    TimeNs replayError = 0;
     std::vector<RankOpTotal> ops;  // every op name of the step, by name
     std::vector<RankWindow> windows; // the step's significant windows, longest first, at most kStepWindowsKept
 };
@@ -59,7 +66,16 @@ struct RankCollective {
     // The rank's device from its step's first kernel to this op's start: compute-busy, idle, exposed
     // communication (the step's prelaunch comes before them). 0 when the op lies outside its step.
     TimeNs beforeComputing = 0, beforeFree = 0, beforeExposed = 0;
+    // §15: the step time the rank saves when its wait for the peers here (sync) goes, replayed alone: 0 when
+    // it did not wait; kGainStepOnly when its wait is only in the step's all-at-once replay (the step's replays
+    // alone are used up: kWaitReplaysPerStep, the longest waits first); kGainNotReplayed when its kernel is not
+    // in the trace (or lies in another step), or the rank has no communication.json.
+    TimeNs gain = -2;
 };
+
+inline constexpr TimeNs kGainStepOnly = -1, kGainNotReplayed = -2;
+
+inline constexpr std::size_t kWaitReplaysPerStep = 64;
 
 inline constexpr std::size_t kMaxDataProblems = 8;
 
@@ -98,6 +114,7 @@ struct CollectivePart {
     int rank = -1; // index into ClusterResult::ranks
     TimeNs start = 0, elapse = 0, wait = 0, transit = 0, sync = 0;
     TimeNs aligned = 0; // start − the rank's clock offset (ANALYSIS.md §13.1)
+    TimeNs gain = kGainNotReplayed; // RankCollective::gain
 };
 
 inline constexpr std::size_t kCollectivePartsKept = 16;
@@ -167,6 +184,17 @@ struct SlowRank {
     std::int64_t collectiveStep = -1;
     TimeNs lateness = 0;              // at that collective
     SlowCause cause;
+    // §15: what its arriving on time is worth, per slow step (averaged): the median over the ranks waiting for
+    // it of the step time each saves (its waits for it removed, replayed on its own model), and their sum
+    // (device time of the cluster). `predicted` false: `replayMissing` says why.
+    bool predicted = false;
+    TimeNs predictedGain = 0, predictedLoss = 0;
+    double predictedGainPct = 0; // of the waiting ranks' median service in those steps
+    double replayErrorPct = 0;   // the largest self-check error of the replays used
+    bool lowConfidence = false;  // replayErrorPct over 2 % (ANALYSIS.md §15)
+    std::size_t ranksPredicted = 0; // waiting ranks whose gain was replayed (in the steps counted)
+    std::string replayMissing;
+    std::string prediction;           // the prediction in words (the verdict's last sentences)
     std::string verdict;              // one sentence
 };
 

@@ -4,6 +4,7 @@
 #include "compare/compare.h"
 #include "i18n/message.h"
 #include "model/profile.h"
+#include "replay/replay.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,6 +12,7 @@
 #include <map>
 #include <string>
 #include <system_error>
+#include <unordered_map>
 
 namespace bs {
 
@@ -265,6 +267,82 @@ void addCollectives(RankSummary& s, const Profile& p, const AnalysisResult& r) {
     }
 }
 
+// A communication.json op's kernel: the device task of the same name (the op name without "@group") whose start
+// is nearest the op's, when the op's start lies inside it (from 1 us before its start, the file's microseconds,
+// to its end: the database's CommAnalyzerTime starts 13 us after its COMMUNICATION_OP). SIZE_MAX when none.
+constexpr TimeNs kCollectiveKernelNs = 1'000;
+
+std::size_t kernelOf(const std::vector<std::size_t>* candidates, const Profile& p, TimeNs start) {
+    if (!candidates || start <= 0) return SIZE_MAX;
+    std::size_t best = SIZE_MAX;
+    TimeNs bestD = 0;
+    for (std::size_t i : *candidates) {
+        const Kernel& k = p.kernels[i];
+        if (start < k.start - kCollectiveKernelNs || start > k.end()) continue;
+        const TimeNs d = k.start > start ? k.start - start : start - k.start;
+        if (best == SIZE_MAX || d < bestD) bestD = d, best = i;
+    }
+    return best;
+}
+
+// ANALYSIS.md §15 for §13.3 (core/cluster/README.md): what this rank's step would save if a late peer arrived
+// on time. Each collective's wait for the peers (its Synchronization Time) is cut from its kernel and the step
+// replayed: alone (RankCollective::gain; the kWaitReplaysPerStep longest waits of a step) and all of the
+// step's waits at once (RankStepRow::waitsGain). The cluster, which knows who was late, adds them up.
+void addWaitGains(RankSummary& s, const Profile& p, const AnalysisResult& r) {
+    const std::size_t steps = std::min(r.steps.steps.size(), s.steps.size());
+    if (steps == 0 || s.collectives.empty() || s.collectives.size() != r.anomaly.collectives.size()) return;
+    std::unordered_map<std::string_view, std::vector<std::size_t>> comm;
+    for (std::size_t i = 0; i < p.kernels.size(); ++i)
+        if (p.kernels[i].cls == TaskClass::Comm) comm[p.strings.view(p.kernels[i].name)].push_back(i);
+    // Per step: the collectives whose wait can be cut (index into s.collectives, the edit).
+    std::vector<std::vector<std::pair<std::size_t, ReplayEdit>>> perStep(steps);
+    for (std::size_t ci = 0; ci < s.collectives.size(); ++ci) {
+        RankCollective& rc = s.collectives[ci];
+        const CollectiveWait& c = r.anomaly.collectives[ci];
+        if (c.stepIndex < 0 || static_cast<std::size_t>(c.stepIndex) >= steps) continue;
+        const auto found = comm.find(std::string_view(rc.key));
+        const std::size_t k = kernelOf(found == comm.end() ? nullptr : &found->second, p, c.start);
+        if (k == SIZE_MAX) continue; // not in the trace: kGainNotReplayed
+        const Step& st = r.steps.steps[static_cast<std::size_t>(c.stepIndex)];
+        if (p.kernels[k].start < st.start || p.kernels[k].start >= st.end) continue; // its kernel lies in another step
+        if (c.sync <= 0) {
+            rc.gain = 0; // it waited for nobody
+            continue;
+        }
+        ReplayEdit e;
+        e.kind = ReplayEditKind::ShortenKernel;
+        e.kernel = k;
+        e.amount = std::min(c.sync, p.kernels[k].dur);
+        perStep[static_cast<std::size_t>(c.stepIndex)].push_back({ci, e});
+    }
+    std::unique_ptr<ReplayModel> model;
+    for (std::size_t si = 0; si < steps; ++si) {
+        auto& list = perStep[si];
+        if (list.empty()) continue;
+        if (!model) model = std::make_unique<ReplayModel>(p, r.steps);
+        const StepReplay base = model->replay(si);
+        RankStepRow& row = s.steps[si];
+        row.replayError = base.replayed > base.measured ? base.replayed - base.measured : base.measured - base.replayed;
+        // A shorter wait never costs the step time; a negative difference (a model artefact) counts 0.
+        const auto gainOf = [&](const std::vector<ReplayEdit>& edits) {
+            return std::max<TimeNs>(0, base.replayed - model->replay(si, edits).replayed);
+        };
+        std::vector<ReplayEdit> all;
+        for (const auto& [ci, e] : list)
+            all.push_back(e);
+        row.waitsGain = gainOf(all);
+        row.waitsReplayed = static_cast<std::uint32_t>(all.size());
+        // Alone: the longest waits first.
+        std::stable_sort(list.begin(), list.end(),
+                         [&](const auto& x, const auto& y) { return x.second.amount > y.second.amount; });
+        for (std::size_t j = 0; j < list.size(); ++j)
+            s.collectives[list[j].first].gain = list.size() == 1          ? row.waitsGain
+                                                : j < kWaitReplaysPerStep ? gainOf({list[j].second})
+                                                                          : kGainStepOnly;
+    }
+}
+
 } // namespace
 
 bool isRankFolder(const RankFolder& rank) {
@@ -309,6 +387,7 @@ RankSummary summarizeRank(const RankFolder& rank, const Profile& p, const Analys
     addWindows(s, r);
     addStepDetail(s, p, r);
     addCollectives(s, p, r);
+    addWaitGains(s, p, r);
     if (withLanes) s.lanes = lanesOf(p, r);
     return s;
 }

@@ -40,10 +40,11 @@ void stepJson(std::string& o, const RankStepRow& r, const std::map<std::string_v
                    "{{\"step\":{},\"computing_ns\":{},\"comm_not_overlapped_ns\":{},\"overlapped_ns\":{},"
                    "\"communication_ns\":{},\"free_ns\":{},\"stage_ns\":{},\"bubble_ns\":{},"
                    "\"comm_not_overlapped_excl_receive_ns\":{},\"preparing_ns\":{},\"service_ns\":{},\"tail_ns\":{},"
-                   "\"comm_from_json\":{},\"comm_wait_ns\":{},\"comm_transit_ns\":{},\"start_ns\":{},\"ops\":[",
+                   "\"comm_from_json\":{},\"comm_wait_ns\":{},\"comm_transit_ns\":{},\"start_ns\":{},"
+                   "\"waits_gain_ns\":{},\"waits_replayed\":{},\"replay_error_ns\":{},\"ops\":[",
                    r.step, r.computing, r.commNotOverlapped, r.overlapped, r.communication, r.free, r.stage, r.bubble,
                    r.commNotOverlappedExclReceive, r.preparing, r.service, r.tail, r.commFromJson, r.commWait,
-                   r.commTransit, r.start);
+                   r.commTransit, r.start, r.waitsGain, r.waitsReplayed, r.replayError);
     for (std::size_t i = 0; i < r.ops.size(); ++i)
         fmt::format_to(std::back_inserter(o), "{}[{},{},{}]", i ? "," : "", opIndex.at(r.ops[i].name), r.ops[i].calls,
                        r.ops[i].dur);
@@ -168,7 +169,10 @@ bool checkStep(Reader& rd, const RankStepRow& r, std::size_t i, TimeNs capture) 
         {"comm_not_overlapped_excl_receive_ns", r.commNotOverlappedExclReceive}};
     for (const auto& [key, v] : kernelTime)
         if (!duration(rd, at(key), v, capture, Limit::Capture)) return false;
-    return duration(rd, at("comm_wait_ns"), r.commWait, kMaxCaptureNs, Limit::Week) &&
+    // The replayed gain of the step's waits: -1 (not replayed) or at most the step's service.
+    if (r.waitsGain != -1 && !duration(rd, at("waits_gain_ns"), r.waitsGain, r.service, Limit::Service)) return false;
+    return duration(rd, at("replay_error_ns"), r.replayError, kMaxCaptureNs, Limit::Week) &&
+           duration(rd, at("comm_wait_ns"), r.commWait, kMaxCaptureNs, Limit::Week) &&
            duration(rd, at("comm_transit_ns"), r.commTransit, kMaxCaptureNs, Limit::Week);
 }
 
@@ -177,10 +181,11 @@ bool checkWindow(Reader& rd, const RankWindow& w, std::size_t i) {
     return duration(rd, [i] { return fmt::format("top_windows[{}].dur_ns", i); }, w.dur, kMaxCaptureNs, Limit::Week);
 }
 
-constexpr std::size_t kCollectiveRow = 10;
+constexpr std::size_t kCollectiveRow = 11;
 
 // A collectives row [key index, step, start, elapse, wait, transit, sync, before_computing, before_free,
-// before_exposed]: the profile readers' bounds; the device time before the op lies inside the capture.
+// before_exposed, gain]: the profile readers' bounds; the device time before the op lies inside the capture; the
+// replayed gain of its wait kGainStepOnly, kGainNotReplayed or at most a week.
 bool checkCollective(Reader& rd, const std::int64_t* v, std::size_t row, TimeNs capture) {
     const auto at = [row](const char* what) { return [row, what] { return fmt::format("collectives.rows[{}] {}", row, what); }; };
     if (!stepNumber(rd, at("step"), v[1])) return false;
@@ -191,7 +196,9 @@ bool checkCollective(Reader& rd, const std::int64_t* v, std::size_t row, TimeNs 
            duration(rd, at("sync"), v[6], kMaxDurationNs, Limit::Collective) &&
            duration(rd, at("before_computing"), v[7], capture, Limit::Capture) &&
            duration(rd, at("before_free"), v[8], capture, Limit::Capture) &&
-           duration(rd, at("before_exposed"), v[9], capture, Limit::Capture);
+           duration(rd, at("before_exposed"), v[9], capture, Limit::Capture) &&
+           (v[10] == kGainStepOnly || v[10] == kGainNotReplayed ||
+            duration(rd, at("gain"), v[10], kMaxCaptureNs, Limit::Week));
 }
 
 // The message for a file the reader stopped at; a value no analysis writes also says what to do.
@@ -254,6 +261,14 @@ bool readStepDetail(Reader& rd, simdjson::dom::object o, RankStepRow& r, const s
     return true;
 }
 
+bool readCount(Reader& rd, simdjson::dom::object o, const char* key, std::uint32_t& out) {
+    std::int64_t v = 0;
+    if (!rd.field(o, key, v, "steps[]")) return false;
+    if (v < 0 || v > UINT32_MAX) return rd.refuse(implausible(fmt::format("steps[].{}", key), v, msg("a count is from 0 to {}", UINT32_MAX)));
+    out = static_cast<std::uint32_t>(v);
+    return true;
+}
+
 bool readStep(Reader& rd, simdjson::dom::element e, RankStepRow& r, const std::vector<std::string_view>& opNames,
               TimeNs capture) {
     simdjson::dom::object o;
@@ -267,7 +282,9 @@ bool readStep(Reader& rd, simdjson::dom::element e, RankStepRow& r, const std::v
            rd.field(o, "preparing_ns", r.preparing, "steps[]") && rd.field(o, "service_ns", r.service, "steps[]") &&
            rd.field(o, "tail_ns", r.tail, "steps[]") && rd.field(o, "comm_from_json", r.commFromJson, "steps[]") &&
            rd.field(o, "comm_wait_ns", r.commWait, "steps[]") &&
-           rd.field(o, "comm_transit_ns", r.commTransit, "steps[]");
+           rd.field(o, "comm_transit_ns", r.commTransit, "steps[]") &&
+           rd.field(o, "waits_gain_ns", r.waitsGain, "steps[]") && readCount(rd, o, "waits_replayed", r.waitsReplayed) &&
+           rd.field(o, "replay_error_ns", r.replayError, "steps[]");
 }
 
 bool readWindow(Reader& rd, simdjson::dom::element e, RankWindow& w, bool positioned) {
@@ -315,7 +332,7 @@ template <class Sink> bool readCollectives(Reader& rd, simdjson::dom::object o, 
             }
             if (n != kCollectiveRow || v[0] < 0 || static_cast<std::uint64_t>(v[0]) >= names.size())
                 return rd.fail("a collectives.rows entry is not [key index, step, start, elapse, wait, transit, sync, "
-                               "before_computing, before_free, before_exposed]");
+                               "before_computing, before_free, before_exposed, gain]");
             if (pass == 0 && !checkCollective(rd, v, index, capture)) return false;
             if (pass == 1) sink(names[static_cast<std::size_t>(v[0])], v);
             ++index;
@@ -328,7 +345,7 @@ RankCollective collectiveOf(std::string_view key, const std::int64_t* v) {
     RankCollective c;
     c.key.assign(key);
     c.step = v[1], c.start = v[2], c.elapse = v[3], c.wait = v[4], c.transit = v[5], c.sync = v[6];
-    c.beforeComputing = v[7], c.beforeFree = v[8], c.beforeExposed = v[9];
+    c.beforeComputing = v[7], c.beforeFree = v[8], c.beforeExposed = v[9], c.gain = v[10];
     return c;
 }
 
@@ -494,7 +511,7 @@ std::string renderRankSummaryJson(const RankSummary& s, std::string_view produce
     for (std::size_t i = 0; i < s.topWindows.size(); ++i)
         fmt::format_to(std::back_inserter(o), "{}\n{}}}", i ? "," : "", windowJson(s.topWindows[i]));
     // Collectives: each distinct name once, rows [key index, step, start, elapse, wait, transit, sync,
-    // before_computing, before_free, before_exposed].
+    // before_computing, before_free, before_exposed, gain].
     std::map<std::string_view, std::size_t> index;
     std::vector<std::string_view> keys;
     for (const auto& c : s.collectives)
@@ -505,8 +522,9 @@ std::string renderRankSummaryJson(const RankSummary& s, std::string_view produce
     o += "],\n\"rows\":[";
     for (std::size_t i = 0; i < s.collectives.size(); ++i) {
         const RankCollective& c = s.collectives[i];
-        fmt::format_to(std::back_inserter(o), "{}\n[{},{},{},{},{},{},{},{},{},{}]", i ? "," : "", index[c.key], c.step,
-                       c.start, c.elapse, c.wait, c.transit, c.sync, c.beforeComputing, c.beforeFree, c.beforeExposed);
+        fmt::format_to(std::back_inserter(o), "{}\n[{},{},{},{},{},{},{},{},{},{},{}]", i ? "," : "", index[c.key], c.step,
+                       c.start, c.elapse, c.wait, c.transit, c.sync, c.beforeComputing, c.beforeFree, c.beforeExposed,
+                       c.gain);
     }
     o += "]}";
     // The rank as `bubblescope compare` needs it (a stored baseline, core/compare/README.md).

@@ -11,7 +11,8 @@
 namespace bs {
 
 // The "bubblescope_rank_summary" field: bumped whenever a field changes meaning.
-inline constexpr int kRankSummaryFormat = 3; // 2: data_problems; 3: sync, steps' ops and windows, step start
+inline constexpr int kRankSummaryFormat = 4; // 2: data_problems; 3: sync, steps' ops and windows, step start;
+                                              // 4: the replayed gains of the waits (§15)
 
 // `producer` is the writing program and version ("bubblescope 0.1.0"); the merge accepts only its own.
 // `collection` is the folder of the whole collection the rank was found under (`analyze PARENT --shard`),

@@ -137,7 +137,7 @@ void predictRecommendationGains(const Profile& profile, const StepSet& stepSet, 
         if (pr.steps == 0) continue;
         pr.gainMs = gain / static_cast<double>(pr.steps) / 1e6;
         pr.gainPct = measured > 0 ? 100.0 * gain / measured : 0.0;
-        pr.lowConfidence = pr.errorPct > 2.0;
+        pr.lowConfidence = pr.errorPct > kReplayLowConfidencePct;
         pr.edit = description;
         pr.windows = std::move(edited);
         rec.replay = pr;

@@ -236,6 +236,9 @@ void ReplayModel::Impl::buildKernels() {
 
 void ReplayModel::Impl::buildThreads(std::unordered_map<std::uint64_t, std::uint32_t>& threadOf) {
     stats.hostThreads = threads.size();
+    // Where each launch originates (no host thread: no launch, kNone everywhere; the edits index these).
+    originTs = launchTs;
+    originThread = launchThread;
     if (threads.empty()) return;
     // The host work each thread did: the events §4 takes as evidence (step markers and frames enclosing a
     // whole step left out: they would cover every gap).
@@ -250,8 +253,6 @@ void ReplayModel::Impl::buildThreads(std::unordered_map<std::uint64_t, std::uint
         if (launchTs[k] != kNone) threads[launchThread[k]].launches.emplace_back(launchTs[k], k);
     for (auto& th : threads)
         std::sort(th.incoming.begin(), th.incoming.end());
-    originTs = launchTs;
-    originThread = launchThread;
     for (std::size_t k = 0; k < launchTs.size(); ++k) {
         if (launchTs[k] == kNone) continue;
         const auto& in = threads[launchThread[k]].incoming;

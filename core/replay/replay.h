@@ -42,6 +42,9 @@ struct ReplayEdit {
     TimeNs amount = 0;                     // FirstLaunchAtMedianPrelaunch: the prelaunch wanted; ShortenKernel
 };
 
+// A prediction whose replays' self-check error exceeds this (per cent) is marked low confidence (issue 47).
+inline constexpr double kReplayLowConfidencePct = 2.0;
+
 // What one replay of one step gives.
 struct StepReplay {
     TimeNs measured = 0; // the step's service (ANALYSIS.md §2: window length)

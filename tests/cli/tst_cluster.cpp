@@ -807,7 +807,7 @@ class TstCluster : public QObject {
             expectedFiles << l + QStringLiteral(".summary.json");
         QCOMPARE(QDir(sums).entryList(QDir::Files, QDir::Name), expectedFiles);
         const QJsonObject one = QJsonDocument::fromJson(bytes(sums + QLatin1Char('/') + expectedFiles[2])).object();
-        QCOMPARE(one[QStringLiteral("bubblescope_rank_summary")].toInt(), 3);
+        QCOMPARE(one[QStringLiteral("bubblescope_rank_summary")].toInt(), 4);
         QCOMPARE(one[QStringLiteral("label")].toString(), labels[2]);
         QCOMPARE(one[QStringLiteral("collection")].toString(), parent);
 

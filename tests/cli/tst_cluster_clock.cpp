@@ -423,8 +423,126 @@ class TstClusterClock : public QObject {
         const std::string v = bs::english(s.verdict);
         QVERIFY2(v == "rank 2 is slow in 1 of 1 steps: it arrives 3.00 ms late at hcom_allReduce__1_0_1 and 3 ranks wait "
                       "3.00 ms each (9.00 ms of device time per step). Cause: computing +1.20 ms before the collective — "
-                      "MatMulV2: 1 call more, +1.200 ms.",
+                      "MatMulV2: 1 call more, +1.200 ms. If it arrived on time: no predicted gain: the waiting "
+                      "ranks' collectives are not in their traces, so their waits could not be replayed.",
                  v.c_str());
+        QVERIFY(!s.predicted);
+    }
+
+    // §15 for §13.3 (core/cluster/README.md): rank 3 arrives last at x; ranks 0, 1, 2 waited 1, 2 and 6 ms (their
+    // synchronization). Each one's replay of its step without that wait (its only one: the all-at-once figure)
+    // gives 0.8, 2.5 and 5 ms; a rank never saves more than it waited for the late rank, so rank 1 counts 2 ms.
+    // Median 2 ms per step (5 % of the 40 ms service), sum 7.8 ms. The replay error is the worst of theirs: rank
+    // 2's is `error` ns of 40 ms, low confidence above 2 % (800 000 ns) only.
+    void theArrivalGainIsTheMedianOfTheWaitingRanksReplays_data() {
+        QTest::addColumn<qint64>("error");
+        QTest::addColumn<bool>("low");
+        QTest::newRow("2 % - 1 ns") << qint64(799'999) << false;
+        QTest::newRow("2 %") << qint64(800'000) << false;
+        QTest::newRow("2 % + 1 ns") << qint64(800'001) << true;
+    }
+    void theArrivalGainIsTheMedianOfTheWaitingRanksReplays() {
+        QFETCH(qint64, error);
+        QFETCH(bool, low);
+        std::vector<bs::RankSummary> ranks{rank(0), rank(1), rank(2), rank(3)};
+        const TimeNs gaps[] = {1'000'000, 2'000'000, 6'000'000, 0};
+        const TimeNs replayed[] = {800'000, 2'500'000, 5'000'000, bs::kGainNotReplayed};
+        const TimeNs end = kBase + 30'000'000;
+        for (std::size_t i = 0; i < 4; ++i) {
+            const TimeNs start = kBase + 20'000'000 - gaps[i];
+            bs::RankCollective x = op("x", start, end - start, gaps[i]);
+            x.gain = replayed[i];
+            ranks[i].collectives.push_back(x);
+            if (i < 3) ranks[i].steps[0].waitsGain = replayed[i], ranks[i].steps[0].waitsReplayed = 1;
+        }
+        ranks[2].steps[0].replayError = error;
+        const bs::ClusterResult c = bs::analyzeCluster(std::move(ranks), {});
+        QCOMPARE(c.slowRanks.size(), std::size_t(1));
+        const bs::SlowRank& s = c.slowRanks[0];
+        QVERIFY(s.predicted);
+        QCOMPARE(s.predictedGain, TimeNs(2'000'000));
+        QCOMPARE(s.predictedLoss, TimeNs(7'800'000));
+        QCOMPARE(s.predictedGainPct, 5.0);
+        QCOMPARE(s.ranksPredicted, std::size_t(3));
+        QCOMPARE(s.replayErrorPct, 100.0 * static_cast<double>(error) / 40'000'000.0);
+        QCOMPARE(s.lowConfidence, low);
+        const std::string v = bs::english(s.prediction);
+        QVERIFY2(v.rfind("If it arrived on time, the median of the 3 ranks waiting for it: expected gain ≈ 2.00 ms per "
+                         "step (5.0 % of service), replayed; replay error 2.0 %", 0) == 0,
+                 v.c_str());
+        QCOMPARE(v.find("low confidence") != std::string::npos, low);
+        QVERIFY2(v.find("(7.80 ms of device time in the cluster per step).") != std::string::npos, v.c_str());
+        // 2 ms is not less than half of the 2 ms they wait (the cost): no word about where the wait goes.
+        QVERIFY2(v.find("less than their wait") == std::string::npos, v.c_str());
+        QVERIFY(bs::english(s.verdict).find(v) != std::string::npos);
+    }
+
+    // A waiting rank that also waited at another collective of the step (for nobody named late): the step's
+    // all-at-once replay removes both waits, so the late rank is worth the gain of its own wait replayed alone,
+    // capped by the all-at-once figure. Rank 0 waits 2 ms for rank 1 at x (alone: 1.5 ms) and at y, which only it
+    // has; both together 3.5 ms. Rank 0 gains 1.5 ms — not min(3.5, 2) = 2. When x's wait was only replayed with
+    // the others (kGainStepOnly), rank 0's gain is unknown and nothing is predicted. Half of the 2 ms cost is the
+    // boundary of the sentence saying where the rest of the wait goes: 1 ms alone says nothing, 1 ms − 1 ns says it.
+    void aWaitingRankWithOtherWaitsCountsTheLateRanksWaitAlone_data() {
+        QTest::addColumn<qint64>("alone");
+        QTest::addColumn<qint64>("expected"); // -1: no prediction
+        QTest::addColumn<bool>("lessSaid");
+        QTest::newRow("alone 1.5 ms") << qint64(1'500'000) << qint64(1'500'000) << false;
+        QTest::newRow("alone 1 ms") << qint64(1'000'000) << qint64(1'000'000) << false;
+        QTest::newRow("alone 1 ms - 1 ns") << qint64(999'999) << qint64(999'999) << true;
+        QTest::newRow("alone above all-at-once") << qint64(4'000'000) << qint64(2'000'000) << false;
+        QTest::newRow("step only") << qint64(bs::kGainStepOnly) << qint64(-1) << false;
+    }
+    void aWaitingRankWithOtherWaitsCountsTheLateRanksWaitAlone() {
+        QFETCH(qint64, alone);
+        QFETCH(qint64, expected);
+        QFETCH(bool, lessSaid);
+        std::vector<bs::RankSummary> ranks{rank(0), rank(1)};
+        const TimeNs end = kBase + 30'000'000;
+        bs::RankCollective x0 = op("x", kBase + 18'000'000, end - (kBase + 18'000'000), 2'000'000);
+        x0.gain = alone;
+        bs::RankCollective y0 = op("y", kBase + 32'000'000, 3'000'000, 1'500'000);
+        y0.gain = 1'500'000;
+        ranks[0].collectives = {x0, y0};
+        ranks[0].steps[0].waitsGain = 3'500'000, ranks[0].steps[0].waitsReplayed = 2;
+        bs::RankCollective x1 = op("x", kBase + 20'000'000, end - (kBase + 20'000'000));
+        x1.gain = 0;
+        ranks[1].collectives = {x1};
+        ranks[1].steps[0].waitsGain = 0;
+        const bs::ClusterResult c = bs::analyzeCluster(std::move(ranks), {});
+        QCOMPARE(c.slowRanks.size(), std::size_t(1));
+        const bs::SlowRank& s = c.slowRanks[0];
+        QCOMPARE(s.rank, 1);
+        QCOMPARE(s.cost, TimeNs(2'000'000));
+        QCOMPARE(s.predicted, expected >= 0);
+        if (expected < 0) {
+            QCOMPARE(bs::english(s.prediction), std::string("If it arrived on time: no predicted gain: the waiting ranks' "
+                                                            "collectives are not in their traces, so their waits could "
+                                                            "not be replayed."));
+            return;
+        }
+        QCOMPARE(s.predictedGain, TimeNs(expected));
+        QCOMPARE(s.predictedLoss, TimeNs(expected));
+        QCOMPARE(s.ranksPredicted, std::size_t(1));
+        const std::string v = bs::english(s.prediction);
+        QVERIFY2(v.rfind("If it arrived on time, the rank waiting for it: expected gain ≈ ", 0) == 0, v.c_str());
+        QCOMPARE(v.find("That is less than their wait") != std::string::npos, lessSaid);
+    }
+
+    // Nobody's synchronization written: no wait to remove, said so (not "not in the traces").
+    void withoutSynchronizationThereIsNoWaitToRemove() {
+        std::vector<bs::RankSummary> ranks{rank(0), rank(1)};
+        const TimeNs end = kBase + 30'000'000;
+        ranks[0].collectives = {op("x", kBase + 18'000'000, end - (kBase + 18'000'000))};
+        ranks[1].collectives = {op("x", kBase + 20'000'000, end - (kBase + 20'000'000))};
+        for (auto& r : ranks)
+            r.collectives[0].gain = 0, r.steps[0].waitsGain = -1;
+        const bs::ClusterResult c = bs::analyzeCluster(std::move(ranks), {});
+        QCOMPARE(c.slowRanks.size(), std::size_t(1));
+        QVERIFY(!c.slowRanks[0].predicted);
+        QCOMPARE(bs::english(c.slowRanks[0].prediction),
+                 std::string("If it arrived on time: no predicted gain: the waiting ranks' communication.json shows no "
+                             "synchronization time, so there is no wait to remove."));
     }
 
     // The cost is the MEDIAN of the others' waits (not the largest or the first), the loss their sum. Rank 3

@@ -3,6 +3,9 @@
 // or 0.1 ms of the change in step service the after profile shows (both services measured by the analysis).
 #include "test_support.h"
 #include "pipeline/analysis_run.h"
+#include "cluster/cluster_analysis.h"
+#include "cluster/cluster_model.h"
+#include "analysis/rulebook.h"
 #include "i18n/message.h"
 #include "io/discovery.h"
 #include "io/profile_loader.h"
@@ -13,6 +16,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -68,6 +72,18 @@ class TstReplayGains : public QObject {
         for (const auto& rec : r.anomaly.recommendations)
             if (rec.replayCause == cause && rec.replay) return &rec;
         return nullptr;
+    }
+
+    // The program's exit code (-1 when it did not finish within 300 s or crashed).
+    static int runBinary(const QStringList& args) {
+        QProcess p;
+        p.start(QStringLiteral(BS_BINARY), args);
+        if (!p.waitForFinished(300000) || p.exitStatus() != QProcess::NormalExit) {
+            qWarning("bubblescope %s did not finish: %s", qPrintable(args.join(' ')), p.readAllStandardError().constData());
+            return -1;
+        }
+        if (p.exitCode() != 0) qWarning("%s", p.readAllStandardError().constData());
+        return p.exitCode();
     }
 
   private slots:
@@ -172,6 +188,80 @@ class TstReplayGains : public QObject {
         QVERIFY(achieved > 2.0);
         QVERIFY2(within(predicted, achieved),
                  qPrintable(QStringLiteral("predicted %1 ms, achieved %2 ms").arg(predicted).arg(achieved)));
+    }
+
+    // §15 for §13.3 through the cluster: the slow rank's verdict predicts, from the before collection alone, what
+    // each waiting rank's step gains when it arrives on time (the median over them, per slow step); the after
+    // collection (the same seed without the slow rank) shows the achieved change: per slow step the median over
+    // those ranks of service before − after, averaged. Directly and through per-rank summaries (the job array's
+    // way), which must give the same figure.
+    void theSlowRanksPredictionMatchesTheClusterWithoutIt_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("4 ranks, host, one step") << QStringList{"--ranks", "4", "--slow-rank", "1", "--slow-ms", "3"};
+        QTest::newRow("3 ranks, compute, every step")
+            << QStringList{"--ranks", "3", "--slow-rank", "2", "--slow-ms", "2.5", "--slow-cause", "compute",
+                           "--slow-step", "all"};
+        QTest::newRow("2 ranks, skewed clocks") << QStringList{"--ranks", "2", "--slow-rank", "0", "--slow-ms", "2",
+                                                               "--clock-skew-us", "1:2500"};
+    }
+    void theSlowRanksPredictionMatchesTheClusterWithoutIt() {
+        QFETCH(QStringList, args);
+        const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(QRegularExpression("[^a-z0-9]+"), "-");
+        const QString before = generate("cl-before-" + tag, args);
+        const QString after = generate("cl-after-" + tag, args + QStringList{"--leave-out", "slow-rank"});
+        QVERIFY(!before.isEmpty() && !after.isEmpty());
+        const bs::Rulebook rules;
+        const bs::ClusterResult b = bs::analyzeClusterFolder(bstest::s(before), rules);
+        const bs::ClusterResult a = bs::analyzeClusterFolder(bstest::s(after), rules);
+        QCOMPARE(b.slowRanks.size(), std::size_t(1));
+        QVERIFY(a.slowRanks.empty());
+        const bs::SlowRank& sr = b.slowRanks.front();
+        QVERIFY2(sr.predicted, bs::english(sr.replayMissing).c_str());
+        QCOMPARE(sr.ranksPredicted, b.ranks.size() - 1);
+        QVERIFY(!sr.lowConfidence);
+        // Achieved: per slow step, the median over the other ranks of their service change.
+        const auto serviceOf = [](const bs::ClusterResult& c, std::size_t rank, std::int64_t step) -> double {
+            for (const auto& row : c.ranks[rank].steps)
+                if (row.step == step) return static_cast<double>(row.service) / 1e6;
+            return -1;
+        };
+        double achieved = 0;
+        for (std::int64_t step : sr.steps) {
+            std::vector<double> d;
+            for (std::size_t r = 0; r < b.ranks.size(); ++r) {
+                if (static_cast<int>(r) == sr.rank) continue;
+                QCOMPARE(a.ranks[r].label, b.ranks[r].label);
+                QVERIFY(serviceOf(b, r, step) > 0 && serviceOf(a, r, step) > 0);
+                d.push_back(serviceOf(b, r, step) - serviceOf(a, r, step));
+            }
+            std::sort(d.begin(), d.end());
+            achieved += d.size() % 2 ? d[d.size() / 2] : (d[d.size() / 2 - 1] + d[d.size() / 2]) / 2;
+        }
+        achieved /= static_cast<double>(sr.steps.size());
+        const double predicted = static_cast<double>(sr.predictedGain) / 1e6;
+        qInfo("%s: slow rank %d in %zu steps, achieved %.3f ms, predicted %.3f ms per slow step (%zu ranks waiting, "
+              "replay error %.3f %%)",
+              qPrintable(tag), b.ranks[static_cast<std::size_t>(sr.rank)].rankId, sr.steps.size(), achieved, predicted,
+              sr.ranksPredicted, sr.replayErrorPct);
+        QVERIFY(achieved > 1.0);
+        QVERIFY2(within(predicted, achieved),
+                 qPrintable(QStringLiteral("predicted %1 ms, achieved %2 ms").arg(predicted).arg(achieved)));
+        // The same through the summaries: one `analyze --summary` per rank, then `cluster` on them.
+        const QString sums = tmp.filePath("cl-sums-" + tag);
+        for (std::size_t i = 0; i < b.ranks.size(); ++i)
+            QCOMPARE(runBinary({"analyze", before, "--shard", QStringLiteral("%1/%2").arg(i).arg(b.ranks.size()),
+                                "--summary", sums, "-q"}),
+                     0);
+        const QString json = tmp.filePath("cl-" + tag + ".json");
+        QCOMPARE(runBinary({"cluster", sums, "-q", "--json", json}), 0);
+        const QJsonObject doc = QJsonDocument::fromJson(bstest::readFile(json)).object();
+        const QJsonArray slow = doc.value("cluster").toObject().value("slow_ranks").toArray();
+        QCOMPARE(slow.size(), 1);
+        const QJsonObject s0 = slow.at(0).toObject();
+        QCOMPARE(s0.value("predicted_gain_ms").toDouble(), static_cast<double>(sr.predictedGain) / 1e6);
+        QCOMPARE(s0.value("predicted_device_ms").toDouble(), static_cast<double>(sr.predictedLoss) / 1e6);
+        QCOMPARE(s0.value("edit").toString(), QStringLiteral("late_rank_on_time"));
+        QVERIFY(s0.value("verdict").toString().contains("If it arrived on time"));
     }
 };
 

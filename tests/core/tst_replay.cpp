@@ -317,6 +317,40 @@ class TstReplay : public QObject {
         QCOMPARE(crossStreamGainUs(1000, T0 + us(200)), 1.0);
     }
 
+    // A rank analysed from its kernel table alone (its trace unreadable): no host lane, no launch. The device
+    // still replays — A 40 µs shorter moves B queued behind it (0.5 µs after A) by 40 µs — and the host edits
+    // find nothing to cut (no launch) instead of reading past the launch tables.
+    void aCaptureWithoutHostReplaysItsDevice() {
+        bs::Profile p;
+        bs::Kernel a, b;
+        a.name = p.strings.intern("hcom_allReduce__1_0_1");
+        a.stream = 2, a.start = T0, a.dur = us(100);
+        b.name = p.strings.intern("B");
+        b.stream = 2, b.start = T0 + us(100.5), b.dur = us(50);
+        p.kernels = {a, b};
+        const bs::StepSet set = bs::detectSteps(p);
+        QCOMPARE(set.steps.size(), std::size_t(1));
+        const bs::ReplayModel m(p, set);
+        QCOMPARE(m.stats().hostThreads, std::size_t(0));
+        QCOMPARE(m.replay(0).replayed, us(150.5));
+        bs::ReplayEdit shorter;
+        shorter.kind = bs::ReplayEditKind::ShortenKernel;
+        shorter.kernel = 0;
+        shorter.amount = us(40);
+        QCOMPARE(m.replay(0, {shorter}).replayed, us(110.5));
+        for (const auto kind : {bs::ReplayEditKind::CutHostTime, bs::ReplayEditKind::RemoveUntracedBlock,
+                                bs::ReplayEditKind::FirstLaunchAtMedianPrelaunch}) {
+            bs::ReplayEdit e;
+            e.kind = kind;
+            e.kernel = 1;
+            e.windowStart = T0 + us(100);
+            e.windowEnd = T0 + us(100.5);
+            const bs::StepReplay r = m.replay(0, {e});
+            QVERIFY(!r.edited);
+            QCOMPARE(r.replayed, us(150.5));
+        }
+    }
+
     // A sync op lasts until the kernel it waits for ends: host thread tid 7 launches A at T0+15 µs (starts T0+200,
     // 100 µs, stream 2), waits in aten::item [T0+20, T0+310] (A ends T0+300: 10 µs return), then launches D at
     // T0+320 (starts T0+325, 100 µs, stream 2). Service: T0 → D's end T0+425 µs.

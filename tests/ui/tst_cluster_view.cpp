@@ -481,14 +481,21 @@ class TstClusterView : public QObject {
             return std::fabs(i.data().toString().toDouble() - ms) < 0.01;
         };
         QVERIFY2(near(m->index(0, 2), slowMs), qPrintable(m->index(0, 2).data().toString())); // cost per step
-        QVERIFY2(near(m->index(0, 3), slowMs * others),
-                 qPrintable(m->index(0, 3).data().toString()));                               // cluster loss
-        QVERIFY2(near(m->index(0, 4), slowMs), qPrintable(m->index(0, 4).data().toString())); // lateness
-        QVERIFY(m->index(0, 5).data().toString().startsWith(delayed));
+        // Expected gain: the core's replayed prediction, as the verdict says it (the value itself is tested against
+        // generated before/after pairs in tst_replay_gains).
+        const bs::SlowRank& sr = gv()->cluster()->slowRanks.front();
+        QVERIFY(sr.predicted);
+        QCOMPARE(m->index(0, 3).data().toString(), QString::number(sr.predictedGain / 1e6, 'f', 3));
+        QVERIFY2(m->index(0, 3).data(Qt::ToolTipRole).toString().contains(bs::ui::coreText(sr.prediction)),
+                 qPrintable(m->index(0, 3).data(Qt::ToolTipRole).toString()));
+        QVERIFY2(near(m->index(0, 4), slowMs * others),
+                 qPrintable(m->index(0, 4).data().toString()));                               // cluster loss
+        QVERIFY2(near(m->index(0, 5), slowMs), qPrintable(m->index(0, 5).data().toString())); // lateness
+        QVERIFY(m->index(0, 6).data().toString().startsWith(delayed));
         const QJsonObject cause = gen.expected[QStringLiteral("slow_cause")].toObject();
         QCOMPARE(cause[QStringLiteral("lead")].toString(), QStringLiteral("computing"));
-        QCOMPARE(m->index(0, 6).data().toString(), QStringLiteral("computing"));
-        QVERIFY(near(m->index(0, 7), cause[QStringLiteral("delta_ms")].toDouble()));
+        QCOMPARE(m->index(0, 7).data().toString(), QStringLiteral("computing"));
+        QVERIFY(near(m->index(0, 8), cause[QStringLiteral("delta_ms")].toDouble()));
         // The evidence pane: the op that took longer, with its Δ, and the cause's terms.
         gv()->slowRankList()->setCurrentIndex(m->index(0, 0));
         const QString pane = gv()->evidencePane()->toPlainText();
