@@ -170,9 +170,14 @@
     </message>
     <message>
         <location filename="../ui/cluster_models.cpp" line="213"/>
-        <location filename="../ui/cluster_models.cpp" line="262"/>
+        <location filename="../ui/cluster_models.cpp" line="267"/>
         <source>Lateness (ms)</source>
         <translation>迟到 (ms)</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="213"/>
+        <source>Expected gain (ms)</source>
+        <translation>预期收益 (ms)</translation>
     </message>
     <message>
         <location filename="../ui/cluster_models.cpp" line="214"/>
@@ -195,190 +200,200 @@
         <translation>%2 个 step 中慢 %1 个</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="226"/>
+        <location filename="../ui/cluster_models.cpp" line="224"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="228"/>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="232"/>
+        <location filename="../ui/cluster_models.cpp" line="234"/>
         <source>Per slow step: what the other ranks wait for this one (the median rank&apos;s wait, summed over the step&apos;s collectives).</source>
         <translation>每个慢 step：其他 rank 等待此 rank 的时间（中位 rank 的等待，按该 step 的集合通信求和）。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="234"/>
+        <location filename="../ui/cluster_models.cpp" line="236"/>
+        <source>Per slow step, if this rank arrived on time: the step time a waiting rank saves (the median over them), replayed on each one&apos;s own trace.</source>
+        <translation>每个慢 step，若该 rank 按时到达：等待它的 rank 节省的 step 时间（取其中位数），在各自的 trace 上回放得出。</translation>
+    </message>
+    <message>
+        <location filename="../ui/cluster_models.cpp" line="239"/>
         <source>Per slow step: every other rank&apos;s wait for this one, summed.</source>
         <translation>每个慢 step：所有其他 rank 等待此 rank 的时间之和。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="236"/>
+        <location filename="../ui/cluster_models.cpp" line="241"/>
         <source>At its costliest collective: its arrival after the earliest rank&apos;s (aligned clocks).</source>
         <translation>在代价最大的集合通信处：它比最早到达的 rank 晚到的时间（对齐时钟）。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="245"/>
+        <location filename="../ui/cluster_models.cpp" line="250"/>
         <source>high</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="246"/>
+        <location filename="../ui/cluster_models.cpp" line="251"/>
         <source>medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="247"/>
-        <location filename="../ui/cluster_models.cpp" line="274"/>
+        <location filename="../ui/cluster_models.cpp" line="252"/>
+        <location filename="../ui/cluster_models.cpp" line="279"/>
         <source>undetermined</source>
         <translation>无法确定</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="261"/>
-        <location filename="../ui/cluster_models.cpp" line="330"/>
+        <location filename="../ui/cluster_models.cpp" line="266"/>
+        <location filename="../ui/cluster_models.cpp" line="335"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="262"/>
+        <location filename="../ui/cluster_models.cpp" line="267"/>
         <source>Confidence</source>
         <translation>置信度</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="263"/>
+        <location filename="../ui/cluster_models.cpp" line="268"/>
         <source>Earliest rank&apos;s sync (ms)</source>
         <translation>最早 rank 的同步 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="264"/>
+        <location filename="../ui/cluster_models.cpp" line="269"/>
         <source>Aligned start (ms)</source>
         <translation>对齐开始 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="264"/>
+        <location filename="../ui/cluster_models.cpp" line="269"/>
         <source>Raw start (ms)</source>
         <translation>原始开始 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="265"/>
+        <location filename="../ui/cluster_models.cpp" line="270"/>
         <source>Sync (ms)</source>
         <translation>同步 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="268"/>
+        <location filename="../ui/cluster_models.cpp" line="273"/>
         <source>The rank&apos;s start on the aligned clock, after the first aligned arrival.</source>
         <translation>该 rank 在对齐时钟上的开始时间，相对最早的对齐到达。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="270"/>
+        <location filename="../ui/cluster_models.cpp" line="275"/>
         <source>The rank&apos;s start on its own clock, after the earliest raw start.</source>
         <translation>该 rank 在自身时钟上的开始时间，相对最早的原始开始。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="290"/>
+        <location filename="../ui/cluster_models.cpp" line="295"/>
         <source>%1 ranks have it; %2 shown.</source>
         <translation>%1 个 rank 参与；显示 %2 个。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="292"/>
+        <location filename="../ui/cluster_models.cpp" line="297"/>
         <source>The last arrival after the earliest one, on the aligned clock; the next latest arrives %1 ms before the last.</source>
         <translation>对齐时钟上最后到达比最早到达晚的时间；次晚到达者比最后到达者早 %1 ms。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="296"/>
+        <location filename="../ui/cluster_models.cpp" line="301"/>
         <source>The earliest rank&apos;s synchronization time: how long it waited for the others to arrive.</source>
         <translation>最早到达 rank 的同步时间：它等待其他 rank 到达的时长。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="310"/>
+        <location filename="../ui/cluster_models.cpp" line="315"/>
         <source>Raw start: %1 µs on the rank&apos;s own clock.</source>
         <translation>原始开始：该 rank 自身时钟上的 %1 µs。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="330"/>
+        <location filename="../ui/cluster_models.cpp" line="335"/>
         <source>Metric</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="261"/>
+        <location filename="../ui/cluster_models.cpp" line="266"/>
         <source>Collective / rank</source>
         <translation>集合通信 / rank</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="261"/>
+        <location filename="../ui/cluster_models.cpp" line="266"/>
         <source>Last arriver</source>
         <translation>最后到达者</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="263"/>
+        <location filename="../ui/cluster_models.cpp" line="268"/>
         <source>Wait (ms)</source>
         <translation>等待 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="265"/>
+        <location filename="../ui/cluster_models.cpp" line="270"/>
         <source>Transit (ms)</source>
         <translation>传输 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="265"/>
+        <location filename="../ui/cluster_models.cpp" line="270"/>
         <source>Elapse (ms)</source>
         <translation>耗时 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="298"/>
+        <location filename="../ui/cluster_models.cpp" line="303"/>
         <source>The largest wait of any rank at this collective.</source>
         <translation>各 rank 在该集合通信上的最大等待时间。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="299"/>
+        <location filename="../ui/cluster_models.cpp" line="304"/>
         <source>The largest transit time of any rank at this collective.</source>
         <translation>各 rank 在该集合通信上的最大传输时间。</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="304"/>
+        <location filename="../ui/cluster_models.cpp" line="309"/>
         <source>arrives last</source>
         <translation>最后到达</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="331"/>
+        <location filename="../ui/cluster_models.cpp" line="336"/>
         <source> (ms)</source>
         <translation> (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="332"/>
+        <location filename="../ui/cluster_models.cpp" line="337"/>
         <source>Median of %1 ranks (ms)</source>
         <translation>%1 个 rank 的中位数 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="332"/>
+        <location filename="../ui/cluster_models.cpp" line="337"/>
         <source>Difference (ms)</source>
         <translation>差值 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="333"/>
+        <location filename="../ui/cluster_models.cpp" line="338"/>
         <source>Median rank: %1 (ms)</source>
         <translation>中位 rank：%1 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="335"/>
+        <location filename="../ui/cluster_models.cpp" line="340"/>
         <source>Median rank (ms)</source>
         <translation>中位 rank (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="345"/>
-        <location filename="../ui/cluster_models.cpp" line="354"/>
+        <location filename="../ui/cluster_models.cpp" line="350"/>
+        <location filename="../ui/cluster_models.cpp" line="359"/>
         <source>—</source>
         <translation>—</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="252"/>
+        <location filename="../ui/cluster_models.cpp" line="257"/>
         <source>info</source>
         <translation>提示</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="253"/>
+        <location filename="../ui/cluster_models.cpp" line="258"/>
         <source>warning</source>
         <translation>警告</translation>
     </message>
     <message>
-        <location filename="../ui/cluster_models.cpp" line="254"/>
+        <location filename="../ui/cluster_models.cpp" line="259"/>
         <source>error</source>
         <translation>错误</translation>
     </message>
@@ -979,7 +994,7 @@
         <translation>step</translation>
     </message>
     <message>
-        <location filename="../ui/panels/inspector.cpp" line="105"/>
+        <location filename="../ui/panels/inspector.cpp" line="106"/>
         <source>Fixing its cause (%1):</source>
         <translation>修复其原因（%1）：</translation>
     </message>
@@ -3205,123 +3220,123 @@
         <translation>数据错误：%1。这些错误降低了置信度（当前为 %2）；详见报告中的数据质量发现。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="102"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="100"/>
         <source>What to do next</source>
         <translation>下一步做什么</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="102"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="100"/>
         <source>Priority</source>
         <translation>优先级</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="102"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="100"/>
         <source>Action</source>
         <translation>措施</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="102"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="100"/>
         <source>Target</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="102"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="100"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="103"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="101"/>
         <source>Expected gain</source>
         <translation>预期收益</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="133"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="131"/>
         <source>Steps (ms)</source>
         <translation>Step 指标 (ms)</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="134"/>
-        <location filename="../ui/panels/summary_panel.cpp" line="163"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="132"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="161"/>
         <source>Step</source>
         <translation>Step</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="134"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="132"/>
         <source>Group</source>
         <translation>组</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="134"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="132"/>
         <source>Service</source>
         <translation>服务时长</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="134"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="132"/>
         <source>Busy</source>
         <translation>忙碌</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="134"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="132"/>
         <source>Underfeed</source>
         <translation>供给不足时长</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="134"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="132"/>
         <source>Prelaunch</source>
         <translation>下发前空闲</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="135"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="133"/>
         <source>Internal</source>
         <translation>内部气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="135"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="133"/>
         <source>Largest</source>
         <translation>最大气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="135"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="133"/>
         <source>Tail</source>
         <translation>尾部空闲</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="135"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="133"/>
         <source>Bubbles</source>
         <translation>气泡</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="157"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="155"/>
         <source>… %1 more steps: every step is in the Charts tab and the Text report tab.</source>
         <translation>… 另有 %1 个 step 未列出：所有 step 见“图表”和“文本报告”标签页。</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="162"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="160"/>
         <source>Profiler cross-check (%1, µs)</source>
         <translation>与 profiler 结果交叉核对（%1，µs）</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="163"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="161"/>
         <source>Figure</source>
         <translation>指标</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="163"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="161"/>
         <source>Ours</source>
         <translation>本工具</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="163"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="161"/>
         <source>Profiler</source>
         <translation>Profiler</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="180"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="178"/>
         <source>mismatch</source>
         <translation>不一致</translation>
     </message>
     <message>
-        <location filename="../ui/panels/summary_panel.cpp" line="185"/>
+        <location filename="../ui/panels/summary_panel.cpp" line="183"/>
         <source>… %1 more rows: every row is in the Text report tab and the exported JSON.</source>
         <translation>… 另有 %1 行未列出：所有行见“文本报告”标签页和导出的 JSON。</translation>
     </message>

@@ -267,18 +267,17 @@ void addCollectives(RankSummary& s, const Profile& p, const AnalysisResult& r) {
     }
 }
 
-// A communication.json op's kernel: the device task of the same name (the op name without "@group") whose start
-// is nearest the op's, when the op's start lies inside it (from 1 us before its start, the file's microseconds,
-// to its end: the database's CommAnalyzerTime starts 13 us after its COMMUNICATION_OP). SIZE_MAX when none.
-constexpr TimeNs kCollectiveKernelNs = 1'000;
-
-std::size_t kernelOf(const std::vector<std::size_t>* candidates, const Profile& p, TimeNs start) {
-    if (!candidates || start <= 0) return SIZE_MAX;
+// A communication.json op's kernel: the device task of the same name (the op name without "@group") that starts
+// in the op's step, the nearest to the op's start when there are several. Not by start alone: the files' starts
+// are on another time base than the kernels' (the database's CommAnalyzerTime starts 13 us after its
+// COMMUNICATION_OP on one real rank, 21 us before on the other; the trace's within 0.1 us). SIZE_MAX when none.
+std::size_t kernelOf(const std::vector<std::size_t>* candidates, const Profile& p, TimeNs start, const Step& step) {
+    if (!candidates) return SIZE_MAX;
     std::size_t best = SIZE_MAX;
     TimeNs bestD = 0;
     for (std::size_t i : *candidates) {
         const Kernel& k = p.kernels[i];
-        if (start < k.start - kCollectiveKernelNs || start > k.end()) continue;
+        if (k.start < step.start || k.start >= step.end) continue;
         const TimeNs d = k.start > start ? k.start - start : start - k.start;
         if (best == SIZE_MAX || d < bestD) bestD = d, best = i;
     }
@@ -302,10 +301,9 @@ void addWaitGains(RankSummary& s, const Profile& p, const AnalysisResult& r) {
         const CollectiveWait& c = r.anomaly.collectives[ci];
         if (c.stepIndex < 0 || static_cast<std::size_t>(c.stepIndex) >= steps) continue;
         const auto found = comm.find(std::string_view(rc.key));
-        const std::size_t k = kernelOf(found == comm.end() ? nullptr : &found->second, p, c.start);
-        if (k == SIZE_MAX) continue; // not in the trace: kGainNotReplayed
-        const Step& st = r.steps.steps[static_cast<std::size_t>(c.stepIndex)];
-        if (p.kernels[k].start < st.start || p.kernels[k].start >= st.end) continue; // its kernel lies in another step
+        const std::size_t k = kernelOf(found == comm.end() ? nullptr : &found->second, p, c.start,
+                                       r.steps.steps[static_cast<std::size_t>(c.stepIndex)]);
+        if (k == SIZE_MAX) continue; // not in the step's kernels: kGainNotReplayed
         if (c.sync <= 0) {
             rc.gain = 0; // it waited for nobody
             continue;
