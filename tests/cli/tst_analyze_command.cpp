@@ -1,29 +1,20 @@
 // The headless command as a user runs it: exit codes, messages, JSON content and determinism.
+#include "cli_support.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out, err;
-};
-
-Run run(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(BS_BINARY), args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-}
+using bstest::Run;
+using bstest::runBinary;
 
 QString rd(const QString& rel) {
     return QDir::cleanPath(QStringLiteral(BS_REALDATA_DIR "/") + rel);
@@ -37,14 +28,14 @@ class TstAnalyzeCommand : public QObject {
 
   private slots:
     void missingPathSaysWhatWasExpected() {
-        auto r = run({QStringLiteral("analyze"), QStringLiteral("/no/such/profile")});
+        auto r = runBinary({QStringLiteral("analyze"), QStringLiteral("/no/such/profile")});
         QCOMPARE(r.code, 3);
         QVERIFY(r.err.contains(QStringLiteral("does not exist; expected a profiling folder")));
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1); // one sentence, one line
     }
     void emptyFolderAndUnrelatedFilesExitThree() {
         QDir().mkpath(tmp.filePath(QStringLiteral("empty")));
-        auto r = run({QStringLiteral("analyze"), tmp.filePath(QStringLiteral("empty"))});
+        auto r = runBinary({QStringLiteral("analyze"), tmp.filePath(QStringLiteral("empty"))});
         QCOMPARE(r.code, 3);
         QVERIFY(r.err.contains(QStringLiteral("holds no Ascend profiling data")));
         QDir().mkpath(tmp.filePath(QStringLiteral("other/sub")));
@@ -52,14 +43,14 @@ class TstAnalyzeCommand : public QObject {
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("unrelated");
         f.close();
-        r = run({QStringLiteral("analyze"), tmp.filePath(QStringLiteral("other"))});
+        r = runBinary({QStringLiteral("analyze"), tmp.filePath(QStringLiteral("other"))});
         QCOMPARE(r.code, 3);
         QVERIFY(r.err.contains(QStringLiteral("expected a *_ascend_pt folder")));
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
     }
     void emptyOutputFolderPointsToTheDocs() {
         QDir().mkpath(tmp.filePath(QStringLiteral("run_ascend_pt/ASCEND_PROFILER_OUTPUT")));
-        auto r = run({QStringLiteral("analyze"), tmp.filePath(QStringLiteral("run_ascend_pt"))});
+        auto r = runBinary({QStringLiteral("analyze"), tmp.filePath(QStringLiteral("run_ascend_pt"))});
         QCOMPARE(r.code, 3);
         QVERIFY(r.err.contains(QStringLiteral("prof.step() was never called")));
         QVERIFY(r.err.contains(QStringLiteral("collection-problems.md, \"Empty output folder\"")));
@@ -73,7 +64,7 @@ class TstAnalyzeCommand : public QObject {
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("  \n\tPK\x03\x04 this is a zip, not a trace");
         f.close();
-        auto r = run({QStringLiteral("analyze"), tmp.filePath(QStringLiteral("garbage_ascend_pt"))});
+        auto r = runBinary({QStringLiteral("analyze"), tmp.filePath(QStringLiteral("garbage_ascend_pt"))});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains(out + QStringLiteral("/trace_view.json (byte 4) could not be read")), qPrintable(r.err));
         QVERIFY2(r.err.contains(QStringLiteral("does not start with '[' or '{' (Chrome trace format expected)")),
@@ -82,22 +73,22 @@ class TstAnalyzeCommand : public QObject {
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
     }
     void usageErrorsExitTwo() {
-        QCOMPARE(run({QStringLiteral("analyze")}).code, 2);
-        QCOMPARE(run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp")),
-                      QStringLiteral("--bogus")})
+        QCOMPARE(runBinary({QStringLiteral("analyze")}).code, 2);
+        QCOMPARE(runBinary({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp")),
+                            QStringLiteral("--bogus")})
                      .code,
                  2);
-        QCOMPARE(run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp")),
-                      QStringLiteral("--format"), QStringLiteral("xml")})
+        QCOMPARE(runBinary({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp")),
+                            QStringLiteral("--format"), QStringLiteral("xml")})
                      .code,
                  2);
-        QCOMPARE(run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp")),
-                      QStringLiteral("--json")})
+        QCOMPARE(runBinary({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp")),
+                            QStringLiteral("--json")})
                      .code,
                  2);
     }
     void textOutputHasInventoryHealthAndStepTable() {
-        auto r = run(
+        auto r = runBinary(
             {QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp/level0/rank0_ascend_pt"))});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains(QStringLiteral("== Inventory")));
@@ -131,12 +122,7 @@ class TstAnalyzeCommand : public QObject {
         env.remove(QStringLiteral("DISPLAY"));
         env.remove(QStringLiteral("QT_QPA_PLATFORM"));
         auto shot = [&](const QStringList& args) {
-            QProcess p;
-            p.setProcessEnvironment(env);
-            p.start(QStringLiteral(BS_BINARY), QStringList{QStringLiteral("screenshot")} + args);
-            p.waitForFinished(120000);
-            return Run{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-                       QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+            return runBinary(QStringList{QStringLiteral("screenshot")} + args, env);
         };
         const QString rank = rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
         const QString png = tmp.filePath(QStringLiteral("b0002.png"));
@@ -176,9 +162,9 @@ class TstAnalyzeCommand : public QObject {
     void jsonHasStepRowsWithTheSpecFieldNamesAndIsDeterministic() {
         const QString a = tmp.filePath(QStringLiteral("a.json")), b = tmp.filePath(QStringLiteral("b.json"));
         const QString rank = rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt"));
-        QCOMPARE(run({QStringLiteral("analyze"), rank, QStringLiteral("--json"), a}).code, 0);
-        QCOMPARE(run({QStringLiteral("analyze"), rank, QStringLiteral("--json"), b,
-                      QStringLiteral("--format"), QStringLiteral("json")})
+        QCOMPARE(runBinary({QStringLiteral("analyze"), rank, QStringLiteral("--json"), a}).code, 0);
+        QCOMPARE(runBinary({QStringLiteral("analyze"), rank, QStringLiteral("--json"), b,
+                            QStringLiteral("--format"), QStringLiteral("json")})
                      .code,
                  0);
         QFile fa(a), fb(b);
@@ -213,8 +199,8 @@ class TstAnalyzeCommand : public QObject {
     void parentOfRanksWritesOneJsonPerRank() {
         const QString out = tmp.filePath(QStringLiteral("multi/analysis.json"));
         QDir().mkpath(tmp.filePath(QStringLiteral("multi")));
-        auto r = run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp/level1")),
-                      QStringLiteral("--json"), out});
+        auto r = runBinary({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp/level1")),
+                            QStringLiteral("--json"), out});
         QCOMPARE(r.code, 0);
         QVERIFY(r.err.contains(QStringLiteral("2 ranks found")));
         QVERIFY(QFile::exists(tmp.filePath(QStringLiteral("multi/analysis.rank0_ascend_pt.json"))));
@@ -223,9 +209,9 @@ class TstAnalyzeCommand : public QObject {
     void unwritableJsonTargetIsAClearError() {
         // A folder that does not exist cannot be written, even by root.
         const QString target = tmp.filePath(QStringLiteral("no-such-dir/x.json"));
-        auto r =
-            run({QStringLiteral("analyze"), rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt")),
-                 QStringLiteral("--json"), target});
+        auto r = runBinary({QStringLiteral("analyze"),
+                            rd(QStringLiteral("torch_npu_resnet_ddp/level1/rank0_ascend_pt")),
+                            QStringLiteral("--json"), target});
         QCOMPARE(r.code, 4);
         QVERIFY(r.err.contains(QStringLiteral("the JSON was not written")));
         QVERIFY(!QFile::exists(target));
@@ -249,18 +235,18 @@ class TstAnalyzeCommand : public QObject {
         const QString name = QStringLiteral("long%1").arg(steps);
         const QString out = tmp.filePath(name);
         if (!QFileInfo::exists(out)) {
-            QProcess g;
-            g.start(QStringLiteral(BS_SYNTH), {QStringLiteral("--out"), out, QStringLiteral("--name"), name,
-                                               QStringLiteral("--steps"), QString::number(steps),
-                                               QStringLiteral("--dense"), QStringLiteral("1"), QStringLiteral("--dfc"),
-                                               QStringLiteral("0"), QStringLiteral("--gmm"), QStringLiteral("0"),
-                                               QStringLiteral("--prefill"), QStringLiteral("1"),
-                                               QStringLiteral("--decode"), QStringLiteral("1"), QStringLiteral("--quiet")});
-            QVERIFY(g.waitForFinished(120000) && g.exitCode() == 0);
+            QVERIFY(!bstest::generate(out,
+                                      {QStringLiteral("--steps"), QString::number(steps),
+                                       QStringLiteral("--dense"), QStringLiteral("1"),
+                                       QStringLiteral("--dfc"), QStringLiteral("0"), QStringLiteral("--gmm"),
+                                       QStringLiteral("0"), QStringLiteral("--prefill"), QStringLiteral("1"),
+                                       QStringLiteral("--decode"), QStringLiteral("1")},
+                                      name)
+                         .isEmpty());
         }
         QStringList args{QStringLiteral("analyze"), out + QLatin1Char('/') + name + QStringLiteral("_ascend_pt")};
         if (allSteps) args << QStringLiteral("--all-steps");
-        const Run r = run(args);
+        const Run r = runBinary(args);
         QCOMPARE(r.code, 0);
         // A step row starts with the step number right-aligned in 10 columns, then the service in ms.
         const QRegularExpression stepRow(QStringLiteral("^ {2,}\\d+ +\\d+\\.\\d{3} +\\d+\\.\\d{3} "),

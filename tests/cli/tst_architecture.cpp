@@ -7,12 +7,13 @@
 #include "report/architecture_report.h"
 #include "test_support.h"
 
+#include "cli_support.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -32,14 +33,8 @@ class TstArchitecture : public QObject {
     Q_OBJECT
     QTemporaryDir tmp;
 
-    QString generate(const QString& name, QStringList args) {
-        const QString out = tmp.filePath(name);
-        args << QStringLiteral("--out") << out << QStringLiteral("--name") << name
-             << QStringLiteral("--quiet");
-        QProcess p;
-        p.start(QStringLiteral(BS_SYNTH), args);
-        if (!p.waitForFinished(120000) || p.exitCode() != 0) return {};
-        return out;
+    QString generate(const QString& name, const QStringList& args) {
+        return bstest::generate(tmp.filePath(name), args, name);
     }
     Run analyzeDir(const QString& out, const QString& name) {
         Run run;

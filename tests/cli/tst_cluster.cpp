@@ -9,6 +9,8 @@
 #include "pipeline/analysis_run.h"
 #include "io/profile_loader.h"
 
+#include "cli_support.h"
+
 #include <sqlite3.h>
 
 #include <QDir>
@@ -18,7 +20,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -61,21 +62,8 @@ const bs::RankSummary* rankWithId(const bs::ClusterResult& c, int id) {
     return nullptr;
 }
 
-struct Run {
-    int code = -1;
-    QString out, err;
-};
-
-Run runBinary(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(BS_BINARY), args);
-    Run r;
-    if (!p.waitForFinished(300000)) return r;
-    r.code = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+using bstest::Run;
+using bstest::runBinary;
 
 // One rank's communication.json ops of step 50: name (without "@group") → start µs, elapse ms, sync ms, wait ms.
 struct CommOp {
@@ -165,18 +153,9 @@ class TstCluster : public QObject {
         }
     }
 
-    QString generate(const QString& name, QStringList args) {
-        const QString out = tmp.filePath(name);
-        args << QStringLiteral("--out") << out << QStringLiteral("--name") << name << QStringLiteral("--quiet");
-        QProcess p;
-        p.start(QStringLiteral(BS_SYNTH), args);
-        if (!p.waitForFinished(300000) || p.exitCode() != 0) {
-            qWarning("generator failed: %s", p.readAllStandardError().constData());
-            return {};
-        }
-        return out;
+    QString generate(const QString& name, const QStringList& args) {
+        return bstest::generate(tmp.filePath(name), args, name);
     }
-
 
     // Issue 45: what a merge refuses. One generated collection of 4 ranks (rank 2 planted slow) and the
     // summaries `analyze PARENT --summary DIR` writes of it; each case copies them, spoils or adds files, and

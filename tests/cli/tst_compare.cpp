@@ -8,13 +8,14 @@
 #include "io/discovery.h"
 #include "io/profile_loader.h"
 
+#include "cli_support.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -52,27 +53,9 @@ bs::CompareSide sideOf(const Analysed& a) {
     return bs::digestForCompare(*a.profile, a.result, a.rank.label, a.rank.root, 0);
 }
 
-struct Run {
-    int code = -1;
-    QString out, err;
-};
-
-Run runBinary(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(BS_BINARY), args);
-    Run r;
-    if (!p.waitForFinished(300000)) return r;
-    r.code = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
-QJsonObject readJson(const QString& file) {
-    QFile f(file);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
+using bstest::readJson;
+using bstest::Run;
+using bstest::runBinary;
 
 QByteArray readAll(const QString& file) {
     QFile f(file);
@@ -130,17 +113,9 @@ class TstCompare : public QObject {
     QTemporaryDir tmp;
     QString before, after; // generated rank folders
 
-    QString generate(const QString& name, QStringList args) {
-        const QString out = tmp.filePath(name);
-        args << QStringLiteral("--out") << out << QStringLiteral("--seed") << QStringLiteral("7")
-             << QStringLiteral("--quiet");
-        QProcess p;
-        p.start(QStringLiteral(BS_SYNTH), args);
-        if (!p.waitForFinished(300000) || p.exitCode() != 0) {
-            qWarning("generator failed: %s", p.readAllStandardError().constData());
-            return {};
-        }
-        return out;
+    QString generate(const QString& name, const QStringList& args) {
+        return bstest::generate(tmp.filePath(name),
+                                args + QStringList{QStringLiteral("--seed"), QStringLiteral("7")});
     }
 
   private slots:

@@ -8,12 +8,13 @@
 #include "gate/gate.h"
 #include "i18n/message.h"
 
+#include "cli_support.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -30,27 +31,9 @@
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out, err;
-};
-
-Run runBinary(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(BS_BINARY), args);
-    Run r;
-    if (!p.waitForFinished(300000)) return r;
-    r.code = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
-QJsonObject readJson(const QString& file) {
-    QFile f(file);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
+using bstest::readJson;
+using bstest::Run;
+using bstest::runBinary;
 
 // A threshold that parses back to exactly `v` (17 significant digits).
 QString exact(double v) {
@@ -179,11 +162,10 @@ JUnit parseJUnit(const QByteArray& xml) {
 QString validateJUnit(const QString& file) {
     const QString xmllint = QStandardPaths::findExecutable(QStringLiteral("xmllint"));
     if (xmllint.isEmpty()) return QStringLiteral("xmllint not found");
-    QProcess p;
-    p.start(xmllint, {QStringLiteral("--noout"), QStringLiteral("--schema"),
-                      QStringLiteral(BS_SOURCE_DIR "/tests/gate/junit.xsd"), file});
-    p.waitForFinished(60000);
-    return p.exitCode() == 0 ? QString() : QString::fromUtf8(p.readAllStandardError());
+    const Run r = bstest::runProgram(xmllint, {QStringLiteral("--noout"), QStringLiteral("--schema"),
+                                               QStringLiteral(BS_SOURCE_DIR "/tests/gate/junit.xsd"), file});
+    if (r.code == 0) return {};
+    return r.err.isEmpty() ? QStringLiteral("xmllint exited with %1").arg(r.code) : r.err;
 }
 
 } // namespace
@@ -195,20 +177,14 @@ class TestGate : public QObject {
     qint64 syncStart = 0, syncDur = 0; // its span (ns) from the generator's ground truth
 
     QString generate(const QString& name, const QStringList& extra) {
-        const QString out = tmp.filePath(name);
-        QProcess p;
-        p.start(QStringLiteral(BS_SYNTH),
-                QStringList{QStringLiteral("--out"), out, QStringLiteral("--seed"), QStringLiteral("7"),
-                            QStringLiteral("--quiet"), QStringLiteral("--steps"), QStringLiteral("3"),
-                            QStringLiteral("--dense"), QStringLiteral("1"), QStringLiteral("--dfc"), QStringLiteral("1"),
-                            QStringLiteral("--gmm"), QStringLiteral("0"), QStringLiteral("--prefill"), QStringLiteral("1"),
-                            QStringLiteral("--decode"), QStringLiteral("2")} +
-                    extra);
-        if (!p.waitForFinished(300000) || p.exitCode() != 0) {
-            qWarning("generator failed: %s", p.readAllStandardError().constData());
-            return {};
-        }
-        return out;
+        return bstest::generate(
+            tmp.filePath(name),
+            QStringList{QStringLiteral("--seed"), QStringLiteral("7"), QStringLiteral("--steps"),
+                        QStringLiteral("3"), QStringLiteral("--dense"), QStringLiteral("1"),
+                        QStringLiteral("--dfc"), QStringLiteral("1"), QStringLiteral("--gmm"),
+                        QStringLiteral("0"), QStringLiteral("--prefill"), QStringLiteral("1"),
+                        QStringLiteral("--decode"), QStringLiteral("2")} +
+                extra);
     }
 
     // The "gates" of a JSON output, always 8 entries long (missing ones are empty objects), so a test that
@@ -790,16 +766,14 @@ class TestGate : public QObject {
     // slow_ranks and cost_ms fail their gates; the same collection without the slow rank passes them.
     void clusterGatesBothWays() {
         auto parent = [&](const QString& name, const QStringList& extra) {
-            const QString out = tmp.filePath(name);
-            QProcess p;
-            p.start(QStringLiteral(BS_SYNTH),
-                    QStringList{QStringLiteral("--out"), out, QStringLiteral("--quiet"), QStringLiteral("--ranks"),
-                                QStringLiteral("4"), QStringLiteral("--steps"), QStringLiteral("2"), QStringLiteral("--dense"),
-                                QStringLiteral("1"), QStringLiteral("--dfc"), QStringLiteral("1"), QStringLiteral("--gmm"),
-                                QStringLiteral("0"), QStringLiteral("--prefill"), QStringLiteral("1"),
-                                QStringLiteral("--decode"), QStringLiteral("1")} +
-                        extra);
-            return p.waitForFinished(300000) && p.exitCode() == 0 ? out : QString();
+            return bstest::generate(
+                tmp.filePath(name),
+                QStringList{QStringLiteral("--ranks"), QStringLiteral("4"), QStringLiteral("--steps"),
+                            QStringLiteral("2"), QStringLiteral("--dense"), QStringLiteral("1"),
+                            QStringLiteral("--dfc"), QStringLiteral("1"), QStringLiteral("--gmm"),
+                            QStringLiteral("0"), QStringLiteral("--prefill"), QStringLiteral("1"),
+                            QStringLiteral("--decode"), QStringLiteral("1")} +
+                    extra);
         };
         const QString slow = parent(QStringLiteral("slow4"), {QStringLiteral("--slow-rank"), QStringLiteral("2"),
                                                              QStringLiteral("--slow-ms"), QStringLiteral("3")});

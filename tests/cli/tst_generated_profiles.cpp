@@ -6,13 +6,14 @@
 #include "pipeline/analysis_run.h"
 #include "io/profile_loader.h"
 
+#include "cli_support.h"
+
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -24,17 +25,8 @@ class TstGeneratedProfiles : public QObject {
     Q_OBJECT
     QTemporaryDir tmp;
 
-    QString generate(const QString& name, QStringList args, QString dir = {}) {
-        const QString out = tmp.filePath(dir.isEmpty() ? name : dir);
-        args << QStringLiteral("--out") << out << QStringLiteral("--name") << name
-             << QStringLiteral("--quiet");
-        QProcess p;
-        p.start(QStringLiteral(BS_SYNTH), args);
-        if (!p.waitForFinished(120000) || p.exitCode() != 0) {
-            qWarning("generator failed: %s", p.readAllStandardError().constData());
-            return {};
-        }
-        return out;
+    QString generate(const QString& name, const QStringList& args, const QString& dir = {}) {
+        return bstest::generate(tmp.filePath(dir.isEmpty() ? name : dir), args, name);
     }
     static QStringList findingIds(const bs::AnalysisResult& r) {
         QStringList ids;

@@ -15,10 +15,11 @@
 #include "rules_fixture.h"
 #include "test_support.h"
 
+#include "cli_support.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -90,25 +91,14 @@ class TstWindowsAndComm : public QObject {
     Q_OBJECT
     QTemporaryDir tmp;
 
-    QString generate(const QString& name, QStringList args) {
-        const QString out = tmp.filePath(name);
-        args << QStringLiteral("--out") << out << QStringLiteral("--name") << name
-             << QStringLiteral("--quiet");
-        QProcess p;
-        p.start(QStringLiteral(BS_SYNTH), args);
-        if (!p.waitForFinished(120000) || p.exitCode() != 0) {
-            qWarning("generator failed: %s", p.readAllStandardError().constData());
-            return {};
-        }
-        return out;
+    QString generate(const QString& name, const QStringList& args) {
+        return bstest::generate(tmp.filePath(name), args, name);
     }
 
     // Whether this bubblescope-synth has an option (another engineer adds them; tests use them once there).
     static bool synthHas(const QString& option) {
-        QProcess p;
-        p.start(QStringLiteral(BS_SYNTH), {QStringLiteral("--help")});
-        if (!p.waitForFinished(30000)) return false;
-        return (p.readAllStandardError() + p.readAllStandardOutput()).contains(option.toUtf8());
+        const bstest::Run r = bstest::runProgram(QStringLiteral(BS_SYNTH), {QStringLiteral("--help")});
+        return (r.err + r.out).contains(option);
     }
 
     // Every planted bubble of expected.json is a window with exactly its label, and none is a

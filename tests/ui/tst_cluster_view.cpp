@@ -27,6 +27,8 @@
 #include "io/discovery.h"
 #include "io/profile_loader.h"
 
+#include "cli_support.h"
+
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
@@ -42,7 +44,6 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTabWidget>
@@ -430,15 +431,14 @@ class TstClusterView : public QObject {
     void aGeneratedClusterOpensWithLanes() {
         QVERIFY(genDir.isValid());
         gen.dir = genDir.filePath(QStringLiteral("gen"));
-        QProcess synth;
-        synth.start(synthPath(),
-                    {QStringLiteral("--out"), gen.dir, QStringLiteral("--ranks"), QStringLiteral("6"),
-                     QStringLiteral("--slow-rank"), QStringLiteral("4"), QStringLiteral("--slow-ms"),
-                     QStringLiteral("3"), QStringLiteral("--slow-cause"), QStringLiteral("compute"),
-                     QStringLiteral("--clock-skew-us"), QStringLiteral("2:1500,5:-800"),
-                     QStringLiteral("--seed"), QStringLiteral("3"), QStringLiteral("--quiet")});
-        QVERIFY2(synth.waitForFinished(300000), qPrintable(synthPath()));
-        QCOMPARE(synth.exitCode(), 0);
+        QVERIFY(!bstest::generateWith(synthPath(), gen.dir,
+                                      {QStringLiteral("--ranks"), QStringLiteral("6"),
+                                       QStringLiteral("--slow-rank"), QStringLiteral("4"),
+                                       QStringLiteral("--slow-ms"), QStringLiteral("3"),
+                                       QStringLiteral("--slow-cause"), QStringLiteral("compute"),
+                                       QStringLiteral("--clock-skew-us"), QStringLiteral("2:1500,5:-800"),
+                                       QStringLiteral("--seed"), QStringLiteral("3")})
+                     .isEmpty());
         QFile f(gen.dir + QStringLiteral("/expected.json"));
         QVERIFY(f.open(QIODevice::ReadOnly));
         gen.expected = QJsonDocument::fromJson(f.readAll()).object();
@@ -708,16 +708,11 @@ class TstClusterView : public QObject {
     // for the slow rank are in the picture; the usual output guard and usage errors.
     void theScreenshotCommandDrawsTheRanksTab() {
         QTemporaryDir tmp;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         const auto run = [&](const QStringList& args) {
-            QProcess p;
-            p.setProcessEnvironment([] {
-                auto env = QProcessEnvironment::systemEnvironment();
-                env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-                return env;
-            }());
-            p.start(binaryPath(), QStringList{QStringLiteral("screenshot")} + args);
-            if (!p.waitForFinished(120000)) return -1;
-            return p.exitCode();
+            return bstest::runProgram(binaryPath(), QStringList{QStringLiteral("screenshot")} + args, env)
+                .code;
         };
         const QString png = tmp.filePath(QStringLiteral("ranks.png"));
         QCOMPARE(run({QStringLiteral("--ranks"), QStringLiteral("--step"), QString::number(plantedStep),

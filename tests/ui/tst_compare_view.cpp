@@ -14,6 +14,8 @@
 #include "pipeline/analysis_run.h"
 #include "compare/compare.h"
 
+#include "cli_support.h"
+
 #include <QDir>
 #include <QDropEvent>
 #include <QFile>
@@ -21,7 +23,6 @@
 #include <QSet>
 #include <QLineEdit>
 #include <QMimeData>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -58,13 +59,10 @@ class TstCompareView : public QObject {
     QString before, after;
     const QString outDir = QStringLiteral(BS_SCREENSHOT_DIR);
 
-    QString generate(const QString& name, QStringList args) {
-        const QString out = tmp.filePath(name);
-        args << QStringLiteral("--out") << out << QStringLiteral("--seed") << QStringLiteral("7") << QStringLiteral("--quiet");
-        QProcess p;
-        p.start(QStringLiteral(BS_SYNTH), args);
-        if (!p.waitForFinished(300000) || p.exitCode() != 0) return {};
-        return out + QStringLiteral("/synth_ascend_pt");
+    QString generate(const QString& name, const QStringList& args) {
+        const QString out = bstest::generate(
+            tmp.filePath(name), args + QStringList{QStringLiteral("--seed"), QStringLiteral("7")});
+        return out.isEmpty() ? out : out + QStringLiteral("/synth_ascend_pt");
     }
     bool load(bs::ui::MainWindow& w, const QString& path) {
         QSignalSpy spy(&w, &bs::ui::MainWindow::loadFinished);
