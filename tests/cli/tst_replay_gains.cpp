@@ -2,6 +2,7 @@
 // seed, every other timing the same), the gain the replay predicts from the before profile alone is within 10 %
 // or 0.1 ms of the change in step service the after profile shows (both services measured by the analysis).
 #include "test_support.h"
+#include "cli_support.h"
 #include "pipeline/analysis_run.h"
 #include "cluster/cluster_analysis.h"
 #include "cluster/cluster_model.h"
@@ -15,7 +16,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -48,17 +48,8 @@ class TstReplayGains : public QObject {
     Q_OBJECT
     QTemporaryDir tmp;
 
-    QString generate(const QString& dir, QStringList args) {
-        const QString out = tmp.filePath(dir);
-        args << QStringLiteral("--out") << out << QStringLiteral("--name") << QStringLiteral("g")
-             << QStringLiteral("--quiet");
-        QProcess p;
-        p.start(QStringLiteral(BS_SYNTH), args);
-        if (!p.waitForFinished(120000) || p.exitCode() != 0) {
-            qWarning("generator failed: %s", p.readAllStandardError().constData());
-            return {};
-        }
-        return out;
+    QString generate(const QString& dir, const QStringList& args) {
+        return bstest::generate(tmp.filePath(dir), args, QStringLiteral("g"));
     }
     static Loaded load(const QString& folder) {
         Loaded l;
@@ -72,18 +63,6 @@ class TstReplayGains : public QObject {
         for (const auto& rec : r.anomaly.recommendations)
             if (rec.replayCause == cause && rec.replay) return &rec;
         return nullptr;
-    }
-
-    // The program's exit code (-1 when it did not finish within 300 s or crashed).
-    static int runBinary(const QStringList& args) {
-        QProcess p;
-        p.start(QStringLiteral(BS_BINARY), args);
-        if (!p.waitForFinished(300000) || p.exitStatus() != QProcess::NormalExit) {
-            qWarning("bubblescope %s did not finish: %s", qPrintable(args.join(' ')), p.readAllStandardError().constData());
-            return -1;
-        }
-        if (p.exitCode() != 0) qWarning("%s", p.readAllStandardError().constData());
-        return p.exitCode();
     }
 
   private slots:
@@ -249,11 +228,11 @@ class TstReplayGains : public QObject {
         // The same through the summaries: one `analyze --summary` per rank, then `cluster` on them.
         const QString sums = tmp.filePath("cl-sums-" + tag);
         for (std::size_t i = 0; i < b.ranks.size(); ++i)
-            QCOMPARE(runBinary({"analyze", before, "--shard", QStringLiteral("%1/%2").arg(i).arg(b.ranks.size()),
-                                "--summary", sums, "-q"}),
+            QCOMPARE(bstest::runBinary({"analyze", before, "--shard", QStringLiteral("%1/%2").arg(i).arg(b.ranks.size()),
+                                "--summary", sums, "-q"}).code,
                      0);
         const QString json = tmp.filePath("cl-" + tag + ".json");
-        QCOMPARE(runBinary({"cluster", sums, "-q", "--json", json}), 0);
+        QCOMPARE(bstest::runBinary({"cluster", sums, "-q", "--json", json}).code, 0);
         const QJsonObject doc = QJsonDocument::fromJson(bstest::readFile(json)).object();
         const QJsonArray slow = doc.value("cluster").toObject().value("slow_ranks").toArray();
         QCOMPARE(slow.size(), 1);
