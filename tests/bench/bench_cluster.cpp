@@ -59,6 +59,32 @@ int main(int argc, char** argv) {
         if (loaded.profile) bs::analyzeProfile(*loaded.profile, rules);
     }
     const double single = seconds(std::chrono::steady_clock::now() - t0);
+    // Its summary (what the cluster keeps), as written and with every collective made to wait for its peers
+    // (synchronization 10 % of its elapse): the worst case of the waits' replays (issue 47: one replay per wait,
+    // at most kWaitReplaysPerStep per step, and one with all of a step's waits at once).
+    {
+        bs::LoadResult loaded = bs::loadRank(*largestRank);
+        if (loaded.profile) {
+            for (int pass = 0; pass < 2; ++pass) {
+                if (pass == 1)
+                    for (auto& op : loaded.profile->commOps)
+                        op.sync = op.elapse / 10;
+                const bs::AnalysisResult r = bs::analyzeProfile(*loaded.profile, rules);
+                const auto s0 = std::chrono::steady_clock::now();
+                const bs::RankSummary s = bs::summarizeRank(*largestRank, *loaded.profile, r);
+                const double took = seconds(std::chrono::steady_clock::now() - s0);
+                std::size_t waits = 0, alone = 0;
+                for (const auto& row : s.steps)
+                    waits += row.waitsReplayed;
+                for (const auto& c : s.collectives)
+                    alone += c.gain > 0 ? 1 : 0;
+                fmt::print("summary of the largest rank ({} steps, {} kernels, {} collectives){}: {:.3f} s; waits replayed "
+                           "{} ({} gaining step time alone)\n",
+                           s.steps.size(), loaded.profile->kernels.size(), s.collectives.size(),
+                           pass ? ", every collective waiting" : "", took, waits, alone);
+            }
+        }
+    }
     t0 = std::chrono::steady_clock::now();
     const bs::ClusterResult c = bs::analyzeClusterFolder(parent, rules);
     const double all = seconds(std::chrono::steady_clock::now() - t0);
