@@ -14,6 +14,7 @@
 #include "panels/charts_panel.h"
 #include "panels/find_bar.h"
 #include "panels/health_panel.h"
+#include "panels/inspector.h"
 #include "panels/inspector_panel.h"
 #include "panels/ops_panel.h"
 #include "panels/summary_panel.h"
@@ -281,6 +282,7 @@ void MainWindow::connectSelection() {
     });
     connect(inspector_, &InspectorPanel::userLineChosen, timeline_, &TimelineWidget::setHighlightedHostEvents);
     connect(inspector_, &InspectorPanel::launcherLinkActivated, timeline_, &TimelineWidget::showLaunchingHostEvent);
+    inspector_->setLaunchLookup([tl = timeline_](int k) { return KernelLaunch{tl->launchingFlow(k), tl->launchingHostEvent(k)}; });
 }
 
 void MainWindow::connectFind() {

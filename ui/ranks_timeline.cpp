@@ -1,6 +1,7 @@
 // The Ranks timeline's state and input: the view (zoom, pan, fit, a step), the clocks, where a rank's row
 // group is, the collectives' arrivals as drawn, find, tooltips. Painting: ranks_timeline_paint.cpp.
 #include "ranks_timeline.h"
+#include "timeline_keys.h"
 
 #include "cluster/cluster_model.h"
 #include "cluster_models.h"
@@ -469,32 +470,16 @@ void RanksTimeline::keyPressEvent(QKeyEvent* e) {
     }
     const bool overPlot = lastMouse_.x() > labelWidth_ && rect().contains(lastMouse_);
     const double anchor = overPlot ? lastMouse_.x() : labelWidth_ + plotWidth() / 2.0;
+    if (applyViewKey(*this, viewKeyOf(e->key(), true), anchor, plotWidth())) {
+        e->accept();
+        return;
+    }
     switch (e->key()) {
-    case Qt::Key_W:
-    case Qt::Key_Plus:
-    case Qt::Key_Equal:
-        zoomBy(1.5, anchor);
-        break;
-    case Qt::Key_S:
-    case Qt::Key_Minus:
-        zoomBy(1 / 1.5, anchor);
-        break;
-    case Qt::Key_A:
-    case Qt::Key_Left:
-        panByPixels(-plotWidth() / 5.0);
-        break;
-    case Qt::Key_D:
-    case Qt::Key_Right:
-        panByPixels(plotWidth() / 5.0);
-        break;
     case Qt::Key_Up:
     case Qt::Key_Down:
         scrollY_ += (e->key() == Qt::Key_Up ? -1 : 1) * groupHeight();
         clampScroll();
         update();
-        break;
-    case Qt::Key_F:
-        fit();
         break;
     default:
         QWidget::keyPressEvent(e);

@@ -8,6 +8,7 @@
 #include "timeline_data.h"
 #include "timeline_layout.h"
 #include "timeline_render.h"
+#include "timeline_keys.h"
 #include "timeline_widget.h"
 
 #include <QFontMetricsF>
@@ -287,29 +288,15 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e) {
 }
 
 void TimelineWidget::keyPressEvent(QKeyEvent* e) {
-    // W/S zoom around the mouse when it is over the plot, else around the middle.
+    // The view keys (timeline_keys.h) around the mouse when it is over the plot, else around the middle.
     const bool overPlot = lastMouse_.x() > labelWidth_ && rect().contains(lastMouse_);
     const double anchor = overPlot ? lastMouse_.x() : labelWidth_ + (width() - labelWidth_) / 2.0;
     const bool shift = e->modifiers() & Qt::ShiftModifier;
+    if (applyViewKey(*this, viewKeyOf(e->key(), false), anchor, width() - labelWidth_)) {
+        e->accept();
+        return;
+    }
     switch (e->key()) {
-    case Qt::Key_W:
-    case Qt::Key_Plus:
-    case Qt::Key_Equal:
-        zoomBy(1.5, anchor);
-        break;
-    case Qt::Key_S:
-    case Qt::Key_Minus:
-        zoomBy(1 / 1.5, anchor);
-        break;
-    case Qt::Key_A:
-        panByPixels(-(width() - labelWidth_) / 5.0);
-        break;
-    case Qt::Key_D:
-        panByPixels((width() - labelWidth_) / 5.0);
-        break;
-    case Qt::Key_F:
-        fit();
-        break;
     case Qt::Key_N:
     case Qt::Key_P: {
         if (!data_ || data_->bubbles.empty()) break;

@@ -548,6 +548,12 @@ int TimelineWidget::launchingHostEvent(int kernel) const {
     return first == last || first->hostEvent == FlowLink::kNone ? -1 : static_cast<int>(first->hostEvent);
 }
 
+int TimelineWidget::launchingFlow(int kernel) const {
+    if (!data_ || kernel < 0) return -1;
+    const auto [first, last] = data_->linksOf(static_cast<std::uint32_t>(kernel));
+    return first == last ? -1 : static_cast<int>(first->flow);
+}
+
 std::optional<TimeNs> TimelineWidget::launchLatency(int kernel) const {
     if (!data_ || kernel < 0) return std::nullopt;
     const auto [first, last] = data_->linksOf(static_cast<std::uint32_t>(kernel));

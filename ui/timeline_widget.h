@@ -122,6 +122,8 @@ class TimelineWidget : public QWidget {
     std::optional<QLineF> flowArrowFor(int kernel) const;
     // The host event the kernel's launch arrow starts from (-1 none), and kernel start − flow start.
     int launchingHostEvent(int kernel) const;
+    // The 's' of the kernel's launching flow (index into Profile::flows), -1 when it has none.
+    int launchingFlow(int kernel) const;
     std::optional<TimeNs> launchLatency(int kernel) const;
     std::size_t flowLinkCount() const;
     // Follows the launch flow (key L; the inspector's or the tooltip's "launched by"): from the selected

@@ -17,7 +17,7 @@ fails this check:
 An entry is a {"key", QT_TRANSLATE_NOOP("Glossary", term), QT_TRANSLATE_NOOP("Glossary", definition)} line of
 ui/glossary.cpp; keys match case-insensitively, as glossaryDefinition does.
 
-Keys: every Qt::Key_… of the timeline's and the Ranks tab's keyPressEvent, the "/" shortcut and every
+Keys: every Qt::Key_… of the timeline's and the Ranks tab's keyPressEvent and of timeline_keys.h, the "/" shortcut and every
 QKeySequence::StandardKey the main window binds must appear in keyboardShortcutsHtml() (ui/glossary.cpp).
 
 usage: check_glossary.py SOURCE_DIR
@@ -155,9 +155,10 @@ KEY_TEXT = {"W": "W / S", "S": "W / S", "Plus": "+ / −", "Equal": "+ / −", "
             "D": "A / D", "F": '"F"', "L": '"L"', "N": "N / P", "P": "N / P", "F3": "QKeySequence::FindNext)",
             "Return": '"Enter"', "Enter": '"Enter"', "Escape": '"Esc"', "Left": "← / →", "Right": "← / →",
             "Up": "↑ / ↓", "Down": "↑ / ↓", "Slash": ", /"}
-for f in ("ui/timeline_input.cpp", "ui/ranks_timeline.cpp"):
+for f in ("ui/timeline_input.cpp", "ui/ranks_timeline.cpp", "ui/timeline_keys.h"):
     text = read(src / f)
-    kp = re.search(r"::keyPressEvent\(QKeyEvent\* e\)\s*\{(.*?)\n\}", text, re.S)
+    # The keys both timelines share are bound in timeline_keys.h's viewKeyOf.
+    kp = re.search(r"(?:::keyPressEvent\(QKeyEvent\* e\)|ViewKey viewKeyOf\(int key, bool arrowsPan\))\s*\{(.*?)\n\}", text, re.S)
     if not kp:
         problems.append(f"{f}: keyPressEvent not found (update check_glossary.py)")
         continue

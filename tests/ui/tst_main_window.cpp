@@ -1214,6 +1214,18 @@ class TstMainWindow : public QObject {
         emit tl->kernelClicked(k);
         const QString href = QStringLiteral("launcher:%1").arg(k);
         QVERIFY2(w.bubbleDetail()->toHtml().contains(href), qPrintable(w.bubbleDetail()->toPlainText()));
+        // The name is the op the link goes to (one join: the timeline's), with the flow's category; the same
+        // load of the folder read by the test gives the same indices.
+        const Reference ref = reference(kRank);
+        QVERIFY(ref.loaded.profile);
+        const bs::Profile& prof = *ref.loaded.profile;
+        QVERIFY(tl->launchingFlow(k) >= 0);
+        const QString said = QString::fromUtf8(prof.str(prof.hostEvents[static_cast<std::size_t>(host)].name)) +
+                             QStringLiteral(" (") +
+                             QString::fromUtf8(prof.str(prof.flows[static_cast<std::size_t>(tl->launchingFlow(k))].cat)) +
+                             QLatin1Char(')');
+        QVERIFY2(w.bubbleDetail()->toPlainText().contains(said),
+                 qPrintable(said + QStringLiteral(" | ") + w.bubbleDetail()->toPlainText()));
         QVERIFY(tl->selectedHostEvent() != host);
         QVERIFY(clickLink(w.bubbleDetail(), href));
         QCOMPARE(tl->selectedHostEvent(), host);

@@ -151,7 +151,7 @@ QString Inspector::bubbleHtml(const AnalysisResult& r, const BubbleWindow& w, in
     return h;
 }
 
-QString Inspector::kernelHtml(const Profile& p, const AnalysisResult& r, int kernelIndex) {
+QString Inspector::kernelHtml(const Profile& p, const AnalysisResult& r, int kernelIndex, KernelLaunch launch) {
     if (kernelIndex < 0 || kernelIndex >= static_cast<int>(p.kernels.size())) return {};
     const Kernel& k = p.kernels[static_cast<std::size_t>(kernelIndex)];
     const QString name = coreText(std::string(p.str(k.name)));
@@ -180,31 +180,16 @@ QString Inspector::kernelHtml(const Profile& p, const AnalysisResult& r, int ker
             if (o.waitPollution) row(tr("Flag"), QStringLiteral("WAIT_POLLUTION_RISK"));
             break;
         }
-    // The host op that launched it: the flow ('f') arriving at the kernel's start on its stream, traced
-    // back to its 's' on a host lane and the innermost host event there.
-    {
-        const auto& fl = p.flows;
-        auto it = std::lower_bound(fl.begin(), fl.end(), k.start,
-                                   [](const FlowEvent& f, TimeNs t) { return f.ts < t; });
-        for (; it != fl.end() && it->ts == k.start; ++it) {
-            if (it->phase != 'f') continue;
-            for (const auto& s : fl) {
-                if (s.phase != 's' || s.id != it->id) continue;
-                const TraceEvent* best = nullptr;
-                for (const auto& e : p.hostEvents) {
-                    if (e.ts > s.ts) break;
-                    if (e.lane == s.lane && e.end() >= s.ts && (!best || e.dur < best->dur)) best = &e;
-                }
-                // A link (row() would escape it): the timeline goes to the launching host op, as L does.
-                const QString by = best ? coreText(std::string(p.str(best->name))) : tr("unknown host event");
-                h += QStringLiteral("<tr><td><b>%1</b></td><td><a href=\"launcher:%2\">%3</a> (%4)</td></tr>")
-                         .arg(tr("Launched by"))
-                         .arg(kernelIndex)
-                         .arg(by.toHtmlEscaped(), coreText(std::string(p.str(s.cat))).toHtmlEscaped());
-                break;
-            }
-            break;
-        }
+    // The host op that launched it, as the timeline joined it (the flow arrow L follows): a link to it.
+    if (launch.flow >= 0 && static_cast<std::size_t>(launch.flow) < p.flows.size()) {
+        const FlowEvent& s = p.flows[static_cast<std::size_t>(launch.flow)];
+        const QString by = launch.hostEvent >= 0 && static_cast<std::size_t>(launch.hostEvent) < p.hostEvents.size()
+                               ? coreText(std::string(p.str(p.hostEvents[static_cast<std::size_t>(launch.hostEvent)].name)))
+                               : tr("unknown host event");
+        h += QStringLiteral("<tr><td><b>%1</b></td><td><a href=\"launcher:%2\">%3</a> (%4)</td></tr>")
+                 .arg(tr("Launched by"))
+                 .arg(kernelIndex)
+                 .arg(by.toHtmlEscaped(), coreText(std::string(p.str(s.cat))).toHtmlEscaped());
     }
     if (k.pmuRow >= 0)
         for (std::size_t c = 0; c < p.pmu.columns.size(); ++c)

@@ -19,6 +19,13 @@ namespace bs::ui {
 
 class RangeStats;
 
+// A kernel's launch as the timeline joined it (its flow arrow, L): the 's' of the flow (index into Profile::flows)
+// and the innermost host event around it on its lane; -1 when there is none.
+struct KernelLaunch {
+    int flow = -1;
+    int hostEvent = -1;
+};
+
 class Inspector {
     Q_DECLARE_TR_FUNCTIONS(Inspector)
   public:
@@ -28,7 +35,8 @@ class Inspector {
     static QString userLinesHtml(const BubbleWindow& w, int chosenLine);
     // The chosen line's host events and the call stack of the largest; empty when no line is chosen.
     static QString userLineStackHtml(const Profile& p, const BubbleWindow& w, int line);
-    static QString kernelHtml(const Profile& p, const AnalysisResult& r, int kernelIndex);
+    // `launch`: the timeline's join of the kernel to its launching host op ("Launched by", a link).
+    static QString kernelHtml(const Profile& p, const AnalysisResult& r, int kernelIndex, KernelLaunch launch = {});
     // `depth`: the event's call depth as the timeline draws it.
     static QString hostEventHtml(const Profile& p, const AnalysisResult& r, int index, int depth);
     // Range statistics: span, busy union, idle, kernels, the top kernels by time in the range. With

@@ -59,7 +59,7 @@ void InspectorPanel::showKernel(int kernel) {
         return;
     subject_ = {Subject::Kind::Kernel, kernel};
     stackPane_->hide(); // a user line's stack no longer applies
-    detail_->setHtml(Inspector::kernelHtml(*profile_, *analysis_, kernel));
+    detail_->setHtml(Inspector::kernelHtml(*profile_, *analysis_, kernel, launchOf_ ? launchOf_(kernel) : KernelLaunch{}));
 }
 
 void InspectorPanel::showHostEvent(int index, int depth) {

@@ -8,6 +8,7 @@
 #include <QSplitter>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -22,6 +23,7 @@ struct AnalysisResult;
 namespace bs::ui {
 
 class RangeStats;
+struct KernelLaunch;
 
 class InspectorPanel : public QSplitter {
     Q_OBJECT
@@ -40,6 +42,8 @@ class InspectorPanel : public QSplitter {
     void setResults(std::shared_ptr<const Profile> profile, std::shared_ptr<const AnalysisResult> analysis,
                     std::shared_ptr<const RangeStats> rangeStats);
     void clear() { setResults(nullptr, nullptr, nullptr); }
+    // Where a kernel's launch comes from: the timeline's join (one join for the arrow, L and "Launched by").
+    void setLaunchLookup(std::function<KernelLaunch(int kernel)> lookup) { launchOf_ = std::move(lookup); }
 
     void showBubble(int window, int userLine = -1);
     void showKernel(int kernel);
@@ -65,6 +69,7 @@ class InspectorPanel : public QSplitter {
     std::shared_ptr<const Profile> profile_;
     std::shared_ptr<const AnalysisResult> analysis_;
     std::shared_ptr<const RangeStats> rangeStats_;
+    std::function<KernelLaunch(int)> launchOf_;
     Subject subject_;
     QTextBrowser* detail_;
     QTextBrowser* stackPane_; // the chosen user line's events and stack; hidden otherwise
