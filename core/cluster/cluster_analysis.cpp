@@ -563,11 +563,17 @@ std::string arrivalGainText(const SlowRank& sr) {
     p.gainPct = sr.predictedGainPct;
     p.errorPct = sr.replayErrorPct;
     p.lowConfidence = sr.lowConfidence;
-    std::string v = sr.ranksPredicted == 1
-                        ? msg("If it arrived on time, the rank waiting for it: {}.", gainText(p))
-                        : msg("If it arrived on time, the median of the {} ranks waiting for it: {} ({} of device time "
-                              "in the cluster per step).",
-                              sr.ranksPredicted, gainText(p), ms(sr.predictedLoss));
+    std::string v;
+    if (sr.ranksPredicted < sr.ranksWaitingAll) // some waits could not be replayed: say of how many it speaks
+        v = msg("If it arrived on time, the median of the {} of {} ranks waiting for it whose waits could be "
+                "replayed: {} ({} of device time in the cluster per step for those).",
+                sr.ranksPredicted, sr.ranksWaitingAll, gainText(p), ms(sr.predictedLoss));
+    else if (sr.ranksPredicted == 1)
+        v = msg("If it arrived on time, the rank waiting for it: {}.", gainText(p));
+    else
+        v = msg("If it arrived on time, the median of the {} ranks waiting for it: {} ({} of device time in the "
+                "cluster per step).",
+                sr.ranksPredicted, gainText(p), ms(sr.predictedLoss));
     // Less than half of what they wait: say where the wait goes (the replay keeps their step end).
     if (sr.predictedGain * 2 < sr.cost)
         v += " " + msg("That is less than their wait: in their traces, what ends their step does not start right "
@@ -637,7 +643,7 @@ void addWaitGains(StepCost& sc, const CollectiveAgg& a, int last) {
 void predictArrivalGain(SlowRank& sr, const ClusterResult& c,
                         const std::vector<std::pair<std::int64_t, const StepCost*>>& slow) {
     TimeNs gainSum = 0, lossSum = 0, serviceSum = 0;
-    std::size_t stepsPredicted = 0, ranks = 0;
+    std::size_t stepsPredicted = 0, ranks = 0, waiting = 0;
     double error = 0;
     bool anyWaits = false;
     for (const auto& [step, sc] : slow) {
@@ -665,6 +671,7 @@ void predictArrivalGain(SlowRank& sr, const ClusterResult& c,
         if (gains.empty()) continue;
         ++stepsPredicted;
         ranks = std::max(ranks, gains.size());
+        waiting = std::max(waiting, services.size());
         gainSum += median(gains);
         lossSum += loss;
         serviceSum += median(services);
@@ -684,6 +691,7 @@ void predictArrivalGain(SlowRank& sr, const ClusterResult& c,
     sr.replayErrorPct = error;
     sr.lowConfidence = error > kReplayLowConfidencePct;
     sr.ranksPredicted = ranks;
+    sr.ranksWaitingAll = std::max(waiting, ranks);
 }
 
 void findSlowRanks(ClusterResult& c, const ClusterBuilder::Table& t) {

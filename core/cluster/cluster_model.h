@@ -193,6 +193,7 @@ struct SlowRank {
     double replayErrorPct = 0;   // the largest self-check error of the replays used
     bool lowConfidence = false;  // replayErrorPct over 2 % (ANALYSIS.md §15)
     std::size_t ranksPredicted = 0; // waiting ranks whose gain was replayed (in the steps counted)
+    std::size_t ranksWaitingAll = 0; // ranks waiting for it (in those steps): the others' waits were not replayed
     std::string replayMissing;
     std::string prediction;           // the prediction in words (the verdict's last sentences)
     std::string verdict;              // one sentence

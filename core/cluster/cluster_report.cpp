@@ -199,6 +199,7 @@ std::string renderClusterJson(const ClusterResult& c) {
                         {"predicted_device_ms", e.predicted ? Json(msOf(e.predictedLoss)) : Json(nullptr)},
                         {"replay_error_pct", e.predicted ? Json(std::round(e.replayErrorPct * 1e4) / 1e4) : Json(nullptr)},
                         {"ranks_predicted", e.ranksPredicted},
+                        {"ranks_waiting_all", e.ranksWaitingAll},
                         {"edit", e.predicted ? Json("late_rank_on_time") : Json(nullptr)},
                         {"replay_missing", e.replayMissing},
                         {"cause",

@@ -477,6 +477,35 @@ class TstClusterClock : public QObject {
         QVERIFY(bs::english(s.verdict).find(v) != std::string::npos);
     }
 
+    // One waiting rank's wait not replayed (its kernel not in its trace): the median over the other two (0.8 and
+    // 2 ms: 1.4 ms), and the verdict says it speaks of 2 of the 3 ranks waiting.
+    void aWaitingRankWithoutReplayIsLeftOutAndSaidSo() {
+        std::vector<bs::RankSummary> ranks{rank(0), rank(1), rank(2), rank(3)};
+        const TimeNs gaps[] = {1'000'000, 2'000'000, 6'000'000, 0};
+        const TimeNs replayed[] = {800'000, 2'500'000, bs::kGainNotReplayed, bs::kGainNotReplayed};
+        const TimeNs end = kBase + 30'000'000;
+        for (std::size_t i = 0; i < 4; ++i) {
+            const TimeNs start = kBase + 20'000'000 - gaps[i];
+            bs::RankCollective x = op("x", start, end - start, gaps[i]);
+            x.gain = replayed[i];
+            ranks[i].collectives.push_back(x);
+            if (i < 2) ranks[i].steps[0].waitsGain = replayed[i], ranks[i].steps[0].waitsReplayed = 1;
+        }
+        const bs::ClusterResult c = bs::analyzeCluster(std::move(ranks), {});
+        QCOMPARE(c.slowRanks.size(), std::size_t(1));
+        const bs::SlowRank& s = c.slowRanks[0];
+        QVERIFY(s.predicted);
+        QCOMPARE(s.predictedGain, TimeNs(1'400'000));
+        QCOMPARE(s.predictedLoss, TimeNs(2'800'000));
+        QCOMPARE(s.ranksPredicted, std::size_t(2));
+        QCOMPARE(s.ranksWaitingAll, std::size_t(3));
+        const std::string v = bs::english(s.prediction);
+        QVERIFY2(v.rfind("If it arrived on time, the median of the 2 of 3 ranks waiting for it whose waits could be "
+                         "replayed: expected gain ≈ 1.40 ms per step",
+                         0) == 0,
+                 v.c_str());
+    }
+
     // A waiting rank that also waited at another collective of the step (for nobody named late): the step's
     // all-at-once replay removes both waits, so the late rank is worth the gain of its own wait replayed alone,
     // capped by the all-at-once figure. Rank 0 waits 2 ms for rank 1 at x (alone: 1.5 ms) and at y, which only it
