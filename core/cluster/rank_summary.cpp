@@ -275,9 +275,12 @@ std::size_t kernelOf(const std::vector<std::size_t>* candidates, const Profile& 
     if (!candidates) return SIZE_MAX;
     std::size_t best = SIZE_MAX;
     TimeNs bestD = 0;
-    for (std::size_t i : *candidates) {
+    // Candidates are in kernel order, i.e. by start: only those of the step are looked at.
+    auto it = std::lower_bound(candidates->begin(), candidates->end(), step.start,
+                               [&](std::size_t i, TimeNs t) { return p.kernels[i].start < t; });
+    for (; it != candidates->end() && p.kernels[*it].start < step.end; ++it) {
+        const std::size_t i = *it;
         const Kernel& k = p.kernels[i];
-        if (k.start < step.start || k.start >= step.end) continue;
         const TimeNs d = k.start > start ? k.start - start : start - k.start;
         if (best == SIZE_MAX || d < bestD) bestD = d, best = i;
     }

@@ -42,6 +42,23 @@ bs::RankCollective op(const std::string& key, TimeNs start, TimeNs elapse, TimeN
     return c;
 }
 
+// Four ranks at one collective x, rank 3 last: ranks 0, 1, 2 arrive 1, 2 and 6 ms before it (their
+// synchronization), x ends for all at 30 ms. `replayed[i]`: rank i's gain of its wait alone; a rank with a gain
+// of 0 or more also has it as its step's all-at-once figure (x is its only wait).
+std::vector<bs::RankSummary> lateAtX(const TimeNs (&replayed)[4]) {
+    std::vector<bs::RankSummary> ranks{rank(0), rank(1), rank(2), rank(3)};
+    const TimeNs gaps[] = {1'000'000, 2'000'000, 6'000'000, 0};
+    const TimeNs end = kBase + 30'000'000;
+    for (std::size_t i = 0; i < 4; ++i) {
+        const TimeNs start = kBase + 20'000'000 - gaps[i];
+        bs::RankCollective x = op("x", start, end - start, gaps[i]);
+        x.gain = replayed[i];
+        ranks[i].collectives.push_back(x);
+        if (i < 3 && replayed[i] >= 0) ranks[i].steps[0].waitsGain = replayed[i], ranks[i].steps[0].waitsReplayed = 1;
+    }
+    return ranks;
+}
+
 bs::RankWindow window(const std::string& id, const std::string& scope, TimeNs start, TimeNs dur,
                       std::vector<std::string> labels = {}) {
     bs::RankWindow w;
@@ -444,17 +461,7 @@ class TstClusterClock : public QObject {
     void theArrivalGainIsTheMedianOfTheWaitingRanksReplays() {
         QFETCH(qint64, error);
         QFETCH(bool, low);
-        std::vector<bs::RankSummary> ranks{rank(0), rank(1), rank(2), rank(3)};
-        const TimeNs gaps[] = {1'000'000, 2'000'000, 6'000'000, 0};
-        const TimeNs replayed[] = {800'000, 2'500'000, 5'000'000, bs::kGainNotReplayed};
-        const TimeNs end = kBase + 30'000'000;
-        for (std::size_t i = 0; i < 4; ++i) {
-            const TimeNs start = kBase + 20'000'000 - gaps[i];
-            bs::RankCollective x = op("x", start, end - start, gaps[i]);
-            x.gain = replayed[i];
-            ranks[i].collectives.push_back(x);
-            if (i < 3) ranks[i].steps[0].waitsGain = replayed[i], ranks[i].steps[0].waitsReplayed = 1;
-        }
+        std::vector<bs::RankSummary> ranks = lateAtX({800'000, 2'500'000, 5'000'000, bs::kGainNotReplayed});
         ranks[2].steps[0].replayError = error;
         const bs::ClusterResult c = bs::analyzeCluster(std::move(ranks), {});
         QCOMPARE(c.slowRanks.size(), std::size_t(1));
@@ -480,17 +487,8 @@ class TstClusterClock : public QObject {
     // One waiting rank's wait not replayed (its kernel not in its trace): the median over the other two (0.8 and
     // 2 ms: 1.4 ms), and the verdict says it speaks of 2 of the 3 ranks waiting.
     void aWaitingRankWithoutReplayIsLeftOutAndSaidSo() {
-        std::vector<bs::RankSummary> ranks{rank(0), rank(1), rank(2), rank(3)};
-        const TimeNs gaps[] = {1'000'000, 2'000'000, 6'000'000, 0};
-        const TimeNs replayed[] = {800'000, 2'500'000, bs::kGainNotReplayed, bs::kGainNotReplayed};
-        const TimeNs end = kBase + 30'000'000;
-        for (std::size_t i = 0; i < 4; ++i) {
-            const TimeNs start = kBase + 20'000'000 - gaps[i];
-            bs::RankCollective x = op("x", start, end - start, gaps[i]);
-            x.gain = replayed[i];
-            ranks[i].collectives.push_back(x);
-            if (i < 2) ranks[i].steps[0].waitsGain = replayed[i], ranks[i].steps[0].waitsReplayed = 1;
-        }
+        std::vector<bs::RankSummary> ranks =
+            lateAtX({800'000, 2'500'000, bs::kGainNotReplayed, bs::kGainNotReplayed});
         const bs::ClusterResult c = bs::analyzeCluster(std::move(ranks), {});
         QCOMPARE(c.slowRanks.size(), std::size_t(1));
         const bs::SlowRank& s = c.slowRanks[0];
@@ -584,13 +582,8 @@ class TstClusterClock : public QObject {
     // The cost is the MEDIAN of the others' waits (not the largest or the first), the loss their sum. Rank 3
     // arrives last; ranks 0, 1, 2 arrived 1, 2 and 6 ms before it (median 2 ms, sum 9 ms).
     void theCostIsTheMedianOfTheOthersWaits() {
-        std::vector<bs::RankSummary> ranks{rank(0), rank(1), rank(2), rank(3)};
-        const TimeNs gaps[] = {1'000'000, 2'000'000, 6'000'000, 0};
-        const TimeNs end = kBase + 30'000'000;
-        for (int i = 0; i < 4; ++i) {
-            const TimeNs start = kBase + 20'000'000 - gaps[i];
-            ranks[static_cast<std::size_t>(i)].collectives.push_back(op("x", start, end - start, gaps[i]));
-        }
+        std::vector<bs::RankSummary> ranks =
+            lateAtX({bs::kGainNotReplayed, bs::kGainNotReplayed, bs::kGainNotReplayed, bs::kGainNotReplayed});
         const bs::ClusterResult c = bs::analyzeCluster(std::move(ranks), {});
         QCOMPARE(c.slowRanks.size(), std::size_t(1));
         QCOMPARE(c.slowRanks[0].rank, 3);
